@@ -1,0 +1,21 @@
+// What one kind of evaluation (shift, location, and later reply and case) provides
+// to the runner.
+import type { z } from "zod";
+import type { Settings } from "../../src/config/settings.js";
+
+export interface ExampleResult<Expected, Actual> {
+  id: string;
+  pass: boolean;
+  expected: Expected;
+  actual: Actual;
+}
+
+export interface EvalKind<Inputs, Expected, Actual> {
+  inputs: z.ZodType<Inputs>;
+  expected: z.ZodType<Expected>;
+  run(inputs: Inputs, settings: Settings): Promise<Actual>;
+  passed(expected: Expected, actual: Actual): boolean;
+  metrics(results: ExampleResult<Expected, Actual>[]): Record<string, unknown>;
+  /** A few readable lines for the text report. */
+  describeMetrics(metrics: Record<string, unknown>): string[];
+}

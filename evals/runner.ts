@@ -1,0 +1,83 @@
+// `poolpatrol eval --dataset FILE [--json] [--langsmith]`: runs a dataset through
+// the same engine the product uses and reports metrics. Exits 0 whenever it ran,
+// whatever the score; 2 when the dataset or arguments are unusable.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { Settings } from "../src/config/settings.js";
+import { invalidInput } from "../src/errors.js";
+import { readDataset, type Example } from "./dataset.js";
+import type { EvalKind, ExampleResult } from "./kinds/kind.js";
+import { locationKind, shiftKind } from "./kinds/verdict-kinds.js";
+import { recordLangSmithExperiment } from "./langsmith.js";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyKind = EvalKind<any, any, any>;
+export const EVAL_KINDS: Record<string, AnyKind> = { shift: shiftKind, location: locationKind };
+
+export interface EvalReport {
+  dataset: string;
+  kind: string;
+  metrics: Record<string, unknown>;
+  results: ExampleResult<unknown, unknown>[];
+}
+
+export function kindOf(examples: Example[], file: string): { name: string; kind: AnyKind } {
+  const names = [...new Set(examples.map((e) => e.kind))];
+  if (names.length !== 1) throw invalidInput(`${file} mixes kinds (${names.join(", ")}); use one kind per dataset.`);
+  const kind = EVAL_KINDS[names[0]!];
+  if (!kind) throw invalidInput(`${file}: unknown kind "${names[0]}"; known kinds: ${Object.keys(EVAL_KINDS).join(", ")}.`);
+  return { name: names[0]!, kind };
+}
+
+export async function runDataset(file: string, settings: Settings): Promise<EvalReport> {
+  const examples = readDataset(file);
+  const { name, kind } = kindOf(examples, file);
+  const results: ExampleResult<unknown, unknown>[] = [];
+  for (const [index, example] of examples.entries()) {
+    const inputs = kind.inputs.safeParse(example.inputs);
+    const expected = kind.expected.safeParse(example.expected);
+    const problem = !inputs.success ? ["inputs", inputs.error] : !expected.success ? ["expected", expected.error] : undefined;
+    if (problem) {
+      const issue = (problem[1] as { issues: { path: PropertyKey[]; message: string }[] }).issues[0]!;
+      throw invalidInput(`${file}: example #${index + 1} (${example.id}): field "${[problem[0], ...issue.path.map(String)].join(".")}": ${issue.message}`);
+    }
+    const actual = await kind.run(inputs.data, settings);
+    results.push({ id: example.id, pass: kind.passed(expected.data, actual), expected: expected.data, actual });
+  }
+  return { dataset: path.basename(file), kind: name, metrics: kind.metrics(results), results };
+}
+
+export async function runEvalCommand(args: string[], io: { settings: Settings; out: (text: string) => void }): Promise<number> {
+  let values: { dataset?: string; json?: boolean; langsmith?: boolean };
+  try {
+    ({ values } = parseArgs({ args, options: { dataset: { type: "string" }, json: { type: "boolean" }, langsmith: { type: "boolean" } }, strict: true }));
+  } catch (error) {
+    throw invalidInput((error as Error).message);
+  }
+  if (!values.dataset) throw invalidInput("eval needs --dataset FILE (for example evals/datasets/shift.jsonl).");
+  if (values.langsmith && !io.settings.langsmith) throw invalidInput("--langsmith needs LANGSMITH_API_KEY; without it evaluations stay on this machine.");
+
+  const file = path.resolve(values.dataset);
+  const report = await runDataset(file, io.settings);
+  const experiment = values.langsmith
+    ? await recordLangSmithExperiment({ datasetFile: report.dataset, kindName: report.kind, kind: EVAL_KINDS[report.kind]!, examples: readDataset(file) }, io.settings)
+    : undefined;
+  if (values.json) {
+    io.out(`${JSON.stringify({ dataset: report.dataset, metrics: report.metrics, results: report.results, ...(experiment ? { langsmith: experiment } : {}) }, null, 2)}\n`);
+    return 0;
+  }
+  const failing = report.results.filter((r) => !r.pass);
+  const lines = [`${report.dataset} (${report.kind})`, ...EVAL_KINDS[report.kind]!.describeMetrics(report.metrics)];
+  if (failing.length > 0) {
+    lines.push("", `Failing examples (${failing.length}):`);
+    for (const r of failing) lines.push(`  ${r.id}: expected ${compact(r.expected)}, got ${compact(r.actual)}`);
+  }
+  if (experiment) lines.push("", `LangSmith experiment: ${experiment.experimentName}`);
+  io.out(`${lines.join("\n")}\n`);
+  return 0;
+}
+
+function compact(value: unknown): string {
+  const { verdict, flagged, bucket } = value as Record<string, unknown>;
+  return JSON.stringify(verdict !== undefined ? { verdict, flagged } : bucket !== undefined ? { bucket } : value);
+}

@@ -1,0 +1,63 @@
+// Opens Pool Patrol's database: the server named by DATABASE_URL, or the embedded
+// PostgreSQL in the data folder. Migrations are applied before anything else runs.
+import pg from "pg";
+import type { Settings } from "../config/settings.js";
+import { startEmbeddedPostgres } from "./embedded-postgres.js";
+import { migrateDatabase } from "./migrations.js";
+import { createPrismaClient, type PrismaClient } from "./prisma.js";
+
+const EMBEDDED_DATABASE = "poolpatrol";
+
+export interface Database {
+  prisma: PrismaClient;
+  url: string;
+  /** "embedded" or "external", for messages to the user. */
+  kind: "embedded" | "external";
+  close(): Promise<void>;
+}
+
+export async function openDatabase(settings: Settings, options: { log?: (line: string) => void } = {}): Promise<Database> {
+  let url: string;
+  let stopServer = async () => {};
+  let kind: Database["kind"];
+  if (settings.databaseUrl) {
+    url = settings.databaseUrl;
+    kind = "external";
+  } else {
+    const server = await startEmbeddedPostgres({ dataDir: settings.dataDir });
+    await ensureDatabaseExists(server.serverUrl, EMBEDDED_DATABASE);
+    url = server.urlFor(EMBEDDED_DATABASE);
+    stopServer = server.stop;
+    kind = "embedded";
+  }
+  try {
+    const applied = await migrateDatabase(url);
+    if (applied.length > 0) options.log?.(`Applied ${applied.length} database migration(s): ${applied.join(", ")}`);
+  } catch (error) {
+    await stopServer();
+    throw error;
+  }
+  const prisma = createPrismaClient(url);
+  return {
+    prisma,
+    url,
+    kind,
+    async close() {
+      await prisma.$disconnect();
+      await stopServer();
+    },
+  };
+}
+
+export async function ensureDatabaseExists(serverUrl: string, name: string, template?: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (exists.rowCount === 0) {
+      await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}${template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : ""}`);
+    }
+  } finally {
+    await client.end();
+  }
+}

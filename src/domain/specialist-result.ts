@@ -1,0 +1,37 @@
+// The specialist contract of DESIGN.md, shared by both checks and by every consumer
+// of stored results (CLI, evals, agents, Slack).
+
+export type Verdict = "pass" | "fail" | "inconclusive";
+export type CheckKind = "location" | "shift";
+
+export interface EvidenceItem {
+  type: string;
+  [field: string]: unknown;
+}
+
+export interface SpecialistResult {
+  check: CheckKind;
+  verdict: Verdict;
+  /** 1 (a guess) .. 5 (certain from exact data). */
+  confidence: number;
+  reasoning: string;
+  evidence: EvidenceItem[];
+  /** The failing riders. Riders without data are never flagged; they make the result inconclusive. */
+  flagged: string[];
+  /** The thresholds this result was decided with. */
+  policy: Record<string, number>;
+}
+
+/** fail when any rider fails, else inconclusive when any rider lacks data, else pass. */
+export function combineVerdicts(verdicts: Iterable<Verdict>): Verdict {
+  let sawInconclusive = false;
+  for (const verdict of verdicts) {
+    if (verdict === "fail") return "fail";
+    if (verdict === "inconclusive") sawInconclusive = true;
+  }
+  return sawInconclusive ? "inconclusive" : "pass";
+}
+
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

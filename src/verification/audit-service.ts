@@ -1,0 +1,92 @@
+// Audits vanpools from the database and stores every result as a verification run.
+import { countVanpools, findVanpoolSnapshots } from "../data/vanpool-repository.js";
+import { saveAudits } from "../data/verification-repository.js";
+import type { PrismaClient } from "../data/prisma.js";
+import type { SpecialistResult, Verdict } from "../domain/specialist-result.js";
+import { notFound } from "../errors.js";
+import { auditVanpool, failedChecks, type AuditDeps, type CheckName, type VanpoolAudit } from "./audit.js";
+
+/** Vanpools read, checked and written per round trip. */
+const PAGE_SIZE = 500;
+/** Vanpools measured at once; matters only for a networked distance provider. */
+const CONCURRENCY = 16;
+
+export interface AuditServiceDeps extends AuditDeps {
+  prisma: PrismaClient;
+}
+
+export interface AuditSummary {
+  total: number;
+  byVerdict: Record<Verdict, number>;
+  /** Failing and inconclusive vanpools with a one-line reason, in id order. */
+  attention: { vanpool_id: string; verdict: Verdict; failed_checks: CheckName[]; reason: string }[];
+  elapsedMs: number;
+}
+
+export async function auditAllVanpools(
+  deps: AuditServiceDeps,
+  options: { trigger: string; onProgress?: (done: number, total: number) => void },
+): Promise<AuditSummary> {
+  const started = Date.now();
+  const total = await countVanpools(deps.prisma, true);
+  const summary: AuditSummary = { total, byVerdict: { pass: 0, fail: 0, inconclusive: 0 }, attention: [], elapsedMs: 0 };
+  let afterId: string | undefined;
+  let done = 0;
+  options.onProgress?.(0, total);
+  for (;;) {
+    const page = await findVanpoolSnapshots(deps.prisma, { activeOnly: true, afterId, take: PAGE_SIZE });
+    if (page.length === 0) break;
+    const audits = await mapWithConcurrency(page, CONCURRENCY, (snapshot) => auditVanpool(snapshot, deps));
+    await saveAudits(deps.prisma, audits, { trigger: options.trigger });
+    for (const audit of audits) addToSummary(summary, audit);
+    done += page.length;
+    afterId = page.at(-1)!.vanpool_id;
+    options.onProgress?.(done, total);
+  }
+  summary.elapsedMs = Date.now() - started;
+  return summary;
+}
+
+function addToSummary(summary: AuditSummary, audit: VanpoolAudit): void {
+  summary.byVerdict[audit.verdict]++;
+  if (audit.verdict === "pass") return;
+  const reason = [audit.location, audit.shift]
+    .filter((r) => r.verdict !== "pass")
+    .map((r) => `${r.check}: ${riderNotes(r).join(", ")}`)
+    .join("; ");
+  summary.attention.push({ vanpool_id: audit.vanpool_id, verdict: audit.verdict, failed_checks: failedChecks(audit), reason });
+}
+
+/** The riders behind a failing or inconclusive check, each with the fact that decided it. */
+function riderNotes(result: SpecialistResult): string[] {
+  const notes = result.evidence.flatMap((e) => {
+    if (e.verdict !== result.verdict) return [];
+    if (e.type === "distance_check") return [e.distance_miles === null ? `${e.employee_id} cannot be located` : `${e.employee_id} ${e.distance_miles} mi`];
+    if (e.type === "employee_shift") return [e.days ? `${e.employee_id} ${e.compatible_days}/${e.operating_days} days` : `${e.employee_id} has no shift`];
+    return [];
+  });
+  if (notes.length > 0) return notes;
+  const reference = result.evidence.find((e) => e.type === "shift_reference");
+  return [reference?.tied_groups ? "riders split evenly between schedules" : "nothing to compare"];
+}
+
+async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
+
+export async function auditOneVanpool(deps: AuditServiceDeps, vanpoolId: string, options: { trigger: string }): Promise<VanpoolAudit & { run_id: string }> {
+  const [snapshot] = await findVanpoolSnapshots(deps.prisma, { ids: [vanpoolId] });
+  if (!snapshot) throw notFound(`No vanpool ${vanpoolId}. Vanpool ids look like VP-101; \`poolpatrol audit --all\` audits every active vanpool.`);
+  const audit = await auditVanpool(snapshot, deps);
+  const [runId] = await saveAudits(deps.prisma, [audit], options);
+  return { ...audit, run_id: runId! };
+}

@@ -1,0 +1,78 @@
+// Audits one vanpool: both checks in parallel, combined into one verdict.
+import { dateInTimeZone } from "../domain/schedule.js";
+import { evaluateShift, type ShiftCheckInput } from "../domain/shift-policy.js";
+import { combineVerdicts, type SpecialistResult, type Verdict } from "../domain/specialist-result.js";
+import type { VerificationPolicy } from "../config/settings.js";
+import type { DistanceProvider } from "../integrations/distance/index.js";
+import { checkLocation, type LocationCheckInput } from "./location-check.js";
+import type { VanpoolSnapshot } from "./snapshot.js";
+
+export interface AuditDeps {
+  distance: DistanceProvider;
+  policy: VerificationPolicy;
+  /** Injected clock: the audit week starts on this day in the vanpool's time zone. */
+  now: () => Date;
+  defaultTimeZone: string;
+}
+
+export interface VanpoolAudit {
+  vanpool_id: string;
+  as_of: string;
+  verdict: Verdict;
+  location: SpecialistResult;
+  shift: SpecialistResult;
+  started_at: Date;
+  finished_at: Date;
+}
+
+export type CheckName = "location" | "shift";
+
+export function toLocationInput(snapshot: VanpoolSnapshot): LocationCheckInput {
+  return {
+    vanpool: {
+      vanpool_id: snapshot.vanpool_id,
+      work_site_coords: snapshot.work_site_coords,
+      pickup_coords: snapshot.pickup_coords,
+      work_site_address: snapshot.work_site_address,
+      pickup_address: snapshot.pickup_address,
+    },
+    riders: snapshot.riders.map((r) => ({ employee_id: r.employee_id, home_zip: r.home_zip, home_coords: r.home_coords, home_city: r.home_city })),
+  };
+}
+
+export function toShiftInput(snapshot: VanpoolSnapshot, asOf: string): ShiftCheckInput {
+  return {
+    vanpool: { vanpool_id: snapshot.vanpool_id, schedule: snapshot.operating_schedule },
+    riders: snapshot.riders.map((r) => ({
+      employee_id: r.employee_id,
+      shift: r.shift ? { name: r.shift.name, schedule: r.shift.schedule } : null,
+      pto_dates: r.pto_dates,
+    })),
+    as_of: asOf,
+  };
+}
+
+export async function auditVanpool(snapshot: VanpoolSnapshot, deps: AuditDeps): Promise<VanpoolAudit> {
+  const startedAt = deps.now();
+  const asOf = dateInTimeZone(startedAt, snapshot.time_zone ?? deps.defaultTimeZone);
+  const [location, shift] = await Promise.all([
+    checkLocation(toLocationInput(snapshot), deps.distance, { maxDistanceMiles: deps.policy.maxDistanceMiles }),
+    Promise.resolve(evaluateShift(toShiftInput(snapshot, asOf), {
+      toleranceMinutes: deps.policy.shiftToleranceMinutes,
+      minCompatibleDayRatio: deps.policy.minCompatibleDayRatio,
+    })),
+  ]);
+  return {
+    vanpool_id: snapshot.vanpool_id,
+    as_of: asOf,
+    verdict: combineVerdicts([location.verdict, shift.verdict]),
+    location,
+    shift,
+    started_at: startedAt,
+    finished_at: deps.now(),
+  };
+}
+
+export function failedChecks(audit: Pick<VanpoolAudit, "location" | "shift">): CheckName[] {
+  return (["location", "shift"] as const).filter((check) => audit[check].verdict === "fail");
+}

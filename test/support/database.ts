@@ -1,0 +1,53 @@
+// A fresh database per test file (or per test), cloned from the migrated template.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { inject } from "vitest";
+import { createPrismaClient, type PrismaClient } from "../../src/data/prisma.js";
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  prisma: PrismaClient;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = inject("postgresServerUrl");
+  const name = `test_${randomBytes(6).toString("hex")}`;
+  await admin(serverUrl, `CREATE DATABASE ${name} TEMPLATE poolpatrol_template`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const prisma = createPrismaClient(url.toString());
+  return {
+    url: url.toString(),
+    name,
+    prisma,
+    async drop() {
+      await prisma.$disconnect();
+      await admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+async function admin(serverUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Row counts of every table: "changes nothing" is asserted by comparing two of these. */
+export async function tableCounts(prisma: PrismaClient): Promise<Record<string, number>> {
+  const rows = await prisma.$queryRawUnsafe<{ table_name: string }[]>(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> '_prisma_migrations' ORDER BY table_name`,
+  );
+  const counts: Record<string, number> = {};
+  for (const { table_name } of rows) {
+    const [row] = await prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM "${table_name}"`);
+    counts[table_name] = Number(row!.n);
+  }
+  return counts;
+}

@@ -1,0 +1,31 @@
+// One embedded PostgreSQL for the whole run, in a throwaway folder, with a migrated
+// template database that each test file clones into a database of its own.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { ensureDatabaseExists } from "../../src/data/database.js";
+import { startEmbeddedPostgres } from "../../src/data/embedded-postgres.js";
+import { migrateDatabase } from "../../src/data/migrations.js";
+
+export const TEMPLATE_DATABASE = "poolpatrol_template";
+
+export default async function setup(project: TestProject) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-test-"));
+  // Readable by the unprivileged user PostgreSQL runs as when tests run as root.
+  fs.chmodSync(dataDir, 0o755);
+  const server = await startEmbeddedPostgres({ dataDir, fast: true });
+  await ensureDatabaseExists(server.serverUrl, TEMPLATE_DATABASE);
+  await migrateDatabase(server.urlFor(TEMPLATE_DATABASE));
+  project.provide("postgresServerUrl", server.serverUrl);
+  return async () => {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    postgresServerUrl: string;
+  }
+}
