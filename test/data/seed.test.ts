@@ -1,0 +1,85 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFixtureDir } from "../../src/data/fixtures.js";
+import { insertFixturesInBulk, seedFixtures } from "../../src/data/seed.js";
+import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
+import { straightLineDistance } from "../../src/integrations/distance/straight-line.js";
+import { auditAllVanpools } from "../../src/verification/audit-service.js";
+import { createTestDatabase, tableCounts, type TestDatabase } from "../support/database.js";
+import { copyMockDir, MOCK_DIR } from "../support/fixtures.js";
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+describe("seeding from mock/", () => {
+  it("loads every file, and a second run leaves exactly the same rows", async () => {
+    const counts = await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+    expect(counts.vanpools).toBeGreaterThanOrEqual(12);
+    expect(counts.employees).toBeGreaterThanOrEqual(60);
+    const first = await tableCounts(db.prisma);
+    const snapshot = await db.prisma.employee.findMany({ orderBy: { id: "asc" }, omit: { updatedAt: true } });
+    await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+    expect(await tableCounts(db.prisma)).toEqual(first);
+    expect(await db.prisma.employee.findMany({ orderBy: { id: "asc" }, omit: { updatedAt: true } })).toEqual(snapshot);
+    expect(first.cases).toBeGreaterThan(0);
+    expect(first.messages).toBeGreaterThan(0);
+  });
+
+  it("covers all four reply buckets in the existing email threads", async () => {
+    const buckets = await db.prisma.message.findMany({ where: { direction: "inbound" }, select: { bucket: true }, distinct: ["bucket"] });
+    expect(buckets.map((b) => b.bucket).sort()).toEqual(["acknowledgment", "escalation", "question", "update"]);
+  });
+});
+
+describe("a refused import", () => {
+  const cases: [string, (files: Record<string, any[]>) => void, RegExp][] = [
+    ["a missing field", (f) => { delete f["employees.json"]![3].home_zip; }, /employees\.json: record #4 \(EMP-\d+\): field "home_zip": is missing/],
+    ["an unknown shift id", (f) => { f["employees.json"]![0].shift_id = "SHIFT_MOONLIGHT"; }, /employees\.json: record #1 \(EMP-\d+\): field "shift_id": unknown shift "SHIFT_MOONLIGHT"/],
+    ["a rider pointing at no employee", (f) => { f["vanpools.json"]![1].riders[0].employee_id = "EMP-9999"; }, /vanpools\.json: record #2 \(VP-\d+\): field "riders\[0\]\.employee_id": no employee "EMP-9999"/],
+  ];
+
+  it.each(cases)("names the file, record and field for %s, and changes nothing", async (_name, edit, message) => {
+    const before = await tableCounts(db.prisma);
+    const firstShiftName = (await db.prisma.shift.findFirstOrThrow({ orderBy: { id: "asc" } })).name;
+    const dir = copyMockDir((files) => {
+      files["shifts.json"]![0].name = "Renamed by a bad import";
+      edit(files);
+    });
+    await expect(async () => seedFixtures(db.prisma, readFixtureDir(dir))).rejects.toThrow(message);
+    expect(await tableCounts(db.prisma)).toEqual(before);
+    expect((await db.prisma.shift.findFirstOrThrow({ orderBy: { id: "asc" } })).name).toBe(firstShiftName);
+  });
+
+  it("reports malformed JSON with the file name", () => {
+    const dir = copyMockDir();
+    fs.writeFileSync(path.join(dir, "vanpools.json"), '[{"vanpool_id": "VP-1",');
+    expect(() => readFixtureDir(dir)).toThrow(/vanpools\.json: not valid JSON/);
+  });
+});
+
+describe("synthetic load data", () => {
+  it("generates about six riders a van with about 10% failing, and inserts idempotently", async () => {
+    const fixtures = generateSyntheticFixtures(200);
+    expect(fixtures.vanpools).toHaveLength(200);
+    const riders = fixtures.vanpools.reduce((n, v) => n + v.riders.length, 0);
+    expect(riders / 200).toBeGreaterThan(5.5);
+    expect(riders / 200).toBeLessThan(6.5);
+    await insertFixturesInBulk(db.prisma, fixtures);
+    const summary = await auditAllVanpools({
+      prisma: db.prisma, distance: straightLineDistance, policy: { maxDistanceMiles: 50, shiftToleranceMinutes: 60, minCompatibleDayRatio: 0.8 },
+      now: () => new Date("2026-11-23T16:00:00Z"), defaultTimeZone: "America/Los_Angeles",
+    }, { trigger: "synthetic_check" });
+    const failingShare = summary.attention.filter((a) => a.verdict === "fail" && Number(a.vanpool_id.slice(3)) >= 100000).length / 200;
+    expect(failingShare).toBeGreaterThan(0.04);
+    expect(failingShare).toBeLessThan(0.18);
+    const once = await tableCounts(db.prisma);
+    await insertFixturesInBulk(db.prisma, generateSyntheticFixtures(200));
+    expect(await tableCounts(db.prisma)).toEqual(once);
+  });
+});
