@@ -65,7 +65,7 @@ describe("poolpatrol audit", () => {
 describe("poolpatrol db seed --from", () => {
   it("refuses a folder with a bad record and leaves the database unchanged", async () => {
     const before = await tableCounts(db.prisma);
-    const dir = copyMockDir((files) => { (files["vanpools.json"] as any[])[0].capacity = "big"; });
+    const dir = copyMockDir((files) => { files["vanpools.json"]![0].capacity = "big"; });
     const result = await runCli(["db", "seed", "--from", dir], env);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/vanpools\.json: record #1 \(VP-101\): field "capacity"/);

@@ -16,6 +16,8 @@ export interface GoogleDistanceOptions {
   timeoutMs?: number;
 }
 
+const apiError = (status: string, message?: string) => `Google Maps answered ${status}${message ? `: ${message}` : ""}`;
+
 export function googleDistance(options: GoogleDistanceOptions): DistanceProvider {
   const client = new Client({});
   const url = options.baseUrl ? new URL("/maps/api/distancematrix/json", options.baseUrl).toString() : undefined;
@@ -28,9 +30,7 @@ export function googleDistance(options: GoogleDistanceOptions): DistanceProvider
         params: { key: options.apiKey, origins, destinations: [destination], mode: TravelMode.driving, units: UnitSystem.imperial },
         timeout: options.timeoutMs ?? 10_000,
       });
-      if (response.data.status !== Status.OK) {
-        return straight(`Google Maps answered ${response.data.status}${response.data.error_message ? `: ${response.data.error_message}` : ""}`);
-      }
+      if (response.data.status !== Status.OK) return straight(apiError(response.data.status, response.data.error_message));
       return origins.map((origin, i) => {
         const element = response.data.rows[i]?.elements[0];
         if (!element || element.status !== Status.OK) {
@@ -39,8 +39,10 @@ export function googleDistance(options: GoogleDistanceOptions): DistanceProvider
         return { miles: element.distance.value / METERS_PER_MILE, method: "driving" as const };
       });
     } catch (error) {
-      const status = (error as { response?: { status?: number } }).response?.status;
-      return straight(status ? `Google Maps request failed with HTTP ${status}` : `Google Maps unreachable (${(error as Error).message})`);
+      // The client throws for API error statuses as well as for HTTP failures.
+      const response = (error as { response?: { status?: number; data?: { status?: string; error_message?: string } } }).response;
+      if (response?.data?.status) return straight(apiError(response.data.status, response.data.error_message));
+      return straight(response?.status ? `Google Maps request failed with HTTP ${response.status}` : `Google Maps unreachable (${(error as Error).message})`);
     }
   }
 
