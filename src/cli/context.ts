@@ -21,6 +21,7 @@ export async function openContext(settings: Settings, log: (line: string) => voi
     db,
     auditDeps: {
       prisma: db.prisma,
+      pool: db.pool,
       distance: createDistanceProvider(settings),
       policy: settings.policy,
       now: () => new Date(),

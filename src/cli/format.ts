@@ -41,7 +41,7 @@ function formatEvidence(item: EvidenceItem): string[] {
     case "shift_reference":
       return [`reference: ${item.description ?? "none"} (${String(item.source).replace("_", " ")})${Array.isArray(item.tied_groups) ? ` tied: ${JSON.stringify(item.tied_groups)}` : ""}`];
     case "employee_shift": {
-      const head = `${item.employee_id}: ${item.shift_name ?? "no shift"}${item.description ? ` ${item.description}` : ""}`;
+      const head = `${item.employee_id}: ${item.shift_name ?? "no shift"}${item.schedule ? ` ${item.schedule}` : ""}`;
       if (!Array.isArray(item.days)) return [`${head}${item.verdict ? ` -> ${item.verdict}` : ""}`];
       const days = item.days as { day: string; rider: string | null; start_diff_minutes: number | null; end_diff_minutes: number | null; overlap_minutes: number; compatible: boolean; via: string | null }[];
       const lines = [`${head} -> ${item.compatible_days}/${item.operating_days} days compatible (${Math.round(Number(item.compatible_day_ratio) * 100)}%) -> ${item.verdict}`];

@@ -4,12 +4,11 @@ import pg from "pg";
 import type { Settings } from "../config/settings.js";
 import { startEmbeddedPostgres } from "./embedded-postgres.js";
 import { migrateDatabase } from "./migrations.js";
-import { createPrismaClient, type PrismaClient } from "./prisma.js";
+import { createDataClients, type DataClients } from "./prisma.js";
 
 const EMBEDDED_DATABASE = "poolpatrol";
 
-export interface Database {
-  prisma: PrismaClient;
+export interface Database extends DataClients {
   url: string;
   /** "embedded" or "external", for messages to the user. */
   kind: "embedded" | "external";
@@ -37,13 +36,14 @@ export async function openDatabase(settings: Settings, options: { log?: (line: s
     await stopServer();
     throw error;
   }
-  const prisma = createPrismaClient(url);
+  const clients = createDataClients(url);
   return {
-    prisma,
+    ...clients,
     url,
     kind,
     async close() {
-      await prisma.$disconnect();
+      await clients.prisma.$disconnect();
+      await clients.pool.end();
       await stopServer();
     },
   };

@@ -82,12 +82,11 @@ export async function seedFixtures(prisma: PrismaClient, fixtures: Fixtures): Pr
 }
 
 async function existingIds(tx: Tx): Promise<ExistingIds> {
-  const [shifts, employees, vanpools, cases] = await Promise.all([
-    tx.shift.findMany({ select: { id: true } }),
-    tx.employee.findMany({ select: { id: true } }),
-    tx.vanpool.findMany({ select: { id: true } }),
-    tx.case.findMany({ select: { id: true } }),
-  ]);
+  // One after another: a transaction is a single connection.
+  const shifts = await tx.shift.findMany({ select: { id: true } });
+  const employees = await tx.employee.findMany({ select: { id: true } });
+  const vanpools = await tx.vanpool.findMany({ select: { id: true } });
+  const cases = await tx.case.findMany({ select: { id: true } });
   const ids = (rows: { id: string }[]) => new Set(rows.map((r) => r.id));
   return { shifts: ids(shifts), employees: ids(employees), vanpools: ids(vanpools), cases: ids(cases) };
 }

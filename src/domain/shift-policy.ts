@@ -202,8 +202,6 @@ function assessRider(rider: ShiftRiderInput, reference: Schedule, week: Map<Week
       operating_days: operatingDays,
       compatible_day_ratio: round(ratio, 3),
       pto_days_used: days.filter((d) => d.via === "pto").map((d) => d.date),
-      tolerance_minutes: policy.toleranceMinutes,
-      min_compatible_day_ratio: policy.minCompatibleDayRatio,
     },
   };
 }
@@ -247,8 +245,8 @@ function riderScheduleEvidence(rider: ShiftRiderInput): EvidenceItem {
     type: "employee_shift",
     employee_id: rider.employee_id,
     shift_name: rider.shift?.name ?? null,
-    schedule: rider.shift?.schedule ?? null,
-    description: rider.shift ? describeSchedule(rider.shift.schedule) : null,
+    // The readable form cites every entry; the raw list stays on the shift record.
+    schedule: rider.shift ? describeSchedule(rider.shift.schedule) : null,
   };
 }
 

@@ -1,7 +1,7 @@
 // Audits vanpools from the database and stores every result as a verification run.
 import { countVanpools, findVanpoolSnapshots } from "../data/vanpool-repository.js";
 import { saveAudits } from "../data/verification-repository.js";
-import type { PrismaClient } from "../data/prisma.js";
+import type { DataClients } from "../data/prisma.js";
 import type { SpecialistResult, Verdict } from "../domain/specialist-result.js";
 import { notFound } from "../errors.js";
 import { auditVanpool, failedChecks, type AuditDeps, type CheckName, type VanpoolAudit } from "./audit.js";
@@ -11,9 +11,7 @@ const PAGE_SIZE = 500;
 /** Vanpools measured at once; matters only for a networked distance provider. */
 const CONCURRENCY = 16;
 
-export interface AuditServiceDeps extends AuditDeps {
-  prisma: PrismaClient;
-}
+export interface AuditServiceDeps extends AuditDeps, DataClients {}
 
 export interface AuditSummary {
   total: number;
@@ -32,17 +30,22 @@ export async function auditAllVanpools(
   const summary: AuditSummary = { total, byVerdict: { pass: 0, fail: 0, inconclusive: 0 }, attention: [], elapsedMs: 0 };
   let afterId: string | undefined;
   let done = 0;
+  // Page N is written while page N+1 is read and checked: PostgreSQL and Node each keep a core busy.
+  let pendingSave: Promise<unknown> = Promise.resolve();
   options.onProgress?.(0, total);
   for (;;) {
     const page = await findVanpoolSnapshots(deps.prisma, { activeOnly: true, afterId, take: PAGE_SIZE });
     if (page.length === 0) break;
     const audits = await mapWithConcurrency(page, CONCURRENCY, (snapshot) => auditVanpool(snapshot, deps));
-    await saveAudits(deps.prisma, audits, { trigger: options.trigger });
+    await pendingSave;
+    pendingSave = saveAudits(deps.pool, audits, { trigger: options.trigger }).then(() => {
+      done += audits.length;
+      options.onProgress?.(done, total);
+    });
     for (const audit of audits) addToSummary(summary, audit);
-    done += page.length;
     afterId = page.at(-1)!.vanpool_id;
-    options.onProgress?.(done, total);
   }
+  await pendingSave;
   summary.elapsedMs = Date.now() - started;
   return summary;
 }
@@ -87,6 +90,6 @@ export async function auditOneVanpool(deps: AuditServiceDeps, vanpoolId: string,
   const [snapshot] = await findVanpoolSnapshots(deps.prisma, { ids: [vanpoolId] });
   if (!snapshot) throw notFound(`No vanpool ${vanpoolId}. Vanpool ids look like VP-101; \`poolpatrol audit --all\` audits every active vanpool.`);
   const audit = await auditVanpool(snapshot, deps);
-  const [runId] = await saveAudits(deps.prisma, [audit], options);
+  const [runId] = await saveAudits(deps.pool, [audit], options);
   return { ...audit, run_id: runId! };
 }

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { insertFixturesInBulk, seedFixtures } from "../../src/data/seed.js";
 import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
-import { straightLineDistance } from "../../src/integrations/distance/straight-line.js";
 import { auditAllVanpools } from "../../src/verification/audit-service.js";
+import { testAuditDeps } from "../support/audit-deps.js";
 import { createTestDatabase, tableCounts, type TestDatabase } from "../support/database.js";
 import { copyMockDir, MOCK_DIR } from "../support/fixtures.js";
 
@@ -71,10 +71,7 @@ describe("synthetic load data", () => {
     expect(riders / 200).toBeGreaterThan(5.5);
     expect(riders / 200).toBeLessThan(6.5);
     await insertFixturesInBulk(db.prisma, fixtures);
-    const summary = await auditAllVanpools({
-      prisma: db.prisma, distance: straightLineDistance, policy: { maxDistanceMiles: 50, shiftToleranceMinutes: 60, minCompatibleDayRatio: 0.8 },
-      now: () => new Date("2026-11-23T16:00:00Z"), defaultTimeZone: "America/Los_Angeles",
-    }, { trigger: "synthetic_check" });
+    const summary = await auditAllVanpools(testAuditDeps(db), { trigger: "synthetic_check" });
     const failingShare = summary.attention.filter((a) => a.verdict === "fail" && Number(a.vanpool_id.slice(3)) >= 100000).length / 200;
     expect(failingShare).toBeGreaterThan(0.04);
     expect(failingShare).toBeLessThan(0.18);

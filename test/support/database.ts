@@ -2,12 +2,11 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
-import { createPrismaClient, type PrismaClient } from "../../src/data/prisma.js";
+import { createDataClients, type DataClients, type PrismaClient } from "../../src/data/prisma.js";
 
-export interface TestDatabase {
+export interface TestDatabase extends DataClients {
   url: string;
   name: string;
-  prisma: PrismaClient;
   drop(): Promise<void>;
 }
 
@@ -17,13 +16,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin(serverUrl, `CREATE DATABASE ${name} TEMPLATE poolpatrol_template`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const prisma = createPrismaClient(url.toString());
+  const clients = createDataClients(url.toString());
   return {
+    ...clients,
     url: url.toString(),
     name,
-    prisma,
     async drop() {
-      await prisma.$disconnect();
+      await clients.prisma.$disconnect();
+      await clients.pool.end();
       await admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };

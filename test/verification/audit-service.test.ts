@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
 import { findLatestRun } from "../../src/data/verification-repository.js";
-import { straightLineDistance } from "../../src/integrations/distance/straight-line.js";
 import { auditAllVanpools, auditOneVanpool, type AuditServiceDeps } from "../../src/verification/audit-service.js";
+import { testAuditDeps } from "../support/audit-deps.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
 
@@ -12,13 +12,7 @@ let deps: AuditServiceDeps;
 beforeAll(async () => {
   db = await createTestDatabase();
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
-  deps = {
-    prisma: db.prisma,
-    distance: straightLineDistance,
-    policy: { maxDistanceMiles: 50, shiftToleranceMinutes: 60, minCompatibleDayRatio: 0.8 },
-    now: () => new Date("2026-11-23T16:00:00Z"),
-    defaultTimeZone: "America/Los_Angeles",
-  };
+  deps = testAuditDeps(db);
 });
 afterAll(async () => {
   await db.drop();
@@ -49,6 +43,7 @@ describe("auditing the mock employer", () => {
     expect(stored?.results.find((r) => r.check === "location")?.flagged).toEqual(audit.location.flagged);
     expect(stored?.results[0]?.policy).toEqual({ max_distance_miles: 50, tolerance_minutes: 60, min_compatible_day_ratio: 0.8 });
     expect(stored?.as_of).toBe("2026-11-23");
+    expect(stored?.finished_at.toISOString()).toBe("2026-11-23T16:00:00.000Z");
   });
 
   it("reads a page of vanpools in a fixed number of queries, not one per rider", async () => {
