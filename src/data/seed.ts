@@ -1,6 +1,7 @@
 // Writes fixtures in one transaction. Upserts by id, so seeding twice leaves the
 // same rows; a refused folder leaves the database exactly as it was.
-import type { Prisma, PrismaClient } from "./prisma.js";
+import type { EmployeeFixture, VanpoolFixture } from "./fixture-schema.js";
+import { Prisma, type PrismaClient } from "./prisma.js";
 import { checkReferences, type ExistingIds, type Fixtures } from "./fixtures.js";
 
 export interface SeedCounts {
@@ -24,24 +25,13 @@ export async function seedFixtures(prisma: PrismaClient, fixtures: Fixtures): Pr
         await tx.shift.upsert({ where: { id: s.id }, create: { id: s.id, ...data }, update: data });
       }
       for (const e of fixtures.employees) {
-        const data = {
-          firstName: e.first_name, lastName: e.last_name, email: e.email, workSite: e.work_site,
-          homeAddress: e.home_address, homeCity: e.home_city, homeState: e.home_state, homeZip: e.home_zip,
-          homeLat: e.home_coords?.lat ?? null, homeLng: e.home_coords?.lng ?? null,
-          shiftId: e.shift_id, ptoDates: e.pto_dates, timeType: e.time_type, supervisor: e.supervisor ?? null, status: e.status,
-        };
-        await tx.employee.upsert({ where: { id: e.employee_id }, create: { id: e.employee_id, ...data }, update: data });
+        const { id, ...data } = employeeRow(e);
+        await tx.employee.upsert({ where: { id }, create: { id, ...data }, update: data });
       }
       let riders = 0;
       for (const v of fixtures.vanpools) {
-        const data = {
-          name: v.name ?? null, workSite: v.work_site, workSiteAddress: v.work_site_address,
-          workSiteLat: v.work_site_coords.lat, workSiteLng: v.work_site_coords.lng,
-          pickupAddress: v.pickup_address ?? null, pickupLat: v.pickup_coords?.lat ?? null, pickupLng: v.pickup_coords?.lng ?? null,
-          capacity: v.capacity, coordinatorId: v.coordinator_id ?? null, status: v.status,
-          operatingSchedule: v.operating_schedule ?? undefined, timeZone: v.time_zone ?? null,
-        };
-        await tx.vanpool.upsert({ where: { id: v.vanpool_id }, create: { id: v.vanpool_id, ...data }, update: data });
+        const { id, ...data } = vanpoolRow(v);
+        await tx.vanpool.upsert({ where: { id }, create: { id, ...data }, update: data });
         for (const r of v.riders) {
           const rider = { vanpoolId: v.vanpool_id, employeeId: r.employee_id };
           await tx.rider.upsert({ where: { participantId: r.participant_id }, create: { participantId: r.participant_id, ...rider }, update: rider });
@@ -81,6 +71,25 @@ export async function seedFixtures(prisma: PrismaClient, fixtures: Fixtures): Pr
   );
 }
 
+function employeeRow(e: EmployeeFixture) {
+  return {
+    id: e.employee_id, firstName: e.first_name, lastName: e.last_name, email: e.email, workSite: e.work_site,
+    homeAddress: e.home_address, homeCity: e.home_city, homeState: e.home_state, homeZip: e.home_zip,
+    homeLat: e.home_coords?.lat ?? null, homeLng: e.home_coords?.lng ?? null,
+    shiftId: e.shift_id, ptoDates: e.pto_dates, timeType: e.time_type, supervisor: e.supervisor ?? null, status: e.status,
+  };
+}
+
+function vanpoolRow(v: VanpoolFixture) {
+  return {
+    id: v.vanpool_id, name: v.name ?? null, workSite: v.work_site, workSiteAddress: v.work_site_address,
+    workSiteLat: v.work_site_coords.lat, workSiteLng: v.work_site_coords.lng,
+    pickupAddress: v.pickup_address ?? null, pickupLat: v.pickup_coords?.lat ?? null, pickupLng: v.pickup_coords?.lng ?? null,
+    capacity: v.capacity, coordinatorId: v.coordinator_id ?? null, status: v.status,
+    operatingSchedule: v.operating_schedule ?? Prisma.DbNull, timeZone: v.time_zone ?? null,
+  };
+}
+
 async function existingIds(tx: Tx): Promise<ExistingIds> {
   // One after another: a transaction is a single connection.
   const shifts = await tx.shift.findMany({ select: { id: true } });
@@ -99,28 +108,8 @@ export async function insertFixturesInBulk(prisma: PrismaClient, fixtures: Fixtu
     async (tx) => {
       checkReferences(fixtures, await existingIds(tx));
       await tx.shift.createMany({ data: fixtures.shifts.map((s) => ({ id: s.id, name: s.name, schedule: s.schedule })), skipDuplicates: true });
-      for (const part of chunks(fixtures.employees)) {
-        await tx.employee.createMany({
-          skipDuplicates: true,
-          data: part.map((e) => ({
-            id: e.employee_id, firstName: e.first_name, lastName: e.last_name, email: e.email, workSite: e.work_site,
-            homeAddress: e.home_address, homeCity: e.home_city, homeState: e.home_state, homeZip: e.home_zip,
-            homeLat: e.home_coords?.lat ?? null, homeLng: e.home_coords?.lng ?? null, shiftId: e.shift_id,
-            ptoDates: e.pto_dates, timeType: e.time_type, supervisor: e.supervisor ?? null, status: e.status,
-          })),
-        });
-      }
-      for (const part of chunks(fixtures.vanpools)) {
-        await tx.vanpool.createMany({
-          skipDuplicates: true,
-          data: part.map((v) => ({
-            id: v.vanpool_id, name: v.name ?? null, workSite: v.work_site, workSiteAddress: v.work_site_address,
-            workSiteLat: v.work_site_coords.lat, workSiteLng: v.work_site_coords.lng, pickupAddress: v.pickup_address ?? null,
-            pickupLat: v.pickup_coords?.lat ?? null, pickupLng: v.pickup_coords?.lng ?? null, capacity: v.capacity,
-            coordinatorId: v.coordinator_id ?? null, status: v.status, timeZone: v.time_zone ?? null,
-          })),
-        });
-      }
+      for (const part of chunks(fixtures.employees)) await tx.employee.createMany({ skipDuplicates: true, data: part.map(employeeRow) });
+      for (const part of chunks(fixtures.vanpools)) await tx.vanpool.createMany({ skipDuplicates: true, data: part.map(vanpoolRow) });
       for (const part of chunks(fixtures.vanpools.flatMap((v) => v.riders.map((r) => ({ participantId: r.participant_id, vanpoolId: v.vanpool_id, employeeId: r.employee_id }))))) {
         await tx.rider.createMany({ data: part, skipDuplicates: true });
       }
