@@ -13,5 +13,12 @@ export interface DataClients {
 
 export function createDataClients(databaseUrl: string): DataClients {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // An idle pooled connection reports an error when the server goes away (a restart,
+  // or the embedded server stopping while a closed connection is still draining).
+  // Queries in flight get their own errors; without a listener this one would crash
+  // the process.
+  pool.on("error", (error) => {
+    if ((error as { code?: string }).code !== "57P01") process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`);
+  });
   return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
 }
