@@ -39,6 +39,17 @@ const settingsSchema = z.object({
   ),
   GOOGLE_MAPS_API_KEY: optionalString,
   GOOGLE_MAPS_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
+  RESEND_API_KEY: optionalString,
+  RESEND_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
+  POOLPATROL_EMAIL_FROM: z.preprocess(emptyAsUndefined, z.string().min(3).default("Pool Patrol <pool-patrol@northwind.example>")),
+  POOLPATROL_CC_COORDINATOR: z.preprocess(emptyAsUndefined, z.enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" }).default("false")),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
+  POOLPATROL_MODEL_CASE_MANAGER: optionalString,
+  POOLPATROL_MODEL_OUTREACH: optionalString,
+  POOLPATROL_MODEL_LOCATION: optionalString,
+  POOLPATROL_MODEL_SHIFT: optionalString,
+  POOLPATROL_MODEL_TIMEOUT_MS: number(30_000, (n) => n.int().min(1000, "must be at least 1000 (ms)")),
   LANGSMITH_API_KEY: optionalString,
   LANGSMITH_ENDPOINT: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
   LANGSMITH_PROJECT: z.preprocess(emptyAsUndefined, z.string().default("pool-patrol")),
@@ -60,8 +71,17 @@ export interface Settings {
   timeZone: string;
   policy: VerificationPolicy;
   googleMaps: { apiKey: string; baseUrl: string | undefined } | undefined;
+  email: { from: string; ccCoordinator: boolean; resend: { apiKey: string; baseUrl: string | undefined } | undefined };
+  /** "rules" or an OpenAI model name, per agent. */
+  models: Record<AgentName, string>;
+  openai: { apiKey: string; baseUrl: string | undefined } | undefined;
+  modelTimeoutMs: number;
   langsmith: { apiKey: string; endpoint: string | undefined; project: string } | undefined;
 }
+
+export type AgentName = "case_manager" | "outreach" | "location" | "shift";
+/** The seeds' models, used when an OpenAI key is configured and no model is named. */
+const SEED_MODELS: Record<AgentName, string> = { case_manager: "gpt-4.1", outreach: "gpt-4.1", location: "gpt-4.1-mini", shift: "gpt-4.1-mini" };
 
 export interface VerificationPolicy {
   maxDistanceMiles: number;
@@ -74,6 +94,23 @@ export class SettingsError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
     this.name = "SettingsError";
   }
+}
+
+function models(s: z.infer<typeof settingsSchema>): Record<AgentName, string> {
+  const named: Record<AgentName, string | undefined> = {
+    case_manager: s.POOLPATROL_MODEL_CASE_MANAGER,
+    outreach: s.POOLPATROL_MODEL_OUTREACH,
+    location: s.POOLPATROL_MODEL_LOCATION,
+    shift: s.POOLPATROL_MODEL_SHIFT,
+  };
+  const problems: string[] = [];
+  const chosen = Object.fromEntries((Object.keys(named) as AgentName[]).map((agent) => {
+    const model = named[agent] ?? (s.OPENAI_API_KEY ? SEED_MODELS[agent] : "rules");
+    if (model !== "rules" && !s.OPENAI_API_KEY) problems.push(`POOLPATROL_MODEL_${agent.toUpperCase()}: "${model}" needs OPENAI_API_KEY (or use "rules")`);
+    return [agent, model];
+  })) as Record<AgentName, string>;
+  if (problems.length > 0) throw new SettingsError(problems);
+  return chosen;
 }
 
 export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -92,6 +129,14 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       minCompatibleDayRatio: s.POOLPATROL_SHIFT_MIN_COMPATIBLE_RATIO,
     },
     googleMaps: s.GOOGLE_MAPS_API_KEY ? { apiKey: s.GOOGLE_MAPS_API_KEY, baseUrl: s.GOOGLE_MAPS_BASE_URL } : undefined,
+    email: {
+      from: s.POOLPATROL_EMAIL_FROM,
+      ccCoordinator: ["true", "1", "yes"].includes(s.POOLPATROL_CC_COORDINATOR),
+      resend: s.RESEND_API_KEY ? { apiKey: s.RESEND_API_KEY, baseUrl: s.RESEND_BASE_URL } : undefined,
+    },
+    models: models(s),
+    openai: s.OPENAI_API_KEY ? { apiKey: s.OPENAI_API_KEY, baseUrl: s.OPENAI_BASE_URL } : undefined,
+    modelTimeoutMs: s.POOLPATROL_MODEL_TIMEOUT_MS,
     langsmith: s.LANGSMITH_API_KEY
       ? { apiKey: s.LANGSMITH_API_KEY, endpoint: s.LANGSMITH_ENDPOINT, project: s.LANGSMITH_PROJECT }
       : undefined,

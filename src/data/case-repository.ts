@@ -1,0 +1,155 @@
+// Cases as plain records. Status changes go through the lifecycle state machine and
+// leave an audit event in the same transaction.
+import type { CheckKind } from "../domain/specialist-result.js";
+import { assertTransition, isClosed, type CaseReason, type CaseStatus } from "../domain/case-lifecycle.js";
+import { newId } from "../domain/ids.js";
+import { notFound } from "../errors.js";
+import type { Prisma, PrismaClient } from "./prisma.js";
+import { recordEvent } from "./audit-log.js";
+
+export interface CaseRecord {
+  case_id: string;
+  vanpool_id: string;
+  status: CaseStatus;
+  reason: CaseReason;
+  failed_checks: CheckKind[];
+  flagged: string[];
+  details: string;
+  meta: Record<string, unknown>;
+  outcome: "verified" | "resolved" | "cancelled" | null;
+  re_audit_count: number;
+  last_outbound_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  resolved_at: Date | null;
+}
+
+type Db = PrismaClient | Prisma.TransactionClient;
+type CaseRow = Prisma.CaseGetPayload<object>;
+
+export function toCaseRecord(row: CaseRow): CaseRecord {
+  const meta = (row.meta ?? {}) as Record<string, unknown>;
+  return {
+    case_id: row.id,
+    vanpool_id: row.vanpoolId,
+    status: row.status,
+    reason: row.reason,
+    failed_checks: row.failedChecks as CheckKind[],
+    flagged: Array.isArray(meta.flagged) ? (meta.flagged as string[]) : [],
+    details: typeof meta.details === "string" ? meta.details : "",
+    meta,
+    outcome: row.outcome,
+    re_audit_count: row.reAuditCount,
+    last_outbound_at: row.lastOutboundAt,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    resolved_at: row.resolvedAt,
+  };
+}
+
+export async function findCase(db: Db, caseId: string): Promise<CaseRecord | undefined> {
+  const row = await db.case.findUnique({ where: { id: caseId } });
+  return row ? toCaseRecord(row) : undefined;
+}
+
+export async function getCase(db: Db, caseId: string): Promise<CaseRecord> {
+  const found = await findCase(db, caseId);
+  if (!found) throw notFound(`No case ${caseId}. Case ids look like CASE-1A2B3C4D; \`poolpatrol cases\` lists them.`);
+  return found;
+}
+
+export async function findOpenCase(db: Db, vanpoolId: string): Promise<CaseRecord | undefined> {
+  const row = await db.case.findFirst({ where: { vanpoolId, status: { notIn: ["resolved", "cancelled"] } } });
+  return row ? toCaseRecord(row) : undefined;
+}
+
+export async function listCases(db: Db, filter: { status?: CaseStatus; vanpoolId?: string } = {}): Promise<CaseRecord[]> {
+  const rows = await db.case.findMany({
+    where: { ...(filter.status ? { status: filter.status } : {}), ...(filter.vanpoolId ? { vanpoolId: filter.vanpoolId } : {}) },
+    orderBy: [{ updatedAt: "desc" }],
+  });
+  return rows.map(toCaseRecord);
+}
+
+export interface OpenCaseInput {
+  vanpool_id: string;
+  status: CaseStatus;
+  reason: CaseReason;
+  failed_checks: CheckKind[];
+  flagged: string[];
+  details: string;
+  actor: string;
+  now: Date;
+}
+
+export async function openCase(prisma: PrismaClient, input: OpenCaseInput): Promise<CaseRecord> {
+  return prisma.$transaction(async (tx) => {
+    const row = await tx.case.create({
+      data: {
+        id: newId("case"),
+        vanpoolId: input.vanpool_id,
+        status: input.status,
+        reason: input.reason,
+        failedChecks: input.failed_checks,
+        meta: { details: input.details, flagged: input.flagged, opened_by: input.actor },
+        createdAt: input.now,
+        updatedAt: input.now,
+      },
+    });
+    await recordEvent(tx, { actor: input.actor, action: "case.opened", subjectType: "case", subjectId: row.id, at: input.now, details: { vanpool_id: input.vanpool_id, status: input.status, reason: input.reason, failed_checks: input.failed_checks, flagged: input.flagged } });
+    return toCaseRecord(row);
+  });
+}
+
+export interface CaseChange {
+  status?: CaseStatus;
+  failed_checks?: CheckKind[];
+  flagged?: string[];
+  details?: string;
+  outcome?: "resolved" | "cancelled";
+  why: string;
+  actor: string;
+  now: Date;
+  meta?: Record<string, unknown>;
+}
+
+/** Applies a change if the state machine allows it; throws LifecycleError otherwise. */
+export async function changeCase(prisma: PrismaClient, caseId: string, change: CaseChange): Promise<CaseRecord> {
+  return prisma.$transaction(async (tx) => {
+    const current = await getCase(tx, caseId);
+    const status = change.status ?? current.status;
+    if (change.status) assertTransition(current.status, change.status);
+    const meta = {
+      ...current.meta,
+      ...change.meta,
+      ...(change.flagged ? { flagged: change.flagged } : {}),
+      ...(change.details ? { details: change.details } : {}),
+      updated_by: change.actor,
+    };
+    const row = await tx.case.update({
+      where: { id: caseId },
+      data: {
+        status,
+        ...(change.failed_checks ? { failedChecks: change.failed_checks } : {}),
+        meta,
+        ...(isClosed(status) ? { outcome: change.outcome ?? (status === "cancelled" ? "cancelled" : "resolved"), resolvedAt: change.now } : {}),
+        updatedAt: change.now,
+      },
+    });
+    await recordEvent(tx, {
+      actor: change.actor, action: change.status && change.status !== current.status ? "case.status_changed" : "case.updated",
+      subjectType: "case", subjectId: caseId, at: change.now,
+      details: { from: current.status, to: status, why: change.why, ...(change.failed_checks ? { failed_checks: change.failed_checks } : {}) },
+    });
+    return toCaseRecord(row);
+  });
+}
+
+/** Counts one re-audit per agent run, however many specialists that run called. */
+export async function countReAudit(prisma: PrismaClient, caseId: string, agentRunId: string): Promise<number> {
+  await prisma.case.updateMany({
+    where: { id: caseId, OR: [{ reAuditRunId: null }, { reAuditRunId: { not: agentRunId } }] },
+    data: { reAuditCount: { increment: 1 }, reAuditRunId: agentRunId },
+  });
+  return (await getCase(prisma, caseId)).re_audit_count;
+}

@@ -1,0 +1,108 @@
+// Email threads (one per case) and their messages, plus the quarantine for inbound
+// mail that matches no thread or sender.
+import { newId } from "../domain/ids.js";
+import type { ReplyBucket } from "../domain/case-lifecycle.js";
+import type { PrismaClient } from "./prisma.js";
+
+export interface MessageRecord {
+  message_id: string;
+  thread_id: string;
+  direction: "inbound" | "outbound";
+  from: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  body: string;
+  status: string;
+  bucket: ReplyBucket | null;
+  confidence: number | null;
+  at: Date;
+}
+
+export interface ThreadRecord {
+  thread_id: string;
+  case_id: string;
+  vanpool_id: string;
+  subject: string;
+  messages: MessageRecord[];
+}
+
+export async function findThreadForCase(prisma: PrismaClient, caseId: string): Promise<ThreadRecord | undefined> {
+  const row = await prisma.emailThread.findFirst({ where: { caseId }, orderBy: { createdAt: "asc" }, include: { messages: { orderBy: { createdAt: "asc" } } } });
+  return row ? toThread(row) : undefined;
+}
+
+export async function findThread(prisma: PrismaClient, threadId: string): Promise<ThreadRecord | undefined> {
+  const row = await prisma.emailThread.findUnique({ where: { id: threadId }, include: { messages: { orderBy: { createdAt: "asc" } } } });
+  return row ? toThread(row) : undefined;
+}
+
+export async function ensureThread(prisma: PrismaClient, input: { caseId: string; vanpoolId: string; subject: string; now: Date }): Promise<ThreadRecord> {
+  const existing = await findThreadForCase(prisma, input.caseId);
+  if (existing) return existing;
+  const row = await prisma.emailThread.create({
+    data: { id: newId("thread"), caseId: input.caseId, vanpoolId: input.vanpoolId, subject: input.subject, createdAt: input.now },
+    include: { messages: true },
+  });
+  return toThread(row);
+}
+
+export async function findMessageByKey(prisma: PrismaClient, idempotencyKey: string): Promise<MessageRecord | undefined> {
+  const row = await prisma.message.findUnique({ where: { idempotencyKey } });
+  return row ? toMessage(row) : undefined;
+}
+
+export async function findMessage(prisma: PrismaClient, messageId: string): Promise<MessageRecord | undefined> {
+  const row = await prisma.message.findUnique({ where: { id: messageId } });
+  return row ? toMessage(row) : undefined;
+}
+
+export async function createOutbound(prisma: PrismaClient, input: { threadId: string; from: string; to: string[]; cc: string[]; subject: string; body: string; idempotencyKey: string; now: Date }): Promise<MessageRecord> {
+  const row = await prisma.message.create({
+    data: {
+      id: newId("message"), threadId: input.threadId, direction: "outbound", fromAddress: input.from, toAddresses: input.to, ccAddresses: input.cc,
+      subject: input.subject, body: input.body, status: "queued", idempotencyKey: input.idempotencyKey, createdAt: input.now,
+    },
+  });
+  return toMessage(row);
+}
+
+export async function markSent(prisma: PrismaClient, messageId: string, providerMessageId: string, now: Date): Promise<void> {
+  await prisma.message.update({ where: { id: messageId }, data: { status: "sent", providerMessageId, sentAt: now } });
+}
+
+export async function createInbound(prisma: PrismaClient, input: { threadId: string; from: string; to: string[]; subject: string; body: string; now: Date }): Promise<MessageRecord> {
+  const row = await prisma.message.create({
+    data: {
+      id: newId("message"), threadId: input.threadId, direction: "inbound", fromAddress: input.from, toAddresses: input.to, ccAddresses: [],
+      subject: input.subject, body: input.body, status: "received", receivedAt: input.now, createdAt: input.now,
+    },
+  });
+  return toMessage(row);
+}
+
+export async function setClassification(prisma: PrismaClient, messageId: string, bucket: ReplyBucket, confidence: number): Promise<void> {
+  await prisma.message.update({ where: { id: messageId }, data: { bucket, confidence } });
+}
+
+export async function quarantine(prisma: PrismaClient, input: { threadId?: string; from: string; subject?: string; body: string; reason: string; now: Date }): Promise<string> {
+  const row = await prisma.quarantinedEmail.create({
+    data: { threadId: input.threadId ?? null, fromAddress: input.from, subject: input.subject ?? null, body: input.body, reason: input.reason, receivedAt: input.now },
+  });
+  return row.id;
+}
+
+type ThreadRow = Awaited<ReturnType<PrismaClient["emailThread"]["findFirst"]>> & { messages: MessageRow[] };
+type MessageRow = NonNullable<Awaited<ReturnType<PrismaClient["message"]["findUnique"]>>>;
+
+function toThread(row: NonNullable<ThreadRow>): ThreadRecord {
+  return { thread_id: row.id, case_id: row.caseId, vanpool_id: row.vanpoolId, subject: row.subject, messages: row.messages.map(toMessage) };
+}
+
+function toMessage(row: MessageRow): MessageRecord {
+  return {
+    message_id: row.id, thread_id: row.threadId, direction: row.direction, from: row.fromAddress, to: row.toAddresses, cc: row.ccAddresses,
+    subject: row.subject, body: row.body, status: row.status, bucket: row.bucket, confidence: row.confidence,
+    at: row.sentAt ?? row.receivedAt ?? row.createdAt,
+  };
+}

@@ -1,0 +1,107 @@
+// Case lifecycle v1 (DESIGN.md) as a state machine. Every tool that changes a case
+// asks this module first; nothing here does I/O.
+import type { CheckKind, Verdict } from "./specialist-result.js";
+
+export const CASE_STATUSES = ["open", "verification", "pending_reply", "re_audit", "hitl_review", "pre_cancel", "resolved", "cancelled"] as const;
+export type CaseStatus = (typeof CASE_STATUSES)[number];
+export type CaseReason = "location_mismatch" | "shift_mismatch" | "both" | "inconclusive";
+export type ReplyBucket = "acknowledgment" | "question" | "update" | "escalation";
+export type OutreachTemplate = "location_mismatch" | "shift_mismatch" | "both_mismatch";
+
+export const MAX_RE_AUDITS = 3;
+export const REPLY_TIMEOUT_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+const TRANSITIONS: Record<CaseStatus, readonly CaseStatus[]> = {
+  open: ["verification", "pending_reply", "hitl_review", "resolved"],
+  verification: ["pending_reply", "hitl_review", "resolved", "pre_cancel"],
+  pending_reply: ["pending_reply", "re_audit", "hitl_review", "resolved", "pre_cancel"],
+  re_audit: ["pending_reply", "hitl_review", "resolved", "pre_cancel"],
+  hitl_review: ["pending_reply", "re_audit", "resolved", "pre_cancel"],
+  pre_cancel: ["cancelled", "resolved"],
+  resolved: [],
+  cancelled: [],
+};
+
+export class LifecycleError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "LifecycleError";
+  }
+}
+
+export function isClosed(status: CaseStatus): boolean {
+  return status === "resolved" || status === "cancelled";
+}
+
+export function canTransition(from: CaseStatus, to: CaseStatus): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+export function assertTransition(from: CaseStatus, to: CaseStatus): void {
+  if (!canTransition(from, to)) {
+    const allowed = TRANSITIONS[from];
+    throw new LifecycleError(`A case cannot go from ${from} to ${to}${allowed.length ? ` (from ${from}: ${allowed.join(", ")})` : `: ${from} is closed`}.`);
+  }
+}
+
+export function caseReason(failedChecks: readonly CheckKind[]): CaseReason {
+  if (failedChecks.includes("location") && failedChecks.includes("shift")) return "both";
+  if (failedChecks.includes("location")) return "location_mismatch";
+  if (failedChecks.includes("shift")) return "shift_mismatch";
+  return "inconclusive";
+}
+
+export function outreachTemplate(failedChecks: readonly CheckKind[]): OutreachTemplate {
+  const reason = caseReason(failedChecks);
+  if (reason === "inconclusive") throw new LifecycleError("No check failed: there is nothing to write to riders about.");
+  return reason === "both" ? "both_mismatch" : reason;
+}
+
+export function replyDeadline(lastOutboundAt: Date): Date {
+  return new Date(lastOutboundAt.getTime() + REPLY_TIMEOUT_DAYS * DAY_MS);
+}
+
+/** A case waiting on riders times out 7 days after the last email to them. */
+export function isReplyOverdue(status: CaseStatus, lastOutboundAt: Date | null, now: Date): boolean {
+  return status === "pending_reply" && lastOutboundAt !== null && now.getTime() >= replyDeadline(lastOutboundAt).getTime();
+}
+
+export type AuditDecision =
+  | { kind: "no_case"; outcome: "verified" }
+  | { kind: "open_case"; status: "pending_reply"; reason: CaseReason; email: true }
+  | { kind: "open_case"; status: "hitl_review"; reason: "inconclusive"; email: false };
+
+/** First audit of a vanpool with no open case. */
+export function decideAfterAudit(verdicts: Record<CheckKind, Verdict>): AuditDecision {
+  const failed = (Object.keys(verdicts) as CheckKind[]).filter((c) => verdicts[c] === "fail");
+  if (failed.length > 0) return { kind: "open_case", status: "pending_reply", reason: caseReason(failed), email: true };
+  if (Object.values(verdicts).includes("inconclusive")) return { kind: "open_case", status: "hitl_review", reason: "inconclusive", email: false };
+  return { kind: "no_case", outcome: "verified" };
+}
+
+export type ReAuditTrigger = "acknowledgment" | "update" | "timeout";
+
+export interface ReAuditDecision {
+  status: CaseStatus;
+  /** The email to send the rider, if any. */
+  email: "confirmation" | "follow_up" | null;
+  requestCancellation: boolean;
+}
+
+/**
+ * After a re-audit. `reAuditCount` includes this one. A rider's word never overrides
+ * the data, and the third failing re-audit always goes to pre-cancel.
+ */
+export function decideAfterReAudit(trigger: ReAuditTrigger, passed: boolean, reAuditCount: number): ReAuditDecision {
+  if (passed) return { status: "resolved", email: trigger === "update" ? "confirmation" : null, requestCancellation: false };
+  if (trigger === "timeout" || reAuditCount >= MAX_RE_AUDITS) return { status: "pre_cancel", email: null, requestCancellation: true };
+  if (trigger === "update") return { status: "pending_reply", email: "follow_up", requestCancellation: false };
+  return { status: "hitl_review", email: null, requestCancellation: false };
+}
+
+/** Which checks a re-audit repeats: the failed ones, or just the one a reply speaks of. */
+export function checksToReAudit(failedChecks: readonly CheckKind[], mentioned?: CheckKind): CheckKind[] {
+  if (mentioned && failedChecks.includes(mentioned)) return [mentioned];
+  return failedChecks.length > 0 ? [...failedChecks] : ["location", "shift"];
+}

@@ -1,0 +1,23 @@
+export interface OutgoingEmail {
+  from: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  text: string;
+  /** Pool Patrol's own message id (MSG-…), also the name of the outbox file. */
+  messageId: string;
+  /** The same key twice sends one email. */
+  idempotencyKey: string;
+}
+
+export interface EmailSender {
+  readonly name: string;
+  send(email: OutgoingEmail): Promise<{ providerMessageId: string }>;
+}
+
+export class EmailSendError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EmailSendError";
+  }
+}
