@@ -26,21 +26,40 @@ export interface StoredRun {
 export async function saveAudits(
   pool: pg.Pool,
   audits: VanpoolAudit[],
-  options: { trigger: string; caseIdByVanpool?: Map<string, string> },
+  options: { trigger: string; caseId?: string | null },
 ): Promise<string[]> {
-  const runs = audits.map((audit) => ({
+  return saveRuns(pool, audits.map((audit) => ({
+    vanpool_id: audit.vanpool_id, case_id: options.caseId ?? null, trigger: options.trigger, verdict: audit.verdict, as_of: audit.as_of,
+    started_at: audit.started_at, finished_at: audit.finished_at, results: [audit.location, audit.shift].map((r) => ({ ...r, model: "rules" })),
+  })));
+}
+
+/** A run of one or both checks (a selective re-audit runs one). */
+export interface RunToSave {
+  vanpool_id: string;
+  case_id: string | null;
+  trigger: string;
+  verdict: Verdict;
+  as_of: string;
+  started_at: Date;
+  finished_at: Date;
+  results: (SpecialistResult & { model: string })[];
+}
+
+export async function saveRuns(pool: pg.Pool, toSave: RunToSave[]): Promise<string[]> {
+  const runs = toSave.map((run) => ({
     id: randomUUID(),
-    vanpool_id: audit.vanpool_id,
-    case_id: options.caseIdByVanpool?.get(audit.vanpool_id) ?? null,
-    trigger: options.trigger,
-    verdict: audit.verdict,
-    policy: { ...audit.location.policy, ...audit.shift.policy },
-    as_of: audit.as_of,
-    started_at: audit.started_at.toISOString(),
-    finished_at: audit.finished_at.toISOString(),
+    vanpool_id: run.vanpool_id,
+    case_id: run.case_id,
+    trigger: run.trigger,
+    verdict: run.verdict,
+    policy: Object.assign({}, ...run.results.map((r) => r.policy)),
+    as_of: run.as_of,
+    started_at: run.started_at.toISOString(),
+    finished_at: run.finished_at.toISOString(),
   }));
-  const results = audits.flatMap((audit, i) =>
-    [audit.location, audit.shift].map((result) => ({
+  const results = toSave.flatMap((run, i) =>
+    run.results.map((result) => ({
       id: randomUUID(),
       run_id: runs[i]!.id,
       check: result.check,
@@ -49,6 +68,7 @@ export async function saveAudits(
       reasoning: result.reasoning,
       evidence: result.evidence,
       flagged: result.flagged,
+      model: result.model,
     })),
   );
   const client = await pool.connect();
@@ -62,10 +82,10 @@ export async function saveAudits(
       [JSON.stringify(runs)],
     );
     await client.query(
-      `INSERT INTO specialist_results (id, run_id, "check", verdict, confidence, reasoning, evidence, flagged)
+      `INSERT INTO specialist_results (id, run_id, "check", verdict, confidence, reasoning, evidence, flagged, model)
        SELECT r.id, r.run_id, r."check"::"CheckKind", r.verdict::"Verdict", r.confidence, r.reasoning, r.evidence,
-              ARRAY(SELECT jsonb_array_elements_text(r.flagged))
-       FROM jsonb_to_recordset($1::jsonb) AS r(id text, run_id text, "check" text, verdict text, confidence int, reasoning text, evidence jsonb, flagged jsonb)`,
+              ARRAY(SELECT jsonb_array_elements_text(r.flagged)), r.model
+       FROM jsonb_to_recordset($1::jsonb) AS r(id text, run_id text, "check" text, verdict text, confidence int, reasoning text, evidence jsonb, flagged jsonb, model text)`,
       [JSON.stringify(results)],
     );
     await client.query("COMMIT");
@@ -104,4 +124,19 @@ export async function findLatestRun(prisma: PrismaClient, vanpoolId: string): Pr
       model: r.model,
     })),
   };
+}
+
+/** The newest stored result of each check for a vanpool (a selective re-audit updates one). */
+export async function findLatestResults(prisma: PrismaClient, vanpoolId: string): Promise<Partial<Record<"location" | "shift", StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string }>>> {
+  const latest: Partial<Record<"location" | "shift", StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string }>> = {};
+  for (const check of ["location", "shift"] as const) {
+    const row = await prisma.specialistResult.findFirst({ where: { check, run: { vanpoolId } }, orderBy: { run: { finishedAt: "desc" } }, include: { run: true } });
+    if (row) {
+      latest[check] = {
+        check, verdict: row.verdict, confidence: row.confidence, reasoning: row.reasoning, evidence: row.evidence as SpecialistResult["evidence"],
+        flagged: row.flagged, policy: row.run.policy as Record<string, number>, model: row.model, run_id: row.runId, finished_at: row.run.finishedAt, as_of: row.run.asOf,
+      };
+    }
+  }
+  return latest;
 }

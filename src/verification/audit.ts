@@ -52,16 +52,20 @@ export function toShiftInput(snapshot: VanpoolSnapshot, asOf: string): ShiftChec
   };
 }
 
+export function auditWeekStart(snapshot: VanpoolSnapshot, deps: Pick<AuditDeps, "defaultTimeZone">, now: Date): string {
+  return dateInTimeZone(now, snapshot.time_zone ?? deps.defaultTimeZone);
+}
+
+/** One check of one vanpool: what a specialist computes. */
+export async function runCheck(check: CheckName, snapshot: VanpoolSnapshot, deps: AuditDeps, asOf: string): Promise<SpecialistResult> {
+  if (check === "location") return checkLocation(toLocationInput(snapshot), deps.distance, { maxDistanceMiles: deps.policy.maxDistanceMiles });
+  return evaluateShift(toShiftInput(snapshot, asOf), { toleranceMinutes: deps.policy.shiftToleranceMinutes, minCompatibleDayRatio: deps.policy.minCompatibleDayRatio });
+}
+
 export async function auditVanpool(snapshot: VanpoolSnapshot, deps: AuditDeps): Promise<VanpoolAudit> {
   const startedAt = deps.now();
-  const asOf = dateInTimeZone(startedAt, snapshot.time_zone ?? deps.defaultTimeZone);
-  const [location, shift] = await Promise.all([
-    checkLocation(toLocationInput(snapshot), deps.distance, { maxDistanceMiles: deps.policy.maxDistanceMiles }),
-    Promise.resolve(evaluateShift(toShiftInput(snapshot, asOf), {
-      toleranceMinutes: deps.policy.shiftToleranceMinutes,
-      minCompatibleDayRatio: deps.policy.minCompatibleDayRatio,
-    })),
-  ]);
+  const asOf = auditWeekStart(snapshot, deps, startedAt);
+  const [location, shift] = await Promise.all([runCheck("location", snapshot, deps, asOf), runCheck("shift", snapshot, deps, asOf)]);
   return {
     vanpool_id: snapshot.vanpool_id,
     as_of: asOf,
