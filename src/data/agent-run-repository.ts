@@ -34,5 +34,5 @@ export async function finishAgentRun(prisma: PrismaClient, runId: string, result
 
 export async function toolCallsOfRun(prisma: PrismaClient, runIds: string[]): Promise<string[]> {
   const rows = await prisma.agentRunLog.findMany({ where: { runId: { in: runIds }, kind: "tool_call" }, orderBy: { id: "asc" } });
-  return rows.map((r) => String((r.data as { tool?: string } | null)?.tool ?? r.message));
+  return rows.map((r) => r.message);
 }

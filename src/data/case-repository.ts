@@ -1,7 +1,7 @@
 // Cases as plain records. Status changes go through the lifecycle state machine and
 // leave an audit event in the same transaction.
 import type { CheckKind } from "../domain/specialist-result.js";
-import { assertTransition, isClosed, type CaseReason, type CaseStatus } from "../domain/case-lifecycle.js";
+import { assertTransition, isClosed, LifecycleError, type CaseReason, type CaseStatus } from "../domain/case-lifecycle.js";
 import { newId } from "../domain/ids.js";
 import { notFound } from "../errors.js";
 import type { Prisma, PrismaClient } from "./prisma.js";
@@ -118,7 +118,9 @@ export async function changeCase(prisma: PrismaClient, caseId: string, change: C
   return prisma.$transaction(async (tx) => {
     const current = await getCase(tx, caseId);
     const status = change.status ?? current.status;
-    if (change.status) assertTransition(current.status, change.status);
+    if (isClosed(current.status)) throw new LifecycleError(`${caseId} is ${current.status}; a closed case is never changed or reopened.`);
+    // Staying in the same status is an update, not a transition.
+    if (change.status && change.status !== current.status) assertTransition(current.status, change.status);
     const meta = {
       ...current.meta,
       ...change.meta,

@@ -12,7 +12,7 @@ export interface DataClients {
 }
 
 export function createDataClients(databaseUrl: string): DataClients {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
   // An idle pooled connection reports an error when the server goes away (a restart,
   // or the embedded server stopping while a closed connection is still draining).
   // Queries in flight get their own errors; without a listener this one would crash

@@ -28,7 +28,7 @@ const TRAINING_FILE = path.join(PROJECT_ROOT, "src", "agents", "outreach", "repl
 /** Phrases that always need a human, whatever else the reply says. */
 const ESCALATION_PATTERNS: [RegExp, string][] = [
   [/\b(lawyer|attorney|legal action|sue|lawsuit|court)\b/, "legal"],
-  [/\b(union|steward|grievance|ombuds)|(talk|speak|go|going|contact|report|complain)\w* (to|with) (hr|human resources|my rep)\b|recursos humanos/, "HR or union"],
+  [/\b(union(?! city)|steward|grievance|ombuds)|(talk|speak|go|going|contact|report|complain)\w* (to|with) (hr|human resources|my rep)\b|recursos humanos/, "HR or union"],
   [/\b(discriminat\w*|harass\w*|retaliat\w*|targeted|racial\w* profil\w*|singled out)/, "discrimination or retaliation"],
   [/\b(unfair|ridiculous|absurd|outrageous|insulting|unacceptable|nonsense|bs|b\.s\.|wtf|bullshit|scam|joke)\b/, "dispute or anger"],
   [/\b((?:that's|that is|this is|you're|you are|it's|it is) (?:not (?:true|correct|right|accurate)|wrong|incorrect|false)|your (?:data|records?|information|system) (?:is|are) (?:wrong|incorrect|outdated|false)|mistake on your)\b/, "disputes the data"],
