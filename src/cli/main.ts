@@ -10,13 +10,28 @@ import { AppError, invalidInput } from "../errors.js";
 import { auditAllVanpools, auditOneVanpool } from "../verification/audit-service.js";
 import { runEvalCommand } from "../../evals/runner.js";
 import { loadSettings, openContext, type CliContext } from "./context.js";
+import { createCaseWorkflow, type CaseManagerResult } from "../cases/case-workflow.js";
+import { findOpenCase } from "../data/case-repository.js";
+import { isId } from "../domain/ids.js";
+import type { AgentDeps } from "../agents/deps.js";
+import type { AuditSummary } from "../verification/audit-service.js";
+import { formatWorkflowResult, listApprovalsText, listCasesText, parseStatus, showCase, tickText } from "./case-commands.js";
 import { formatAudit, formatSummary, progressBar } from "./format.js";
 
 export const USAGE = `Usage: poolpatrol <command>
 
   start                         migrate, seed the mock data if the database is empty, audit every vanpool
-  audit VP-101 [--json]         audit one vanpool: verdict, each check's reasoning and evidence
-  audit --all [--json]          audit every active vanpool, with a summary table
+  audit VP-101 [--json]         audit one vanpool (evidence), then open or advance its case
+  audit --all [--json]          audit every active vanpool, with a summary table, and open cases
+  cases [--status S]            list cases
+  case show CASE-XXXXXXXX       status, timeline, evidence, emails and approvals of a case
+  approvals                     decisions waiting for a person
+  approve|reject APR-XXXXXXXX --as USER [--reason R]
+  edit APR-XXXXXXXX --as USER --body TEXT
+                                decide an approval request (reject/edit: escalation replies)
+  reply THREAD-XXXXXXXX --from EMAIL --body TEXT
+                                take in a rider's email reply
+  tick [--now ISO]              run due reply timeouts and carry out pending decisions
   db migrate                    apply database migrations
   db seed [--from DIR | --synthetic N]
                                 load mock/ (or DIR, same JSON shapes), or N generated vanpools
@@ -36,6 +51,12 @@ export async function main(argv: string[]): Promise<number> {
       case "db": return await db(rest);
       case "eval": return await runEvalCommand(rest, { settings: loadSettings(), out: (t) => process.stdout.write(t) });
       case "start": return await start(rest);
+      case "cases": return await casesCommand(rest);
+      case "case": return await caseCommand(rest);
+      case "approvals": return await approvalsCommand(rest);
+      case "approve": case "reject": case "edit": return await decideCommand(command, rest);
+      case "reply": return await replyCommand(rest);
+      case "tick": return await tickCommand(rest);
       case undefined: case "help": case "--help": case "-h":
         process.stdout.write(`${USAGE}\n`);
         return 0;
@@ -65,8 +86,8 @@ function parse<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[]
   }
 }
 
-async function withContext<T>(settings: Settings, fn: (ctx: CliContext) => Promise<T>): Promise<T> {
-  const ctx = await openContext(settings, log);
+async function withContext<T>(settings: Settings, fn: (ctx: CliContext) => Promise<T>, options: { now?: () => Date } = {}): Promise<T> {
+  const ctx = await openContext(settings, log, options);
   try {
     return await fn(ctx);
   } finally {
@@ -82,14 +103,16 @@ async function audit(args: string[]): Promise<number> {
   }
   if (id && !/^VP-\d+$/i.test(id)) throw new UsageError(`"${id}" is not a vanpool id; they look like VP-101.`);
   const settings = loadSettings();
-  return withContext(settings, async ({ auditDeps }) => {
+  return withContext(settings, async ({ auditDeps, agentDeps }) => {
     if (values.all) {
       const summary = await auditAllVanpools(auditDeps, { trigger: "cli_audit_all", onProgress: values.json ? undefined : progressBar() });
-      process.stdout.write(values.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary)}\n`);
+      const cases = await openCasesFor(agentDeps, summary);
+      process.stdout.write(values.json ? `${JSON.stringify({ ...summary, cases }, null, 2)}\n` : `${formatSummary(summary)}\n${formatCases(cases)}`);
       return 0;
     }
     const result = await auditOneVanpool(auditDeps, id!.toUpperCase(), { trigger: "cli_audit" });
-    process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatAudit(result)}\n`);
+    const caseResult = await createCaseWorkflow(agentDeps).auditVanpool(result.vanpool_id);
+    process.stdout.write(values.json ? `${JSON.stringify({ ...result, case: caseResult }, null, 2)}\n` : `${formatAudit(result)}\n\nCase: ${formatWorkflowResult(caseResult)}\n`);
     return 0;
   });
 }
@@ -134,14 +157,97 @@ async function db(args: string[]): Promise<number> {
 async function start(args: string[]): Promise<number> {
   parse(args, {});
   const settings = loadSettings();
-  return withContext(settings, async ({ db, auditDeps }) => {
+  return withContext(settings, async ({ db, auditDeps, agentDeps }) => {
     log(`Pool Patrol on ${db.kind === "embedded" ? `the embedded PostgreSQL (${settings.dataDir})` : "the PostgreSQL at DATABASE_URL"}.`);
     if ((await db.prisma.vanpool.count()) === 0) {
       const counts = await seedFixtures(db.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
       log(`Empty database: loaded the mock data (${counts.vanpools} vanpools, ${counts.employees} employees).`);
     }
     const summary = await auditAllVanpools(auditDeps, { trigger: "startup_audit", onProgress: progressBar() });
-    process.stdout.write(`${formatSummary(summary)}\n\nDetails: npx poolpatrol audit VP-101 (any id above), or --json for the structured result.\n`);
+    const cases = await openCasesFor(agentDeps, summary);
+    process.stdout.write(`${formatSummary(summary)}\n${formatCases(cases)}\nDetails: npx poolpatrol audit VP-101 (any id above), npx poolpatrol case show CASE-…, npx poolpatrol approvals.\n`);
     return 0;
   });
+}
+
+/** After a bulk audit, the Case Manager opens (or advances) a case for every vanpool that needs one. */
+async function openCasesFor(deps: AgentDeps, summary: AuditSummary): Promise<CaseManagerResult[]> {
+  const workflow = createCaseWorkflow(deps);
+  const results: CaseManagerResult[] = [];
+  for (const item of summary.attention) {
+    const open = await findOpenCase(deps.prisma, item.vanpool_id);
+    if (!open) results.push(await workflow.auditVanpool(item.vanpool_id));
+  }
+  return results;
+}
+
+function formatCases(cases: CaseManagerResult[]): string {
+  if (cases.length === 0) return "";
+  return `\nCases opened:\n${cases.map((c) => `  ${c.case_id ?? "-"}  ${c.vanpool_id.padEnd(8)} ${c.status ?? c.outcome}`).join("\n")}\n`;
+}
+
+async function casesCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { status: { type: "string" } });
+  if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
+  const status = parseStatus(values.status);
+  return withContext(loadSettings(), async (ctx) => {
+    process.stdout.write(`${await listCasesText(ctx, status)}\n`);
+    return 0;
+  });
+}
+
+async function caseCommand(args: string[]): Promise<number> {
+  const { positionals } = parse(args, {});
+  if (positionals[0] !== "show" || positionals.length !== 2) throw new UsageError("Use: poolpatrol case show CASE-XXXXXXXX");
+  const caseId = positionals[1]!.toUpperCase();
+  if (!isId("case", caseId)) throw new UsageError(`"${positionals[1]}" is not a case id; they look like CASE-1A2B3C4D.`);
+  return withContext(loadSettings(), async (ctx) => {
+    process.stdout.write(`${await showCase(ctx, caseId)}\n`);
+    return 0;
+  });
+}
+
+async function approvalsCommand(args: string[]): Promise<number> {
+  parse(args, {});
+  return withContext(loadSettings(), async (ctx) => {
+    process.stdout.write(`${await listApprovalsText(ctx)}\n`);
+    return 0;
+  });
+}
+
+async function decideCommand(command: "approve" | "reject" | "edit", args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { as: { type: "string" }, reason: { type: "string" }, body: { type: "string" } });
+  const approvalId = positionals[0]?.toUpperCase();
+  if (!approvalId || positionals.length !== 1 || !isId("approval", approvalId)) throw new UsageError(`${command} needs one approval id, like APR-1A2B3C4D.`);
+  if (!values.as) throw new UsageError(`${command} needs --as USER: every decision records who made it.`);
+  if (command === "edit" && !values.body) throw new UsageError("edit needs --body TEXT: the email as it should be sent.");
+  return withContext(loadSettings(), async (ctx) => {
+    const workflow = createCaseWorkflow(ctx.agentDeps);
+    const decision = command === "approve" ? "approve" : command === "reject" ? "reject" : "edit";
+    const result = await workflow.decide(approvalId, decision, values.as!, { body: values.body, reason: values.reason });
+    process.stdout.write(`${result.approval.approval_id} ${result.approval.status} by ${result.approval.decided_by}: ${result.note}\n`);
+    return 0;
+  });
+}
+
+async function replyCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { from: { type: "string" }, body: { type: "string" }, subject: { type: "string" } });
+  const threadId = positionals[0]?.toUpperCase();
+  if (!threadId || positionals.length !== 1) throw new UsageError("reply needs one thread id, like THREAD-1A2B3C4D.");
+  if (!values.from || !values.body) throw new UsageError("reply needs --from EMAIL and --body TEXT.");
+  return withContext(loadSettings(), async (ctx) => {
+    const result = await createCaseWorkflow(ctx.agentDeps).receiveReply({ threadId, from: values.from!, body: values.body!, subject: values.subject });
+    process.stdout.write(`${result.message_id} recorded. ${result.handled ? formatWorkflowResult(result) : result.note}\n`);
+    return 0;
+  });
+}
+
+async function tickCommand(args: string[]): Promise<number> {
+  const { values } = parse(args, { now: { type: "string" } });
+  const now = values.now ? new Date(values.now) : new Date();
+  if (Number.isNaN(now.getTime())) throw new UsageError(`--now "${values.now}" is not a date; use ISO 8601 like 2026-12-01T09:00:00Z.`);
+  return withContext(loadSettings(), async (ctx) => {
+    process.stdout.write(`${await tickText(createCaseWorkflow(ctx.agentDeps), now)}\n`);
+    return 0;
+  }, { now: () => now });
 }

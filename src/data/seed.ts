@@ -41,7 +41,7 @@ export async function seedFixtures(prisma: PrismaClient, fixtures: Fixtures): Pr
       for (const c of fixtures.cases) {
         const data = {
           vanpoolId: c.vanpool_id, status: c.status, reason: c.reason, failedChecks: c.failed_checks, meta: c.meta as object,
-          outcome: c.outcome, reAuditCount: c.re_audit_count, createdAt: new Date(c.created_at), resolvedAt: c.resolved_at ? new Date(c.resolved_at) : null,
+          outcome: c.outcome, reAuditCount: c.re_audit_count, createdAt: new Date(c.created_at), updatedAt: new Date(c.updated_at), resolvedAt: c.resolved_at ? new Date(c.resolved_at) : null,
         };
         await tx.case.upsert({ where: { id: c.case_id }, create: { id: c.case_id, ...data }, update: data });
       }

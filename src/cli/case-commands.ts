@@ -1,0 +1,92 @@
+// CLI commands for cases, approvals, replies and the scheduler tick.
+import { listApprovals, type ApprovalRecord } from "../data/approval-repository.js";
+import { eventsFor } from "../data/audit-log.js";
+import { getCase, listCases, type CaseRecord } from "../data/case-repository.js";
+import { findThreadForCase } from "../data/email-repository.js";
+import { findLatestResults } from "../data/verification-repository.js";
+import { CASE_STATUSES, replyDeadline, type CaseStatus } from "../domain/case-lifecycle.js";
+import { invalidInput } from "../errors.js";
+import type { CaseManagerResult, CaseWorkflow } from "../cases/case-workflow.js";
+import type { CliContext } from "./context.js";
+import { verdictLabel } from "./format.js";
+
+export function parseStatus(value: string | undefined): CaseStatus | undefined {
+  if (value === undefined) return undefined;
+  if (!(CASE_STATUSES as readonly string[]).includes(value)) throw invalidInput(`Unknown status "${value}"; use one of ${CASE_STATUSES.join(", ")}.`);
+  return value as CaseStatus;
+}
+
+export function formatCaseLine(c: CaseRecord): string {
+  return `${c.case_id}  ${c.vanpool_id.padEnd(8)} ${c.status.padEnd(14)} ${c.reason.padEnd(18)} ${c.flagged.join(",").padEnd(20)} updated ${c.updated_at.toISOString().slice(0, 16).replace("T", " ")}`;
+}
+
+export function formatApprovalLine(a: ApprovalRecord, now: Date): string {
+  const hours = Math.round((now.getTime() - a.created_at.getTime()) / 3_600_000);
+  const what = a.kind === "cancellation" ? `remove ${(a.payload.employee_ids as string[]).join(", ")}` : `reply to ${String(a.payload.to)}`;
+  return `${a.approval_id}  ${a.kind.padEnd(17)} ${a.case_id}  ${what}  (waiting ${hours} h)`;
+}
+
+export function formatWorkflowResult(r: Partial<CaseManagerResult>): string {
+  const lines = [r.case_id ? `${r.case_id} (${r.vanpool_id}): ${r.status}${r.outcome ? `, outcome ${r.outcome}` : ""}` : `${r.vanpool_id}: no case, outcome ${r.outcome}`];
+  if (r.reasoning) lines.push(`  ${r.reasoning}`);
+  if (r.tools_used?.length) lines.push(`  tools: ${r.tools_used.join(", ")}`);
+  if (r.approval_id) lines.push(`  waiting for a decision: ${r.approval_id} (poolpatrol approve|reject ${r.approval_id} --as YOU)`);
+  return lines.join("\n");
+}
+
+export async function showCase(ctx: CliContext, caseId: string): Promise<string> {
+  const { prisma } = ctx.db;
+  const record = await getCase(prisma, caseId);
+  const [results, thread, approvals] = await Promise.all([findLatestResults(prisma, record.vanpool_id), findThreadForCase(prisma, caseId), listApprovals(prisma, { caseId })]);
+  const events = await eventsFor(prisma, [caseId]);
+  const lines = [
+    `${record.case_id}  ${record.vanpool_id}  ${record.status}${record.outcome ? ` (${record.outcome})` : ""}`,
+    `  reason ${record.reason}; failed checks ${record.failed_checks.join(", ") || "none"}; flagged ${record.flagged.join(", ") || "none"}; re-audits ${record.re_audit_count}`,
+    ...(record.status === "pending_reply" && record.last_outbound_at ? [`  waiting for replies until ${replyDeadline(record.last_outbound_at).toISOString()}`] : []),
+    "",
+    "Evidence (latest results):",
+    ...(["location", "shift"] as const).flatMap((check) => {
+      const r = results[check];
+      return r ? [`  ${check}: ${verdictLabel(r.verdict)} (confidence ${r.confidence}/5, ${r.model}, ${r.finished_at.toISOString().slice(0, 10)})`, `    ${r.reasoning}`] : [`  ${check}: not run`];
+    }),
+    "",
+    "Emails:",
+    ...(thread?.messages.map((m) => `  ${m.at.toISOString().slice(0, 16).replace("T", " ")}  ${m.direction === "outbound" ? "->" : "<-"} ${m.direction === "outbound" ? m.to.join(", ") : m.from}  ${m.message_id} ${m.status}${m.bucket ? ` [${m.bucket} ${m.confidence?.toFixed(2)}]` : ""}\n      ${m.body.split("\n").find((l) => l.trim() && !/^hi /i.test(l))?.slice(0, 110) ?? ""}`) ?? ["  none"]),
+    "",
+    "Approvals:",
+    ...(approvals.length ? approvals.map((a) => `  ${a.approval_id} ${a.kind} ${a.status}${a.decided_by ? ` by ${a.decided_by} at ${a.decided_at?.toISOString()}` : ""}${a.decision_reason ? ` (${a.decision_reason})` : ""}${a.result_note ? ` -> ${a.result_note}` : ""}`) : ["  none"]),
+    "",
+    "Timeline:",
+    ...events.map((e) => `  ${e.at.toISOString().slice(0, 16).replace("T", " ")}  ${e.actor.padEnd(22)} ${e.action}${eventDetail(e.details)}`),
+  ];
+  return lines.join("\n");
+}
+
+export async function listCasesText(ctx: CliContext, status?: CaseStatus): Promise<string> {
+  const cases = await listCases(ctx.db.prisma, { status });
+  return cases.length ? cases.map(formatCaseLine).join("\n") : `No cases${status ? ` in ${status}` : ""}.`;
+}
+
+export async function listApprovalsText(ctx: CliContext): Promise<string> {
+  const pending = await listApprovals(ctx.db.prisma, { status: "pending" });
+  const now = ctx.agentDeps.now();
+  return pending.length ? pending.map((a) => formatApprovalLine(a, now)).join("\n") : "No approvals waiting.";
+}
+
+export async function tickText(workflow: CaseWorkflow, now: Date): Promise<string> {
+  const { applied, timeouts } = await workflow.tick(now);
+  const lines = [
+    ...applied.map((d) => `carried out ${d.approval.approval_id} (${d.approval.status}): ${d.note}`),
+    ...timeouts.map((t) => `timeout ${formatWorkflowResult(t)}`),
+  ];
+  return lines.length ? lines.join("\n") : "Nothing due.";
+}
+
+function eventDetail(details: Record<string, unknown>): string {
+  if (details.why) return `: ${String(details.why)}`;
+  if (details.message_id && details.bucket) return `: ${String(details.message_id)} is ${String(details.bucket)} (${Number(details.confidence).toFixed(2)})`;
+  if (details.message_id && Array.isArray(details.to)) return `: ${String(details.message_id)} to ${details.to.join(", ")}`;
+  if (details.approval_id) return `: ${String(details.approval_id)}${details.kind ? ` (${String(details.kind)})` : ""}${details.reason ? `: ${String(details.reason)}` : ""}`;
+  if (details.employee_id) return `: ${String(details.employee_id)}`;
+  return "";
+}
