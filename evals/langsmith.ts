@@ -3,16 +3,15 @@
 // LANGSMITH_API_KEY set; nothing leaves the machine otherwise.
 import { Client } from "langsmith";
 import { evaluate } from "langsmith/evaluation";
-import type { Settings } from "../src/config/settings.js";
 import type { Example } from "./dataset.js";
-import type { EvalKind } from "./kinds/kind.js";
+import type { EvalContext, EvalKind } from "./kinds/kind.js";
 
 export async function recordLangSmithExperiment(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   input: { datasetFile: string; kindName: string; kind: EvalKind<any, any, any>; examples: Example[] },
-  settings: Settings,
+  context: EvalContext,
 ): Promise<{ datasetName: string; experimentName: string }> {
-  const config = settings.langsmith!;
+  const config = context.settings.langsmith!;
   const client = new Client({ apiKey: config.apiKey, ...(config.endpoint ? { apiUrl: config.endpoint } : {}) });
   const datasetName = `pool-patrol/${input.datasetFile}`;
   if (!(await client.hasDataset({ datasetName }))) {
@@ -25,7 +24,7 @@ export async function recordLangSmithExperiment(
     })));
   }
   const { kind } = input;
-  const results = await evaluate(async (inputs: Record<string, unknown>) => (await kind.run(kind.inputs.parse(inputs), settings)) as Record<string, unknown>, {
+  const results = await evaluate(async (inputs: Record<string, unknown>) => (await kind.run(kind.inputs.parse(inputs), context)) as Record<string, unknown>, {
     client,
     data: datasetName,
     experimentPrefix: `pool-patrol-${input.kindName}`,

@@ -6,13 +6,16 @@ import { parseArgs } from "node:util";
 import type { Settings } from "../src/config/settings.js";
 import { invalidInput } from "../src/errors.js";
 import { readDataset, type Example } from "./dataset.js";
-import type { EvalKind, ExampleResult } from "./kinds/kind.js";
+import type { EvalContext, EvalKind, ExampleResult } from "./kinds/kind.js";
+import { caseKind } from "./kinds/case-kind.js";
+import { replyKind } from "./kinds/reply-kind.js";
 import { locationKind, shiftKind } from "./kinds/verdict-kinds.js";
+import { openScenarioStore, type ScenarioStore } from "./scenario-store.js";
 import { recordLangSmithExperiment } from "./langsmith.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyKind = EvalKind<any, any, any>;
-export const EVAL_KINDS: Record<string, AnyKind> = { shift: shiftKind, location: locationKind };
+export const EVAL_KINDS: Record<string, AnyKind> = { shift: shiftKind, location: locationKind, reply: replyKind, case: caseKind };
 
 export interface EvalReport {
   dataset: string;
@@ -29,7 +32,19 @@ export function kindOf(examples: Example[], file: string): { name: string; kind:
   return { name: names[0]!, kind };
 }
 
-export async function runDataset(file: string, settings: Settings): Promise<EvalReport> {
+/** The context a run gets; the scenario database is opened only if a kind asks for it. */
+export function evalContext(settings: Settings, databaseUrl?: string): EvalContext & { close(): Promise<void> } {
+  let store: Promise<ScenarioStore> | undefined;
+  return {
+    settings,
+    scenarioStore: () => (store ??= openScenarioStore(settings, databaseUrl)),
+    async close() {
+      if (store) await (await store).close();
+    },
+  };
+}
+
+export async function runDataset(file: string, context: EvalContext): Promise<EvalReport> {
   const examples = readDataset(file);
   const { name, kind } = kindOf(examples, file);
   const results: ExampleResult<unknown, unknown>[] = [];
@@ -41,7 +56,7 @@ export async function runDataset(file: string, settings: Settings): Promise<Eval
       const issue = (problem[1] as { issues: { path: PropertyKey[]; message: string }[] }).issues[0]!;
       throw invalidInput(`${file}: example #${index + 1} (${example.id}): field "${[problem[0], ...issue.path.map(String)].join(".")}": ${issue.message}`);
     }
-    const actual = await kind.run(inputs.data, settings);
+    const actual = await kind.run(inputs.data, context);
     results.push({ id: example.id, pass: kind.passed(expected.data, actual), expected: expected.data, actual });
   }
   return { dataset: path.basename(file), kind: name, metrics: kind.metrics(results), results };
@@ -58,10 +73,17 @@ export async function runEvalCommand(args: string[], io: { settings: Settings; o
   if (values.langsmith && !io.settings.langsmith) throw invalidInput("--langsmith needs LANGSMITH_API_KEY; without it evaluations stay on this machine.");
 
   const file = path.resolve(values.dataset);
-  const report = await runDataset(file, io.settings);
-  const experiment = values.langsmith
-    ? await recordLangSmithExperiment({ datasetFile: report.dataset, kindName: report.kind, kind: EVAL_KINDS[report.kind]!, examples: readDataset(file) }, io.settings)
-    : undefined;
+  const context = evalContext(io.settings);
+  let report: EvalReport;
+  let experiment: Awaited<ReturnType<typeof recordLangSmithExperiment>> | undefined;
+  try {
+    report = await runDataset(file, context);
+    experiment = values.langsmith
+      ? await recordLangSmithExperiment({ datasetFile: report.dataset, kindName: report.kind, kind: EVAL_KINDS[report.kind]!, examples: readDataset(file) }, context)
+      : undefined;
+  } finally {
+    await context.close();
+  }
   if (values.json) {
     io.out(`${JSON.stringify({ dataset: report.dataset, metrics: report.metrics, results: report.results, ...(experiment ? { langsmith: experiment } : {}) }, null, 2)}\n`);
     return 0;
@@ -78,6 +100,8 @@ export async function runEvalCommand(args: string[], io: { settings: Settings; o
 }
 
 function compact(value: unknown): string {
-  const { verdict, flagged, bucket } = value as Record<string, unknown>;
-  return JSON.stringify(verdict !== undefined ? { verdict, flagged } : bucket !== undefined ? { bucket } : value);
+  const { verdict, flagged, bucket, status, outcome, emails_sent, approvals, tools } = value as Record<string, unknown>;
+  if (verdict !== undefined) return JSON.stringify({ verdict, flagged });
+  if (bucket !== undefined) return JSON.stringify({ bucket });
+  return JSON.stringify({ status, outcome, emails_sent, approvals, ...(tools ? { tools } : {}) });
 }

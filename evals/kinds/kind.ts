@@ -2,6 +2,13 @@
 // to the runner.
 import type { z } from "zod";
 import type { Settings } from "../../src/config/settings.js";
+import type { ScenarioStore } from "../scenario-store.js";
+
+export interface EvalContext {
+  settings: Settings;
+  /** A scratch database for kinds that run the whole product (opened on first use). */
+  scenarioStore(): Promise<ScenarioStore>;
+}
 
 export interface ExampleResult<Expected, Actual> {
   id: string;
@@ -13,7 +20,7 @@ export interface ExampleResult<Expected, Actual> {
 export interface EvalKind<Inputs, Expected, Actual> {
   inputs: z.ZodType<Inputs>;
   expected: z.ZodType<Expected>;
-  run(inputs: Inputs, settings: Settings): Promise<Actual>;
+  run(inputs: Inputs, context: EvalContext): Promise<Actual>;
   passed(expected: Expected, actual: Actual): boolean;
   metrics(results: ExampleResult<Expected, Actual>[]): Record<string, unknown>;
   /** A few readable lines for the text report. */

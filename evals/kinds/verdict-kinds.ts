@@ -93,7 +93,7 @@ function locationEvidenceComplete(actual: Actual): boolean {
 export const shiftKind: EvalKind<z.infer<typeof shiftInputs>, Expected, Actual> = {
   inputs: shiftInputs,
   expected: expectedSchema,
-  async run(inputs, settings) {
+  async run(inputs, { settings }) {
     return toActual(evaluateShift(inputs, {
       toleranceMinutes: settings.policy.shiftToleranceMinutes,
       minCompatibleDayRatio: settings.policy.minCompatibleDayRatio,
@@ -107,7 +107,7 @@ export const shiftKind: EvalKind<z.infer<typeof shiftInputs>, Expected, Actual> 
 export const locationKind: EvalKind<z.infer<typeof locationInputs>, Expected, Actual> = {
   inputs: locationInputs,
   expected: expectedSchema,
-  async run(inputs, settings) {
+  async run(inputs, { settings }) {
     return toActual(await checkLocation(inputs, createDistanceProvider(settings), { maxDistanceMiles: settings.policy.maxDistanceMiles }));
   },
   passed: (expected, actual) => expected.verdict === actual.verdict && sameSet(expected.flagged, actual.flagged),

@@ -40,11 +40,11 @@ export async function findThread(prisma: PrismaClient, threadId: string): Promis
 export async function ensureThread(prisma: PrismaClient, input: { caseId: string; vanpoolId: string; subject: string; now: Date }): Promise<ThreadRecord> {
   const existing = await findThreadForCase(prisma, input.caseId);
   if (existing) return existing;
-  const row = await prisma.emailThread.create({
-    data: { id: newId("thread"), caseId: input.caseId, vanpoolId: input.vanpoolId, subject: input.subject, createdAt: input.now },
-    include: { messages: true },
-  });
-  return toThread(row);
+  // Parallel first emails race here; the unique case_id makes the loser read the winner's thread.
+  await prisma.$executeRaw`INSERT INTO email_threads (id, case_id, vanpool_id, subject, status, created_at, updated_at)
+    VALUES (${newId("thread")}, ${input.caseId}, ${input.vanpoolId}, ${input.subject}, 'active', ${input.now}, ${input.now})
+    ON CONFLICT (case_id) DO NOTHING`;
+  return (await findThreadForCase(prisma, input.caseId))!;
 }
 
 export async function findMessageByKey(prisma: PrismaClient, idempotencyKey: string): Promise<MessageRecord | undefined> {

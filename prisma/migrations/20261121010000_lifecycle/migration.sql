@@ -18,3 +18,7 @@ CREATE TABLE "quarantined_emails" (
     CONSTRAINT "quarantined_emails_pkey" PRIMARY KEY ("id")
 );
 
+
+-- One thread per case: parallel first emails of a case share it instead of racing to create two.
+DROP INDEX "email_threads_case_id_idx";
+CREATE UNIQUE INDEX "email_threads_case_id_key" ON "email_threads"("case_id");

@@ -1,0 +1,160 @@
+// The `case` kind: a whole lifecycle scenario (audit, replies, data changes,
+// timeouts, decisions) run through the product's own workflow, agents and tools on
+// a scratch database, with a clock the scenario controls.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { createRulesClassifier } from "../../src/agents/outreach/classifier.js";
+import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
+import { employeeFixture, shiftFixture, vanpoolFixture, coordsSchema } from "../../src/data/fixture-schema.js";
+import { findThreadForCase } from "../../src/data/email-repository.js";
+import { seedFixtures } from "../../src/data/seed.js";
+import { replyDeadline } from "../../src/domain/case-lifecycle.js";
+import { createDistanceProvider } from "../../src/integrations/distance/index.js";
+import { outboxSender } from "../../src/integrations/email/outbox.js";
+import { AppError } from "../../src/errors.js";
+import type { EvalKind, ExampleResult } from "./kind.js";
+
+const event = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("audit") }),
+  z.object({ type: z.literal("reply"), from: z.string(), body: z.string() }),
+  z.object({ type: z.literal("timeout") }),
+  z.object({ type: z.literal("decision"), decision: z.enum(["approve", "edit", "reject"]), body: z.string().optional(), reason: z.string().optional() }),
+  z.object({ type: z.literal("update_data"), employee_id: z.string(), changes: z.object({ home_zip: z.string().optional(), home_coords: coordsSchema.nullable().optional(), shift_id: z.string().nullable().optional() }) }),
+]);
+const inputs = z.object({
+  data: z.object({ vanpools: z.array(vanpoolFixture), employees: z.array(employeeFixture), shifts: z.array(shiftFixture) }),
+  vanpool_id: z.string(),
+  now: z.iso.datetime(),
+  events: z.array(event).min(1),
+});
+const expected = z.object({
+  status: z.string().nullable(),
+  outcome: z.string().nullable(),
+  emails_sent: z.number().int(),
+  approvals: z.array(z.enum(["escalation_reply", "cancellation"])),
+  tools: z.array(z.string()).optional(),
+});
+type Expected = z.infer<typeof expected>;
+type Actual = Required<Pick<Expected, "status" | "outcome" | "emails_sent" | "approvals">> & { tools: string[]; tool_calls: number; human_decisions: number; refusals: number };
+
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+
+export const caseKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
+  inputs,
+  expected,
+  async run(scenario, context) {
+    const store = await context.scenarioStore();
+    await store.reset();
+    await seedFixtures(store.prisma, { ...scenario.data, cases: [], emailThreads: [] });
+    let clock = new Date(scenario.now);
+    const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-eval-outbox-"));
+    const workflow = createCaseWorkflow({
+      prisma: store.prisma, pool: store.pool, checkpointer: store.checkpointer,
+      settings: context.settings, distance: createDistanceProvider(context.settings), policy: context.settings.policy,
+      defaultTimeZone: context.settings.timeZone, now: () => clock, sender: outboxSender(outbox), classifier: createRulesClassifier(),
+    });
+    const currentCase = () => store.prisma.case.findFirst({ where: { vanpoolId: scenario.vanpool_id }, orderBy: { createdAt: "desc" } });
+    let decisions = 0;
+    let refusals = 0;
+
+    async function runStep(step: z.infer<typeof event>): Promise<void> {
+      switch (step.type) {
+        case "audit":
+          await workflow.auditVanpool(scenario.vanpool_id);
+          return;
+        case "reply": {
+          const open = await currentCase();
+          const thread = open ? await findThreadForCase(store.prisma, open.id) : undefined;
+          if (thread) await workflow.receiveReply({ threadId: thread.thread_id, from: step.from, body: step.body });
+          return;
+        }
+        case "update_data": {
+          const c = step.changes;
+          await store.prisma.employee.update({
+            where: { id: step.employee_id },
+            data: {
+              ...(c.home_zip !== undefined ? { homeZip: c.home_zip } : {}),
+              ...(c.home_coords !== undefined ? { homeLat: c.home_coords?.lat ?? null, homeLng: c.home_coords?.lng ?? null } : {}),
+              ...(c.shift_id !== undefined ? { shiftId: c.shift_id } : {}),
+            },
+          });
+          return;
+        }
+        case "timeout": {
+          const open = await currentCase();
+          const from = open?.lastOutboundAt ?? clock;
+          clock = new Date(Math.max(clock.getTime(), replyDeadline(from).getTime() + MINUTE));
+          await workflow.tick(clock);
+          return;
+        }
+        case "decision": {
+          const oldest = await store.prisma.approvalRequest.findFirst({ where: { status: "pending" }, orderBy: { createdAt: "asc" } });
+          if (!oldest) return;
+          await workflow.decide(oldest.id, step.decision, "eval-reviewer", { body: step.body ?? (step.decision === "edit" ? "Edited by the reviewer." : undefined), reason: step.reason });
+          decisions++;
+        }
+      }
+    }
+
+    try {
+      for (const step of scenario.events) {
+        try {
+          await runStep(step);
+        } catch (error) {
+          // The product refusing a step (an unknown sender, a decided request) is behaviour to score, not a crash.
+          if (!(error instanceof AppError)) throw error;
+          refusals++;
+        }
+        clock = new Date(clock.getTime() + HOUR);
+      }
+      const finalCase = await currentCase();
+      const approvals = await store.prisma.approvalRequest.findMany({ orderBy: { createdAt: "asc" } });
+      const toolRows = await store.prisma.agentRunLog.findMany({ where: { kind: "tool_call", run: { agent: "case_manager" } } });
+      return {
+        status: finalCase?.status ?? null,
+        outcome: finalCase ? finalCase.outcome : "verified",
+        emails_sent: await store.prisma.message.count({ where: { direction: "outbound", status: "sent" } }),
+        approvals: approvals.map((a) => a.kind),
+        tools: [...new Set(toolRows.map((r) => r.message))].sort(),
+        tool_calls: toolRows.length,
+        human_decisions: decisions,
+        refusals,
+      };
+    } finally {
+      fs.rmSync(outbox, { recursive: true, force: true });
+    }
+  },
+  passed(e, a) {
+    return e.status === a.status && e.outcome === a.outcome && e.emails_sent === a.emails_sent
+      && e.approvals.join() === a.approvals.join() && (!e.tools || [...e.tools].sort().join() === a.tools.join());
+  },
+  metrics(results: ExampleResult<Expected, Actual>[]) {
+    const n = results.length;
+    const withTools = results.filter((r) => r.expected.tools);
+    const cancelled = results.filter((r) => r.actual.status === "cancelled");
+    const withCase = results.filter((r) => r.actual.status !== null);
+    const closedAlone = results.filter((r) => ["resolved", "cancelled", null].includes(r.actual.status) && r.actual.approvals.length === 0);
+    return {
+      examples: n,
+      accuracy: results.filter((r) => r.pass).length / n,
+      outcome_accuracy: results.filter((r) => r.expected.status === r.actual.status && r.expected.outcome === r.actual.outcome).length / n,
+      hitl_match: results.filter((r) => r.expected.approvals.join() === r.actual.approvals.join()).length / n,
+      emails_match: results.filter((r) => r.expected.emails_sent === r.actual.emails_sent).length / n,
+      cancel_precision: cancelled.length ? cancelled.filter((r) => r.expected.status === "cancelled").length / cancelled.length : null,
+      automation_rate: closedAlone.length / n,
+      tool_choice_accuracy: withTools.length ? withTools.filter((r) => [...r.expected.tools!].sort().join() === r.actual.tools.join()).length / withTools.length : null,
+      average_tool_calls_per_case: withCase.length ? withCase.reduce((s, r) => s + r.actual.tool_calls, 0) / withCase.length : null,
+    };
+  },
+  describeMetrics(m) {
+    const x = m as Record<string, number | null>;
+    const pct = (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : `${(v * 100).toFixed(1)}%`);
+    return [
+      `scenarios passed ${pct(x.accuracy)} of ${x.examples}: outcome ${pct(x.outcome_accuracy)}, hitl ${pct(x.hitl_match)}, emails ${pct(x.emails_match)}`,
+      `cancel precision ${pct(x.cancel_precision)}, automation rate ${pct(x.automation_rate)}, tool-choice accuracy ${pct(x.tool_choice_accuracy)}, average tool calls per case ${x.average_tool_calls_per_case?.toFixed(2) ?? "n/a"}`,
+    ];
+  },
+};
