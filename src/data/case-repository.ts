@@ -138,6 +138,14 @@ export async function changeCase(prisma: PrismaClient, caseId: string, change: C
         updatedAt: change.now,
       },
     });
+    if (isClosed(status)) {
+      // Nothing may be decided on a closed case: what was waiting expires (never as a decision).
+      const expired = await tx.approvalRequest.updateMany({
+        where: { caseId, status: "pending" },
+        data: { status: "expired", decidedBy: "system", decidedAt: change.now, decisionReason: `case ${status}`, appliedAt: change.now, resultNote: `Expired: ${caseId} was ${status} first.` },
+      });
+      if (expired.count > 0) await recordEvent(tx, { actor: "system", action: "approval.expired", subjectType: "case", subjectId: caseId, at: change.now, details: { count: expired.count, why: `case ${status}` } });
+    }
     await recordEvent(tx, {
       actor: change.actor, action: change.status && change.status !== current.status ? "case.status_changed" : "case.updated",
       subjectType: "case", subjectId: caseId, at: change.now,

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseSettings, PROJECT_ROOT } from "../../src/config/settings.js";
 import { evalContext, runDataset } from "../../evals/runner.js";
+import { createTestDatabase } from "../support/database.js";
 
 const settings = parseSettings({});
 
@@ -13,4 +14,29 @@ describe.each(["shift", "location"])("%s dataset", (kind) => {
     expect(report.results.length).toBeGreaterThanOrEqual(kind === "shift" ? 60 : 30);
     expect(report.metrics.evidence_completeness).toBe(1);
   });
+});
+
+describe("reply dataset", () => {
+  it("meets the embedded classifier's targets: 90% of buckets right, every escalation caught", async () => {
+    const report = await runDataset(path.join(PROJECT_ROOT, "evals", "datasets", "reply.jsonl"), evalContext(settings));
+    expect(report.results.length).toBeGreaterThanOrEqual(100);
+    expect(report.metrics.bucket_accuracy).toBeGreaterThanOrEqual(0.9);
+    expect(report.metrics.escalation_recall).toBe(1);
+  });
+});
+
+describe("case dataset", () => {
+  it("runs every lifecycle scenario through the product and passes them all", async () => {
+    const scratch = await createTestDatabase();
+    const context = evalContext(settings, scratch.url);
+    try {
+      const report = await runDataset(path.join(PROJECT_ROOT, "evals", "datasets", "case.jsonl"), context);
+      expect(report.results.length).toBeGreaterThanOrEqual(40);
+      expect(report.results.filter((r) => !r.pass).map((r) => ({ id: r.id, expected: r.expected, actual: r.actual }))).toEqual([]);
+      expect(report.metrics.cancel_precision).toBe(1);
+    } finally {
+      await context.close();
+      await scratch.drop();
+    }
+  }, 240_000);
 });

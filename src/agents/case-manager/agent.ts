@@ -112,7 +112,8 @@ function manualReAudit(turn: Turn, task: CaseManagerTask): ToolCallPlan[] | { fi
   const shift = latest<SpecialistAnswer>(turn, "run_shift_specialist");
   if (!location || !shift) return [specialistCall("location", task.vanpool_id, null), specialistCall("shift", task.vanpool_id, null)];
   const failing = [location, shift].some((a) => a.verdict === "fail");
-  if (!failing && location.verdict === "pass" && shift.verdict === "pass" && current.status !== "pre_cancel") {
+  // Fixed data closes the case even while a cancellation waits: that request then expires.
+  if (!failing && location.verdict === "pass" && shift.verdict === "pass") {
     if (!turn.called.includes("close_case")) return [{ name: "close_case", args: { case_id: current.case_id, reason: "A new audit passes both checks." } }];
     return { final: `${current.case_id}: resolved, both checks now pass.` };
   }
