@@ -7,7 +7,7 @@ import { FixtureError, readFixtureDir } from "../data/fixtures.js";
 import { insertFixturesInBulk, seedFixtures } from "../data/seed.js";
 import { generateSyntheticFixtures } from "../data/synthetic.js";
 import { AppError, invalidInput } from "../errors.js";
-import { auditAllVanpools, auditOneVanpool } from "../verification/audit-service.js";
+import { auditAllVanpools, latestAudit } from "../verification/audit-service.js";
 import { runEvalCommand } from "../../evals/runner.js";
 import { loadSettings, openContext, type CliContext } from "./context.js";
 import { createCaseWorkflow, type CaseManagerResult } from "../cases/case-workflow.js";
@@ -110,9 +110,10 @@ async function audit(args: string[]): Promise<number> {
       process.stdout.write(values.json ? `${JSON.stringify({ ...summary, cases }, null, 2)}\n` : `${formatSummary(summary)}\n${formatCases(cases)}`);
       return 0;
     }
-    const result = await auditOneVanpool(auditDeps, id!.toUpperCase(), { trigger: "cli_audit" });
-    const caseResult = await createCaseWorkflow(agentDeps).auditVanpool(result.vanpool_id);
-    process.stdout.write(values.json ? `${JSON.stringify({ ...result, case: caseResult }, null, 2)}\n` : `${formatAudit(result)}\n\nCase: ${formatWorkflowResult(caseResult)}\n`);
+    // The Case Manager runs both specialists (and stores their results), then opens or advances the case.
+    const caseResult = await createCaseWorkflow(agentDeps).auditVanpool(id!.toUpperCase());
+    const audit = await latestAudit(agentDeps.prisma, caseResult.vanpool_id);
+    process.stdout.write(values.json ? `${JSON.stringify({ ...audit, case: caseResult }, null, 2)}\n` : `${formatAudit(audit)}\n\nCase: ${formatWorkflowResult(caseResult)}\n`);
     return 0;
   });
 }

@@ -101,7 +101,7 @@ export async function saveRuns(pool: pg.Pool, toSave: RunToSave[]): Promise<stri
 export async function findLatestRun(prisma: PrismaClient, vanpoolId: string): Promise<StoredRun | undefined> {
   const run = await prisma.verificationRun.findFirst({
     where: { vanpoolId },
-    orderBy: { finishedAt: "desc" },
+    orderBy: [{ finishedAt: "desc" }, { seq: "desc" }],
     include: { results: true },
   });
   if (!run) return undefined;
@@ -130,7 +130,7 @@ export async function findLatestRun(prisma: PrismaClient, vanpoolId: string): Pr
 export async function findLatestResults(prisma: PrismaClient, vanpoolId: string): Promise<Partial<Record<"location" | "shift", StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string }>>> {
   const latest: Partial<Record<"location" | "shift", StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string }>> = {};
   for (const check of ["location", "shift"] as const) {
-    const row = await prisma.specialistResult.findFirst({ where: { check, run: { vanpoolId } }, orderBy: { run: { finishedAt: "desc" } }, include: { run: true } });
+    const row = await prisma.specialistResult.findFirst({ where: { check, run: { vanpoolId } }, orderBy: [{ run: { finishedAt: "desc" } }, { run: { seq: "desc" } }], include: { run: true } });
     if (row) {
       latest[check] = {
         check, verdict: row.verdict, confidence: row.confidence, reasoning: row.reasoning, evidence: row.evidence as SpecialistResult["evidence"],

@@ -1,8 +1,8 @@
 // Audits vanpools from the database and stores every result as a verification run.
 import { countVanpools, findVanpoolSnapshots } from "../data/vanpool-repository.js";
-import { saveAudits } from "../data/verification-repository.js";
+import { findLatestResults, saveAudits } from "../data/verification-repository.js";
 import type { DataClients } from "../data/prisma.js";
-import type { SpecialistResult, Verdict } from "../domain/specialist-result.js";
+import { combineVerdicts, type SpecialistResult, type Verdict } from "../domain/specialist-result.js";
 import { notFound } from "../errors.js";
 import { auditVanpool, failedChecks, type AuditDeps, type CheckName, type VanpoolAudit } from "./audit.js";
 
@@ -86,10 +86,14 @@ async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T)
   return results;
 }
 
-export async function auditOneVanpool(deps: AuditServiceDeps, vanpoolId: string, options: { trigger: string }): Promise<VanpoolAudit & { run_id: string }> {
-  const [snapshot] = await findVanpoolSnapshots(deps.prisma, { ids: [vanpoolId] });
-  if (!snapshot) throw notFound(`No vanpool ${vanpoolId}. Vanpool ids look like VP-101; \`poolpatrol audit --all\` audits every active vanpool.`);
-  const audit = await auditVanpool(snapshot, deps);
-  const [runId] = await saveAudits(deps.pool, [audit], options);
-  return { ...audit, run_id: runId! };
+/** The newest result of each check, as one audit (the specialists may have run at different times). */
+export async function latestAudit(prisma: DataClients["prisma"], vanpoolId: string): Promise<VanpoolAudit & { run_id: string }> {
+  const latest = await findLatestResults(prisma, vanpoolId);
+  if (!latest.location || !latest.shift) throw notFound(`${vanpoolId} has not been audited yet.`);
+  const { location, shift } = latest;
+  const newest = location.finished_at > shift.finished_at ? location : shift;
+  return {
+    vanpool_id: vanpoolId, as_of: newest.as_of, verdict: combineVerdicts([location.verdict, shift.verdict]),
+    location, shift, started_at: newest.finished_at, finished_at: newest.finished_at, run_id: newest.run_id,
+  };
 }

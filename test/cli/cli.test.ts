@@ -28,13 +28,13 @@ describe("poolpatrol audit", () => {
     expect(result.stdout).toMatch(/Flagged riders: EMP-\d+, EMP-\d+/);
   });
 
-  it("prints the structured result with --json and stores the run", async () => {
+  it("prints the structured result with --json and stores one run per check", async () => {
     const before = await db.prisma.verificationRun.count();
     const result = await runCli(["audit", "VP-103", "--json"], env);
     const audit = JSON.parse(result.stdout);
-    expect(audit).toMatchObject({ vanpool_id: "VP-103", verdict: "fail", location: { verdict: "pass" }, shift: { verdict: "fail" } });
+    expect(audit).toMatchObject({ vanpool_id: "VP-103", verdict: "fail", location: { verdict: "pass" }, shift: { verdict: "fail" }, case: { vanpool_id: "VP-103" } });
     expect(audit.shift.flagged).toHaveLength(1);
-    expect(await db.prisma.verificationRun.count()).toBe(before + 1);
+    expect(await db.prisma.verificationRun.count()).toBe(before + 2);
   });
 
   it("audits every active vanpool with a summary table", async () => {

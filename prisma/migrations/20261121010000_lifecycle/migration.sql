@@ -22,3 +22,6 @@ CREATE TABLE "quarantined_emails" (
 -- One thread per case: parallel first emails of a case share it instead of racing to create two.
 DROP INDEX "email_threads_case_id_idx";
 CREATE UNIQUE INDEX "email_threads_case_id_key" ON "email_threads"("case_id");
+
+-- Insertion order of verification runs, to order runs that finished at the same instant.
+ALTER TABLE "verification_runs" ADD COLUMN "seq" BIGSERIAL NOT NULL;
