@@ -5,13 +5,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { createRulesClassifier } from "../../src/agents/outreach/classifier.js";
+import { buildAgentDeps } from "../../src/agents/deps.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { employeeFixture, shiftFixture, vanpoolFixture, coordsSchema } from "../../src/data/fixture-schema.js";
 import { findThreadForCase } from "../../src/data/email-repository.js";
 import { seedFixtures } from "../../src/data/seed.js";
 import { replyDeadline } from "../../src/domain/case-lifecycle.js";
-import { createDistanceProvider } from "../../src/integrations/distance/index.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
 import { AppError } from "../../src/errors.js";
 import type { EvalKind, ExampleResult } from "./kind.js";
@@ -51,11 +50,7 @@ export const caseKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
     await seedFixtures(store.prisma, { ...scenario.data, cases: [], emailThreads: [] });
     let clock = new Date(scenario.now);
     const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-eval-outbox-"));
-    const workflow = createCaseWorkflow({
-      prisma: store.prisma, pool: store.pool, checkpointer: store.checkpointer,
-      settings: context.settings, distance: createDistanceProvider(context.settings), policy: context.settings.policy,
-      defaultTimeZone: context.settings.timeZone, now: () => clock, sender: outboxSender(outbox), classifier: createRulesClassifier(),
-    });
+    const workflow = createCaseWorkflow(await buildAgentDeps(store, context.settings, { now: () => clock, sender: outboxSender(outbox) }));
     const currentCase = () => store.prisma.case.findFirst({ where: { vanpoolId: scenario.vanpool_id }, orderBy: { createdAt: "desc" } });
     let decisions = 0;
     let refusals = 0;

@@ -1,10 +1,13 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type pg from "pg";
 import type { Settings } from "../config/settings.js";
-import type { PrismaClient } from "../data/prisma.js";
+import type { DataClients, PrismaClient } from "../data/prisma.js";
+import { createDistanceProvider } from "../integrations/distance/index.js";
+import { createEmailSender } from "../integrations/email/index.js";
 import type { EmailSender } from "../integrations/email/email-sender.js";
 import type { AuditDeps } from "../verification/audit.js";
-import type { ReplyClassifier } from "./outreach/classifier.js";
+import { createCheckpointer } from "./checkpointer.js";
+import { createRulesClassifier, type ReplyClassifier } from "./outreach/classifier.js";
 
 /** Everything the agents and their tools touch, injected once. */
 export interface AgentDeps extends AuditDeps {
@@ -14,4 +17,18 @@ export interface AgentDeps extends AuditDeps {
   sender: EmailSender;
   checkpointer: BaseCheckpointSaver;
   classifier: ReplyClassifier;
+}
+
+export async function buildAgentDeps(clients: DataClients, settings: Settings, options: { now?: () => Date; sender?: EmailSender } = {}): Promise<AgentDeps> {
+  return {
+    ...clients,
+    settings,
+    distance: createDistanceProvider(settings),
+    policy: settings.policy,
+    defaultTimeZone: settings.timeZone,
+    now: options.now ?? (() => new Date()),
+    sender: options.sender ?? createEmailSender(settings),
+    checkpointer: await createCheckpointer(clients.pool),
+    classifier: createRulesClassifier(),
+  };
 }

@@ -35,11 +35,12 @@ export async function runAgentTurn(deps: AgentDeps, input: AgentTurnInput): Prom
     agent: input.agentName, model: input.model.name, caseId: input.caseId, vanpoolId: input.vanpoolId, now: deps.now(),
     input: input.task ?? { resume: input.resume },
   });
-  const config = { configurable: { thread_id: input.threadId, agent_run_id: agentRunId }, metadata: { agent: input.agentName, model: input.model.name, case_id: input.caseId ?? null, vanpool_id: input.vanpoolId ?? null }, recursionLimit: 40 };
+  const controller = new AbortController();
+  const config = { signal: controller.signal, configurable: { thread_id: input.threadId, agent_run_id: agentRunId }, metadata: { agent: input.agentName, model: input.model.name, case_id: input.caseId ?? null, vanpool_id: input.vanpoolId ?? null }, recursionLimit: 40 };
   const payload = input.resume ? new Command({ resume: input.resume }) : { messages: [{ role: "user", content: JSON.stringify(input.task) }] };
   try {
     const invocation = AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => input.agent.invoke(payload as never, config));
-    const result = (await (input.model.isRules ? invocation : withTimeout(invocation, deps.settings.modelTimeoutMs, `${input.agentName} (${input.model.name})`))) as {
+    const result = (await (input.model.isRules ? invocation : withTimeout(invocation, deps.settings.modelTimeoutMs, `${input.agentName} (${input.model.name})`, controller))) as {
       messages: { getType(): string; content: unknown; tool_calls?: { name: string }[] }[];
       __interrupt__?: { id: string; value: { actionRequests: { name: string; args: Record<string, unknown> }[] } }[];
     };

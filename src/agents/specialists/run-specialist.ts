@@ -48,7 +48,9 @@ export async function runSpecialist(check: CheckName, input: { vanpoolId: string
         responseFormat: specialistAnswer,
         systemPrompt: SPECIALIST_PROMPTS[check],
       });
-      const answer = await withTimeout(agent.invoke({ messages: [{ role: "user", content: JSON.stringify({ vanpool_id: input.vanpoolId, riders: snapshot.riders.map((r) => r.employee_id), audit_week_start: asOf, policy: engine.policy }) }] }), deps.settings.modelTimeoutMs, `${check} specialist`);
+      const controller = new AbortController();
+      const task = { vanpool_id: input.vanpoolId, riders: snapshot.riders.map((r) => r.employee_id), audit_week_start: asOf, policy: engine.policy };
+      const answer = await withTimeout(agent.invoke({ messages: [{ role: "user", content: JSON.stringify(task) }] }, { signal: controller.signal }), deps.settings.modelTimeoutMs, `${check} specialist`, controller);
       const said = specialistAnswer.parse(answer.structuredResponse);
       const agrees = said.verdict === engine.verdict && [...said.flagged].sort().join() === [...engine.flagged].sort().join();
       result = agrees
