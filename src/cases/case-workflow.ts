@@ -8,10 +8,11 @@ import {
   getApproval, listUnappliedDecisions, markApplied, recordDecision, type ApprovalRecord, type Decision,
 } from "../data/approval-repository.js";
 import { changeCase, findCase, findOpenCase, getCase, type CaseRecord } from "../data/case-repository.js";
-import { createInbound, findThread, findThreadForCase, quarantine } from "../data/email-repository.js";
+import { createInbound, findMessageByKey, findThread, quarantine } from "../data/email-repository.js";
 import { withAdvisoryLock } from "../data/locks.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
 import { isClosed, isReplyOverdue } from "../domain/case-lifecycle.js";
+import { sendCaseEmail } from "./email-service.js";
 import { createApproval } from "../data/approval-repository.js";
 import type { AgentDeps } from "../agents/deps.js";
 import { createCaseManagerAgent, type CaseManagerTask } from "../agents/case-manager/agent.js";
@@ -160,7 +161,9 @@ export function createCaseWorkflow(deps: AgentDeps) {
       const threadId = current.graph_thread_id!;
       const waiting = await pendingInterrupts(agent, threadId);
       if (!waiting.includes(current.interrupt_id ?? "")) {
-        const note = `The agent was no longer waiting on this request; nothing more was done.`;
+        // The agent already moved on (or a send failed after it resumed): finish the approved email directly, keyed so it goes once.
+        await ensureApprovedEmailSent(current);
+        const note = current.kind === "escalation_reply" && current.status !== "rejected" ? await describeOutcome(current) : "The agent was no longer waiting on this request; nothing more was done.";
         await markApplied(deps.prisma, current.approval_id, note, now);
         return { approval: { ...current, applied_at: now, result_note: note }, note };
       }
@@ -179,9 +182,25 @@ export function createCaseWorkflow(deps: AgentDeps) {
           }
         }
       });
+      await ensureApprovedEmailSent(current);
       const note = await describeOutcome(current);
       await markApplied(deps.prisma, current.approval_id, note, deps.now());
       return { approval: await getApproval(deps.prisma, current.approval_id), note };
+    });
+  }
+
+  async function ensureApprovedEmailSent(approval: ApprovalRecord): Promise<void> {
+    if (approval.kind !== "escalation_reply" || approval.status === "rejected") return;
+    const key = `approval:${approval.approval_id}`;
+    if ((await findMessageByKey(deps.prisma, key))?.status === "sent") return;
+    const record = await getCase(deps.prisma, approval.case_id);
+    const draft = approval.payload as { to: string; subject: string; body: string };
+    const allowed = await deps.prisma.employee.count({ where: { id: { in: record.flagged }, email: { equals: draft.to, mode: "insensitive" } } });
+    if (allowed === 0) throw invalidInput(`${draft.to} is not a flagged rider on ${record.case_id}; the draft was not sent.`);
+    await sendCaseEmail({ prisma: deps.prisma, sender: deps.sender, from: deps.settings.email.from }, {
+      caseId: record.case_id, vanpoolId: record.vanpool_id, to: [draft.to], subject: draft.subject,
+      body: approval.status === "edited" && approval.edited_body ? approval.edited_body : draft.body,
+      idempotencyKey: key, actor: `person:${approval.decided_by}`, now: deps.now(),
     });
   }
 
@@ -189,9 +208,9 @@ export function createCaseWorkflow(deps: AgentDeps) {
     const record = await getCase(deps.prisma, approval.case_id);
     if (approval.kind === "escalation_reply") {
       if (approval.status === "rejected") return `Nothing was sent; ${record.case_id} is back to ${record.status}.`;
-      const thread = await findThreadForCase(deps.prisma, record.case_id);
-      const sent = thread?.messages.find((m) => m.direction === "outbound" && m.status === "sent" && m.at >= (approval.decided_at ?? new Date(0)));
-      return `Email ${sent?.message_id ?? "(not found)"} sent to ${sent?.to.join(", ") ?? "the rider"}; ${record.case_id} is back to ${record.status}.`;
+      const sent = await findMessageByKey(deps.prisma, `approval:${approval.approval_id}`);
+      if (!sent || sent.status !== "sent") return `The approved email could not be sent yet; it will be retried. ${record.case_id} is ${record.status}.`;
+      return `Email ${sent.message_id} sent to ${sent.to.join(", ")}; ${record.case_id} is back to ${record.status}.`;
     }
     if (approval.status === "approved") return `${String((approval.payload.employee_ids as string[] | undefined)?.join(", "))} removed from ${record.vanpool_id}; ${record.case_id} is ${record.status}.`;
     return `No one was removed; ${record.case_id} is ${record.status} with the override recorded.`;
