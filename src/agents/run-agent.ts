@@ -18,10 +18,16 @@ export interface AgentTurn {
   toolCalls: string[];
 }
 
-export interface AgentTurnInput {
+/** An agent graph with what identifies it in runs and traces. */
+export interface BuiltAgent {
   agentName: string;
+  /** Recorded with the run and in traces, so a result can be tied to the prompt that made it. */
+  promptVersion: string;
   agent: Agent;
   model: AgentModel;
+}
+
+export interface AgentTurnInput extends BuiltAgent {
   threadId: string;
   caseId?: string | null;
   vanpoolId?: string | null;
@@ -33,10 +39,10 @@ export interface AgentTurnInput {
 export async function runAgentTurn(deps: AgentDeps, input: AgentTurnInput): Promise<AgentTurn> {
   const agentRunId = await startAgentRun(deps.prisma, {
     agent: input.agentName, model: input.model.name, caseId: input.caseId, vanpoolId: input.vanpoolId, now: deps.now(),
-    input: input.task ?? { resume: input.resume },
+    input: { prompt_version: input.promptVersion, ...(input.task ?? { resume: input.resume }) },
   });
   const controller = new AbortController();
-  const config = { signal: controller.signal, configurable: { thread_id: input.threadId, agent_run_id: agentRunId }, metadata: { agent: input.agentName, model: input.model.name, case_id: input.caseId ?? null, vanpool_id: input.vanpoolId ?? null }, recursionLimit: 40 };
+  const config = { signal: controller.signal, configurable: { thread_id: input.threadId, agent_run_id: agentRunId }, metadata: { agent: input.agentName, model: input.model.name, prompt_version: input.promptVersion, case_id: input.caseId ?? null, vanpool_id: input.vanpoolId ?? null }, recursionLimit: 40 };
   const payload = input.resume ? new Command({ resume: input.resume }) : { messages: [{ role: "user", content: JSON.stringify(input.task) }] };
   try {
     const invocation = AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => input.agent.invoke(payload as never, config));

@@ -48,15 +48,16 @@ export function createCaseWorkflow(deps: AgentDeps) {
   async function runCaseManager(task: CaseManagerTask, threadId: string): Promise<CaseManagerResult> {
     const started = deps.now();
     let turn: AgentTurn;
-    const { agent, model } = createCaseManagerAgent(deps);
+    const caseManager = createCaseManagerAgent(deps);
     try {
-      turn = await runAgentTurn(deps, { agentName: "case_manager", agent, model, threadId, caseId: task.case?.case_id, vanpoolId: task.vanpool_id, task: task as unknown as Record<string, unknown> });
+      turn = await runAgentTurn(deps, { ...caseManager, threadId, caseId: task.case?.case_id, vanpoolId: task.vanpool_id, task: task as unknown as Record<string, unknown> });
     } catch (error) {
+      const { model } = caseManager;
       if (model.isRules) throw error;
       // The model failed or timed out: the rules model takes the step over, and the trail says so.
       await recordEvent(deps.prisma, { actor: "agent:case_manager", action: "agent.fallback_to_rules", subjectType: task.case ? "case" : "vanpool", subjectId: task.case?.case_id ?? task.vanpool_id, at: deps.now(), details: { model: model.name, error: (error as Error).message } });
       const rules = createCaseManagerAgent({ ...deps, settings: { ...deps.settings, models: { ...deps.settings.models, case_manager: "rules" } } });
-      turn = await runAgentTurn(deps, { agentName: "case_manager", agent: rules.agent, model: rules.model, threadId: `${threadId}~rules-${randomUUID().slice(0, 8)}`, caseId: task.case?.case_id, vanpoolId: task.vanpool_id, task: task as unknown as Record<string, unknown> });
+      turn = await runAgentTurn(deps, { ...rules, threadId: `${threadId}~rules-${randomUUID().slice(0, 8)}`, caseId: task.case?.case_id, vanpoolId: task.vanpool_id, task: task as unknown as Record<string, unknown> });
     }
     let approvalId: string | undefined;
     if (turn.interrupt) {
@@ -157,9 +158,9 @@ export function createCaseWorkflow(deps: AgentDeps) {
       const current = await getApproval(deps.prisma, approval.approval_id);
       if (current.applied_at) return { approval: current, note: current.result_note ?? "Already carried out." };
       const now = deps.now();
-      const { agent, model } = current.kind === "escalation_reply" ? createOutreachAgent(deps) : createCaseManagerAgent(deps);
+      const paused = current.kind === "escalation_reply" ? createOutreachAgent(deps) : createCaseManagerAgent(deps);
       const threadId = current.graph_thread_id!;
-      const waiting = await pendingInterrupts(agent, threadId);
+      const waiting = await pendingInterrupts(paused.agent, threadId);
       if (!waiting.includes(current.interrupt_id ?? "")) {
         // The agent already moved on (or a send failed after it resumed): finish the approved email directly, keyed so it goes once.
         await ensureApprovedEmailSent(current);
@@ -174,7 +175,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
         : { type: "reject", message: `Rejected by ${current.decided_by}${current.decision_reason ? `: ${current.decision_reason}` : ""}` };
       const record = await getCase(deps.prisma, current.case_id);
       await withAdvisoryLock(deps.pool, `vanpool:${record.vanpool_id}`, async () => {
-        await runAgentTurn(deps, { agentName: current.kind === "escalation_reply" ? "outreach" : "case_manager", agent, model, threadId, caseId: current.case_id, vanpoolId: record.vanpool_id, resume: { decisions: [decisionPayload] } });
+        await runAgentTurn(deps, { ...paused, threadId, caseId: current.case_id, vanpoolId: record.vanpool_id, resume: { decisions: [decisionPayload] } });
         if (current.kind === "escalation_reply") {
           const after = await getCase(deps.prisma, current.case_id);
           if (after.status === "hitl_review") {

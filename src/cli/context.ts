@@ -3,6 +3,7 @@ import { parseSettings, type Settings } from "../config/settings.js";
 import { openDatabase, type Database } from "../data/database.js";
 import type { AuditServiceDeps } from "../verification/audit-service.js";
 import { buildAgentDeps, type AgentDeps } from "../agents/deps.js";
+import { configureTracing } from "../integrations/tracing.js";
 
 export interface CliContext {
   settings: Settings;
@@ -16,6 +17,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 }
 
 export async function openContext(settings: Settings, log: (line: string) => void, options: { now?: () => Date } = {}): Promise<CliContext> {
+  configureTracing(settings);
   const db = await openDatabase(settings, { log });
   const agentDeps = await buildAgentDeps(db, settings, options);
   const auditDeps: AuditServiceDeps = agentDeps;

@@ -5,7 +5,8 @@ import { createAgent, humanInTheLoopMiddleware } from "langchain";
 import { checksToReAudit, decideAfterAudit, decideAfterReAudit, type CaseStatus, type ReAuditTrigger } from "../../domain/case-lifecycle.js";
 import type { CheckKind, Verdict } from "../../domain/specialist-result.js";
 import type { AgentDeps } from "../deps.js";
-import { createAgentModel, type AgentModel } from "../models/index.js";
+import { createAgentModel } from "../models/index.js";
+import type { BuiltAgent } from "../run-agent.js";
 import { latest, type ToolCallPlan, type Turn } from "../models/rules-model.js";
 import { createCaseManagerTools } from "./tools.js";
 
@@ -131,7 +132,7 @@ function describeFailure(failed: readonly CheckKind[], flagged: string[], status
 
 const unique = <T>(items: T[]) => [...new Set(items)];
 
-export function createCaseManagerAgent(deps: AgentDeps): { agent: ReturnType<typeof createAgent>; model: AgentModel } {
+export function createCaseManagerAgent(deps: AgentDeps): BuiltAgent {
   const model = createAgentModel("case_manager", deps.settings, caseManagerRules);
   const agent = createAgent({
     model: model.chat,
@@ -140,5 +141,5 @@ export function createCaseManagerAgent(deps: AgentDeps): { agent: ReturnType<typ
     checkpointer: deps.checkpointer,
     middleware: [humanInTheLoopMiddleware({ interruptOn: { cancel_membership: { allowedDecisions: ["approve", "reject"] } } })],
   });
-  return { agent, model };
+  return { agentName: "case_manager", promptVersion: CASE_MANAGER_PROMPT_VERSION, agent, model };
 }

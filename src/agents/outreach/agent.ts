@@ -3,7 +3,8 @@
 // (send_email_for_review is interrupted for approve / edit / reject).
 import { createAgent, humanInTheLoopMiddleware } from "langchain";
 import type { AgentDeps } from "../deps.js";
-import { createAgentModel, type AgentModel } from "../models/index.js";
+import { createAgentModel } from "../models/index.js";
+import type { BuiltAgent } from "../run-agent.js";
 import { latest, type Turn } from "../models/rules-model.js";
 import { createOutreachTools } from "./tools.js";
 
@@ -49,7 +50,7 @@ export interface OutreachTask {
   };
 }
 
-export function createOutreachAgent(deps: AgentDeps): { agent: ReturnType<typeof createAgent>; model: AgentModel } {
+export function createOutreachAgent(deps: AgentDeps): BuiltAgent {
   const model = createAgentModel("outreach", deps.settings, outreachRules);
   const tools = createOutreachTools(deps);
   const agent = createAgent({
@@ -59,5 +60,5 @@ export function createOutreachAgent(deps: AgentDeps): { agent: ReturnType<typeof
     checkpointer: deps.checkpointer,
     middleware: [humanInTheLoopMiddleware({ interruptOn: { send_email_for_review: { allowedDecisions: ["approve", "edit", "reject"] } } })],
   });
-  return { agent, model };
+  return { agentName: "outreach", promptVersion: OUTREACH_PROMPT_VERSION, agent, model };
 }

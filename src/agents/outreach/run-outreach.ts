@@ -65,9 +65,8 @@ export async function runOutreach(deps: AgentDeps, input: { case_id: string; pur
     };
   }
 
-  const { agent, model } = createOutreachAgent(deps);
   const threadId = outreachThreadId(record.case_id);
-  const turn = await runAgentTurn(deps, { agentName: "outreach", agent, model, threadId, caseId: record.case_id, vanpoolId: record.vanpool_id, task: task as unknown as Record<string, unknown> });
+  const turn = await runAgentTurn(deps, { ...createOutreachAgent(deps), threadId, caseId: record.case_id, vanpoolId: record.vanpool_id, task: task as unknown as Record<string, unknown> });
   const thread = await findThreadForCase(deps.prisma, record.case_id);
   const classified = input.message_id ? await findMessage(deps.prisma, input.message_id) : undefined;
   const lastSent = thread?.messages.filter((m) => m.direction === "outbound" && m.status === "sent").at(-1);
