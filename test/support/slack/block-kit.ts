@@ -75,7 +75,6 @@ class Checker {
   }
 
   blocks(blocks: unknown, surface: Surface, pointer: string): void {
-    if (blocks === undefined && surface !== "message") return;
     if (!this.items(blocks, 0, MAX_BLOCKS[surface], pointer)) return;
     blocks.forEach((block, i) => this.block(block, `${pointer}/${i}`));
   }
