@@ -10,6 +10,8 @@ import { AppError, invalidInput } from "../errors.js";
 import { auditAllVanpools, latestAudit } from "../verification/audit-service.js";
 import { runEvalCommand } from "../../evals/runner.js";
 import { loadSettings, openContext, type CliContext } from "./context.js";
+import { createSlackApp } from "../slack/app.js";
+import { startScheduler } from "../jobs/scheduler.js";
 import { createCaseWorkflow, type CaseManagerResult } from "../cases/case-workflow.js";
 import { findOpenCase } from "../data/case-repository.js";
 import { isId } from "../domain/ids.js";
@@ -158,6 +160,8 @@ async function db(args: string[]): Promise<number> {
 async function start(args: string[]): Promise<number> {
   parse(args, {});
   const settings = loadSettings();
+  if (settings.slack) return runBot(settings);
+  log(`Slack is not configured (missing ${settings.slackMissing.join(", ")}); running a one-off audit instead. See "Slack" in the README.`);
   return withContext(settings, async ({ db, auditDeps, agentDeps }) => {
     log(`Pool Patrol on ${db.kind === "embedded" ? `the embedded PostgreSQL (${settings.dataDir})` : "the PostgreSQL at DATABASE_URL"}.`);
     if ((await db.prisma.vanpool.count()) === 0) {
@@ -251,4 +255,24 @@ async function tickCommand(args: string[]): Promise<number> {
     process.stdout.write(`${await tickText(createCaseWorkflow(ctx.agentDeps), now)}\n`);
     return 0;
   }, { now: () => now });
+}
+
+/** The Slack bot and its scheduler, in one process, until SIGINT/SIGTERM. */
+async function runBot(settings: Settings): Promise<number> {
+  const ctx = await openContext(settings, log);
+  const slack = settings.slack!;
+  if ((await ctx.db.prisma.vanpool.count()) === 0) await seedFixtures(ctx.db.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
+  const bot = createSlackApp({ slack, deps: ctx.agentDeps });
+  await bot.app.start(slack.port);
+  const scheduler = startScheduler(bot, { reminderHours: settings.schedule.reminderHours, expiryHours: settings.schedule.approvalExpiryHours, digestCron: settings.schedule.digestCron, timezone: settings.timeZone });
+  log(`Pool Patrol is running in Slack (${bot.socketMode ? "Socket Mode" : `HTTP mode on port ${slack.port}, POST /slack/events`}), alerts in ${slack.auditChannel}; database ${ctx.db.kind}. Ctrl-C stops it.`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  scheduler.stop();
+  await bot.app.stop();
+  await bot.idle();
+  await ctx.db.close();
+  return 0;
 }

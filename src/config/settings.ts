@@ -2,6 +2,7 @@
 // A wrong value stops start-up with a message that names the variable.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import cron from "node-cron";
 import { z } from "zod";
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -50,6 +51,17 @@ const settingsSchema = z.object({
   POOLPATROL_MODEL_LOCATION: optionalString,
   POOLPATROL_MODEL_SHIFT: optionalString,
   POOLPATROL_MODEL_TIMEOUT_MS: number(30_000, (n) => n.int().min(1000, "must be at least 1000 (ms)")),
+  SLACK_BOT_TOKEN: optionalString,
+  SLACK_SIGNING_SECRET: optionalString,
+  SLACK_APP_TOKEN: optionalString,
+  SLACK_API_URL: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
+  PORT: number(3000, (n) => n.int().min(0).max(65535)),
+  POOLPATROL_AUDIT_CHANNEL: optionalString,
+  POOLPATROL_APPROVERS: z.preprocess(emptyAsUndefined, z.string().regex(/^\s*[A-Z0-9]+(\s*,\s*[A-Z0-9]+)*\s*$/, "must be Slack user or user-group ids separated by commas, like U012ABC,S034DEF").optional()),
+  POOLPATROL_RESTRICT_AUDITS: z.preprocess(emptyAsUndefined, z.enum(["true", "false"], { error: "must be true or false" }).default("true")),
+  POOLPATROL_REMINDER_HOURS: number(24, (n) => n.positive()),
+  POOLPATROL_APPROVAL_EXPIRY_HOURS: number(72, (n) => n.positive()),
+  POOLPATROL_DIGEST_CRON: z.preprocess(emptyAsUndefined, z.string().default("0 9 * * 1-5")),
   LANGSMITH_API_KEY: optionalString,
   LANGSMITH_ENDPOINT: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
   LANGSMITH_PROJECT: z.preprocess(emptyAsUndefined, z.string().default("pool-patrol")),
@@ -76,12 +88,30 @@ export interface Settings {
   models: Record<AgentName, string>;
   openai: { apiKey: string; baseUrl: string | undefined } | undefined;
   modelTimeoutMs: number;
+  /** Present when the Slack bot can run; `missing` says what is not set otherwise. */
+  slack: SlackSettings | undefined;
+  slackMissing: string[];
+  schedule: { reminderHours: number; approvalExpiryHours: number; digestCron: string };
   langsmith: { apiKey: string; endpoint: string | undefined; project: string } | undefined;
 }
 
 export type AgentName = "case_manager" | "outreach" | "location" | "shift";
 /** The seeds' models, used when an OpenAI key is configured and no model is named. */
 const SEED_MODELS: Record<AgentName, string> = { case_manager: "gpt-4.1", outreach: "gpt-4.1", location: "gpt-4.1-mini", shift: "gpt-4.1-mini" };
+
+export interface SlackSettings {
+  botToken: string;
+  /** HTTP mode; Socket Mode uses appToken instead. */
+  signingSecret: string | undefined;
+  appToken: string | undefined;
+  apiUrl: string | undefined;
+  port: number;
+  auditChannel: string;
+  /** Slack user ids (U…/W…) and user-group ids (S…) allowed to decide. */
+  approvers: string[];
+  /** Only approvers may start audits and re-audits from Slack. */
+  restrictAudits: boolean;
+}
 
 export interface VerificationPolicy {
   maxDistanceMiles: number;
@@ -94,6 +124,24 @@ export class SettingsError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
     this.name = "SettingsError";
   }
+}
+
+function slack(s: z.infer<typeof settingsSchema>): { slack: SlackSettings | undefined; slackMissing: string[] } {
+  const missing = [
+    ...(s.SLACK_BOT_TOKEN ? [] : ["SLACK_BOT_TOKEN"]),
+    ...(s.SLACK_APP_TOKEN || s.SLACK_SIGNING_SECRET ? [] : ["SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode)"]),
+    ...(s.POOLPATROL_AUDIT_CHANNEL ? [] : ["POOLPATROL_AUDIT_CHANNEL"]),
+  ];
+  if (missing.length > 0) return { slack: undefined, slackMissing: missing };
+  if (s.POOLPATROL_DIGEST_CRON && !cron.validate(s.POOLPATROL_DIGEST_CRON)) throw new SettingsError([`POOLPATROL_DIGEST_CRON: "${s.POOLPATROL_DIGEST_CRON}" is not a cron expression`]);
+  return {
+    slackMissing: [],
+    slack: {
+      botToken: s.SLACK_BOT_TOKEN!, signingSecret: s.SLACK_SIGNING_SECRET, appToken: s.SLACK_APP_TOKEN, apiUrl: s.SLACK_API_URL, port: s.PORT,
+      auditChannel: s.POOLPATROL_AUDIT_CHANNEL!, approvers: (s.POOLPATROL_APPROVERS ?? "").split(",").map((id) => id.trim()).filter(Boolean),
+      restrictAudits: s.POOLPATROL_RESTRICT_AUDITS === "true",
+    },
+  };
 }
 
 function models(s: z.infer<typeof settingsSchema>): Record<AgentName, string> {
@@ -137,6 +185,8 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     models: models(s),
     openai: s.OPENAI_API_KEY ? { apiKey: s.OPENAI_API_KEY, baseUrl: s.OPENAI_BASE_URL } : undefined,
     modelTimeoutMs: s.POOLPATROL_MODEL_TIMEOUT_MS,
+    ...slack(s),
+    schedule: { reminderHours: s.POOLPATROL_REMINDER_HOURS, approvalExpiryHours: s.POOLPATROL_APPROVAL_EXPIRY_HOURS, digestCron: s.POOLPATROL_DIGEST_CRON },
     langsmith: s.LANGSMITH_API_KEY
       ? { apiKey: s.LANGSMITH_API_KEY, endpoint: s.LANGSMITH_ENDPOINT, project: s.LANGSMITH_PROJECT }
       : undefined,

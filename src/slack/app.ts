@@ -1,0 +1,51 @@
+// The Bolt app: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on PORT at
+// POST /slack/events. Listeners are thin; the work happens in the case workflow.
+import { App, LogLevel } from "@slack/bolt";
+import type { AgentDeps } from "../agents/deps.js";
+import { createCaseWorkflow } from "../cases/case-workflow.js";
+import type { SlackSettings } from "../config/settings.js";
+import { createApproverCheck } from "./approvers.js";
+import { createCaseMessages } from "./case-messages.js";
+import { createDigest } from "./digest.js";
+import { registerApprovalActions } from "./listeners/actions/approvals.js";
+import { registerCaseActions } from "./listeners/actions/case-actions.js";
+import { registerPoolpatrolCommand } from "./listeners/commands/poolpatrol.js";
+import { registerAppHome } from "./listeners/events/app-home.js";
+import { registerConversation } from "./listeners/events/conversation.js";
+import { createBackgroundRunner, type SlackContext } from "./slack-context.js";
+
+export interface SlackAppOptions {
+  slack: SlackSettings;
+  deps: AgentDeps;
+  /** Tests: no retries, so a failing call fails now. */
+  retries?: number;
+  logLevel?: LogLevel;
+}
+
+export function createSlackApp(options: SlackAppOptions) {
+  const { slack, deps } = options;
+  const socketMode = Boolean(slack.appToken);
+  const app = new App({
+    token: slack.botToken,
+    ...(socketMode ? { socketMode: true, appToken: slack.appToken } : { signingSecret: slack.signingSecret!, processBeforeResponse: true }),
+    clientOptions: { ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}), ...(options.retries !== undefined ? { retryConfig: { retries: options.retries } } : {}) },
+    logLevel: options.logLevel ?? LogLevel.WARN,
+  });
+  const log = { info: (m: string) => app.logger.info(m), warn: (m: string) => app.logger.warn(m), error: (m: string) => app.logger.error(m) };
+  const runner = createBackgroundRunner(log);
+  const ctx: SlackContext = { deps, workflow: createCaseWorkflow(deps), slack, client: app.client, background: runner.background, log };
+  const messages = createCaseMessages(ctx);
+  const isApprover = createApproverCheck(app.client, slack.approvers);
+  const digest = createDigest(ctx);
+  const permalink = async (channel: string, ts: string) => (await app.client.chat.getPermalink({ channel, message_ts: ts })).permalink ?? "";
+
+  registerPoolpatrolCommand(app, { ctx, messages, isApprover, postDigest: (force) => digest.post(force), permalink });
+  registerApprovalActions(app, { ctx, messages, isApprover });
+  registerCaseActions(app, { ctx, messages, isApprover });
+  registerAppHome(app, { ctx, isApprover });
+  registerConversation(app, { ctx, messages, isApprover });
+
+  return { app, ctx, messages, digest, socketMode, idle: runner.idle };
+}
+
+export type SlackApp = ReturnType<typeof createSlackApp>;

@@ -1,0 +1,42 @@
+// The digest message: what changed since the last one, what waits on people and
+// riders, and how the program is doing.
+import { BASELINE_HOURS_PER_WEEK, type ProgramFigures } from "../program-figures.js";
+import { context, divider, fields, header, section, slackDate, type SlackMessage } from "./format.js";
+
+export interface DigestInput {
+  since: Date;
+  now: Date;
+  opened: { case_id: string; vanpool_id: string; reason: string }[];
+  pending: { approval_id: string; case_id: string; kind: string; hours: number }[];
+  waiting: { case_id: string; vanpool_id: string; deadline: Date | null }[];
+  resolved: string[];
+  cancelled: string[];
+  figures: ProgramFigures;
+}
+
+const list = (items: string[], empty: string, max = 10) => (items.length ? items.slice(0, max).join("\n") + (items.length > max ? `\n…and ${items.length - max} more` : "") : empty);
+const pct = (v: number | null) => (v === null ? "n/a" : `${Math.round(v * 100)}%`);
+
+export function digestMessage(d: DigestInput): SlackMessage {
+  const f = d.figures;
+  const weeks = Math.max(1, (d.now.getTime() - d.since.getTime()) / (7 * 86_400_000));
+  return {
+    text: `Pool Patrol digest: ${d.opened.length} new case(s), ${d.pending.length} approval(s) waiting, ${d.resolved.length} resolved, ${d.cancelled.length} cancelled`,
+    blocks: [
+      header("📋 Pool Patrol digest"),
+      context(`Since ${slackDate(d.since)}`),
+      section(`*New cases (${d.opened.length})*\n${list(d.opened.map((c) => `• ${c.case_id} ${c.vanpool_id} · ${c.reason.replace("_", " ")}`), "None")}`),
+      section(`*Waiting for a decision (${d.pending.length})*\n${list(d.pending.map((a) => `• ${a.approval_id} · ${a.kind.replace("_", " ")} on ${a.case_id} · waiting ${Math.round(a.hours)} h`), "Nothing waiting")}`),
+      section(`*Waiting for riders (${d.waiting.length})*\n${list(d.waiting.map((c) => `• ${c.case_id} ${c.vanpool_id}${c.deadline ? ` · times out ${slackDate(c.deadline, "{date_short_pretty}")}` : ""}`), "None")}`),
+      section(`*Closed*\nResolved: ${d.resolved.length ? d.resolved.join(", ") : "none"}\nCancelled: ${d.cancelled.length ? d.cancelled.join(", ") : "none"}`),
+      divider,
+      fields([
+        `*Automation rate*\n${pct(f.automationRate)} of ${f.closedCases} closed case(s)`,
+        `*Median time to resolution*\n${f.medianHoursToResolution === null ? "n/a" : `${f.medianHoursToResolution.toFixed(1)} h`}`,
+        `*Audit hours saved (est.)*\n${f.hoursSaved.toFixed(1)} h (${Math.round((f.hoursSaved / (BASELINE_HOURS_PER_WEEK * weeks)) * 100)}% of the 2 FTE baseline)`,
+        `*Reversals (cancellations rejected)*\n${f.reversals}`,
+      ]),
+      context(`Hours saved counts ${f.vanpoolChecks} automated vanpool check(s) at 15 min and each case closed without a person at 45 min.`),
+    ],
+  };
+}

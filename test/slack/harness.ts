@@ -1,0 +1,78 @@
+// The real Bolt app in HTTP mode against the fake Slack, on a fresh database.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { AddressInfo, Server } from "node:net";
+import { buildAgentDeps, type AgentDeps } from "../../src/agents/deps.js";
+import { parseSettings, type SlackSettings } from "../../src/config/settings.js";
+import { readFixtureDir } from "../../src/data/fixtures.js";
+import { seedFixtures } from "../../src/data/seed.js";
+import { outboxSender } from "../../src/integrations/email/outbox.js";
+import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { MOCK_DIR } from "../support/fixtures.js";
+import { postSigned, startFakeSlack, type FakeSlack } from "../support/slack/fake-slack.js";
+
+export const SIGNING_SECRET = "test-signing-secret";
+export const AUDIT_CHANNEL = "C0AUDIT";
+export const ALICE = "U0ALICE"; // approver by name
+export const BOB = "U0BOB"; // approver through the user group
+export const CAROL = "U0CAROL"; // not an approver
+
+export interface Harness {
+  fake: FakeSlack;
+  db: TestDatabase;
+  deps: AgentDeps;
+  slack: SlackSettings;
+  bot: SlackApp;
+  url: string;
+  post(body: string, options?: { timestamp?: number; headers?: Record<string, string> }): Promise<Response>;
+  /** Stops this app instance and starts another on the same database and fake Slack: a restart. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: { triggerTtlMs?: number } = {}): Promise<Harness> {
+  const fake = await startFakeSlack({
+    triggerTtlMs: options.triggerTtlMs,
+    users: [{ id: ALICE, name: "alice" }, { id: BOB, name: "bob" }, { id: CAROL, name: "carol" }],
+    usergroups: { S0APPROVERS: [BOB] },
+  });
+  const db = await createTestDatabase();
+  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-slack-outbox-"));
+  const settings = parseSettings({});
+  const deps = await buildAgentDeps(db, settings, { sender: outboxSender(outbox) });
+  const slack: SlackSettings = { botToken: fake.botToken, signingSecret: SIGNING_SECRET, appToken: undefined, apiUrl: fake.apiUrl, port: 0, auditChannel: AUDIT_CHANNEL, approvers: [ALICE, "S0APPROVERS"], restrictAudits: true };
+
+  let bot!: SlackApp;
+  let url = "";
+  async function boot() {
+    bot = createSlackApp({ slack, deps, retries: 0 });
+    const server = (await bot.app.start(0)) as unknown as Server;
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+  }
+  await boot();
+  const harness: Harness = {
+    fake, db, deps, slack,
+    get bot() { return bot; },
+    get url() { return url; },
+    post: async (body, o = {}) => {
+      const response = await postSigned(url, SIGNING_SECRET, body, { timestamp: o.timestamp });
+      return response;
+    },
+    async restart() {
+      await bot.idle();
+      await bot.app.stop();
+      await boot();
+    },
+    async close() {
+      await bot.idle();
+      await bot.app.stop();
+      await fake.close();
+      await db.drop();
+      fs.rmSync(outbox, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
