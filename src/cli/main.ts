@@ -262,7 +262,7 @@ async function runBot(settings: Settings): Promise<number> {
   const ctx = await openContext(settings, log);
   const slack = settings.slack!;
   if ((await ctx.db.prisma.vanpool.count()) === 0) await seedFixtures(ctx.db.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
-  const bot = createSlackApp({ slack, deps: ctx.agentDeps });
+  const bot = await createSlackApp({ slack, deps: ctx.agentDeps });
   await bot.app.start(slack.port);
   const scheduler = startScheduler(bot, { reminderHours: settings.schedule.reminderHours, expiryHours: settings.schedule.approvalExpiryHours, digestCron: settings.schedule.digestCron, timezone: settings.timeZone });
   log(`Pool Patrol is running in Slack (${bot.socketMode ? "Socket Mode" : `HTTP mode on port ${slack.port}, POST /slack/events`}), alerts in ${slack.auditChannel}; database ${ctx.db.kind}. Ctrl-C stops it.`);

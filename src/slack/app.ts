@@ -1,6 +1,7 @@
 // The Bolt app: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on PORT at
 // POST /slack/events. Listeners are thin; the work happens in the case workflow.
 import { App, LogLevel } from "@slack/bolt";
+import { WebClient } from "@slack/web-api";
 import type { AgentDeps } from "../agents/deps.js";
 import { createCaseWorkflow } from "../cases/case-workflow.js";
 import type { SlackSettings } from "../config/settings.js";
@@ -22,11 +23,16 @@ export interface SlackAppOptions {
   logLevel?: LogLevel;
 }
 
-export function createSlackApp(options: SlackAppOptions) {
+export async function createSlackApp(options: SlackAppOptions) {
   const { slack, deps } = options;
   const socketMode = Boolean(slack.appToken);
+  // Checked here, once and awaited: Bolt would otherwise call auth.test in the background and exit on failure.
+  const identity = await new WebClient(slack.botToken, { ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}), retryConfig: { retries: options.retries ?? 2 } }).auth.test()
+    .catch((error: Error) => { throw new Error(`Slack refused SLACK_BOT_TOKEN or could not be reached (auth.test: ${error.message}).`); });
   const app = new App({
     token: slack.botToken,
+    botId: identity.bot_id,
+    botUserId: identity.user_id,
     ...(socketMode ? { socketMode: true, appToken: slack.appToken } : { signingSecret: slack.signingSecret!, processBeforeResponse: true }),
     clientOptions: { ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}), ...(options.retries !== undefined ? { retryConfig: { retries: options.retries } } : {}) },
     logLevel: options.logLevel ?? LogLevel.WARN,
@@ -48,4 +54,4 @@ export function createSlackApp(options: SlackAppOptions) {
   return { app, ctx, messages, digest, socketMode, idle: runner.idle };
 }
 
-export type SlackApp = ReturnType<typeof createSlackApp>;
+export type SlackApp = Awaited<ReturnType<typeof createSlackApp>>;

@@ -48,7 +48,7 @@ export async function startHarness(options: { triggerTtlMs?: number } = {}): Pro
   let bot!: SlackApp;
   let url = "";
   async function boot() {
-    bot = createSlackApp({ slack, deps, retries: 0 });
+    bot = await createSlackApp({ slack, deps, retries: 0 });
     const server = (await bot.app.start(0)) as unknown as Server;
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
   }

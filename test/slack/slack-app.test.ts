@@ -191,7 +191,7 @@ describe("questions in a case thread", () => {
 describe("digest and App Home", () => {
   it("posts one digest per period even with two instances running", async () => {
     const { createSlackApp } = await import("../../src/slack/app.js");
-    const second = createSlackApp({ slack: h.slack, deps: h.deps, retries: 0 });
+    const second = await createSlackApp({ slack: h.slack, deps: h.deps, retries: 0 });
     const before = h.fake.messages(AUDIT_CHANNEL).filter((m) => /Pool Patrol digest/.test(String(m.text))).length;
     const results = await Promise.all([h.bot.digest.post(false, "scheduled:2026-11-23T17:00:00.000Z"), second.digest.post(false, "scheduled:2026-11-23T17:00:00.000Z")]);
     expect(results.filter((r) => r.startsWith("Digest posted"))).toHaveLength(1);
@@ -211,5 +211,27 @@ describe("digest and App Home", () => {
     await h.post(h.fake.eventCallbackBody({ event: { type: "app_home_opened", user: CAROL, channel: "D0CAROL", tab: "home", event_ts: "1.0" } }));
     await h.bot.idle();
     expect(JSON.stringify(h.fake.home(CAROL)!.blocks)).not.toMatch(/approve_(escalation_reply|cancellation)/);
+  });
+});
+
+describe("waiting approvals", () => {
+  it("get one reminder in their thread, then expire without ever counting as a decision", async () => {
+    await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
+    const scheduler = startScheduler(h.bot, { reminderHours: 24, expiryHours: 72, digestCron: "0 9 * * 1-5", timezone: "UTC" });
+    await scheduler.minute(); // every waiting request now has its card
+    const [first, second] = await h.db.prisma.approvalRequest.findMany({ where: { status: "pending", slackTs: { not: null } }, orderBy: { createdAt: "asc" }, take: 2 });
+    await h.db.prisma.approvalRequest.update({ where: { id: first!.id }, data: { createdAt: new Date(Date.now() - 30 * 3_600_000) } });
+    await h.db.prisma.approvalRequest.update({ where: { id: second!.id }, data: { createdAt: new Date(Date.now() - 80 * 3_600_000) } });
+    await scheduler.minute();
+    await scheduler.minute(); // a second pass reminds no one twice
+    scheduler.stop();
+    const reminders = h.fake.calls.filter((c) => c.method === "chat.postMessage" && String(c.body.text).startsWith(`⏰ Reminder: ${first!.id}`));
+    expect(reminders).toHaveLength(1);
+    const expired = await h.db.prisma.approvalRequest.findUniqueOrThrow({ where: { id: second!.id } });
+    expect(expired).toMatchObject({ status: "expired", decidedBy: "system" });
+    expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: second!.caseId } })).status).toBe("pre_cancel");
+    const card = h.fake.find((m) => m.ts === second!.slackTs)!;
+    expect(JSON.stringify(card.blocks)).toContain("Expired without a decision");
+    expect(buttonsOf(card)).toEqual([]);
   });
 });

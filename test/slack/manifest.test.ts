@@ -1,0 +1,56 @@
+// manifest.json must create an app that delivers everything the code listens to,
+// and ask for nothing it does not use.
+import fs from "node:fs";
+import path from "node:path";
+import { App } from "@slack/bolt";
+import { describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../../src/config/settings.js";
+import { startHarness } from "./harness.js";
+
+const manifest = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "manifest.json"), "utf8"));
+
+/** Slack event types a "message" listener needs, by conversation type the bot works in. */
+const MESSAGE_EVENTS = ["message.channels", "message.groups"];
+
+describe("manifest.json", () => {
+  it("matches the commands, events and interactivity the app registers", async () => {
+    const registered = { commands: new Set<string>(), events: new Set<string>(), actions: 0, views: 0 };
+    const originals = { command: App.prototype.command, event: App.prototype.event, action: App.prototype.action, view: App.prototype.view };
+    App.prototype.command = function (this: App, name: unknown, ...rest: unknown[]) { registered.commands.add(String(name)); return (originals.command as Function).call(this, name, ...rest); } as never;
+    App.prototype.event = function (this: App, name: unknown, ...rest: unknown[]) { registered.events.add(String(name)); return (originals.event as Function).call(this, name, ...rest); } as never;
+    App.prototype.action = function (this: App, ...args: unknown[]) { registered.actions++; return (originals.action as Function).apply(this, args); } as never;
+    App.prototype.view = function (this: App, ...args: unknown[]) { registered.views++; return (originals.view as Function).apply(this, args); } as never;
+    const h = await startHarness();
+    Object.assign(App.prototype, originals);
+    try {
+      expect(manifest.features.slash_commands.map((c: { command: string }) => c.command).sort()).toEqual([...registered.commands].sort());
+      const expectedEvents = [...registered.events].flatMap((e) => (e === "message" ? MESSAGE_EVENTS : [e])).sort();
+      expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual(expectedEvents);
+      expect(registered.actions).toBeGreaterThan(0);
+      expect(registered.views).toBeGreaterThan(0);
+      expect(manifest.settings.interactivity.is_enabled).toBe(true);
+      expect(manifest.features.app_home.home_tab_enabled).toBe(registered.events.has("app_home_opened"));
+      expect(manifest.settings.socket_mode_enabled).toBe(true);
+      expect(manifest.features.slash_commands[0].usage_hint).toMatch(/audit VP-101/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("asks for the scopes of the Web API methods the app calls, and no others", () => {
+    const methods = new Set<string>();
+    for (const file of fs.readdirSync(path.join(PROJECT_ROOT, "src", "slack"), { recursive: true }) as string[]) {
+      if (!file.endsWith(".ts")) continue;
+      const source = fs.readFileSync(path.join(PROJECT_ROOT, "src", "slack", file), "utf8");
+      for (const m of source.matchAll(/client\.((?:chat|views|conversations|usergroups|users|reactions)\.[a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g)) methods.add(m[1]!);
+    }
+    const needs: Record<string, string[]> = {
+      "chat.postMessage": ["chat:write", "im:write"], "chat.update": ["chat:write"], "chat.postEphemeral": ["chat:write"], "chat.getPermalink": [],
+      "views.open": [], "views.publish": [], "conversations.replies": ["channels:history", "groups:history"], "usergroups.users.list": ["usergroups:read"],
+    };
+    const unknown = [...methods].filter((m) => !(m in needs));
+    expect(unknown).toEqual([]);
+    const required = new Set([...methods].flatMap((m) => needs[m]!).concat("commands", "app_mentions:read", "users:read"));
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...required].sort());
+  });
+});
