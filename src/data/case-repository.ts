@@ -71,16 +71,7 @@ export async function listCases(db: Db, filter: { status?: CaseStatus; vanpoolId
   return rows.map(toCaseRecord);
 }
 
-export interface OpenCaseInput {
-  vanpool_id: string;
-  status: CaseStatus;
-  reason: CaseReason;
-  failed_checks: CheckKind[];
-  flagged: string[];
-  details: string;
-  actor: string;
-  now: Date;
-}
+export type OpenCaseInput = Pick<CaseRecord, "vanpool_id" | "status" | "reason" | "failed_checks" | "flagged" | "details"> & { actor: string; now: Date };
 
 export async function openCase(prisma: PrismaClient, input: OpenCaseInput): Promise<CaseRecord> {
   return prisma.$transaction(async (tx) => {

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { findDecidedUnapplied } from "../../data/approval-repository.js";
 import { recordEvent } from "../../data/audit-log.js";
 import { changeCase, findOpenCase, getCase, openCase } from "../../data/case-repository.js";
-import { LifecycleError } from "../../domain/case-lifecycle.js";
+import { caseReason, LifecycleError } from "../../domain/case-lifecycle.js";
 import type { AgentDeps } from "../deps.js";
 import { agentRunIdOf, logged } from "../logged-tool.js";
 import { runOutreach } from "../outreach/run-outreach.js";
@@ -37,8 +37,7 @@ export function createCaseManagerTools(deps: AgentDeps) {
         const open = await findOpenCase(deps.prisma, args.vanpool_id);
         if (open) throw new LifecycleError(`${args.vanpool_id} already has open case ${open.case_id}; update it instead.`);
         const failed = args.failed_checks ?? [];
-        const reason = failed.length === 2 ? "both" : failed[0] === "location" ? "location_mismatch" : failed[0] === "shift" ? "shift_mismatch" : "inconclusive";
-        return openCase(deps.prisma, { vanpool_id: args.vanpool_id, status: args.status, reason, failed_checks: failed, flagged: args.flagged ?? [], details: args.details ?? "", actor: ACTOR, now });
+        return openCase(deps.prisma, { vanpool_id: args.vanpool_id, status: args.status, reason: caseReason(failed), failed_checks: failed, flagged: args.flagged ?? [], details: args.details ?? "", actor: ACTOR, now });
       }
       return changeCase(deps.prisma, args.case_id, { status: args.status, failed_checks: args.failed_checks, flagged: args.flagged, details: args.details, why: args.details ?? `status ${args.status}`, actor: ACTOR, now });
     }),
