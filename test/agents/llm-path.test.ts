@@ -15,7 +15,7 @@ import { seedFixtures } from "../../src/data/seed.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
-import { startOpenAIStub, textOf, turnOf, type ChatRequest, type OpenAIStub, type StubAnswer } from "../support/openai-stub.js";
+import { startOpenAIStub, structuredAnswer, textOf, turnOf, type ChatRequest, type OpenAIStub, type StubAnswer } from "../support/openai-stub.js";
 
 let stub: OpenAIStub;
 let db: TestDatabase;
@@ -55,12 +55,7 @@ beforeEach(() => {
   });
 });
 
-/** Structured output the way the request asks for it: json_schema content, or the response tool. */
-function structured(request: ChatRequest, value: Record<string, unknown>): StubAnswer {
-  if (request.response_format) return { content: JSON.stringify(value) };
-  const responseTool = request.tools?.find((t) => t.function.name === "SpecialistResult");
-  return responseTool ? { toolCalls: [{ name: responseTool.function.name, args: value }] } : { content: JSON.stringify(value) };
-}
+const structured = (request: ChatRequest, value: Record<string, unknown>) => structuredAnswer(request, value, "SpecialistResult");
 
 describe("agents on an OpenAI-compatible model", () => {
   it("offer their tools with schemas and run a whole audit: specialists, case, email", async () => {

@@ -106,3 +106,10 @@ export function turnOf(request: ChatRequest) {
   });
   return { task, results, called: after.flatMap((m) => m.tool_calls ?? []).map((c) => c.function.name) };
 }
+
+/** Structured output the way a request asks for it: json_schema content, or the response tool named `toolName`. */
+export function structuredAnswer(request: ChatRequest, value: Record<string, unknown>, toolName: string): StubAnswer {
+  if (request.response_format) return { content: JSON.stringify(value) };
+  const responseTool = request.tools?.find((t) => t.function.name === toolName);
+  return responseTool ? { toolCalls: [{ name: responseTool.function.name, args: value }] } : { content: JSON.stringify(value) };
+}

@@ -7,6 +7,8 @@ import { findCase, findOpenCase, getCase, type CaseRecord } from "../../../data/
 import type { CaseMessages } from "../../case-messages.js";
 import { answer } from "../../conversation/answers.js";
 import { CLARIFYING_QUESTION, understand } from "../../conversation/intent.js";
+import { understandWithModel } from "../../conversation/understand-with-model.js";
+import { createAgentModel } from "../../../agents/models/index.js";
 import type { SlackContext } from "../../slack-context.js";
 
 interface ConversationDeps {
@@ -31,7 +33,8 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
     const earlier = (history.messages ?? []).filter((m) => m.ts !== args.threadTs);
     const previousQuestions = earlier.filter((m) => !m.bot_id && m.user !== undefined).map((m) => m.text ?? "").filter((t) => t !== args.text);
     const mentioned = earlier.filter((m) => m.bot_id).flatMap((m) => (m.text ?? "").match(/EMP-\d+/g) ?? []);
-    const question = understand(args.text, previousQuestions);
+    const model = createAgentModel("case_manager", ctx.deps.settings, () => ({ final: "" }));
+    const question = model.isRules ? understand(args.text, previousQuestions) : await understandWithModel(model.chat, args.text, previousQuestions);
     let text: string;
     if (!question.intent) text = CLARIFYING_QUESTION;
     else if (question.intent === "recheck") {
