@@ -12,6 +12,7 @@ import { runEvalCommand } from "../../evals/runner.js";
 import { loadSettings, openContext, type CliContext } from "./context.js";
 import { createSlackApp } from "../slack/app.js";
 import { startScheduler } from "../jobs/scheduler.js";
+import { startSandbox } from "../sandbox/sandbox.js";
 import { createCaseWorkflow, type CaseManagerResult } from "../cases/case-workflow.js";
 import { findOpenCase } from "../data/case-repository.js";
 import { isId } from "../domain/ids.js";
@@ -22,7 +23,9 @@ import { formatAudit, formatSummary, progressBar } from "./format.js";
 
 export const USAGE = `Usage: poolpatrol <command>
 
-  start                         migrate, seed the mock data if the database is empty, audit every vanpool
+  start                         the Slack bot when Slack is configured, else the local Slack sandbox
+  sandbox                       the local Slack sandbox in the browser (http://localhost:3000)
+  audit-report                  seed if empty, audit every vanpool, open cases, print a summary
   audit VP-101 [--json]         audit one vanpool (evidence), then open or advance its case
   audit --all [--json]          audit every active vanpool, with a summary table, and open cases
   cases [--status S]            list cases
@@ -53,6 +56,8 @@ export async function main(argv: string[]): Promise<number> {
       case "db": return await db(rest);
       case "eval": return await runEvalCommand(rest, { settings: loadSettings(), out: (t) => process.stdout.write(t) });
       case "start": return await start(rest);
+      case "sandbox": parse(rest, {}); return await runSandbox(loadSettings());
+      case "audit-report": return await auditReport(rest);
       case "cases": return await casesCommand(rest);
       case "case": return await caseCommand(rest);
       case "approvals": return await approvalsCommand(rest);
@@ -161,7 +166,14 @@ async function start(args: string[]): Promise<number> {
   parse(args, {});
   const settings = loadSettings();
   if (settings.slack) return runBot(settings);
-  log(`Slack is not configured (missing ${settings.slackMissing.join(", ")}); running a one-off audit instead. See "Slack" in the README.`);
+  log(`Slack is not configured (missing ${settings.slackMissing.join(", ")}), so Pool Patrol runs in its local Slack sandbox. See "Slack" in the README to connect a workspace.`);
+  return runSandbox(settings);
+}
+
+/** One audit of every vanpool, opening cases, printed as a table (`poolpatrol audit-report`). */
+async function auditReport(args: string[]): Promise<number> {
+  parse(args, {});
+  const settings = loadSettings();
   return withContext(settings, async ({ db, auditDeps, agentDeps }) => {
     log(`Pool Patrol on ${db.kind === "embedded" ? `the embedded PostgreSQL (${settings.dataDir})` : "the PostgreSQL at DATABASE_URL"}.`);
     if ((await db.prisma.vanpool.count()) === 0) {
@@ -273,6 +285,21 @@ async function runBot(settings: Settings): Promise<number> {
   scheduler.stop();
   await bot.app.stop();
   await bot.idle();
+  await ctx.db.close();
+  return 0;
+}
+
+/** The local Slack sandbox with the real bot, until SIGINT/SIGTERM. */
+async function runSandbox(settings: Settings): Promise<number> {
+  const ctx = await openContext(settings, log);
+  if ((await ctx.db.prisma.vanpool.count()) === 0) await seedFixtures(ctx.db.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
+  const sandbox = await startSandbox(ctx, { port: settings.port });
+  log(`Pool Patrol sandbox: open ${sandbox.url} (a local Slack workspace with the real bot; database ${ctx.db.kind}). Ctrl-C stops it.`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await sandbox.close();
   await ctx.db.close();
   return 0;
 }

@@ -91,6 +91,8 @@ export interface Settings {
   /** Present when the Slack bot can run; `missing` says what is not set otherwise. */
   slack: SlackSettings | undefined;
   slackMissing: string[];
+  /** HTTP port: the Slack endpoint in HTTP mode, or the sandbox's page. */
+  port: number;
   schedule: { reminderHours: number; approvalExpiryHours: number; digestCron: string };
   langsmith: { apiKey: string; endpoint: string | undefined; project: string } | undefined;
 }
@@ -186,6 +188,7 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     openai: s.OPENAI_API_KEY ? { apiKey: s.OPENAI_API_KEY, baseUrl: s.OPENAI_BASE_URL } : undefined,
     modelTimeoutMs: s.POOLPATROL_MODEL_TIMEOUT_MS,
     ...slack(s),
+    port: s.PORT,
     schedule: { reminderHours: s.POOLPATROL_REMINDER_HOURS, approvalExpiryHours: s.POOLPATROL_APPROVAL_EXPIRY_HOURS, digestCron: s.POOLPATROL_DIGEST_CRON },
     langsmith: s.LANGSMITH_API_KEY
       ? { apiKey: s.LANGSMITH_API_KEY, endpoint: s.LANGSMITH_ENDPOINT, project: s.LANGSMITH_PROJECT }

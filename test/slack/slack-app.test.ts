@@ -42,10 +42,11 @@ describe("/poolpatrol audit", () => {
     expect(told.text).toMatch(/CASE-[0-9A-F]{8} is Waiting for riders\. See the <.*\|case alert> in <#C0AUDIT>/);
   });
 
-  it("never shows a home address in Slack", async () => {
+  it("never shows a home address or an exact distance in Slack", async () => {
     const addresses = (await h.db.prisma.employee.findMany({ select: { homeAddress: true } })).map((e) => e.homeAddress);
     const everything = JSON.stringify(h.fake.calls.map((c) => c.body));
     expect(addresses.filter((a) => everything.includes(a))).toEqual([]);
+    expect(everything).not.toMatch(/\d+\.\d mi\b/);
   });
 
   it.each([
@@ -233,5 +234,14 @@ describe("waiting approvals", () => {
     const card = h.fake.find((m) => m.ts === second!.slackTs)!;
     expect(JSON.stringify(card.blocks)).toContain("Expired without a decision");
     expect(buttonsOf(card)).toEqual([]);
+  });
+});
+
+describe("privacy, after everything above", () => {
+  it("no Slack call ever carried a home address or an exact distance", async () => {
+    const addresses = (await h.db.prisma.employee.findMany({ select: { homeAddress: true } })).map((e) => e.homeAddress);
+    const everything = JSON.stringify(h.fake.calls.map((c) => c.body));
+    expect(addresses.filter((a) => everything.includes(a))).toEqual([]);
+    expect(everything).not.toMatch(/\d+\.\d mi\b/);
   });
 });

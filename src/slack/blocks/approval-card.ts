@@ -29,7 +29,9 @@ export function approvalCard(approval: ApprovalRecord, vanpoolId: string, option
     const blocks = [
       header(`✉️ Reply to review: ${approval.case_id}`),
       section(`*${escapeMrkdwn(payload.to)}* wrote:\n${quote(payload.reply_body ?? "(not kept)", 1200)}`),
-      section(`*Drafted answer* (nothing is sent until a person approves):\n${quote(payload.body, 2500)}`),
+      approval.status === "edited" && approval.edited_body
+        ? section(`*Sent as edited:*\n${quote(approval.edited_body, 2500)}`)
+        : section(`*Drafted answer*${decided ? "" : " (nothing is sent until a person approves)"}:\n${quote(payload.body, 2500)}`),
       decided ? decisionContext(approval) : {
         type: "actions",
         elements: [

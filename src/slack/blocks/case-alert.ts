@@ -3,7 +3,7 @@
 import type { CaseRecord } from "../../data/case-repository.js";
 import { replyDeadline } from "../../domain/case-lifecycle.js";
 import type { EvidenceItem, SpecialistResult } from "../../domain/specialist-result.js";
-import { band, button, context, divider, fields, header, homeLabel, section, slackDate, STATUS_LABEL, type SlackMessage } from "./format.js";
+import { band, bandMiles, button, context, divider, fields, header, homeLabel, section, slackDate, STATUS_LABEL, type SlackMessage } from "./format.js";
 
 export type LatestResults = Partial<Record<"location" | "shift", Pick<SpecialistResult, "verdict" | "confidence" | "reasoning" | "evidence" | "flagged" | "policy">>>;
 
@@ -31,7 +31,7 @@ export function caseAlert({ record, vanpoolName, results }: CaseAlertInput): Sla
     ...(["location", "shift"] as const).flatMap((check) => {
       const result = results[check];
       if (!result || result.verdict === "pass") return [];
-      return [section(`*${check === "location" ? "📍 Location" : "🕒 Shift"}: ${result.verdict}*\n${keyEvidence(check, result).join("\n") || result.reasoning}`)];
+      return [section(`*${check === "location" ? "📍 Location" : "🕒 Shift"}: ${result.verdict}*\n${keyEvidence(check, result).join("\n") || bandMiles(result.reasoning)}`)];
     }),
     context(nextStep(record)),
     divider,

@@ -32,6 +32,11 @@ export function band(miles: number | null | undefined): string {
   return typeof miles === "number" ? distanceBand(miles) : "distance unknown";
 }
 
+/** Engine reasoning cites exact miles; in Slack each becomes its band. */
+export function bandMiles(text: string): string {
+  return text.replace(/\b(\d+(?:\.\d+)?) mi\b/g, (_, miles: string) => band(Number(miles)));
+}
+
 /** A date Slack renders in each reader's own time zone. */
 export function slackDate(date: Date, format = "{date_short_pretty} at {time}"): string {
   return `<!date^${Math.floor(date.getTime() / 1000)}^${format}|${date.toISOString().slice(0, 16).replace("T", " ")} UTC>`;

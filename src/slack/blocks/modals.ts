@@ -3,7 +3,7 @@
 import type { ApprovalRecord } from "../../data/approval-repository.js";
 import type { CaseRecord } from "../../data/case-repository.js";
 import type { LatestResults } from "./case-alert.js";
-import { band, context, divider, escapeMrkdwn, header, homeLabel, section, truncate, type Block } from "./format.js";
+import { band, bandMiles, context, divider, escapeMrkdwn, header, homeLabel, section, truncate, type Block } from "./format.js";
 
 export const VIEW_CALLBACKS = { editReply: "edit_escalation_reply_submit", rejectApproval: "reject_approval_submit" } as const;
 export const INPUTS = { body: { block: "reply_body", action: "body" }, reason: { block: "reject_reason", action: "reason" } } as const;
@@ -15,7 +15,7 @@ export function evidenceModal(record: CaseRecord, results: LatestResults): Block
   for (const check of ["location", "shift"] as const) {
     const result = results[check];
     if (!result) continue;
-    blocks.push(divider, header(`${check === "location" ? "📍 Location" : "🕒 Shift"}: ${result.verdict} (${result.confidence}/5)`), section(escapeMrkdwn(result.reasoning)));
+    blocks.push(divider, header(`${check === "location" ? "📍 Location" : "🕒 Shift"}: ${result.verdict} (${result.confidence}/5)`), section(escapeMrkdwn(bandMiles(result.reasoning))));
     const lines = check === "location" ? locationLines(result) : shiftLines(result);
     for (let i = 0; i < lines.length; i += 12) blocks.push(section(lines.slice(i, i + 12).join("\n")));
     blocks.push(context(`Policy: ${Object.entries(result.policy).map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(", ")}`));

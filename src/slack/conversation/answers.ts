@@ -5,7 +5,7 @@ import type { CaseRecord } from "../../data/case-repository.js";
 import { findThreadForCase } from "../../data/email-repository.js";
 import type { PrismaClient } from "../../data/prisma.js";
 import { findLatestResults } from "../../data/verification-repository.js";
-import { band, escapeMrkdwn, homeLabel, slackDate, STATUS_LABEL, truncate } from "../blocks/format.js";
+import { band, bandMiles, escapeMrkdwn, homeLabel, slackDate, STATUS_LABEL, truncate } from "../blocks/format.js";
 import type { Understanding } from "./intent.js";
 
 export async function answer(prisma: PrismaClient, record: CaseRecord, question: Understanding, mentionedBefore: string[]): Promise<string> {
@@ -20,7 +20,7 @@ export async function answer(prisma: PrismaClient, record: CaseRecord, question:
         if (!r) return `No ${c} result is stored for ${record.vanpool_id}.`;
         const riders = (rider ? [rider] : r.flagged).map((id) => riderLine(c, r.evidence, id, r.policy)).filter(Boolean);
         // About one rider, only that rider's facts: the check's reasoning names the others.
-        const summary = rider ? "" : `\n${escapeMrkdwn(r.reasoning)}`;
+        const summary = rider ? "" : `\n${escapeMrkdwn(bandMiles(r.reasoning))}`;
         return `*${c === "location" ? "📍 Location" : "🕒 Shift"}: ${r.verdict}* (confidence ${r.confidence}/5)${summary}${riders.length ? `\n${riders.join("\n")}` : ""}\n_Source: ${c} result of run ${r.run_id.slice(0, 8)}, ${slackDate(r.finished_at, "{date_short_pretty}")}_`;
       }).join("\n\n");
     }

@@ -22,7 +22,8 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
 
   /** An ephemeral note where the click happened; from App Home (no channel), a direct message. */
   async function tell(body: BlockAction, text: string) {
-    if (body.channel?.id) await ctx.client.chat.postEphemeral({ channel: body.channel.id, user: body.user.id, text, ...(body.message?.thread_ts ? { thread_ts: body.message.thread_ts } : {}) });
+    // In the channel, not the thread: cards are broadcast, so that is where the click happened.
+    if (body.channel?.id) await ctx.client.chat.postEphemeral({ channel: body.channel.id, user: body.user.id, text });
     else await ctx.client.chat.postMessage({ channel: body.user.id, text });
   }
 

@@ -1,0 +1,64 @@
+// The local Slack sandbox: Pool Patrol's real Bolt app, unchanged, against a local
+// Slack-compatible server with a browser UI, so a team can use the product before
+// anyone creates a Slack app. The app receives signed HTTP requests exactly as from Slack.
+import { randomBytes } from "node:crypto";
+import type { AddressInfo, Server } from "node:net";
+import type { CliContext } from "../cli/context.js";
+import { startScheduler } from "../jobs/scheduler.js";
+import { createSlackApp, type SlackApp } from "../slack/app.js";
+import type { SlackSettings } from "../config/settings.js";
+import { startLocalSlack, type FakeSlack } from "./slack/local-slack.js";
+import { createSandboxRoutes, type SandboxPeople } from "./ui-routes.js";
+
+export const SANDBOX_PEOPLE: SandboxPeople = {
+  users: [
+    { id: "U0ALEX", name: "Alex Rivera", role: "approver" },
+    { id: "U0BLAIR", name: "Blair Chen", role: "approver (via the Auditors group)" },
+    { id: "U0CASEY", name: "Casey Morgan", role: "not an approver" },
+  ],
+  channel: { id: "C0AUDIT", name: "vanpool-audit" },
+};
+
+export interface RunningSandbox {
+  url: string;
+  slack: FakeSlack;
+  bot: SlackApp;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(ctx: CliContext, options: { port: number; host?: string }): Promise<RunningSandbox> {
+  const signingSecret = randomBytes(16).toString("hex");
+  let slack!: FakeSlack;
+  let bot!: SlackApp;
+  let appUrl = "";
+  const routes = createSandboxRoutes({
+    slack: () => slack, appUrl: () => appUrl, signingSecret, people: SANDBOX_PEOPLE, prisma: ctx.db.prisma,
+    workflow: () => bot.ctx.workflow, syncCase: (id) => bot.messages.syncCase(id), idle: () => bot.idle(),
+  });
+  slack = await startLocalSlack({
+    port: options.port, host: options.host,
+    users: SANDBOX_PEOPLE.users.map((u) => ({ id: u.id, name: u.name.split(" ")[0]!.toLowerCase(), real_name: u.name })),
+    usergroups: { S0AUDITORS: ["U0BLAIR"] },
+    routes,
+  });
+  const settings: SlackSettings = {
+    botToken: slack.botToken, signingSecret, appToken: undefined, apiUrl: slack.apiUrl, port: 0,
+    auditChannel: SANDBOX_PEOPLE.channel.id, approvers: ["U0ALEX", "S0AUDITORS"], restrictAudits: true,
+  };
+  bot = await createSlackApp({ slack: settings, deps: ctx.agentDeps });
+  const server = (await bot.app.start(0)) as unknown as Server;
+  appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+  const scheduler = startScheduler(bot, { ...ctx.settings.schedule, expiryHours: ctx.settings.schedule.approvalExpiryHours, timezone: ctx.settings.timeZone });
+  await scheduler.minute(); // alerts and cards for the cases already open
+  return {
+    url: slack.baseUrl.replace("127.0.0.1", "localhost"),
+    slack,
+    bot,
+    async close() {
+      scheduler.stop();
+      await bot.idle();
+      await bot.app.stop();
+      await slack.close();
+    },
+  };
+}

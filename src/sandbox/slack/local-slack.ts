@@ -1,0 +1,336 @@
+// A local Slack: the Web API surface Pool Patrol uses, in memory. The test suite
+// drives the real Bolt app against it, and the sandbox puts a browser UI on it. The
+// app and WebClient talk to it over HTTP (slackApiUrl = apiUrl); it records every
+// call, keeps what the bot posted, opened and published, takes what the app sends to
+// response URLs, and builds the signed requests Slack would send to the app.
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Json } from "./block-kit.js";
+import {
+  FAKE_WORKSPACE, blockActionPayload, eventCallbackBody, slashCommandBody, viewSubmissionPayload,
+  type BlockActionInput, type EventCallbackInput, type SlackMessage, type SlackView, type SlashCommandInput, type ViewSubmissionInput,
+} from "./payloads.js";
+import { ApiError, JSON_FIELDS, Workspace, applyResponse, methods, type FakeUser, type ResponseContext } from "./web-api.js";
+
+export { validateBlocks, validateView, type Surface } from "./block-kit.js";
+export {
+  FAKE_WORKSPACE, blockActionPayload, eventCallbackBody, postSigned, signRequest, slashCommandBody, slackTs, viewSubmissionPayload,
+  type ActionInput, type BlockActionInput, type EventCallbackInput, type InputValue, type SignatureHeaders, type SlackMessage, type SlackView,
+  type SlashCommandInput, type UserRef, type ViewSubmissionInput,
+} from "./payloads.js";
+export type { FakeUser, ResponseContext } from "./web-api.js";
+
+export interface FakeSlackOptions {
+  botToken?: string;
+  /** More tokens the fake accepts besides the bot token. */
+  tokens?: string[];
+  botUserId?: string;
+  botId?: string;
+  appId?: string;
+  teamId?: string;
+  teamDomain?: string;
+  /** How long an issued trigger_id can open a modal; Slack allows 3 seconds. */
+  triggerTtlMs?: number;
+  users?: FakeUser[];
+  usergroups?: Record<string, string[]>;
+  now?: () => number;
+  /** Port to listen on (0: any free port). */
+  port?: number;
+  host?: string;
+  /** More routes on the same server (the sandbox UI); return true when handled. */
+  routes?: (req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: string) => boolean | Promise<boolean>;
+}
+
+export interface ApiCall {
+  method: string;
+  body: Record<string, unknown>;
+  at: number;
+  response?: Json;
+}
+
+export interface ResponseCall {
+  id: string;
+  body: Json;
+  at: number;
+  status: number;
+}
+
+type Filled<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+type Ids = "team_id" | "team_domain" | "api_app_id";
+
+export interface FakeSlack {
+  /** Base for the Web API, ending in "/api/". */
+  apiUrl: string;
+  baseUrl: string;
+  botToken: string;
+  botUserId: string;
+  botId: string;
+  appId: string;
+  teamId: string;
+  teamDomain: string;
+  calls: ApiCall[];
+  callsTo(method: string): ApiCall[];
+  lastCall(method: string): ApiCall | undefined;
+  /** Top-level messages of a channel, oldest first, thread parents with their reply summary. */
+  messages(channel: string): SlackMessage[];
+  /** A thread's parent followed by its replies. */
+  thread(channel: string, ts: string): SlackMessage[];
+  find(predicate: (message: SlackMessage, channel: string) => boolean): SlackMessage | undefined;
+  channelOf(ts: string): string | undefined;
+  ephemerals(user: string): { channel: string; message: SlackMessage }[];
+  /** Modals as they are now, in the order they were opened. */
+  views(user?: string): SlackView[];
+  view(id: string): SlackView | undefined;
+  /** Every version a view went through, first as opened. */
+  viewHistory(id: string): SlackView[];
+  home(user: string): SlackView | undefined;
+  addUser(user: FakeUser): void;
+  setUsergroup(id: string, members: string[]): void;
+  issueTriggerId(userId: string): string;
+  responseUrl(context?: ResponseContext): string;
+  /** What the app POSTed to one response URL (by id or the URL), or to all of them. */
+  responses(idOrUrl?: string): ResponseCall[];
+  /** The next call to `method` answers {ok:false, error, ...extra}. */
+  failNext(method: string, error: string, extra?: Json): void;
+  slashCommandBody(input: Filled<SlashCommandInput, "trigger_id" | "response_url" | Ids>): string;
+  /** Refuses messages and views the bot never rendered, and elements they do not contain. */
+  blockActionPayload(input: Filled<BlockActionInput, "trigger_id" | "channel" | Ids>): string;
+  viewSubmissionPayload(input: Filled<ViewSubmissionInput, "user" | "trigger_id" | Ids>): string;
+  eventCallbackBody(input: EventCallbackInput): string;
+  /** A person posts in a channel or thread: stored like any message, returned with its message event. */
+  userMessage(input: { user: string; channel: string; text: string; thread_ts?: string; blocks?: Json[] }): { message: SlackMessage; body: string };
+  close(): Promise<void>;
+}
+
+export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const now = options.now ?? Date.now;
+  const id = {
+    teamId: options.teamId ?? FAKE_WORKSPACE.teamId,
+    teamDomain: options.teamDomain ?? FAKE_WORKSPACE.teamDomain,
+    appId: options.appId ?? FAKE_WORKSPACE.appId,
+    botUserId: options.botUserId ?? FAKE_WORKSPACE.botUserId,
+    botId: options.botId ?? FAKE_WORKSPACE.botId,
+  };
+  const botToken = options.botToken ?? FAKE_WORKSPACE.botToken;
+  const tokens = new Set([botToken, ...(options.tokens ?? [])]);
+  const ws = new Workspace(id, now, options.triggerTtlMs ?? 3000);
+  ws.users.set(id.botUserId, { id: id.botUserId, name: "pool_patrol", is_bot: true });
+  for (const user of options.users ?? []) ws.users.set(user.id, user);
+  for (const [group, members] of Object.entries(options.usergroups ?? {})) ws.usergroups.set(group, members);
+
+  const calls: ApiCall[] = [];
+  const failures = new Map<string, Json[]>();
+  const responseUrls = new Map<string, { context: ResponseContext; uses: number }>();
+  const responseCalls: ResponseCall[] = [];
+
+  function answer(method: string, token: string | undefined, args: Json): Json {
+    const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
+    if (!handler) return { ok: false, error: "unknown_method" };
+    if (!token) return { ok: false, error: "not_authed" };
+    if (!tokens.has(token)) return { ok: false, error: "invalid_auth" };
+    const failure = failures.get(method)?.shift();
+    if (failure) return { ok: false, ...failure };
+    try {
+      return { ok: true, ...handler(ws, args) };
+    } catch (error) {
+      if (error instanceof ApiError) return { ok: false, error: error.error, ...error.extra };
+      throw error;
+    }
+  }
+
+  function api(method: string, req: http.IncomingMessage, url: URL, raw: string, res: http.ServerResponse): void {
+    const args = parseArgs(req, url, raw);
+    if (!args) return send(res, 200, { ok: false, error: "invalid_json" });
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+    const token = bearer ?? (typeof args.token === "string" ? args.token : undefined);
+    delete args.token;
+    const call: ApiCall = { method, body: args, at: now() };
+    calls.push(call);
+    call.response = answer(method, token, args);
+    send(res, 200, call.response);
+  }
+
+  // Slack accepts at most five responses per response URL.
+  function respond(responseId: string, raw: string, res: http.ServerResponse): void {
+    let body: Json;
+    try {
+      body = JSON.parse(raw) as Json;
+    } catch {
+      return send(res, 400, { ok: false, error: "invalid_payload" });
+    }
+    const record: ResponseCall = { id: responseId, body, at: now(), status: 200 };
+    responseCalls.push(record);
+    const entry = responseUrls.get(responseId);
+    const reply = (status: number, result: Json) => { record.status = status; send(res, status, result); };
+    if (!entry) return reply(404, { ok: false, error: "expired_url" });
+    if (entry.uses >= 5) return reply(404, { ok: false, error: "used_url" });
+    entry.uses += 1;
+    try {
+      applyResponse(ws, entry.context, body);
+      reply(200, { ok: true });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      reply(400, { ok: false, error: error.error, ...error.extra });
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://fake-slack");
+      const raw = Buffer.concat(chunks).toString("utf8");
+      try {
+        if (url.pathname.startsWith("/api/")) return api(decodeURIComponent(url.pathname.slice("/api/".length)), req, url, raw, res);
+        if (url.pathname.startsWith("/response/") && req.method === "POST") return respond(url.pathname.slice("/response/".length), raw, res);
+        Promise.resolve(options.routes?.(req, res, url, raw) ?? false).then((handled) => {
+          if (!handled) send(res, 404, { ok: false, error: "not_found" });
+        }).catch((error: Error) => {
+          process.stderr.write(`local Slack failed on ${req.url}: ${error.stack}\n`);
+          if (!res.headersSent) send(res, 500, { ok: false, error: "local_slack_failure", detail: error.message });
+        });
+      } catch (error) {
+        process.stderr.write(`local Slack failed on ${req.url}: ${(error as Error).stack}\n`);
+        send(res, 500, { ok: false, error: "local_slack_failure", detail: (error as Error).message });
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve);
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const userName = (user: string) => ws.users.get(user)?.name ?? user;
+  const ids = { team_id: id.teamId, team_domain: id.teamDomain, api_app_id: id.appId };
+  const responseUrl = (context: ResponseContext = {}) => {
+    const responseId = randomBytes(8).toString("hex");
+    responseUrls.set(responseId, { context, uses: 0 });
+    return `${baseUrl}/response/${responseId}`;
+  };
+  const sameBlocks = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  const latestView = (viewId: string) => ws.view(viewId)?.versions.at(-1);
+
+  return {
+    apiUrl: `${baseUrl}/api/`,
+    baseUrl,
+    botToken,
+    ...id,
+    calls,
+    callsTo: (method) => calls.filter((c) => c.method === method),
+    lastCall: (method) => calls.filter((c) => c.method === method).at(-1),
+    messages: (channel) => ws.channelMessages(channel),
+    thread: (channel, ts) => ws.thread(channel, ts),
+    find(predicate) {
+      const live = [...ws.entries.values()].filter((e) => !e.deleted && !e.ephemeralFor);
+      for (const entry of live) {
+        const message = ws.decorate(entry.versions.at(-1) as SlackMessage);
+        if (predicate(message, entry.channel)) return message;
+      }
+      return undefined;
+    },
+    channelOf: (ts) => ws.entries.get(ts)?.channel,
+    ephemerals: (user) => ws.ephemeralsFor(user),
+    views: (user) => [...ws.viewEntries.values()].filter((e) => e.versions[0]?.type === "modal" && (user === undefined || e.user === user)).map((e) => e.versions.at(-1) as SlackView),
+    view: (viewId) => latestView(viewId),
+    viewHistory: (viewId) => [...(ws.view(viewId)?.versions ?? [])],
+    home: (user) => latestView(ws.homes.get(user) ?? ""),
+    addUser: (user) => void ws.users.set(user.id, user),
+    setUsergroup: (group, members) => void ws.usergroups.set(group, [...members]),
+    issueTriggerId: (user) => ws.issueTrigger(user),
+    responseUrl,
+    responses(idOrUrl) {
+      const wanted = idOrUrl?.split("/").pop();
+      return responseCalls.filter((r) => wanted === undefined || r.id === wanted);
+    },
+    failNext(method, error, extra = {}) {
+      failures.set(method, [...(failures.get(method) ?? []), { error, ...extra }]);
+    },
+
+    slashCommandBody: (input) => slashCommandBody({
+      ...ids, user_name: userName(input.user_id), ...input,
+      trigger_id: input.trigger_id ?? ws.issueTrigger(input.user_id),
+      response_url: input.response_url ?? responseUrl({ user: input.user_id, channel: input.channel_id }),
+    }),
+
+    blockActionPayload(input) {
+      const user = typeof input.user === "string" ? { id: input.user, name: userName(input.user) } : input.user;
+      const trigger_id = input.trigger_id ?? ws.issueTrigger(user.id);
+      if (input.message) {
+        const entry = ws.entries.get(input.message.ts);
+        if (!entry) throw new Error(`the bot never posted a message with ts ${input.message.ts}`);
+        if (entry.deleted) throw new Error(`message ${input.message.ts} was deleted`);
+        if (input.channel !== undefined && input.channel !== entry.channel) throw new Error(`message ${input.message.ts} is in ${entry.channel}, not ${input.channel}`);
+        if (!entry.versions.some((v) => sameBlocks(v.blocks, input.message?.blocks))) throw new Error(`message ${input.message.ts} never had these blocks`);
+        if (entry.ephemeralFor !== undefined && entry.ephemeralFor !== user.id) throw new Error(`only ${entry.ephemeralFor} can see ephemeral message ${input.message.ts}`);
+        const context = { user: user.id, channel: entry.channel, ts: input.message.ts };
+        return blockActionPayload({ ...ids, ...input, user, trigger_id, channel: entry.channel, ephemeral: entry.ephemeralFor !== undefined, response_url: input.response_url ?? responseUrl(context) });
+      }
+      if (input.view) {
+        const entry = ws.view(input.view.id);
+        if (!entry || !entry.versions.some((v) => sameBlocks(v.blocks, input.view?.blocks))) throw new Error(`the bot never showed view ${input.view.id} with these blocks`);
+        if (entry.user !== user.id) throw new Error(`view ${input.view.id} belongs to ${entry.user}, not ${user.id}`);
+      }
+      return blockActionPayload({ ...ids, ...input, user, trigger_id });
+    },
+
+    viewSubmissionPayload(input) {
+      const entry = ws.view(input.view.id);
+      if (!entry || !entry.versions.some((v) => sameBlocks(v.blocks, input.view.blocks))) throw new Error(`the bot never opened view ${input.view.id} with these blocks`);
+      if (input.view.type !== "modal") throw new Error(`view ${input.view.id} is a ${input.view.type}, which cannot be submitted`);
+      const owner = input.user === undefined ? entry.user : typeof input.user === "string" ? input.user : input.user.id;
+      if (owner !== entry.user) throw new Error(`view ${input.view.id} was opened for ${entry.user}, not ${owner}`);
+      return viewSubmissionPayload({ ...ids, ...input, user: typeof input.user === "object" ? input.user : { id: owner, name: userName(owner) }, trigger_id: input.trigger_id ?? ws.issueTrigger(owner) });
+    },
+
+    eventCallbackBody: (input) => eventCallbackBody({ team_id: id.teamId, api_app_id: id.appId, bot_user_id: id.botUserId, ...input }),
+
+    userMessage(input) {
+      const ts = ws.nextTs();
+      const threadTs = ws.threadRoot(input.channel, input.thread_ts);
+      const message = ws.add(input.channel, {
+        type: "message", user: input.user, text: input.text, ts, team: id.teamId,
+        ...(input.blocks ? { blocks: input.blocks } : {}),
+        ...(threadTs ? { thread_ts: threadTs, parent_user_id: ws.entries.get(threadTs)?.versions[0]?.user } : {}),
+      });
+      const channelType = input.channel.startsWith("D") ? "im" : input.channel.startsWith("G") ? "group" : "channel";
+      const body = eventCallbackBody({ team_id: id.teamId, api_app_id: id.appId, bot_user_id: id.botUserId, event: { ...message, channel: input.channel, event_ts: ts, channel_type: channelType } });
+      return { message, body };
+    },
+
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** Arguments from the query string and a JSON or form body; undefined when the JSON is broken. */
+function parseArgs(req: http.IncomingMessage, url: URL, raw: string): Json | undefined {
+  const args: Json = Object.fromEntries(url.searchParams);
+  if ((req.headers["content-type"] ?? "").includes("application/json")) {
+    try {
+      const body: unknown = raw ? JSON.parse(raw) : {};
+      return { ...args, ...(body as Json) };
+    } catch {
+      return undefined;
+    }
+  }
+  for (const [key, value] of new URLSearchParams(raw)) args[key] = value;
+  for (const key of JSON_FIELDS) {
+    const value = args[key];
+    if (typeof value !== "string") continue;
+    try {
+      args[key] = JSON.parse(value);
+    } catch {
+      // Left as text: the method reports it the way Slack reports malformed JSON fields.
+    }
+  }
+  return args;
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  res.end(JSON.stringify(body));
+}

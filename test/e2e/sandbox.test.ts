@@ -1,0 +1,125 @@
+// The sandbox in a real browser (Debian's Chromium through playwright-core): what a
+// newcomer does on day one, with screenshots of the key screens in test-output/sandbox/.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openContext, type CliContext } from "../../src/cli/context.js";
+import { parseSettings, PROJECT_ROOT } from "../../src/config/settings.js";
+import { readFixtureDir } from "../../src/data/fixtures.js";
+import { seedFixtures } from "../../src/data/seed.js";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/sandbox.js";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { MOCK_DIR } from "../support/fixtures.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const hasChromium = fs.existsSync(CHROMIUM);
+const SHOTS = path.join(PROJECT_ROOT, "test-output", "sandbox");
+if (!hasChromium) console.warn(`Skipping the sandbox browser test: ${CHROMIUM} is not installed (apt-get install chromium; .ci/run installs it).`);
+
+let db: TestDatabase;
+let ctx: CliContext;
+let sandbox: RunningSandbox;
+let browser: Browser;
+let page: Page;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-sandbox-"));
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  db = await createTestDatabase();
+  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {});
+  sandbox = await startSandbox(ctx, { port: 0 });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.goto(sandbox.url);
+}, 60_000);
+
+afterAll(async () => {
+  if (!hasChromium) return;
+  await browser?.close();
+  await sandbox?.close();
+  await ctx?.db.close();
+  await db?.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+const channel = () => page.locator("#messages");
+async function asUser(id: string) {
+  await page.selectOption("#user", id);
+  await page.waitForTimeout(300);
+}
+
+describe.skipIf(!hasChromium)("the sandbox in a browser", () => {
+  it("runs an audit from the composer and shows the case alert and its evidence", async () => {
+    await asUser("U0ALEX");
+    await page.fill("#composer-text", "/poolpatrol audit VP-111");
+    await page.press("#composer-text", "Enter");
+    const alert = channel().locator(".message", { hasText: "VP-111 Bay Fair Night Run: location check failed" });
+    await expect.poll(() => alert.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(() => channel().locator(".ephemeral", { hasText: "See the case alert" }).count(), { timeout: 10_000 }).toBe(1);
+    await shot("01-case-alert");
+    await alert.first().getByRole("button", { name: "View evidence" }).click();
+    await expect.poll(() => page.locator("#modal .dialog h2").textContent(), { timeout: 10_000 }).toBe("Case evidence");
+    expect(await page.locator("#modal").textContent()).toMatch(/EMP-1028: Oakdale \(953xx\)/);
+    await shot("02-evidence-modal");
+    await page.locator("#modal [data-close]").click();
+    await expect.poll(() => page.locator("#modal").isHidden()).toBe(true);
+  });
+
+  it("turns a rider's angry email into an approval card; an approver edits and sends it", async () => {
+    await page.click("#open-email");
+    const option = page.locator("#email-thread option", { hasText: "VP-111" });
+    await page.selectOption("#email-thread", (await option.first().getAttribute("value"))!);
+    await page.selectOption("#email-from", "wendell.ashby@northwind.example");
+    await page.fill("#email-body", "This is ridiculous. I've ridden this van for six years and I want to talk to a manager.");
+    await page.click("#email-form button[type=submit]");
+    const card = channel().locator(".message", { hasText: "Reply to review" });
+    await expect.poll(() => card.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await shot("03-approval-card");
+
+    await card.last().getByRole("button", { name: "Edit" }).click();
+    await expect.poll(() => page.locator("#modal .dialog h2").textContent(), { timeout: 10_000 }).toBe("Edit reply");
+    await page.fill("#modal textarea", "Hi Wendell, thanks for writing. A coordinator will call you this week, and nothing changes for your seat meanwhile.");
+    await shot("04-edit-modal");
+    await page.click("#modal button[type=submit]");
+    await expect.poll(() => card.last().textContent(), { timeout: 20_000 }).toMatch(/Edited by @Alex Rivera/);
+    expect(await card.last().getByRole("button").count()).toBe(0);
+    const sent = await db.prisma.message.findFirst({ where: { body: { startsWith: "Hi Wendell, thanks for writing." }, status: "sent" } });
+    expect(sent?.toAddresses).toEqual(["wendell.ashby@northwind.example"]);
+    await shot("05-card-decided");
+  });
+
+  it("refuses a cancellation clicked by a non-approver", async () => {
+    // A week with no replies: the scheduler's work, run now, asks to cancel the overdue cases.
+    const { timeouts } = await sandbox.bot.ctx.workflow.tick(new Date(Date.now() + 8 * 86_400_000));
+    for (const t of timeouts) if (t.case_id) await sandbox.bot.messages.syncCase(t.case_id);
+    await asUser("U0CASEY");
+    const card = channel().locator(".message", { hasText: "Cancel membership?" }).first();
+    await expect.poll(() => card.count(), { timeout: 20_000 }).toBe(1);
+    await card.getByRole("button", { name: "Approve cancellation" }).click();
+    await expect.poll(() => channel().locator(".ephemeral", { hasText: "Only approvers can decide this" }).count(), { timeout: 10_000 }).toBe(1);
+    expect(await db.prisma.case.count({ where: { status: "cancelled" } })).toBe(0);
+    await channel().locator(".ephemeral", { hasText: "Only approvers can decide this" }).scrollIntoViewIfNeeded();
+    await shot("06-refused-cancellation");
+  });
+
+  it("answers a question in the case thread, and shows App Home", async () => {
+    await asUser("U0ALEX");
+    await channel().locator(".message", { hasText: "VP-111 Bay Fair Night Run" }).first().locator(".thread-link").click();
+    await page.fill("#thread-text", "why did this case fail?");
+    await page.press("#thread-text", "Enter");
+    await expect.poll(() => page.locator("#thread-messages").textContent(), { timeout: 20_000 }).toMatch(/Source: location result/);
+    await shot("07-thread-answer");
+    await page.click("#nav-home");
+    await expect.poll(() => page.locator("#home").textContent(), { timeout: 10_000 }).toMatch(/Open cases/);
+    await shot("08-app-home");
+  });
+});
