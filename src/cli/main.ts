@@ -176,10 +176,7 @@ async function auditReport(args: string[]): Promise<number> {
   const settings = loadSettings();
   return withContext(settings, async ({ db, auditDeps, agentDeps }) => {
     log(`Pool Patrol on ${db.kind === "embedded" ? `the embedded PostgreSQL (${settings.dataDir})` : "the PostgreSQL at DATABASE_URL"}.`);
-    if ((await db.prisma.vanpool.count()) === 0) {
-      const counts = await seedFixtures(db.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
-      log(`Empty database: loaded the mock data (${counts.vanpools} vanpools, ${counts.employees} employees).`);
-    }
+    await seedIfEmpty(db.prisma);
     const summary = await auditAllVanpools(auditDeps, { trigger: "startup_audit", onProgress: progressBar() });
     const cases = await openCasesFor(agentDeps, summary);
     process.stdout.write(`${formatSummary(summary)}\n${formatCases(cases)}\nDetails: npx poolpatrol audit VP-101 (any id above), npx poolpatrol case show CASE-…, npx poolpatrol approvals.\n`);
@@ -273,15 +270,12 @@ async function tickCommand(args: string[]): Promise<number> {
 async function runBot(settings: Settings): Promise<number> {
   const ctx = await openContext(settings, log);
   const slack = settings.slack!;
-  if ((await ctx.db.prisma.vanpool.count()) === 0) await seedFixtures(ctx.db.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
+  await seedIfEmpty(ctx.db.prisma);
   const bot = await createSlackApp({ slack, deps: ctx.agentDeps });
   await bot.app.start(slack.port);
   const scheduler = startScheduler(bot, { reminderHours: settings.schedule.reminderHours, expiryHours: settings.schedule.approvalExpiryHours, digestCron: settings.schedule.digestCron, timezone: settings.timeZone });
   log(`Pool Patrol is running in Slack (${bot.socketMode ? "Socket Mode" : `HTTP mode on port ${slack.port}, POST /slack/events`}), alerts in ${slack.auditChannel}; database ${ctx.db.kind}. Ctrl-C stops it.`);
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
+  await untilStopped();
   scheduler.stop();
   await bot.app.stop();
   await bot.idle();
@@ -292,14 +286,24 @@ async function runBot(settings: Settings): Promise<number> {
 /** The local Slack sandbox with the real bot, until SIGINT/SIGTERM. */
 async function runSandbox(settings: Settings): Promise<number> {
   const ctx = await openContext(settings, log);
-  if ((await ctx.db.prisma.vanpool.count()) === 0) await seedFixtures(ctx.db.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
+  await seedIfEmpty(ctx.db.prisma);
   const sandbox = await startSandbox(ctx, { port: settings.port });
   log(`Pool Patrol sandbox: open ${sandbox.url} (a local Slack workspace with the real bot; database ${ctx.db.kind}). Ctrl-C stops it.`);
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
+  await untilStopped();
   await sandbox.close();
   await ctx.db.close();
   return 0;
+}
+
+async function seedIfEmpty(prisma: CliContext["db"]["prisma"]): Promise<void> {
+  if ((await prisma.vanpool.count()) > 0) return;
+  const counts = await seedFixtures(prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
+  log(`Empty database: loaded the mock data (${counts.vanpools} vanpools, ${counts.employees} employees).`);
+}
+
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
 }
