@@ -1,6 +1,7 @@
 // Runs one agent turn (a new task, or the resumption of an interrupt) as a recorded
 // AgentRun, detached from any agent that called it: an interrupt inside belongs to
 // this agent's own thread, never to its caller's.
+import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { Command } from "@langchain/langgraph";
 import type { createAgent } from "langchain";
@@ -42,7 +43,8 @@ export async function runAgentTurn(deps: AgentDeps, input: AgentTurnInput): Prom
     input: { prompt_version: input.promptVersion, ...(input.task ?? { resume: input.resume }) },
   });
   const controller = new AbortController();
-  const config = { signal: controller.signal, configurable: { thread_id: input.threadId, agent_run_id: agentRunId }, metadata: { agent: input.agentName, model: input.model.name, prompt_version: input.promptVersion, case_id: input.caseId ?? null, vanpool_id: input.vanpoolId ?? null }, recursionLimit: 40 };
+  const usage = modelUsageRecorder(deps, agentRunId);
+  const config = { signal: controller.signal, callbacks: [usage.handler], configurable: { thread_id: input.threadId, agent_run_id: agentRunId }, metadata: { agent: input.agentName, model: input.model.name, prompt_version: input.promptVersion, case_id: input.caseId ?? null, vanpool_id: input.vanpoolId ?? null }, recursionLimit: 40 };
   const payload = input.resume ? new Command({ resume: input.resume }) : { messages: [{ role: "user", content: JSON.stringify(input.task) }] };
   try {
     const invocation = AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => input.agent.invoke(payload as never, config));
@@ -58,11 +60,13 @@ export async function runAgentTurn(deps: AgentDeps, input: AgentTurnInput): Prom
       finalText: !interrupt && last?.getType() === "ai" && typeof last.content === "string" ? last.content : "",
       toolCalls: await toolCallsOfRun(deps.prisma, [agentRunId]),
     };
-    await finishAgentRun(deps.prisma, agentRunId, { status: interrupt ? "interrupted" : "succeeded", output: { final: turn.finalText, interrupt: turn.interrupt ?? null }, now: deps.now() });
+    await usage.flushed();
+    await finishAgentRun(deps.prisma, agentRunId, { status: interrupt ? "interrupted" : "succeeded", output: { final: turn.finalText, interrupt: turn.interrupt ?? null }, now: deps.now(), ...usage.totals() });
     return turn;
   } catch (error) {
     await logAgentRun(deps.prisma, agentRunId, { kind: "error", level: "error", message: (error as Error).message });
-    await finishAgentRun(deps.prisma, agentRunId, { status: "failed", error: (error as Error).message, now: deps.now() });
+    await usage.flushed();
+    await finishAgentRun(deps.prisma, agentRunId, { status: "failed", error: (error as Error).message, now: deps.now(), ...usage.totals() });
     throw error;
   }
 }
@@ -71,4 +75,38 @@ export async function runAgentTurn(deps: AgentDeps, input: AgentTurnInput): Prom
 export async function pendingInterrupts(agent: Agent, threadId: string): Promise<string[]> {
   const state = await agent.graph.getState({ configurable: { thread_id: threadId } });
   return state.tasks.flatMap((t) => t.interrupts.map((i) => i.id ?? ""));
+}
+
+/** Logs each model call of a run (duration, tokens when the provider reports them) and adds up the tokens. */
+function modelUsageRecorder(deps: AgentDeps, agentRunId: string) {
+  const started = new Map<string, number>();
+  const writes: Promise<void>[] = [];
+  let tokensIn = 0;
+  let tokensOut = 0;
+  let reported = false;
+  const handler = BaseCallbackHandler.fromMethods({
+    handleChatModelStart(_llm, _messages, runId) {
+      started.set(runId, performance.now());
+    },
+    handleLLMEnd(output, runId) {
+      const message = (output.generations[0]?.[0] as { message?: { usage_metadata?: { input_tokens?: number; output_tokens?: number } } } | undefined)?.message;
+      const used = message?.usage_metadata;
+      if (used) {
+        reported = true;
+        tokensIn += used.input_tokens ?? 0;
+        tokensOut += used.output_tokens ?? 0;
+      }
+      const began = started.get(runId);
+      writes.push(logAgentRun(deps.prisma, agentRunId, {
+        kind: "model_call", message: "model call",
+        data: used ? { input_tokens: used.input_tokens, output_tokens: used.output_tokens } : undefined,
+        durationMs: began === undefined ? undefined : Math.round(performance.now() - began),
+      }));
+    },
+  });
+  return {
+    handler,
+    flushed: () => Promise.all(writes).then(() => undefined),
+    totals: () => (reported ? { tokensIn, tokensOut } : {}),
+  };
 }

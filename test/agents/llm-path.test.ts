@@ -68,6 +68,12 @@ describe("agents on an OpenAI-compatible model", () => {
     const location = await db.prisma.specialistResult.findFirstOrThrow({ where: { check: "location", run: { vanpoolId: "VP-111" } }, orderBy: { run: { seq: "desc" } } });
     expect(location).toMatchObject({ verdict: "fail", model: "gpt-4.1-mini", reasoning: expect.stringContaining("live too far") });
     expect(await db.prisma.message.count({ where: { thread: { case: { vanpoolId: "VP-111" } }, direction: "outbound", status: "sent" } })).toBe(2);
+    // The run record carries the model and the tokens the provider reported (the stub reports 100 in, 20 out per call).
+    const run = await db.prisma.agentRun.findFirstOrThrow({ where: { agent: "case_manager", vanpoolId: "VP-111" }, include: { logs: true } });
+    const modelCalls = run.logs.filter((l) => l.kind === "model_call");
+    expect(run).toMatchObject({ model: "gpt-4.1", status: "succeeded", tokensIn: 100 * modelCalls.length, tokensOut: 20 * modelCalls.length });
+    expect(modelCalls.length).toBeGreaterThanOrEqual(4);
+    expect(run.logs.filter((l) => l.kind === "tool_call").map((l) => l.message)).toEqual(expect.arrayContaining(["run_location_specialist", "upsert_case", "run_outreach"]));
   });
 
   it("pause an escalation for a person and send it after approval", async () => {
