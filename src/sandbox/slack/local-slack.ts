@@ -35,6 +35,8 @@ export interface FakeSlackOptions {
   users?: FakeUser[];
   usergroups?: Record<string, string[]>;
   now?: () => number;
+  /** The WebSocket URL apps.connections.open hands to Socket Mode clients. */
+  socketModeUrl?: string;
   /** Port to listen on (0: any free port). */
   port?: number;
   host?: string;
@@ -115,6 +117,7 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
   const botToken = options.botToken ?? FAKE_WORKSPACE.botToken;
   const tokens = new Set([botToken, ...(options.tokens ?? [])]);
   const ws = new Workspace(id, now, options.triggerTtlMs ?? 3000);
+  ws.socketModeUrl = options.socketModeUrl;
   ws.users.set(id.botUserId, { id: id.botUserId, name: "pool_patrol", is_bot: true });
   for (const user of options.users ?? []) ws.users.set(user.id, user);
   for (const [group, members] of Object.entries(options.usergroups ?? {})) ws.usergroups.set(group, members);

@@ -66,6 +66,8 @@ export class Workspace {
   readonly homes = new Map<string, string>();
   readonly users = new Map<string, FakeUser>();
   readonly usergroups = new Map<string, string[]>();
+  /** Where Socket Mode clients connect (apps.connections.open); unset: Socket Mode is off. */
+  socketModeUrl: string | undefined;
   private readonly triggers = new Map<string, { user: string; expiresAt: number; used: boolean }>();
   private lastMicros = 0;
 
@@ -245,6 +247,11 @@ export const methods: Record<string, Method> = {
     url: `https://${ws.id.teamDomain}.slack.com/`, team: ws.id.teamDomain, user: "pool_patrol", team_id: ws.id.teamId,
     user_id: ws.id.botUserId, bot_id: ws.id.botId, is_enterprise_install: false,
   }),
+
+  "apps.connections.open": (ws) => {
+    if (!ws.socketModeUrl) throw new ApiError("not_allowed_token_type");
+    return { url: ws.socketModeUrl };
+  },
 
   "chat.postMessage": (ws, args) => {
     const channel = str(args.channel);
