@@ -4,7 +4,7 @@ import { eventsFor } from "../data/audit-log.js";
 import { getCase, listCases, type CaseRecord } from "../data/case-repository.js";
 import { findThreadForCase } from "../data/email-repository.js";
 import { findLatestResults } from "../data/verification-repository.js";
-import { CASE_STATUSES, replyDeadline, type CaseStatus } from "../domain/case-lifecycle.js";
+import { CASE_STATUSES, isCaseStatus, replyDeadline, type CaseStatus } from "../domain/case-lifecycle.js";
 import { invalidInput } from "../errors.js";
 import type { CaseManagerResult, CaseWorkflow } from "../cases/case-workflow.js";
 import type { CliContext } from "./context.js";
@@ -12,8 +12,8 @@ import { verdictLabel } from "./format.js";
 
 export function parseStatus(value: string | undefined): CaseStatus | undefined {
   if (value === undefined) return undefined;
-  if (!(CASE_STATUSES as readonly string[]).includes(value)) throw invalidInput(`Unknown status "${value}"; use one of ${CASE_STATUSES.join(", ")}.`);
-  return value as CaseStatus;
+  if (!isCaseStatus(value)) throw invalidInput(`Unknown status "${value}"; use one of ${CASE_STATUSES.join(", ")}.`);
+  return value;
 }
 
 export function formatCaseLine(c: CaseRecord): string {

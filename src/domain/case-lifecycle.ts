@@ -8,6 +8,10 @@ export type CaseReason = "location_mismatch" | "shift_mismatch" | "both" | "inco
 export type ReplyBucket = "acknowledgment" | "question" | "update" | "escalation";
 export type OutreachTemplate = "location_mismatch" | "shift_mismatch" | "both_mismatch";
 
+export function isCaseStatus(value: string): value is CaseStatus {
+  return (CASE_STATUSES as readonly string[]).includes(value);
+}
+
 export const MAX_RE_AUDITS = 3;
 export const REPLY_TIMEOUT_DAYS = 7;
 const DAY_MS = 86_400_000;

@@ -9,6 +9,7 @@ import { AppError } from "../../../errors.js";
 import { APPROVAL_ACTIONS, approvalAction } from "../../blocks/approval-card.js";
 import { editReplyModal, INPUTS, rejectModal, VIEW_CALLBACKS } from "../../blocks/modals.js";
 import type { CaseMessages } from "../../case-messages.js";
+import { tellClicker } from "../../tell-clicker.js";
 import type { SlackContext } from "../../slack-context.js";
 
 export interface ApprovalDeps {
@@ -20,12 +21,7 @@ export interface ApprovalDeps {
 export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
   const { ctx } = deps;
 
-  /** An ephemeral note where the click happened; from App Home (no channel), a direct message. */
-  async function tell(body: BlockAction, text: string) {
-    // In the channel, not the thread: cards are broadcast, so that is where the click happened.
-    if (body.channel?.id) await ctx.client.chat.postEphemeral({ channel: body.channel.id, user: body.user.id, text });
-    else await ctx.client.chat.postMessage({ channel: body.user.id, text });
-  }
+  const tell = (body: BlockAction, text: string) => tellClicker(ctx.client, body, text);
 
   /** The request behind a button, if the clicker may decide it and it is still open; otherwise says why not. */
   async function decidable(body: BlockAction, approvalId: string) {

@@ -6,11 +6,12 @@ import { findLatestResults } from "../../../data/verification-repository.js";
 import { CASE_ACTIONS } from "../../blocks/case-alert.js";
 import { evidenceModal } from "../../blocks/modals.js";
 import type { CaseMessages } from "../../case-messages.js";
+import { tellClicker } from "../../tell-clicker.js";
 import type { SlackContext } from "../../slack-context.js";
 
 export function registerCaseActions(app: App, deps: { ctx: SlackContext; messages: CaseMessages; isApprover(userId: string): Promise<boolean> }): void {
   const { ctx } = deps;
-  const tell = (body: BlockAction, text: string) => body.channel?.id ? ctx.client.chat.postEphemeral({ channel: body.channel.id, user: body.user.id, text }) : Promise.resolve();
+  const tell = (body: BlockAction, text: string) => tellClicker(ctx.client, body, text);
 
   app.action<BlockAction<ButtonAction>>(CASE_ACTIONS.viewEvidence, async ({ ack, body, action }) => {
     await ack();

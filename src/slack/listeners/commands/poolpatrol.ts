@@ -2,7 +2,7 @@
 // background and answers through the response URL.
 import type { App, RespondFn } from "@slack/bolt";
 import { findCase, findOpenCase, listCases } from "../../../data/case-repository.js";
-import { CASE_STATUSES, type CaseStatus } from "../../../domain/case-lifecycle.js";
+import { CASE_STATUSES, isCaseStatus } from "../../../domain/case-lifecycle.js";
 import { isId } from "../../../domain/ids.js";
 import { COMMAND_USAGE } from "../../blocks/help.js";
 import { STATUS_LABEL } from "../../blocks/format.js";
@@ -50,8 +50,8 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
       }
       case "cases": {
         const status = args[0];
-        if (args.length > 1 || (status && !(CASE_STATUSES as readonly string[]).includes(status))) return refuse(`\`cases\` takes an optional status: ${CASE_STATUSES.join(", ")}.`);
-        const cases = (await listCases(ctx.deps.prisma, { status: status as CaseStatus | undefined })).filter((c) => status || !["resolved", "cancelled"].includes(c.status));
+        if (args.length > 1 || (status && !isCaseStatus(status))) return refuse(`\`cases\` takes an optional status: ${CASE_STATUSES.join(", ")}.`);
+        const cases = (await listCases(ctx.deps.prisma, { status: status && isCaseStatus(status) ? status : undefined })).filter((c) => status || !["resolved", "cancelled"].includes(c.status));
         const lines = cases.slice(0, 40).map((c) => `• *${c.case_id}* ${c.vanpool_id} · ${STATUS_LABEL[c.status]} · ${c.reason.replace("_", " ")}${c.flagged.length ? ` · ${c.flagged.join(", ")}` : ""}`);
         return ack({ response_type: "ephemeral", text: lines.length ? `${status ? `Cases in ${status}` : "Open cases"} (${cases.length}):\n${lines.join("\n")}${cases.length > 40 ? "\n…" : ""}` : `No ${status ?? "open"} cases.` });
       }
