@@ -7,7 +7,7 @@ import type { Example } from "./dataset.js";
 import type { EvalContext, EvalKind } from "./kinds/kind.js";
 
 export async function recordLangSmithExperiment(
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: any dataset kind is accepted here
   input: { datasetFile: string; kindName: string; kind: EvalKind<any, any, any>; examples: Example[] },
   context: EvalContext,
 ): Promise<{ datasetName: string; experimentName: string }> {
@@ -15,26 +15,40 @@ export async function recordLangSmithExperiment(
   const client = new Client({ apiKey: config.apiKey, ...(config.endpoint ? { apiUrl: config.endpoint } : {}) });
   const datasetName = `pool-patrol/${input.datasetFile}`;
   if (!(await client.hasDataset({ datasetName }))) {
-    const dataset = await client.createDataset(datasetName, { description: `Pool Patrol ${input.kindName} evaluation set` });
-    await client.createExamples(input.examples.map((e) => ({
-      dataset_id: dataset.id,
-      inputs: e.inputs,
-      outputs: e.expected,
-      metadata: { example_id: e.id, ...e.metadata },
-    })));
+    const dataset = await client.createDataset(datasetName, {
+      description: `Pool Patrol ${input.kindName} evaluation set`,
+    });
+    await client.createExamples(
+      input.examples.map((e) => ({
+        dataset_id: dataset.id,
+        inputs: e.inputs,
+        outputs: e.expected,
+        metadata: { example_id: e.id, ...e.metadata },
+      })),
+    );
   }
   const { kind } = input;
-  const results = await evaluate(async (inputs: Record<string, unknown>) => (await kind.run(kind.inputs.parse(inputs), context)) as Record<string, unknown>, {
-    client,
-    data: datasetName,
-    experimentPrefix: `pool-patrol-${input.kindName}`,
-    metadata: { kind: input.kindName, project: config.project },
-    evaluators: [
-      ({ outputs, referenceOutputs }: { outputs?: Record<string, unknown>; referenceOutputs?: Record<string, unknown> }) => ({
-        key: "correct",
-        score: kind.passed(kind.expected.parse(referenceOutputs), outputs) ? 1 : 0,
-      }),
-    ],
-  });
+  const results = await evaluate(
+    async (inputs: Record<string, unknown>) =>
+      (await kind.run(kind.inputs.parse(inputs), context)) as Record<string, unknown>,
+    {
+      client,
+      data: datasetName,
+      experimentPrefix: `pool-patrol-${input.kindName}`,
+      metadata: { kind: input.kindName, project: config.project },
+      evaluators: [
+        ({
+          outputs,
+          referenceOutputs,
+        }: {
+          outputs?: Record<string, unknown>;
+          referenceOutputs?: Record<string, unknown>;
+        }) => ({
+          key: "correct",
+          score: kind.passed(kind.expected.parse(referenceOutputs), outputs) ? 1 : 0,
+        }),
+      ],
+    },
+  );
   return { datasetName, experimentName: results.experimentName };
 }

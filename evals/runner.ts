@@ -5,17 +5,22 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { Settings } from "../src/config/settings.js";
 import { invalidInput } from "../src/errors.js";
-import { readDataset, type Example } from "./dataset.js";
-import type { EvalContext, EvalKind, ExampleResult } from "./kinds/kind.js";
+import { type Example, readDataset } from "./dataset.js";
 import { caseKind } from "./kinds/case-kind.js";
+import type { EvalContext, EvalKind, ExampleResult } from "./kinds/kind.js";
 import { replyKind } from "./kinds/reply-kind.js";
 import { locationKind, shiftKind } from "./kinds/verdict-kinds.js";
-import { openScenarioStore, type ScenarioStore } from "./scenario-store.js";
 import { recordLangSmithExperiment } from "./langsmith.js";
+import { openScenarioStore, type ScenarioStore } from "./scenario-store.js";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds kinds of every shape
 type AnyKind = EvalKind<any, any, any>;
-export const EVAL_KINDS: Record<string, AnyKind> = { shift: shiftKind, location: locationKind, reply: replyKind, case: caseKind };
+export const EVAL_KINDS: Record<string, AnyKind> = {
+  shift: shiftKind,
+  location: locationKind,
+  reply: replyKind,
+  case: caseKind,
+};
 
 export interface EvalReport {
   dataset: string;
@@ -28,7 +33,8 @@ export function kindOf(examples: Example[], file: string): { name: string; kind:
   const names = [...new Set(examples.map((e) => e.kind))];
   if (names.length !== 1) throw invalidInput(`${file} mixes kinds (${names.join(", ")}); use one kind per dataset.`);
   const kind = EVAL_KINDS[names[0]!];
-  if (!kind) throw invalidInput(`${file}: unknown kind "${names[0]}"; known kinds: ${Object.keys(EVAL_KINDS).join(", ")}.`);
+  if (!kind)
+    throw invalidInput(`${file}: unknown kind "${names[0]}"; known kinds: ${Object.keys(EVAL_KINDS).join(", ")}.`);
   return { name: names[0]!, kind };
 }
 
@@ -51,10 +57,16 @@ export async function runDataset(file: string, context: EvalContext): Promise<Ev
   for (const [index, example] of examples.entries()) {
     const inputs = kind.inputs.safeParse(example.inputs);
     const expected = kind.expected.safeParse(example.expected);
-    const problem = !inputs.success ? ["inputs", inputs.error] : !expected.success ? ["expected", expected.error] : undefined;
+    const problem = !inputs.success
+      ? ["inputs", inputs.error]
+      : !expected.success
+        ? ["expected", expected.error]
+        : undefined;
     if (problem) {
       const issue = (problem[1] as { issues: { path: PropertyKey[]; message: string }[] }).issues[0]!;
-      throw invalidInput(`${file}: example #${index + 1} (${example.id}): field "${[problem[0], ...issue.path.map(String)].join(".")}": ${issue.message}`);
+      throw invalidInput(
+        `${file}: example #${index + 1} (${example.id}): field "${[problem[0], ...issue.path.map(String)].join(".")}": ${issue.message}`,
+      );
     }
     const actual = await kind.run(inputs.data, context);
     results.push({ id: example.id, pass: kind.passed(expected.data, actual), expected: expected.data, actual });
@@ -62,15 +74,23 @@ export async function runDataset(file: string, context: EvalContext): Promise<Ev
   return { dataset: path.basename(file), kind: name, metrics: kind.metrics(results), results };
 }
 
-export async function runEvalCommand(args: string[], io: { settings: Settings; out: (text: string) => void }): Promise<number> {
+export async function runEvalCommand(
+  args: string[],
+  io: { settings: Settings; out: (text: string) => void },
+): Promise<number> {
   let values: { dataset?: string; json?: boolean; langsmith?: boolean };
   try {
-    ({ values } = parseArgs({ args, options: { dataset: { type: "string" }, json: { type: "boolean" }, langsmith: { type: "boolean" } }, strict: true }));
+    ({ values } = parseArgs({
+      args,
+      options: { dataset: { type: "string" }, json: { type: "boolean" }, langsmith: { type: "boolean" } },
+      strict: true,
+    }));
   } catch (error) {
     throw invalidInput((error as Error).message);
   }
   if (!values.dataset) throw invalidInput("eval needs --dataset FILE (for example evals/datasets/shift.jsonl).");
-  if (values.langsmith && !io.settings.langsmith) throw invalidInput("--langsmith needs LANGSMITH_API_KEY; without it evaluations stay on this machine.");
+  if (values.langsmith && !io.settings.langsmith)
+    throw invalidInput("--langsmith needs LANGSMITH_API_KEY; without it evaluations stay on this machine.");
 
   const file = path.resolve(values.dataset);
   const context = evalContext(io.settings);
@@ -79,13 +99,23 @@ export async function runEvalCommand(args: string[], io: { settings: Settings; o
   try {
     report = await runDataset(file, context);
     experiment = values.langsmith
-      ? await recordLangSmithExperiment({ datasetFile: report.dataset, kindName: report.kind, kind: EVAL_KINDS[report.kind]!, examples: readDataset(file) }, context)
+      ? await recordLangSmithExperiment(
+          {
+            datasetFile: report.dataset,
+            kindName: report.kind,
+            kind: EVAL_KINDS[report.kind]!,
+            examples: readDataset(file),
+          },
+          context,
+        )
       : undefined;
   } finally {
     await context.close();
   }
   if (values.json) {
-    io.out(`${JSON.stringify({ dataset: report.dataset, metrics: report.metrics, results: report.results, ...(experiment ? { langsmith: experiment } : {}) }, null, 2)}\n`);
+    io.out(
+      `${JSON.stringify({ dataset: report.dataset, metrics: report.metrics, results: report.results, ...(experiment ? { langsmith: experiment } : {}) }, null, 2)}\n`,
+    );
     return 0;
   }
   const failing = report.results.filter((r) => !r.pass);

@@ -1,12 +1,13 @@
 // A database for lifecycle scenarios, apart from the product's own data: a database
 // on the embedded PostgreSQL in the data folder (or any server URL a caller gives),
 // emptied before each scenario.
+
+import { createCheckpointer } from "../src/agents/checkpointer.js";
 import type { Settings } from "../src/config/settings.js";
 import { ensureDatabaseExists } from "../src/data/database.js";
 import { startEmbeddedPostgres } from "../src/data/embedded-postgres.js";
 import { migrateDatabase } from "../src/data/migrations.js";
 import { createDataClients, type DataClients } from "../src/data/prisma.js";
-import { createCheckpointer } from "../src/agents/checkpointer.js";
 
 export interface ScenarioStore extends DataClients {
   /** Empties every table, the agents' checkpoints included. */

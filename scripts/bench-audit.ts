@@ -1,7 +1,8 @@
 // Child of scripts/bench.ts: one `audit --all` against DATABASE_URL, then its own
 // elapsed time and peak resident memory as a JSON line.
-import { parseSettings } from "../src/config/settings.js";
+
 import { openContext } from "../src/cli/context.js";
+import { parseSettings } from "../src/config/settings.js";
 import { auditAllVanpools } from "../src/verification/audit-service.js";
 
 const ctx = await openContext(parseSettings(), () => {});

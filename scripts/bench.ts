@@ -13,14 +13,19 @@ import { createDataClients } from "../src/data/prisma.js";
 import { insertFixturesInBulk } from "../src/data/seed.js";
 import { generateSyntheticFixtures } from "../src/data/synthetic.js";
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const SIZES = sizes.length > 0 ? sizes : [1_000, 10_000];
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-"));
 fs.chmodSync(dataDir, 0o755);
 const server = await startEmbeddedPostgres({ dataDir });
 try {
-  console.log(`Pool Patrol benchmark: audit --all on synthetic vanpools (${os.cpus().length} cores, Node ${process.version})\n`);
+  console.log(
+    `Pool Patrol benchmark: audit --all on synthetic vanpools (${os.cpus().length} cores, Node ${process.version})\n`,
+  );
   console.log("vanpools   riders    seed s   audit s   vanpools/s   peak RSS MB");
   for (const size of SIZES) {
     const database = `bench_${size}`;
@@ -35,11 +40,19 @@ try {
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     await prisma.$disconnect();
     await pool.end();
-    const out = execFileSync(process.execPath, ["--import", "tsx", path.join(PROJECT_ROOT, "scripts", "bench-audit.ts")], {
-      env: { ...process.env, DATABASE_URL: url }, encoding: "utf8", maxBuffer: 1 << 26,
-    });
+    const out = execFileSync(
+      process.execPath,
+      ["--import", "tsx", path.join(PROJECT_ROOT, "scripts", "bench-audit.ts")],
+      {
+        env: { ...process.env, DATABASE_URL: url },
+        encoding: "utf8",
+        maxBuffer: 1 << 26,
+      },
+    );
     const { total, seconds, maxRssMb } = JSON.parse(out.trim().split("\n").at(-1)!);
-    console.log(`${String(total).padStart(8)} ${String(riders).padStart(8)} ${seedSeconds.toFixed(1).padStart(9)} ${seconds.toFixed(2).padStart(9)} ${(total / seconds).toFixed(0).padStart(12)} ${maxRssMb.toFixed(0).padStart(13)}`);
+    console.log(
+      `${String(total).padStart(8)} ${String(riders).padStart(8)} ${seedSeconds.toFixed(1).padStart(9)} ${seconds.toFixed(2).padStart(9)} ${(total / seconds).toFixed(0).padStart(12)} ${maxRssMb.toFixed(0).padStart(13)}`,
+    );
   }
 } finally {
   await server.stop();

@@ -3,7 +3,10 @@
 export type AppErrorCode = "not_found" | "invalid_input" | "conflict";
 
 export class AppError extends Error {
-  constructor(readonly code: AppErrorCode, message: string) {
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = "AppError";
   }

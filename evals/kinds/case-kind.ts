@@ -7,23 +7,40 @@ import path from "node:path";
 import { z } from "zod";
 import { buildAgentDeps } from "../../src/agents/deps.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
-import { employeeFixture, shiftFixture, vanpoolFixture, coordsSchema } from "../../src/data/fixture-schema.js";
 import { findThreadForCase } from "../../src/data/email-repository.js";
+import { coordsSchema, employeeFixture, shiftFixture, vanpoolFixture } from "../../src/data/fixture-schema.js";
 import { seedFixtures } from "../../src/data/seed.js";
 import { replyDeadline } from "../../src/domain/case-lifecycle.js";
-import { outboxSender } from "../../src/integrations/email/outbox.js";
 import { AppError } from "../../src/errors.js";
+import { outboxSender } from "../../src/integrations/email/outbox.js";
 import type { EvalKind, ExampleResult } from "./kind.js";
 
 const event = z.discriminatedUnion("type", [
   z.object({ type: z.literal("audit") }),
   z.object({ type: z.literal("reply"), from: z.string(), body: z.string() }),
   z.object({ type: z.literal("timeout") }),
-  z.object({ type: z.literal("decision"), decision: z.enum(["approve", "edit", "reject"]), body: z.string().optional(), reason: z.string().optional() }),
-  z.object({ type: z.literal("update_data"), employee_id: z.string(), changes: z.object({ home_zip: z.string().optional(), home_coords: coordsSchema.nullable().optional(), shift_id: z.string().nullable().optional() }) }),
+  z.object({
+    type: z.literal("decision"),
+    decision: z.enum(["approve", "edit", "reject"]),
+    body: z.string().optional(),
+    reason: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal("update_data"),
+    employee_id: z.string(),
+    changes: z.object({
+      home_zip: z.string().optional(),
+      home_coords: coordsSchema.nullable().optional(),
+      shift_id: z.string().nullable().optional(),
+    }),
+  }),
 ]);
 const inputs = z.object({
-  data: z.object({ vanpools: z.array(vanpoolFixture), employees: z.array(employeeFixture), shifts: z.array(shiftFixture) }),
+  data: z.object({
+    vanpools: z.array(vanpoolFixture),
+    employees: z.array(employeeFixture),
+    shifts: z.array(shiftFixture),
+  }),
   vanpool_id: z.string(),
   now: z.iso.datetime(),
   events: z.array(event).min(1),
@@ -36,7 +53,12 @@ const expected = z.object({
   tools: z.array(z.string()).optional(),
 });
 type Expected = z.infer<typeof expected>;
-type Actual = Required<Pick<Expected, "status" | "outcome" | "emails_sent" | "approvals">> & { tools: string[]; tool_calls: number; human_decisions: number; refusals: number };
+type Actual = Required<Pick<Expected, "status" | "outcome" | "emails_sent" | "approvals">> & {
+  tools: string[];
+  tool_calls: number;
+  human_decisions: number;
+  refusals: number;
+};
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -50,8 +72,11 @@ export const caseKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
     await seedFixtures(store.prisma, { ...scenario.data, cases: [], emailThreads: [] });
     let clock = new Date(scenario.now);
     const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-eval-outbox-"));
-    const workflow = createCaseWorkflow(await buildAgentDeps(store, context.settings, { now: () => clock, sender: outboxSender(outbox) }));
-    const currentCase = () => store.prisma.case.findFirst({ where: { vanpoolId: scenario.vanpool_id }, orderBy: { createdAt: "desc" } });
+    const workflow = createCaseWorkflow(
+      await buildAgentDeps(store, context.settings, { now: () => clock, sender: outboxSender(outbox) }),
+    );
+    const currentCase = () =>
+      store.prisma.case.findFirst({ where: { vanpoolId: scenario.vanpool_id }, orderBy: { createdAt: "desc" } });
     let decisions = 0;
     let refusals = 0;
 
@@ -72,7 +97,9 @@ export const caseKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
             where: { id: step.employee_id },
             data: {
               ...(c.home_zip !== undefined ? { homeZip: c.home_zip } : {}),
-              ...(c.home_coords !== undefined ? { homeLat: c.home_coords?.lat ?? null, homeLng: c.home_coords?.lng ?? null } : {}),
+              ...(c.home_coords !== undefined
+                ? { homeLat: c.home_coords?.lat ?? null, homeLng: c.home_coords?.lng ?? null }
+                : {}),
               ...(c.shift_id !== undefined ? { shiftId: c.shift_id } : {}),
             },
           });
@@ -86,9 +113,15 @@ export const caseKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
           return;
         }
         case "decision": {
-          const oldest = await store.prisma.approvalRequest.findFirst({ where: { status: "pending" }, orderBy: { createdAt: "asc" } });
+          const oldest = await store.prisma.approvalRequest.findFirst({
+            where: { status: "pending" },
+            orderBy: { createdAt: "asc" },
+          });
           if (!oldest) return;
-          await workflow.decide(oldest.id, step.decision, "eval-reviewer", { body: step.body ?? (step.decision === "edit" ? "Edited by the reviewer." : undefined), reason: step.reason });
+          await workflow.decide(oldest.id, step.decision, "eval-reviewer", {
+            body: step.body ?? (step.decision === "edit" ? "Edited by the reviewer." : undefined),
+            reason: step.reason,
+          });
           decisions++;
         }
       }
@@ -107,7 +140,9 @@ export const caseKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
       }
       const finalCase = await currentCase();
       const approvals = await store.prisma.approvalRequest.findMany({ orderBy: { createdAt: "asc" } });
-      const toolRows = await store.prisma.agentRunLog.findMany({ where: { kind: "tool_call", run: { agent: "case_manager" } } });
+      const toolRows = await store.prisma.agentRunLog.findMany({
+        where: { kind: "tool_call", run: { agent: "case_manager" } },
+      });
       return {
         status: finalCase?.status ?? null,
         outcome: finalCase ? finalCase.outcome : "verified",
@@ -123,25 +158,41 @@ export const caseKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
     }
   },
   passed(e, a) {
-    return e.status === a.status && e.outcome === a.outcome && e.emails_sent === a.emails_sent
-      && e.approvals.join() === a.approvals.join() && (!e.tools || [...e.tools].sort().join() === a.tools.join());
+    return (
+      e.status === a.status &&
+      e.outcome === a.outcome &&
+      e.emails_sent === a.emails_sent &&
+      e.approvals.join() === a.approvals.join() &&
+      (!e.tools || [...e.tools].sort().join() === a.tools.join())
+    );
   },
   metrics(results: ExampleResult<Expected, Actual>[]) {
     const n = results.length;
     const withTools = results.filter((r) => r.expected.tools);
     const cancelled = results.filter((r) => r.actual.status === "cancelled");
     const withCase = results.filter((r) => r.actual.status !== null);
-    const closedAlone = results.filter((r) => ["resolved", "cancelled", null].includes(r.actual.status) && r.actual.approvals.length === 0);
+    const closedAlone = results.filter(
+      (r) => ["resolved", "cancelled", null].includes(r.actual.status) && r.actual.approvals.length === 0,
+    );
     return {
       examples: n,
       accuracy: results.filter((r) => r.pass).length / n,
-      outcome_accuracy: results.filter((r) => r.expected.status === r.actual.status && r.expected.outcome === r.actual.outcome).length / n,
+      outcome_accuracy:
+        results.filter((r) => r.expected.status === r.actual.status && r.expected.outcome === r.actual.outcome).length /
+        n,
       hitl_match: results.filter((r) => r.expected.approvals.join() === r.actual.approvals.join()).length / n,
       emails_match: results.filter((r) => r.expected.emails_sent === r.actual.emails_sent).length / n,
-      cancel_precision: cancelled.length ? cancelled.filter((r) => r.expected.status === "cancelled").length / cancelled.length : null,
+      cancel_precision: cancelled.length
+        ? cancelled.filter((r) => r.expected.status === "cancelled").length / cancelled.length
+        : null,
       automation_rate: closedAlone.length / n,
-      tool_choice_accuracy: withTools.length ? withTools.filter((r) => [...r.expected.tools!].sort().join() === r.actual.tools.join()).length / withTools.length : null,
-      average_tool_calls_per_case: withCase.length ? withCase.reduce((s, r) => s + r.actual.tool_calls, 0) / withCase.length : null,
+      tool_choice_accuracy: withTools.length
+        ? withTools.filter((r) => [...r.expected.tools!].sort().join() === r.actual.tools.join()).length /
+          withTools.length
+        : null,
+      average_tool_calls_per_case: withCase.length
+        ? withCase.reduce((s, r) => s + r.actual.tool_calls, 0) / withCase.length
+        : null,
     };
   },
   describeMetrics(m) {

@@ -17,29 +17,46 @@ export const replyKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
   async run(example) {
     classifier ??= createRulesClassifier();
     const result = classifier.classify(example.body, example.subject);
-    return { bucket: result.bucket, hitl_required: result.bucket === "escalation", confidence: result.confidence, reasons: result.reasons };
+    return {
+      bucket: result.bucket,
+      hitl_required: result.bucket === "escalation",
+      confidence: result.confidence,
+      reasons: result.reasons,
+    };
   },
   passed: (e, a) => e.bucket === a.bucket && e.hitl_required === a.hitl_required,
   metrics(results: ExampleResult<Expected, Actual>[]) {
-    const confusion = Object.fromEntries(BUCKETS.map((b) => [b, Object.fromEntries(BUCKETS.map((p) => [p, 0]))])) as Record<string, Record<string, number>>;
+    const confusion = Object.fromEntries(
+      BUCKETS.map((b) => [b, Object.fromEntries(BUCKETS.map((p) => [p, 0]))]),
+    ) as Record<string, Record<string, number>>;
     for (const r of results) confusion[r.expected.bucket]![r.actual.bucket]!++;
     const escalations = results.filter((r) => r.expected.bucket === "escalation");
     return {
       examples: results.length,
       bucket_accuracy: results.filter((r) => r.expected.bucket === r.actual.bucket).length / results.length,
       hitl_match: results.filter((r) => r.expected.hitl_required === r.actual.hitl_required).length / results.length,
-      escalation_recall: escalations.length ? escalations.filter((r) => r.actual.bucket === "escalation").length / escalations.length : null,
+      escalation_recall: escalations.length
+        ? escalations.filter((r) => r.actual.bucket === "escalation").length / escalations.length
+        : null,
       confusion_matrix: confusion,
     };
   },
   describeMetrics(m) {
-    const metrics = m as { examples: number; bucket_accuracy: number; hitl_match: number; escalation_recall: number | null; confusion_matrix: Record<string, Record<string, number>> };
+    const metrics = m as {
+      examples: number;
+      bucket_accuracy: number;
+      hitl_match: number;
+      escalation_recall: number | null;
+      confusion_matrix: Record<string, Record<string, number>>;
+    };
     const pct = (v: number | null) => (v === null ? "n/a" : `${(v * 100).toFixed(1)}%`);
     return [
       `bucket accuracy ${pct(metrics.bucket_accuracy)}, hitl match ${pct(metrics.hitl_match)}, escalation recall ${pct(metrics.escalation_recall)} on ${metrics.examples} replies`,
       "confusion matrix (rows expected, columns predicted):",
       `  ${"".padEnd(15)}${BUCKETS.map((b) => b.slice(0, 11).padStart(12)).join("")}`,
-      ...BUCKETS.map((b) => `  ${b.padEnd(15)}${BUCKETS.map((p) => String(metrics.confusion_matrix[b]![p]).padStart(12)).join("")}`),
+      ...BUCKETS.map(
+        (b) => `  ${b.padEnd(15)}${BUCKETS.map((p) => String(metrics.confusion_matrix[b]![p]).padStart(12)).join("")}`,
+      ),
     ];
   },
 };

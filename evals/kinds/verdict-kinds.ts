@@ -15,21 +15,39 @@ type Actual = Expected & Pick<SpecialistResult, "confidence" | "reasoning" | "ev
 
 const shiftInputs = z.object({
   vanpool: z.object({ vanpool_id: z.string(), schedule: scheduleSchema.nullable().optional() }),
-  riders: z.array(z.object({
-    employee_id: z.string(),
-    shift: z.object({ name: z.string(), schedule: scheduleSchema }).nullable(),
-    pto_dates: z.array(z.string()).default([]),
-  })),
+  riders: z.array(
+    z.object({
+      employee_id: z.string(),
+      shift: z.object({ name: z.string(), schedule: scheduleSchema }).nullable(),
+      pto_dates: z.array(z.string()).default([]),
+    }),
+  ),
   as_of: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
 });
 
 const locationInputs = z.object({
-  vanpool: z.object({ vanpool_id: z.string(), work_site_coords: coordsSchema, pickup_coords: coordsSchema.nullable().optional() }),
-  riders: z.array(z.object({ employee_id: z.string(), home_zip: z.string().nullable().optional(), home_coords: coordsSchema.nullable().optional() })),
+  vanpool: z.object({
+    vanpool_id: z.string(),
+    work_site_coords: coordsSchema,
+    pickup_coords: coordsSchema.nullable().optional(),
+  }),
+  riders: z.array(
+    z.object({
+      employee_id: z.string(),
+      home_zip: z.string().nullable().optional(),
+      home_coords: coordsSchema.nullable().optional(),
+    }),
+  ),
 });
 
 function toActual(result: SpecialistResult): Actual {
-  return { verdict: result.verdict, flagged: result.flagged, confidence: result.confidence, reasoning: result.reasoning, evidence: result.evidence };
+  return {
+    verdict: result.verdict,
+    flagged: result.flagged,
+    confidence: result.confidence,
+    reasoning: result.reasoning,
+    evidence: result.evidence,
+  };
 }
 
 function sameSet(a: string[], b: string[]): boolean {
@@ -38,16 +56,21 @@ function sameSet(a: string[], b: string[]): boolean {
 
 function verdictMetrics(results: ExampleResult<Expected, Actual>[], evidenceComplete: (actual: Actual) => boolean) {
   const total = results.length;
-  const perVerdict = Object.fromEntries(VERDICTS.map((verdict) => {
-    const predicted = results.filter((r) => r.actual.verdict === verdict);
-    const actualPositives = results.filter((r) => r.expected.verdict === verdict);
-    const truePositives = predicted.filter((r) => r.expected.verdict === verdict).length;
-    return [verdict, {
-      precision: predicted.length ? truePositives / predicted.length : null,
-      recall: actualPositives.length ? truePositives / actualPositives.length : null,
-      support: actualPositives.length,
-    }];
-  }));
+  const perVerdict = Object.fromEntries(
+    VERDICTS.map((verdict) => {
+      const predicted = results.filter((r) => r.actual.verdict === verdict);
+      const actualPositives = results.filter((r) => r.expected.verdict === verdict);
+      const truePositives = predicted.filter((r) => r.expected.verdict === verdict).length;
+      return [
+        verdict,
+        {
+          precision: predicted.length ? truePositives / predicted.length : null,
+          recall: actualPositives.length ? truePositives / actualPositives.length : null,
+          support: actualPositives.length,
+        },
+      ];
+    }),
+  );
   return {
     examples: total,
     accuracy: results.filter((r) => r.pass).length / total,
@@ -64,7 +87,10 @@ function describeVerdictMetrics(metrics: Record<string, unknown>): string[] {
   return [
     `accuracy ${pct(m.accuracy)}  (verdict ${pct(m.verdict_accuracy)}, flagged riders ${pct(m.flagged_accuracy)}) on ${m.examples} examples`,
     `evidence completeness ${pct(m.evidence_completeness)}`,
-    ...VERDICTS.map((v) => `  ${v.padEnd(13)} precision ${pct(m.per_verdict[v]!.precision)}  recall ${pct(m.per_verdict[v]!.recall)}  support ${m.per_verdict[v]!.support}`),
+    ...VERDICTS.map(
+      (v) =>
+        `  ${v.padEnd(13)} precision ${pct(m.per_verdict[v]!.precision)}  recall ${pct(m.per_verdict[v]!.recall)}  support ${m.per_verdict[v]!.support}`,
+    ),
   ];
 }
 
@@ -77,27 +103,37 @@ function shiftEvidenceComplete(actual: Actual): boolean {
   const riders = actual.evidence.filter((e) => e.type === "employee_shift");
   if (riders.length === 0) return false;
   if (reference.source === "none") return riders.every((r) => has(r, "employee_id", "schedule"));
-  return riders.every((r) => r.verdict === "inconclusive" || has(r, "employee_id", "schedule", "days", "compatible_day_ratio", "pto_days_used"));
+  return riders.every(
+    (r) =>
+      r.verdict === "inconclusive" ||
+      has(r, "employee_id", "schedule", "days", "compatible_day_ratio", "pto_days_used"),
+  );
 }
 
 /** Pickup point cited; every rider has a home source and a distance against the threshold. */
 function locationEvidenceComplete(actual: Actual): boolean {
-  if (!actual.evidence.some((e) => e.type === "vanpool_pickup" && has(e, "pickup_coords", "point_source"))) return false;
+  if (!actual.evidence.some((e) => e.type === "vanpool_pickup" && has(e, "pickup_coords", "point_source")))
+    return false;
   const profiles = actual.evidence.filter((e) => e.type === "employee_profile");
   const distances = actual.evidence.filter((e) => e.type === "distance_check");
-  return profiles.length > 0 && profiles.length === distances.length
-    && profiles.every((p) => has(p, "employee_id", "home_zip", "home_point_source"))
-    && distances.every((d) => has(d, "distance_miles", "threshold_miles", "verdict"));
+  return (
+    profiles.length > 0 &&
+    profiles.length === distances.length &&
+    profiles.every((p) => has(p, "employee_id", "home_zip", "home_point_source")) &&
+    distances.every((d) => has(d, "distance_miles", "threshold_miles", "verdict"))
+  );
 }
 
 export const shiftKind: EvalKind<z.infer<typeof shiftInputs>, Expected, Actual> = {
   inputs: shiftInputs,
   expected: expectedSchema,
   async run(inputs, { settings }) {
-    return toActual(evaluateShift(inputs, {
-      toleranceMinutes: settings.policy.shiftToleranceMinutes,
-      minCompatibleDayRatio: settings.policy.minCompatibleDayRatio,
-    }));
+    return toActual(
+      evaluateShift(inputs, {
+        toleranceMinutes: settings.policy.shiftToleranceMinutes,
+        minCompatibleDayRatio: settings.policy.minCompatibleDayRatio,
+      }),
+    );
   },
   passed: (expected, actual) => expected.verdict === actual.verdict && sameSet(expected.flagged, actual.flagged),
   metrics: (results) => verdictMetrics(results, shiftEvidenceComplete),
@@ -108,7 +144,11 @@ export const locationKind: EvalKind<z.infer<typeof locationInputs>, Expected, Ac
   inputs: locationInputs,
   expected: expectedSchema,
   async run(inputs, { settings }) {
-    return toActual(await checkLocation(inputs, createDistanceProvider(settings), { maxDistanceMiles: settings.policy.maxDistanceMiles }));
+    return toActual(
+      await checkLocation(inputs, createDistanceProvider(settings), {
+        maxDistanceMiles: settings.policy.maxDistanceMiles,
+      }),
+    );
   },
   passed: (expected, actual) => expected.verdict === actual.verdict && sameSet(expected.flagged, actual.flagged),
   metrics: (results) => verdictMetrics(results, locationEvidenceComplete),

@@ -3,8 +3,8 @@ import type pg from "pg";
 import type { Settings } from "../config/settings.js";
 import type { DataClients, PrismaClient } from "../data/prisma.js";
 import { createDistanceProvider } from "../integrations/distance/index.js";
-import { createEmailSender } from "../integrations/email/index.js";
 import type { EmailSender } from "../integrations/email/email-sender.js";
+import { createEmailSender } from "../integrations/email/index.js";
 import type { AuditDeps } from "../verification/audit.js";
 import { createCheckpointer } from "./checkpointer.js";
 import { createRulesClassifier, type ReplyClassifier } from "./outreach/classifier.js";
@@ -19,7 +19,11 @@ export interface AgentDeps extends AuditDeps {
   classifier: ReplyClassifier;
 }
 
-export async function buildAgentDeps(clients: DataClients, settings: Settings, options: { now?: () => Date; sender?: EmailSender } = {}): Promise<AgentDeps> {
+export async function buildAgentDeps(
+  clients: DataClients,
+  settings: Settings,
+  options: { now?: () => Date; sender?: EmailSender } = {},
+): Promise<AgentDeps> {
   return {
     ...clients,
     settings,

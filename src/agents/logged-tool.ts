@@ -17,10 +17,21 @@ export function logged<I, O>(prisma: PrismaClient, name: string, fn: (input: I, 
     try {
       const output = await fn(input, config);
       const text = typeof output === "string" ? output : JSON.stringify(output);
-      await logAgentRun(prisma, runId, { kind: "tool_call", message: name, data: { tool: name, args: input as Record<string, unknown>, result: text.slice(0, 500) }, durationMs: Math.round(performance.now() - started) });
+      await logAgentRun(prisma, runId, {
+        kind: "tool_call",
+        message: name,
+        data: { tool: name, args: input as Record<string, unknown>, result: text.slice(0, 500) },
+        durationMs: Math.round(performance.now() - started),
+      });
       return text;
     } catch (error) {
-      await logAgentRun(prisma, runId, { kind: "tool_call", level: "error", message: name, data: { tool: name, args: input as Record<string, unknown>, error: (error as Error).message }, durationMs: Math.round(performance.now() - started) });
+      await logAgentRun(prisma, runId, {
+        kind: "tool_call",
+        level: "error",
+        message: name,
+        data: { tool: name, args: input as Record<string, unknown>, error: (error as Error).message },
+        durationMs: Math.round(performance.now() - started),
+      });
       // The model sees the refusal and can choose another step; nothing half-done is hidden.
       return JSON.stringify({ error: (error as Error).message });
     }

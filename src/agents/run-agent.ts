@@ -39,16 +39,43 @@ export interface AgentTurnInput extends BuiltAgent {
 
 export async function runAgentTurn(deps: AgentDeps, input: AgentTurnInput): Promise<AgentTurn> {
   const agentRunId = await startAgentRun(deps.prisma, {
-    agent: input.agentName, model: input.model.name, caseId: input.caseId, vanpoolId: input.vanpoolId, now: deps.now(),
+    agent: input.agentName,
+    model: input.model.name,
+    caseId: input.caseId,
+    vanpoolId: input.vanpoolId,
+    now: deps.now(),
     input: { prompt_version: input.promptVersion, ...(input.task ?? { resume: input.resume }) },
   });
   const controller = new AbortController();
   const usage = modelUsageRecorder(deps, agentRunId);
-  const config = { signal: controller.signal, callbacks: [usage.handler], configurable: { thread_id: input.threadId, agent_run_id: agentRunId }, metadata: { agent: input.agentName, model: input.model.name, prompt_version: input.promptVersion, case_id: input.caseId ?? null, vanpool_id: input.vanpoolId ?? null }, recursionLimit: 40 };
-  const payload = input.resume ? new Command({ resume: input.resume }) : { messages: [{ role: "user", content: JSON.stringify(input.task) }] };
+  const config = {
+    signal: controller.signal,
+    callbacks: [usage.handler],
+    configurable: { thread_id: input.threadId, agent_run_id: agentRunId },
+    metadata: {
+      agent: input.agentName,
+      model: input.model.name,
+      prompt_version: input.promptVersion,
+      case_id: input.caseId ?? null,
+      vanpool_id: input.vanpoolId ?? null,
+    },
+    recursionLimit: 40,
+  };
+  const payload = input.resume
+    ? new Command({ resume: input.resume })
+    : { messages: [{ role: "user", content: JSON.stringify(input.task) }] };
   try {
-    const invocation = AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => input.agent.invoke(payload as never, config));
-    const result = (await (input.model.isRules ? invocation : withTimeout(invocation, deps.settings.modelTimeoutMs, `${input.agentName} (${input.model.name})`, controller))) as {
+    const invocation = AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () =>
+      input.agent.invoke(payload as never, config),
+    );
+    const result = (await (input.model.isRules
+      ? invocation
+      : withTimeout(
+          invocation,
+          deps.settings.modelTimeoutMs,
+          `${input.agentName} (${input.model.name})`,
+          controller,
+        ))) as {
       messages: { getType(): string; content: unknown; tool_calls?: { name: string }[] }[];
       __interrupt__?: { id: string; value: { actionRequests: { name: string; args: Record<string, unknown> }[] } }[];
     };
@@ -61,12 +88,22 @@ export async function runAgentTurn(deps: AgentDeps, input: AgentTurnInput): Prom
       toolCalls: await toolCallsOfRun(deps.prisma, [agentRunId]),
     };
     await usage.flushed();
-    await finishAgentRun(deps.prisma, agentRunId, { status: interrupt ? "interrupted" : "succeeded", output: { final: turn.finalText, interrupt: turn.interrupt ?? null }, now: deps.now(), ...usage.totals() });
+    await finishAgentRun(deps.prisma, agentRunId, {
+      status: interrupt ? "interrupted" : "succeeded",
+      output: { final: turn.finalText, interrupt: turn.interrupt ?? null },
+      now: deps.now(),
+      ...usage.totals(),
+    });
     return turn;
   } catch (error) {
     await logAgentRun(deps.prisma, agentRunId, { kind: "error", level: "error", message: (error as Error).message });
     await usage.flushed();
-    await finishAgentRun(deps.prisma, agentRunId, { status: "failed", error: (error as Error).message, now: deps.now(), ...usage.totals() });
+    await finishAgentRun(deps.prisma, agentRunId, {
+      status: "failed",
+      error: (error as Error).message,
+      now: deps.now(),
+      ...usage.totals(),
+    });
     throw error;
   }
 }
@@ -89,7 +126,11 @@ function modelUsageRecorder(deps: AgentDeps, agentRunId: string) {
       started.set(runId, performance.now());
     },
     handleLLMEnd(output, runId) {
-      const message = (output.generations[0]?.[0] as { message?: { usage_metadata?: { input_tokens?: number; output_tokens?: number } } } | undefined)?.message;
+      const message = (
+        output.generations[0]?.[0] as
+          | { message?: { usage_metadata?: { input_tokens?: number; output_tokens?: number } } }
+          | undefined
+      )?.message;
       const used = message?.usage_metadata;
       if (used) {
         reported = true;
@@ -97,11 +138,14 @@ function modelUsageRecorder(deps: AgentDeps, agentRunId: string) {
         tokensOut += used.output_tokens ?? 0;
       }
       const began = started.get(runId);
-      writes.push(logAgentRun(deps.prisma, agentRunId, {
-        kind: "model_call", message: "model call",
-        data: used ? { input_tokens: used.input_tokens, output_tokens: used.output_tokens } : undefined,
-        durationMs: began === undefined ? undefined : Math.round(performance.now() - began),
-      }));
+      writes.push(
+        logAgentRun(deps.prisma, agentRunId, {
+          kind: "model_call",
+          message: "model call",
+          data: used ? { input_tokens: used.input_tokens, output_tokens: used.output_tokens } : undefined,
+          durationMs: began === undefined ? undefined : Math.round(performance.now() - began),
+        }),
+      );
     },
   });
   return {

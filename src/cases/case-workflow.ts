@@ -2,22 +2,27 @@
 // run due timeouts, and carry out human decisions. Each operation on a case runs
 // under a database lock, so two processes never work the same case at once.
 import { randomUUID } from "node:crypto";
-import { invalidInput, notFound } from "../errors.js";
-import { recordEvent } from "../data/audit-log.js";
+import { type CaseManagerTask, createCaseManagerAgent } from "../agents/case-manager/agent.js";
+import type { AgentDeps } from "../agents/deps.js";
+import { createOutreachAgent } from "../agents/outreach/agent.js";
+import { type AgentTurn, pendingInterrupts, runAgentTurn } from "../agents/run-agent.js";
 import {
-  getApproval, listUnappliedDecisions, markApplied, recordDecision, type ApprovalRecord, type Decision,
+  type ApprovalRecord,
+  createApproval,
+  type Decision,
+  getApproval,
+  listUnappliedDecisions,
+  markApplied,
+  recordDecision,
 } from "../data/approval-repository.js";
-import { changeCase, findCase, findOpenCase, getCase, type CaseRecord } from "../data/case-repository.js";
+import { recordEvent } from "../data/audit-log.js";
+import { type CaseRecord, changeCase, findCase, findOpenCase, getCase } from "../data/case-repository.js";
 import { createInbound, findMessageByKey, findThread, quarantine } from "../data/email-repository.js";
 import { withAdvisoryLock } from "../data/locks.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
 import { isClosed, isReplyOverdue } from "../domain/case-lifecycle.js";
+import { invalidInput, notFound } from "../errors.js";
 import { sendCaseEmail } from "./email-service.js";
-import { createApproval } from "../data/approval-repository.js";
-import type { AgentDeps } from "../agents/deps.js";
-import { createCaseManagerAgent, type CaseManagerTask } from "../agents/case-manager/agent.js";
-import { createOutreachAgent } from "../agents/outreach/agent.js";
-import { pendingInterrupts, runAgentTurn, type AgentTurn } from "../agents/run-agent.js";
 
 export interface CaseManagerResult {
   vanpool_id: string;
@@ -50,29 +55,62 @@ export function createCaseWorkflow(deps: AgentDeps) {
     let turn: AgentTurn;
     const caseManager = createCaseManagerAgent(deps);
     try {
-      turn = await runAgentTurn(deps, { ...caseManager, threadId, caseId: task.case?.case_id, vanpoolId: task.vanpool_id, task: task as unknown as Record<string, unknown> });
+      turn = await runAgentTurn(deps, {
+        ...caseManager,
+        threadId,
+        caseId: task.case?.case_id,
+        vanpoolId: task.vanpool_id,
+        task: task as unknown as Record<string, unknown>,
+      });
     } catch (error) {
       const { model } = caseManager;
       if (model.isRules) throw error;
       // The model failed or timed out: the rules model takes the step over, and the trail says so.
-      await recordEvent(deps.prisma, { actor: "agent:case_manager", action: "agent.fallback_to_rules", subjectType: task.case ? "case" : "vanpool", subjectId: task.case?.case_id ?? task.vanpool_id, at: deps.now(), details: { model: model.name, error: (error as Error).message } });
-      const rules = createCaseManagerAgent({ ...deps, settings: { ...deps.settings, models: { ...deps.settings.models, case_manager: "rules" } } });
-      turn = await runAgentTurn(deps, { ...rules, threadId: `${threadId}~rules-${randomUUID().slice(0, 8)}`, caseId: task.case?.case_id, vanpoolId: task.vanpool_id, task: task as unknown as Record<string, unknown> });
+      await recordEvent(deps.prisma, {
+        actor: "agent:case_manager",
+        action: "agent.fallback_to_rules",
+        subjectType: task.case ? "case" : "vanpool",
+        subjectId: task.case?.case_id ?? task.vanpool_id,
+        at: deps.now(),
+        details: { model: model.name, error: (error as Error).message },
+      });
+      const rules = createCaseManagerAgent({
+        ...deps,
+        settings: { ...deps.settings, models: { ...deps.settings.models, case_manager: "rules" } },
+      });
+      turn = await runAgentTurn(deps, {
+        ...rules,
+        threadId: `${threadId}~rules-${randomUUID().slice(0, 8)}`,
+        caseId: task.case?.case_id,
+        vanpoolId: task.vanpool_id,
+        task: task as unknown as Record<string, unknown>,
+      });
     }
     let approvalId: string | undefined;
     if (turn.interrupt) {
       const request = turn.interrupt.actionRequests[0]!;
       const caseId = String(request.args.case_id ?? task.case?.case_id);
-      const approval = await createApproval(deps.prisma, { kind: "cancellation", caseId, payload: { ...request.args, tool: request.name }, graphThreadId: threadId, interruptId: turn.interrupt.id, actor: "agent:case_manager", now: deps.now() });
+      const approval = await createApproval(deps.prisma, {
+        kind: "cancellation",
+        caseId,
+        payload: { ...request.args, tool: request.name },
+        graphThreadId: threadId,
+        interruptId: turn.interrupt.id,
+        actor: "agent:case_manager",
+        now: deps.now(),
+      });
       approvalId = approval.approval_id;
     }
-    const record = task.case ? await findCase(deps.prisma, task.case.case_id) : await latestCaseSince(task.vanpool_id, started);
+    const record = task.case
+      ? await findCase(deps.prisma, task.case.case_id)
+      : await latestCaseSince(task.vanpool_id, started);
     return {
       vanpool_id: task.vanpool_id,
       case_id: record?.case_id ?? null,
       status: record?.status ?? null,
       outcome: record ? record.outcome : "verified",
-      reasoning: turn.finalText || (turn.interrupt ? "Waiting for a person to approve or reject the cancellation." : ""),
+      reasoning:
+        turn.finalText || (turn.interrupt ? "Waiting for a person to approve or reject the cancellation." : ""),
       tools_used: turn.toolCalls,
       ...(approvalId ? { approval_id: approvalId } : {}),
     };
@@ -81,47 +119,117 @@ export function createCaseWorkflow(deps: AgentDeps) {
   async function latestCaseSince(vanpoolId: string, since: Date): Promise<CaseRecord | undefined> {
     const open = await findOpenCase(deps.prisma, vanpoolId);
     if (open) return open;
-    const row = await deps.prisma.case.findFirst({ where: { vanpoolId, updatedAt: { gte: since } }, orderBy: { updatedAt: "desc" } });
+    const row = await deps.prisma.case.findFirst({
+      where: { vanpoolId, updatedAt: { gte: since } },
+      orderBy: { updatedAt: "desc" },
+    });
     return row ? getCase(deps.prisma, row.id) : undefined;
   }
 
   function taskCase(record: CaseRecord): CaseManagerTask["case"] {
-    return { case_id: record.case_id, status: record.status, failed_checks: record.failed_checks, flagged: record.flagged, re_audit_count: record.re_audit_count };
+    return {
+      case_id: record.case_id,
+      status: record.status,
+      failed_checks: record.failed_checks,
+      flagged: record.flagged,
+      re_audit_count: record.re_audit_count,
+    };
   }
 
   async function auditVanpool(vanpoolId: string): Promise<CaseManagerResult> {
-    if (!(await findVanpoolSnapshot(deps.prisma, vanpoolId))) throw notFound(`No vanpool ${vanpoolId}. Vanpool ids look like VP-101.`);
+    if (!(await findVanpoolSnapshot(deps.prisma, vanpoolId)))
+      throw notFound(`No vanpool ${vanpoolId}. Vanpool ids look like VP-101.`);
     return withAdvisoryLock(deps.pool, `vanpool:${vanpoolId}`, async () => {
       const open = await findOpenCase(deps.prisma, vanpoolId);
       // Audits run on a thread of their own: they never disturb a case waiting on a person.
-      return runCaseManager({ task: "audit", vanpool_id: vanpoolId, case: open ? taskCase(open) : null }, `audit:${vanpoolId}:${randomUUID()}`);
+      return runCaseManager(
+        { task: "audit", vanpool_id: vanpoolId, case: open ? taskCase(open) : null },
+        `audit:${vanpoolId}:${randomUUID()}`,
+      );
     });
   }
 
-  async function receiveReply(input: { threadId: string; from: string; body: string; subject?: string }): Promise<ReplyResult> {
+  async function receiveReply(input: {
+    threadId: string;
+    from: string;
+    body: string;
+    subject?: string;
+  }): Promise<ReplyResult> {
     const now = deps.now();
     const thread = await findThread(deps.prisma, input.threadId);
     if (!thread) {
-      const id = await quarantine(deps.prisma, { threadId: input.threadId, from: input.from, subject: input.subject, body: input.body, reason: "unknown thread", now });
-      throw notFound(`No email thread ${input.threadId}. The message was kept in quarantine (${id}) for a person to look at.`);
+      const id = await quarantine(deps.prisma, {
+        threadId: input.threadId,
+        from: input.from,
+        subject: input.subject,
+        body: input.body,
+        reason: "unknown thread",
+        now,
+      });
+      throw notFound(
+        `No email thread ${input.threadId}. The message was kept in quarantine (${id}) for a person to look at.`,
+      );
     }
-    const onThread = new Set(thread.messages.filter((m) => m.direction === "outbound").flatMap((m) => [...m.to, ...m.cc]).map((a) => a.toLowerCase()));
+    const onThread = new Set(
+      thread.messages
+        .filter((m) => m.direction === "outbound")
+        .flatMap((m) => [...m.to, ...m.cc])
+        .map((a) => a.toLowerCase()),
+    );
     if (!onThread.has(input.from.toLowerCase())) {
-      const id = await quarantine(deps.prisma, { threadId: input.threadId, from: input.from, subject: input.subject, body: input.body, reason: "sender not on thread", now });
-      throw invalidInput(`${input.from} was not written to on ${input.threadId}. The message was kept in quarantine (${id}) for a person to look at.`);
+      const id = await quarantine(deps.prisma, {
+        threadId: input.threadId,
+        from: input.from,
+        subject: input.subject,
+        body: input.body,
+        reason: "sender not on thread",
+        now,
+      });
+      throw invalidInput(
+        `${input.from} was not written to on ${input.threadId}. The message was kept in quarantine (${id}) for a person to look at.`,
+      );
     }
     return withAdvisoryLock(deps.pool, `vanpool:${thread.vanpool_id}`, async () => {
-      const message = await createInbound(deps.prisma, { threadId: thread.thread_id, from: input.from, to: [deps.settings.email.from], subject: input.subject ?? `Re: ${thread.subject}`, body: input.body, now });
+      const message = await createInbound(deps.prisma, {
+        threadId: thread.thread_id,
+        from: input.from,
+        to: [deps.settings.email.from],
+        subject: input.subject ?? `Re: ${thread.subject}`,
+        body: input.body,
+        now,
+      });
       const record = await getCase(deps.prisma, thread.case_id);
       if (record.status !== "pending_reply") {
         const action = isClosed(record.status) ? "reply.after_close" : "reply.held_for_human";
-        await recordEvent(deps.prisma, { actor: `email:${input.from}`, action, subjectType: "case", subjectId: record.case_id, at: now, details: { message_id: message.message_id, status: record.status } });
+        await recordEvent(deps.prisma, {
+          actor: `email:${input.from}`,
+          action,
+          subjectType: "case",
+          subjectId: record.case_id,
+          at: now,
+          details: { message_id: message.message_id, status: record.status },
+        });
         const note = isClosed(record.status)
           ? `${record.case_id} is ${record.status}; the reply was recorded and flagged for a person. Nothing was reopened.`
           : `${record.case_id} is in ${record.status}; the reply was recorded for the person reviewing it.`;
-        return { message_id: message.message_id, handled: false, note, case_id: record.case_id, status: record.status, outcome: record.outcome };
+        return {
+          message_id: message.message_id,
+          handled: false,
+          note,
+          case_id: record.case_id,
+          status: record.status,
+          outcome: record.outcome,
+        };
       }
-      const result = await runCaseManager({ task: "reply", vanpool_id: record.vanpool_id, case: taskCase(record), reply: { message_id: message.message_id, from: input.from } }, caseThreadId(record.case_id));
+      const result = await runCaseManager(
+        {
+          task: "reply",
+          vanpool_id: record.vanpool_id,
+          case: taskCase(record),
+          reply: { message_id: message.message_id, from: input.from },
+        },
+        caseThreadId(record.case_id),
+      );
       return { ...result, message_id: message.message_id, handled: true, note: result.reasoning };
     });
   }
@@ -130,25 +238,61 @@ export function createCaseWorkflow(deps: AgentDeps) {
   async function tick(now = deps.now()): Promise<{ applied: DecisionResult[]; timeouts: CaseManagerResult[] }> {
     const applied: DecisionResult[] = [];
     for (const approval of await listUnappliedDecisions(deps.prisma)) applied.push(await applyDecision(approval));
-    const waiting = await deps.prisma.case.findMany({ where: { status: "pending_reply", lastOutboundAt: { not: null } }, orderBy: { lastOutboundAt: "asc" } });
+    const waiting = await deps.prisma.case.findMany({
+      where: { status: "pending_reply", lastOutboundAt: { not: null } },
+      orderBy: { lastOutboundAt: "asc" },
+    });
     const timeouts: CaseManagerResult[] = [];
     for (const row of waiting) {
       if (!isReplyOverdue(row.status, row.lastOutboundAt, now)) continue;
-      timeouts.push(await withAdvisoryLock(deps.pool, `vanpool:${row.vanpoolId}`, async () => {
-        const record = await getCase(deps.prisma, row.id);
-        if (!isReplyOverdue(record.status, record.last_outbound_at, now)) return { vanpool_id: record.vanpool_id, case_id: record.case_id, status: record.status, outcome: record.outcome, reasoning: "Handled meanwhile.", tools_used: [] };
-        await recordEvent(deps.prisma, { actor: "scheduler", action: "case.reply_timeout", subjectType: "case", subjectId: record.case_id, at: now, details: { last_outbound_at: record.last_outbound_at } });
-        return runCaseManager({ task: "timeout", vanpool_id: record.vanpool_id, case: taskCase(record) }, caseThreadId(record.case_id));
-      }));
+      timeouts.push(
+        await withAdvisoryLock(deps.pool, `vanpool:${row.vanpoolId}`, async () => {
+          const record = await getCase(deps.prisma, row.id);
+          if (!isReplyOverdue(record.status, record.last_outbound_at, now))
+            return {
+              vanpool_id: record.vanpool_id,
+              case_id: record.case_id,
+              status: record.status,
+              outcome: record.outcome,
+              reasoning: "Handled meanwhile.",
+              tools_used: [],
+            };
+          await recordEvent(deps.prisma, {
+            actor: "scheduler",
+            action: "case.reply_timeout",
+            subjectType: "case",
+            subjectId: record.case_id,
+            at: now,
+            details: { last_outbound_at: record.last_outbound_at },
+          });
+          return runCaseManager(
+            { task: "timeout", vanpool_id: record.vanpool_id, case: taskCase(record) },
+            caseThreadId(record.case_id),
+          );
+        }),
+      );
     }
     return { applied, timeouts };
   }
 
-  async function decide(approvalId: string, decision: Decision, actor: string, extra: { body?: string; reason?: string } = {}): Promise<DecisionResult> {
+  async function decide(
+    approvalId: string,
+    decision: Decision,
+    actor: string,
+    extra: { body?: string; reason?: string } = {},
+  ): Promise<DecisionResult> {
     const approval = await getApproval(deps.prisma, approvalId);
-    if (approval.kind === "cancellation" && decision === "edit") throw invalidInput("A cancellation can be approved or rejected, not edited.");
+    if (approval.kind === "cancellation" && decision === "edit")
+      throw invalidInput("A cancellation can be approved or rejected, not edited.");
     if (decision === "edit" && !extra.body?.trim()) throw invalidInput("An edit needs the new email text (--body).");
-    const decided = await recordDecision(deps.prisma, { approvalId, decision, actor, now: deps.now(), body: extra.body, reason: extra.reason });
+    const decided = await recordDecision(deps.prisma, {
+      approvalId,
+      decision,
+      actor,
+      now: deps.now(),
+      body: extra.body,
+      reason: extra.reason,
+    });
     return applyDecision(decided);
   }
 
@@ -164,22 +308,46 @@ export function createCaseWorkflow(deps: AgentDeps) {
       if (!waiting.includes(current.interrupt_id ?? "")) {
         // The agent already moved on (or a send failed after it resumed): finish the approved email directly, keyed so it goes once.
         await ensureApprovedEmailSent(current);
-        const note = current.kind === "escalation_reply" && current.status !== "rejected" ? await describeOutcome(current) : "The agent was no longer waiting on this request; nothing more was done.";
+        const note =
+          current.kind === "escalation_reply" && current.status !== "rejected"
+            ? await describeOutcome(current)
+            : "The agent was no longer waiting on this request; nothing more was done.";
         await markApplied(deps.prisma, current.approval_id, note, now);
         return { approval: { ...current, applied_at: now, result_note: note }, note };
       }
       const request = current.payload as { tool: string } & Record<string, unknown>;
       const { tool, reply_message_id: _r, reply_body: _b, ...args } = request;
-      const decisionPayload = current.status === "approved" ? { type: "approve" }
-        : current.status === "edited" ? { type: "edit", editedAction: { name: tool, args: { ...args, body: current.edited_body } } }
-        : { type: "reject", message: `Rejected by ${current.decided_by}${current.decision_reason ? `: ${current.decision_reason}` : ""}` };
+      const decisionPayload =
+        current.status === "approved"
+          ? { type: "approve" }
+          : current.status === "edited"
+            ? { type: "edit", editedAction: { name: tool, args: { ...args, body: current.edited_body } } }
+            : {
+                type: "reject",
+                message: `Rejected by ${current.decided_by}${current.decision_reason ? `: ${current.decision_reason}` : ""}`,
+              };
       const record = await getCase(deps.prisma, current.case_id);
       await withAdvisoryLock(deps.pool, `vanpool:${record.vanpool_id}`, async () => {
-        await runAgentTurn(deps, { ...paused, threadId, caseId: current.case_id, vanpoolId: record.vanpool_id, resume: { decisions: [decisionPayload] } });
+        await runAgentTurn(deps, {
+          ...paused,
+          threadId,
+          caseId: current.case_id,
+          vanpoolId: record.vanpool_id,
+          resume: { decisions: [decisionPayload] },
+        });
         if (current.kind === "escalation_reply") {
           const after = await getCase(deps.prisma, current.case_id);
           if (after.status === "hitl_review") {
-            await changeCase(deps.prisma, current.case_id, { status: "pending_reply", why: `escalation reply ${current.status} by ${current.decided_by}${current.decision_reason ? `: ${current.decision_reason}` : ""}`, actor: `person:${current.decided_by}`, now, meta: current.status === "rejected" ? { last_rejected_draft: { approval_id: current.approval_id, reason: current.decision_reason } } : undefined });
+            await changeCase(deps.prisma, current.case_id, {
+              status: "pending_reply",
+              why: `escalation reply ${current.status} by ${current.decided_by}${current.decision_reason ? `: ${current.decision_reason}` : ""}`,
+              actor: `person:${current.decided_by}`,
+              now,
+              meta:
+                current.status === "rejected"
+                  ? { last_rejected_draft: { approval_id: current.approval_id, reason: current.decision_reason } }
+                  : undefined,
+            });
           }
         }
       });
@@ -196,13 +364,24 @@ export function createCaseWorkflow(deps: AgentDeps) {
     if ((await findMessageByKey(deps.prisma, key))?.status === "sent") return;
     const record = await getCase(deps.prisma, approval.case_id);
     const draft = approval.payload as { to: string; subject: string; body: string };
-    const allowed = await deps.prisma.employee.count({ where: { id: { in: record.flagged }, email: { equals: draft.to, mode: "insensitive" } } });
-    if (allowed === 0) throw invalidInput(`${draft.to} is not a flagged rider on ${record.case_id}; the draft was not sent.`);
-    await sendCaseEmail({ prisma: deps.prisma, sender: deps.sender, from: deps.settings.email.from }, {
-      caseId: record.case_id, vanpoolId: record.vanpool_id, to: [draft.to], subject: draft.subject,
-      body: approval.status === "edited" && approval.edited_body ? approval.edited_body : draft.body,
-      idempotencyKey: key, actor: `person:${approval.decided_by}`, now: deps.now(),
+    const allowed = await deps.prisma.employee.count({
+      where: { id: { in: record.flagged }, email: { equals: draft.to, mode: "insensitive" } },
     });
+    if (allowed === 0)
+      throw invalidInput(`${draft.to} is not a flagged rider on ${record.case_id}; the draft was not sent.`);
+    await sendCaseEmail(
+      { prisma: deps.prisma, sender: deps.sender, from: deps.settings.email.from },
+      {
+        caseId: record.case_id,
+        vanpoolId: record.vanpool_id,
+        to: [draft.to],
+        subject: draft.subject,
+        body: approval.status === "edited" && approval.edited_body ? approval.edited_body : draft.body,
+        idempotencyKey: key,
+        actor: `person:${approval.decided_by}`,
+        now: deps.now(),
+      },
+    );
   }
 
   async function describeOutcome(approval: ApprovalRecord): Promise<string> {
@@ -210,10 +389,12 @@ export function createCaseWorkflow(deps: AgentDeps) {
     if (approval.kind === "escalation_reply") {
       if (approval.status === "rejected") return `Nothing was sent; ${record.case_id} is back to ${record.status}.`;
       const sent = await findMessageByKey(deps.prisma, `approval:${approval.approval_id}`);
-      if (!sent || sent.status !== "sent") return `The approved email could not be sent yet; it will be retried. ${record.case_id} is ${record.status}.`;
+      if (sent?.status !== "sent")
+        return `The approved email could not be sent yet; it will be retried. ${record.case_id} is ${record.status}.`;
       return `Email ${sent.message_id} sent to ${sent.to.join(", ")}; ${record.case_id} is back to ${record.status}.`;
     }
-    if (approval.status === "approved") return `${String((approval.payload.employee_ids as string[] | undefined)?.join(", "))} removed from ${record.vanpool_id}; ${record.case_id} is ${record.status}.`;
+    if (approval.status === "approved")
+      return `${String((approval.payload.employee_ids as string[] | undefined)?.join(", "))} removed from ${record.vanpool_id}; ${record.case_id} is ${record.status}.`;
     return `No one was removed; ${record.case_id} is ${record.status} with the override recorded.`;
   }
 

@@ -3,7 +3,13 @@
 // same key too.
 import type { Settings } from "../config/settings.js";
 import { recordEvent } from "../data/audit-log.js";
-import { createOutbound, ensureThread, findMessageByKey, markSent, type MessageRecord } from "../data/email-repository.js";
+import {
+  createOutbound,
+  ensureThread,
+  findMessageByKey,
+  type MessageRecord,
+  markSent,
+} from "../data/email-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
 import type { EmailSender } from "../integrations/email/email-sender.js";
 
@@ -25,19 +31,49 @@ export interface CaseEmail {
   now: Date;
 }
 
-export async function sendCaseEmail(deps: EmailServiceDeps, email: CaseEmail): Promise<{ message: MessageRecord; alreadySent: boolean }> {
+export async function sendCaseEmail(
+  deps: EmailServiceDeps,
+  email: CaseEmail,
+): Promise<{ message: MessageRecord; alreadySent: boolean }> {
   const existing = await findMessageByKey(deps.prisma, email.idempotencyKey);
   if (existing?.status === "sent") return { message: existing, alreadySent: true };
-  const thread = await ensureThread(deps.prisma, { caseId: email.caseId, vanpoolId: email.vanpoolId, subject: email.subject, now: email.now });
-  const message = existing ?? await createOutbound(deps.prisma, {
-    threadId: thread.thread_id, from: deps.from, to: email.to, cc: email.cc ?? [], subject: email.subject, body: email.body, idempotencyKey: email.idempotencyKey, now: email.now,
+  const thread = await ensureThread(deps.prisma, {
+    caseId: email.caseId,
+    vanpoolId: email.vanpoolId,
+    subject: email.subject,
+    now: email.now,
   });
+  const message =
+    existing ??
+    (await createOutbound(deps.prisma, {
+      threadId: thread.thread_id,
+      from: deps.from,
+      to: email.to,
+      cc: email.cc ?? [],
+      subject: email.subject,
+      body: email.body,
+      idempotencyKey: email.idempotencyKey,
+      now: email.now,
+    }));
   const { providerMessageId } = await deps.sender.send({
-    from: deps.from, to: message.to, cc: message.cc, subject: message.subject, text: message.body, messageId: message.message_id, idempotencyKey: email.idempotencyKey,
+    from: deps.from,
+    to: message.to,
+    cc: message.cc,
+    subject: message.subject,
+    text: message.body,
+    messageId: message.message_id,
+    idempotencyKey: email.idempotencyKey,
   });
   await markSent(deps.prisma, message.message_id, providerMessageId, email.now);
   await deps.prisma.case.update({ where: { id: email.caseId }, data: { lastOutboundAt: email.now } });
-  await recordEvent(deps.prisma, { actor: email.actor, action: "email.sent", subjectType: "case", subjectId: email.caseId, at: email.now, details: { message_id: message.message_id, thread_id: thread.thread_id, to: message.to } });
+  await recordEvent(deps.prisma, {
+    actor: email.actor,
+    action: "email.sent",
+    subjectType: "case",
+    subjectId: email.caseId,
+    at: email.now,
+    details: { message_id: message.message_id, thread_id: thread.thread_id, to: message.to },
+  });
   return { message: { ...message, status: "sent" }, alreadySent: false };
 }
 

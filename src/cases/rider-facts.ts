@@ -4,7 +4,11 @@ import type { RiderFacts } from "../agents/outreach/templates.js";
 import type { EvidenceItem, SpecialistResult } from "../domain/specialist-result.js";
 import type { VanpoolSnapshot } from "../verification/snapshot.js";
 
-export function riderFacts(van: VanpoolSnapshot, employee: { employee_id: string; first_name: string }, results: Partial<Record<"location" | "shift", Pick<SpecialistResult, "evidence" | "policy">>>): RiderFacts {
+export function riderFacts(
+  van: VanpoolSnapshot,
+  employee: { employee_id: string; first_name: string },
+  results: Partial<Record<"location" | "shift", Pick<SpecialistResult, "evidence" | "policy">>>,
+): RiderFacts {
   const facts: RiderFacts = { first_name: employee.first_name, vanpool_id: van.vanpool_id, vanpool_name: van.name };
   const location = results.location;
   if (location) {
@@ -30,7 +34,8 @@ export function riderFacts(van: VanpoolSnapshot, employee: { employee_id: string
         shift_name: (rider.shift_name as string | null) ?? null,
         schedule: (rider.schedule as string | null) ?? null,
         van_schedule: (reference?.description as string | null) ?? null,
-        compatible_percent: typeof rider.compatible_day_ratio === "number" ? Math.round(rider.compatible_day_ratio * 100) : null,
+        compatible_percent:
+          typeof rider.compatible_day_ratio === "number" ? Math.round(rider.compatible_day_ratio * 100) : null,
         required_percent: Math.round(Number(shift.policy.min_compatible_day_ratio ?? 0.8) * 100),
       };
     }

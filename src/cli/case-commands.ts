@@ -1,12 +1,13 @@
 // CLI commands for cases, approvals, replies and the scheduler tick.
-import { listApprovals, type ApprovalRecord } from "../data/approval-repository.js";
+
+import type { CaseManagerResult, CaseWorkflow } from "../cases/case-workflow.js";
+import { type ApprovalRecord, listApprovals } from "../data/approval-repository.js";
 import { eventsFor } from "../data/audit-log.js";
-import { getCase, listCases, type CaseRecord } from "../data/case-repository.js";
+import { type CaseRecord, getCase, listCases } from "../data/case-repository.js";
 import { findThreadForCase } from "../data/email-repository.js";
 import { findLatestResults } from "../data/verification-repository.js";
-import { CASE_STATUSES, isCaseStatus, replyDeadline, type CaseStatus } from "../domain/case-lifecycle.js";
+import { CASE_STATUSES, type CaseStatus, isCaseStatus, replyDeadline } from "../domain/case-lifecycle.js";
 import { invalidInput } from "../errors.js";
-import type { CaseManagerResult, CaseWorkflow } from "../cases/case-workflow.js";
 import type { CliContext } from "./context.js";
 import { verdictLabel } from "./format.js";
 
@@ -22,42 +23,77 @@ export function formatCaseLine(c: CaseRecord): string {
 
 export function formatApprovalLine(a: ApprovalRecord, now: Date): string {
   const hours = Math.round((now.getTime() - a.created_at.getTime()) / 3_600_000);
-  const what = a.kind === "cancellation" ? `remove ${(a.payload.employee_ids as string[]).join(", ")}` : `reply to ${String(a.payload.to)}`;
+  const what =
+    a.kind === "cancellation"
+      ? `remove ${(a.payload.employee_ids as string[]).join(", ")}`
+      : `reply to ${String(a.payload.to)}`;
   return `${a.approval_id}  ${a.kind.padEnd(17)} ${a.case_id}  ${what}  (waiting ${hours} h)`;
 }
 
 export function formatWorkflowResult(r: Partial<CaseManagerResult>): string {
-  const lines = [r.case_id ? `${r.case_id} (${r.vanpool_id}): ${r.status}${r.outcome ? `, outcome ${r.outcome}` : ""}` : `${r.vanpool_id}: no case, outcome ${r.outcome}`];
+  const lines = [
+    r.case_id
+      ? `${r.case_id} (${r.vanpool_id}): ${r.status}${r.outcome ? `, outcome ${r.outcome}` : ""}`
+      : `${r.vanpool_id}: no case, outcome ${r.outcome}`,
+  ];
   if (r.reasoning) lines.push(`  ${r.reasoning}`);
   if (r.tools_used?.length) lines.push(`  tools: ${r.tools_used.join(", ")}`);
-  if (r.approval_id) lines.push(`  waiting for a decision: ${r.approval_id} (poolpatrol approve|reject ${r.approval_id} --as YOU)`);
+  if (r.approval_id)
+    lines.push(`  waiting for a decision: ${r.approval_id} (poolpatrol approve|reject ${r.approval_id} --as YOU)`);
   return lines.join("\n");
 }
 
 export async function showCase(ctx: CliContext, caseId: string): Promise<string> {
   const { prisma } = ctx.db;
   const record = await getCase(prisma, caseId);
-  const [results, thread, approvals] = await Promise.all([findLatestResults(prisma, record.vanpool_id), findThreadForCase(prisma, caseId), listApprovals(prisma, { caseId })]);
+  const [results, thread, approvals] = await Promise.all([
+    findLatestResults(prisma, record.vanpool_id),
+    findThreadForCase(prisma, caseId),
+    listApprovals(prisma, { caseId }),
+  ]);
   const events = await eventsFor(prisma, [caseId]);
   const lines = [
     `${record.case_id}  ${record.vanpool_id}  ${record.status}${record.outcome ? ` (${record.outcome})` : ""}`,
     `  reason ${record.reason}; failed checks ${record.failed_checks.join(", ") || "none"}; flagged ${record.flagged.join(", ") || "none"}; re-audits ${record.re_audit_count}`,
-    ...(record.status === "pending_reply" && record.last_outbound_at ? [`  waiting for replies until ${replyDeadline(record.last_outbound_at).toISOString()}`] : []),
+    ...(record.status === "pending_reply" && record.last_outbound_at
+      ? [`  waiting for replies until ${replyDeadline(record.last_outbound_at).toISOString()}`]
+      : []),
     "",
     "Evidence (latest results):",
     ...(["location", "shift"] as const).flatMap((check) => {
       const r = results[check];
-      return r ? [`  ${check}: ${verdictLabel(r.verdict)} (confidence ${r.confidence}/5, ${r.model}, ${r.finished_at.toISOString().slice(0, 10)})`, `    ${r.reasoning}`] : [`  ${check}: not run`];
+      return r
+        ? [
+            `  ${check}: ${verdictLabel(r.verdict)} (confidence ${r.confidence}/5, ${r.model}, ${r.finished_at.toISOString().slice(0, 10)})`,
+            `    ${r.reasoning}`,
+          ]
+        : [`  ${check}: not run`];
     }),
     "",
     "Emails:",
-    ...(thread?.messages.map((m) => `  ${m.at.toISOString().slice(0, 16).replace("T", " ")}  ${m.direction === "outbound" ? "->" : "<-"} ${m.direction === "outbound" ? m.to.join(", ") : m.from}  ${m.message_id} ${m.status}${m.bucket ? ` [${m.bucket} ${m.confidence?.toFixed(2)}]` : ""}\n      ${m.body.split("\n").find((l) => l.trim() && !/^hi /i.test(l))?.slice(0, 110) ?? ""}`) ?? ["  none"]),
+    ...(thread?.messages.map(
+      (m) =>
+        `  ${m.at.toISOString().slice(0, 16).replace("T", " ")}  ${m.direction === "outbound" ? "->" : "<-"} ${m.direction === "outbound" ? m.to.join(", ") : m.from}  ${m.message_id} ${m.status}${m.bucket ? ` [${m.bucket} ${m.confidence?.toFixed(2)}]` : ""}\n      ${
+          m.body
+            .split("\n")
+            .find((l) => l.trim() && !/^hi /i.test(l))
+            ?.slice(0, 110) ?? ""
+        }`,
+    ) ?? ["  none"]),
     "",
     "Approvals:",
-    ...(approvals.length ? approvals.map((a) => `  ${a.approval_id} ${a.kind} ${a.status}${a.decided_by ? ` by ${a.decided_by} at ${a.decided_at?.toISOString()}` : ""}${a.decision_reason ? ` (${a.decision_reason})` : ""}${a.result_note ? ` -> ${a.result_note}` : ""}`) : ["  none"]),
+    ...(approvals.length
+      ? approvals.map(
+          (a) =>
+            `  ${a.approval_id} ${a.kind} ${a.status}${a.decided_by ? ` by ${a.decided_by} at ${a.decided_at?.toISOString()}` : ""}${a.decision_reason ? ` (${a.decision_reason})` : ""}${a.result_note ? ` -> ${a.result_note}` : ""}`,
+        )
+      : ["  none"]),
     "",
     "Timeline:",
-    ...events.map((e) => `  ${e.at.toISOString().slice(0, 16).replace("T", " ")}  ${e.actor.padEnd(22)} ${e.action}${eventDetail(e.details)}`),
+    ...events.map(
+      (e) =>
+        `  ${e.at.toISOString().slice(0, 16).replace("T", " ")}  ${e.actor.padEnd(22)} ${e.action}${eventDetail(e.details)}`,
+    ),
   ];
   return lines.join("\n");
 }
@@ -84,9 +120,12 @@ export async function tickText(workflow: CaseWorkflow, now: Date): Promise<strin
 
 function eventDetail(details: Record<string, unknown>): string {
   if (details.why) return `: ${String(details.why)}`;
-  if (details.message_id && details.bucket) return `: ${String(details.message_id)} is ${String(details.bucket)} (${Number(details.confidence).toFixed(2)})`;
-  if (details.message_id && Array.isArray(details.to)) return `: ${String(details.message_id)} to ${details.to.join(", ")}`;
-  if (details.approval_id) return `: ${String(details.approval_id)}${details.kind ? ` (${String(details.kind)})` : ""}${details.reason ? `: ${String(details.reason)}` : ""}`;
+  if (details.message_id && details.bucket)
+    return `: ${String(details.message_id)} is ${String(details.bucket)} (${Number(details.confidence).toFixed(2)})`;
+  if (details.message_id && Array.isArray(details.to))
+    return `: ${String(details.message_id)} to ${details.to.join(", ")}`;
+  if (details.approval_id)
+    return `: ${String(details.approval_id)}${details.kind ? ` (${String(details.kind)})` : ""}${details.reason ? `: ${String(details.reason)}` : ""}`;
   if (details.employee_id) return `: ${String(details.employee_id)}`;
   return "";
 }

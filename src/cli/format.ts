@@ -23,7 +23,11 @@ export function formatAudit(audit: VanpoolAudit & { run_id?: string }): string {
 
 function formatCheck(result: SpecialistResult): string[] {
   const title = result.check === "location" ? "Location" : "Shift";
-  const lines = [`${title}: ${verdictLabel(result.verdict)}  confidence ${result.confidence}/5`, `  ${result.reasoning}`, "  Evidence:"];
+  const lines = [
+    `${title}: ${verdictLabel(result.verdict)}  confidence ${result.confidence}/5`,
+    `  ${result.reasoning}`,
+    "  Evidence:",
+  ];
   for (const item of result.evidence) lines.push(...formatEvidence(item).map((l) => `    ${l}`));
   return lines;
 }
@@ -31,23 +35,43 @@ function formatCheck(result: SpecialistResult): string[] {
 function formatEvidence(item: EvidenceItem): string[] {
   switch (item.type) {
     case "vanpool_pickup":
-      return [`pickup: ${item.point_source === "pickup" ? "pickup point" : "work site"}${item.address ? ` ${item.address}` : ""} ${coords(item.pickup_coords)}`];
+      return [
+        `pickup: ${item.point_source === "pickup" ? "pickup point" : "work site"}${item.address ? ` ${item.address}` : ""} ${coords(item.pickup_coords)}`,
+      ];
     case "employee_profile":
-      return [`${item.employee_id}: home ${item.home_city ?? "?"} ${item.home_zip ?? ""} via ${String(item.home_point_source).replace("_", " ")}${item.home_coords ? ` ${coords(item.home_coords)}` : ""}`];
+      return [
+        `${item.employee_id}: home ${item.home_city ?? "?"} ${item.home_zip ?? ""} via ${String(item.home_point_source).replace("_", " ")}${item.home_coords ? ` ${coords(item.home_coords)}` : ""}`,
+      ];
     case "distance_check":
       return item.distance_miles === null
         ? [`  distance unknown -> ${item.verdict}`]
-        : [`  ${item.distance_miles} mi (${item.method}) vs limit ${item.threshold_miles} mi -> ${item.verdict}${item.fallback_reason ? ` [fallback: ${item.fallback_reason}]` : ""}`];
+        : [
+            `  ${item.distance_miles} mi (${item.method}) vs limit ${item.threshold_miles} mi -> ${item.verdict}${item.fallback_reason ? ` [fallback: ${item.fallback_reason}]` : ""}`,
+          ];
     case "shift_reference":
-      return [`reference: ${item.description ?? "none"} (${String(item.source).replace("_", " ")})${Array.isArray(item.tied_groups) ? ` tied: ${JSON.stringify(item.tied_groups)}` : ""}`];
+      return [
+        `reference: ${item.description ?? "none"} (${String(item.source).replace("_", " ")})${Array.isArray(item.tied_groups) ? ` tied: ${JSON.stringify(item.tied_groups)}` : ""}`,
+      ];
     case "employee_shift": {
       const head = `${item.employee_id}: ${item.shift_name ?? "no shift"}${item.schedule ? ` ${item.schedule}` : ""}`;
       if (!Array.isArray(item.days)) return [`${head}${item.verdict ? ` -> ${item.verdict}` : ""}`];
-      const days = item.days as { day: string; rider: string | null; start_diff_minutes: number | null; end_diff_minutes: number | null; overlap_minutes: number; compatible: boolean; via: string | null }[];
-      const lines = [`${head} -> ${item.compatible_days}/${item.operating_days} days compatible (${Math.round(Number(item.compatible_day_ratio) * 100)}%) -> ${item.verdict}`];
+      const days = item.days as {
+        day: string;
+        rider: string | null;
+        start_diff_minutes: number | null;
+        end_diff_minutes: number | null;
+        overlap_minutes: number;
+        compatible: boolean;
+        via: string | null;
+      }[];
+      const lines = [
+        `${head} -> ${item.compatible_days}/${item.operating_days} days compatible (${Math.round(Number(item.compatible_day_ratio) * 100)}%) -> ${item.verdict}`,
+      ];
       if (item.verdict !== "pass") {
         for (const d of days) {
-          lines.push(`  ${d.day} ${d.rider ?? "off"}${d.start_diff_minutes === null ? "" : ` start ${d.start_diff_minutes}m end ${d.end_diff_minutes}m apart, overlap ${d.overlap_minutes}m`} ${d.compatible ? `ok${d.via === "pto" ? " (PTO)" : ""}` : "x"}`);
+          lines.push(
+            `  ${d.day} ${d.rider ?? "off"}${d.start_diff_minutes === null ? "" : ` start ${d.start_diff_minutes}m end ${d.end_diff_minutes}m apart, overlap ${d.overlap_minutes}m`} ${d.compatible ? `ok${d.via === "pto" ? " (PTO)" : ""}` : "x"}`,
+          );
         }
       }
       return lines;
@@ -76,9 +100,12 @@ export function formatSummary(summary: AuditSummary): string {
     const shown = summary.attention.slice(0, 50);
     lines.push("", "Needs attention:", `  ${"vanpool".padEnd(10)}${"verdict".padEnd(14)}${"failed".padEnd(17)}why`);
     for (const a of shown) {
-      lines.push(`  ${a.vanpool_id.padEnd(10)}${a.verdict.padEnd(14)}${(a.failed_checks.join("+") || "-").padEnd(17)}${a.reason}`);
+      lines.push(
+        `  ${a.vanpool_id.padEnd(10)}${a.verdict.padEnd(14)}${(a.failed_checks.join("+") || "-").padEnd(17)}${a.reason}`,
+      );
     }
-    if (summary.attention.length > shown.length) lines.push(`  ... and ${summary.attention.length - shown.length} more (use --json for all)`);
+    if (summary.attention.length > shown.length)
+      lines.push(`  ... and ${summary.attention.length - shown.length} more (use --json for all)`);
   }
   return lines.join("\n");
 }
@@ -89,6 +116,8 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr): (done:
   return (done, total) => {
     const width = 30;
     const filled = total === 0 ? width : Math.round((done / total) * width);
-    stream.write(`\r  [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total}${done === total ? "\n" : ""}`);
+    stream.write(
+      `\r  [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total}${done === total ? "\n" : ""}`,
+    );
   };
 }

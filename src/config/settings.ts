@@ -17,7 +17,11 @@ const postgresUrl = z.preprocess(
     .refine((value) => {
       try {
         const url = new URL(value);
-        return (url.protocol === "postgresql:" || url.protocol === "postgres:") && url.hostname !== "" && url.pathname.length > 1;
+        return (
+          (url.protocol === "postgresql:" || url.protocol === "postgres:") &&
+          url.hostname !== "" &&
+          url.pathname.length > 1
+        );
       } catch {
         return false;
       }
@@ -36,14 +40,23 @@ const settingsSchema = z.object({
   POOLPATROL_SHIFT_MIN_COMPATIBLE_RATIO: number(0.8, (n) => n.gt(0, "must be above 0").max(1, "must be at most 1")),
   POOLPATROL_TIMEZONE: z.preprocess(
     emptyAsUndefined,
-    z.string().refine(isTimeZone, "must be an IANA time zone such as America/Los_Angeles").default("America/Los_Angeles"),
+    z
+      .string()
+      .refine(isTimeZone, "must be an IANA time zone such as America/Los_Angeles")
+      .default("America/Los_Angeles"),
   ),
   GOOGLE_MAPS_API_KEY: optionalString,
   GOOGLE_MAPS_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
   RESEND_API_KEY: optionalString,
   RESEND_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
-  POOLPATROL_EMAIL_FROM: z.preprocess(emptyAsUndefined, z.string().min(3).default("Pool Patrol <pool-patrol@northwind.example>")),
-  POOLPATROL_CC_COORDINATOR: z.preprocess(emptyAsUndefined, z.enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" }).default("false")),
+  POOLPATROL_EMAIL_FROM: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(3).default("Pool Patrol <pool-patrol@northwind.example>"),
+  ),
+  POOLPATROL_CC_COORDINATOR: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" }).default("false"),
+  ),
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
   POOLPATROL_MODEL_CASE_MANAGER: optionalString,
@@ -57,8 +70,20 @@ const settingsSchema = z.object({
   SLACK_API_URL: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
   PORT: number(3000, (n) => n.int().min(0).max(65535)),
   POOLPATROL_AUDIT_CHANNEL: optionalString,
-  POOLPATROL_APPROVERS: z.preprocess(emptyAsUndefined, z.string().regex(/^\s*[A-Z0-9]+(\s*,\s*[A-Z0-9]+)*\s*$/, "must be Slack user or user-group ids separated by commas, like U012ABC,S034DEF").optional()),
-  POOLPATROL_RESTRICT_AUDITS: z.preprocess(emptyAsUndefined, z.enum(["true", "false"], { error: "must be true or false" }).default("true")),
+  POOLPATROL_APPROVERS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(
+        /^\s*[A-Z0-9]+(\s*,\s*[A-Z0-9]+)*\s*$/,
+        "must be Slack user or user-group ids separated by commas, like U012ABC,S034DEF",
+      )
+      .optional(),
+  ),
+  POOLPATROL_RESTRICT_AUDITS: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
+  ),
   POOLPATROL_REMINDER_HOURS: number(24, (n) => n.positive()),
   POOLPATROL_APPROVAL_EXPIRY_HOURS: number(72, (n) => n.positive()),
   POOLPATROL_DIGEST_CRON: z.preprocess(emptyAsUndefined, z.string().default("0 9 * * 1-5")),
@@ -99,7 +124,12 @@ export interface Settings {
 
 export type AgentName = "case_manager" | "outreach" | "location" | "shift";
 /** The seeds' models, used when an OpenAI key is configured and no model is named. */
-const SEED_MODELS: Record<AgentName, string> = { case_manager: "gpt-4.1", outreach: "gpt-4.1", location: "gpt-4.1-mini", shift: "gpt-4.1-mini" };
+const SEED_MODELS: Record<AgentName, string> = {
+  case_manager: "gpt-4.1",
+  outreach: "gpt-4.1",
+  location: "gpt-4.1-mini",
+  shift: "gpt-4.1-mini",
+};
 
 export interface SlackSettings {
   botToken: string;
@@ -131,16 +161,27 @@ export class SettingsError extends Error {
 function slack(s: z.infer<typeof settingsSchema>): { slack: SlackSettings | undefined; slackMissing: string[] } {
   const missing = [
     ...(s.SLACK_BOT_TOKEN ? [] : ["SLACK_BOT_TOKEN"]),
-    ...(s.SLACK_APP_TOKEN || s.SLACK_SIGNING_SECRET ? [] : ["SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode)"]),
+    ...(s.SLACK_APP_TOKEN || s.SLACK_SIGNING_SECRET
+      ? []
+      : ["SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode)"]),
     ...(s.POOLPATROL_AUDIT_CHANNEL ? [] : ["POOLPATROL_AUDIT_CHANNEL"]),
   ];
   if (missing.length > 0) return { slack: undefined, slackMissing: missing };
-  if (s.POOLPATROL_DIGEST_CRON && !cron.validate(s.POOLPATROL_DIGEST_CRON)) throw new SettingsError([`POOLPATROL_DIGEST_CRON: "${s.POOLPATROL_DIGEST_CRON}" is not a cron expression`]);
+  if (s.POOLPATROL_DIGEST_CRON && !cron.validate(s.POOLPATROL_DIGEST_CRON))
+    throw new SettingsError([`POOLPATROL_DIGEST_CRON: "${s.POOLPATROL_DIGEST_CRON}" is not a cron expression`]);
   return {
     slackMissing: [],
     slack: {
-      botToken: s.SLACK_BOT_TOKEN!, signingSecret: s.SLACK_SIGNING_SECRET, appToken: s.SLACK_APP_TOKEN, apiUrl: s.SLACK_API_URL, port: s.PORT,
-      auditChannel: s.POOLPATROL_AUDIT_CHANNEL!, approvers: (s.POOLPATROL_APPROVERS ?? "").split(",").map((id) => id.trim()).filter(Boolean),
+      botToken: s.SLACK_BOT_TOKEN!,
+      signingSecret: s.SLACK_SIGNING_SECRET,
+      appToken: s.SLACK_APP_TOKEN,
+      apiUrl: s.SLACK_API_URL,
+      port: s.PORT,
+      auditChannel: s.POOLPATROL_AUDIT_CHANNEL!,
+      approvers: (s.POOLPATROL_APPROVERS ?? "")
+        .split(",")
+        .map((id) => id.trim())
+        .filter(Boolean),
       restrictAudits: s.POOLPATROL_RESTRICT_AUDITS === "true",
     },
   };
@@ -154,11 +195,14 @@ function models(s: z.infer<typeof settingsSchema>): Record<AgentName, string> {
     shift: s.POOLPATROL_MODEL_SHIFT,
   };
   const problems: string[] = [];
-  const chosen = Object.fromEntries((Object.keys(named) as AgentName[]).map((agent) => {
-    const model = named[agent] ?? (s.OPENAI_API_KEY ? SEED_MODELS[agent] : "rules");
-    if (model !== "rules" && !s.OPENAI_API_KEY) problems.push(`POOLPATROL_MODEL_${agent.toUpperCase()}: "${model}" needs OPENAI_API_KEY (or use "rules")`);
-    return [agent, model];
-  })) as Record<AgentName, string>;
+  const chosen = Object.fromEntries(
+    (Object.keys(named) as AgentName[]).map((agent) => {
+      const model = named[agent] ?? (s.OPENAI_API_KEY ? SEED_MODELS[agent] : "rules");
+      if (model !== "rules" && !s.OPENAI_API_KEY)
+        problems.push(`POOLPATROL_MODEL_${agent.toUpperCase()}: "${model}" needs OPENAI_API_KEY (or use "rules")`);
+      return [agent, model];
+    }),
+  ) as Record<AgentName, string>;
   if (problems.length > 0) throw new SettingsError(problems);
   return chosen;
 }
@@ -189,7 +233,11 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     modelTimeoutMs: s.POOLPATROL_MODEL_TIMEOUT_MS,
     ...slack(s),
     port: s.PORT,
-    schedule: { reminderHours: s.POOLPATROL_REMINDER_HOURS, approvalExpiryHours: s.POOLPATROL_APPROVAL_EXPIRY_HOURS, digestCron: s.POOLPATROL_DIGEST_CRON },
+    schedule: {
+      reminderHours: s.POOLPATROL_REMINDER_HOURS,
+      approvalExpiryHours: s.POOLPATROL_APPROVAL_EXPIRY_HOURS,
+      digestCron: s.POOLPATROL_DIGEST_CRON,
+    },
     langsmith: s.LANGSMITH_API_KEY
       ? { apiKey: s.LANGSMITH_API_KEY, endpoint: s.LANGSMITH_ENDPOINT, project: s.LANGSMITH_PROJECT }
       : undefined,

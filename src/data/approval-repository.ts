@@ -2,8 +2,8 @@
 // a second approver or a stale card finds the row decided and changes nothing.
 import { newId } from "../domain/ids.js";
 import { AppError, notFound } from "../errors.js";
-import type { Prisma, PrismaClient } from "./prisma.js";
 import { recordEvent } from "./audit-log.js";
+import type { Prisma, PrismaClient } from "./prisma.js";
 
 export type ApprovalKind = "escalation_reply" | "cancellation";
 export type ApprovalStatus = "pending" | "approved" | "edited" | "rejected" | "expired";
@@ -28,29 +28,72 @@ export interface ApprovalRecord {
 
 type Row = Prisma.ApprovalRequestGetPayload<object>;
 const toRecord = (r: Row): ApprovalRecord => ({
-  approval_id: r.id, kind: r.kind, case_id: r.caseId, payload: r.payload as Record<string, unknown>, status: r.status,
-  graph_thread_id: r.graphThreadId, interrupt_id: r.interruptId, decided_by: r.decidedBy, decided_at: r.decidedAt,
-  decision_reason: r.decisionReason, edited_body: r.editedBody, applied_at: r.appliedAt, result_note: r.resultNote, created_at: r.createdAt,
+  approval_id: r.id,
+  kind: r.kind,
+  case_id: r.caseId,
+  payload: r.payload as Record<string, unknown>,
+  status: r.status,
+  graph_thread_id: r.graphThreadId,
+  interrupt_id: r.interruptId,
+  decided_by: r.decidedBy,
+  decided_at: r.decidedAt,
+  decision_reason: r.decisionReason,
+  edited_body: r.editedBody,
+  applied_at: r.appliedAt,
+  result_note: r.resultNote,
+  created_at: r.createdAt,
 });
 
 export class AlreadyDecidedError extends AppError {
   constructor(readonly approval: ApprovalRecord) {
-    super("conflict", approval.status === "expired"
-      ? `${approval.approval_id} expired at ${approval.decided_at?.toISOString()} without a decision; nothing was done.`
-      : `${approval.approval_id} was already ${approval.status} by ${approval.decided_by} at ${approval.decided_at?.toISOString()}; nothing changed.`);
+    super(
+      "conflict",
+      approval.status === "expired"
+        ? `${approval.approval_id} expired at ${approval.decided_at?.toISOString()} without a decision; nothing was done.`
+        : `${approval.approval_id} was already ${approval.status} by ${approval.decided_by} at ${approval.decided_at?.toISOString()}; nothing changed.`,
+    );
     this.name = "AlreadyDecidedError";
   }
 }
 
-export async function createApproval(prisma: PrismaClient, input: { kind: ApprovalKind; caseId: string; payload: Record<string, unknown>; graphThreadId: string; interruptId: string; actor: string; now: Date }): Promise<ApprovalRecord> {
+export async function createApproval(
+  prisma: PrismaClient,
+  input: {
+    kind: ApprovalKind;
+    caseId: string;
+    payload: Record<string, unknown>;
+    graphThreadId: string;
+    interruptId: string;
+    actor: string;
+    now: Date;
+  },
+): Promise<ApprovalRecord> {
   // The same interrupt never gets two requests, even if the caller runs twice.
-  const existing = await prisma.approvalRequest.findFirst({ where: { graphThreadId: input.graphThreadId, interruptId: input.interruptId } });
+  const existing = await prisma.approvalRequest.findFirst({
+    where: { graphThreadId: input.graphThreadId, interruptId: input.interruptId },
+  });
   if (existing) return toRecord(existing);
   return prisma.$transaction(async (tx) => {
     const row = await tx.approvalRequest.create({
-      data: { id: newId("approval"), kind: input.kind, caseId: input.caseId, payload: input.payload as Prisma.InputJsonValue, graphThreadId: input.graphThreadId, interruptId: input.interruptId, createdAt: input.now, updatedAt: input.now },
+      data: {
+        id: newId("approval"),
+        kind: input.kind,
+        caseId: input.caseId,
+        payload: input.payload as Prisma.InputJsonValue,
+        graphThreadId: input.graphThreadId,
+        interruptId: input.interruptId,
+        createdAt: input.now,
+        updatedAt: input.now,
+      },
     });
-    await recordEvent(tx, { actor: input.actor, action: "approval.requested", subjectType: "case", subjectId: input.caseId, at: input.now, details: { approval_id: row.id, kind: input.kind } });
+    await recordEvent(tx, {
+      actor: input.actor,
+      action: "approval.requested",
+      subjectType: "case",
+      subjectId: input.caseId,
+      at: input.now,
+      details: { approval_id: row.id, kind: input.kind },
+    });
     return toRecord(row);
   });
 }
@@ -66,7 +109,10 @@ export async function getApproval(prisma: PrismaClient, approvalId: string): Pro
   return found;
 }
 
-export async function listApprovals(prisma: PrismaClient, filter: { status?: ApprovalStatus; caseId?: string } = {}): Promise<ApprovalRecord[]> {
+export async function listApprovals(
+  prisma: PrismaClient,
+  filter: { status?: ApprovalStatus; caseId?: string } = {},
+): Promise<ApprovalRecord[]> {
   const rows = await prisma.approvalRequest.findMany({
     where: { ...(filter.status ? { status: filter.status } : {}), ...(filter.caseId ? { caseId: filter.caseId } : {}) },
     orderBy: { createdAt: "asc" },
@@ -75,33 +121,69 @@ export async function listApprovals(prisma: PrismaClient, filter: { status?: App
 }
 
 /** Atomic pending -> decided. Throws AlreadyDecidedError when someone (or something) got there first. */
-export async function recordDecision(prisma: PrismaClient, input: { approvalId: string; decision: Decision; actor: string; now: Date; body?: string; reason?: string }): Promise<ApprovalRecord> {
-  const status: ApprovalStatus = input.decision === "approve" ? "approved" : input.decision === "edit" ? "edited" : "rejected";
+export async function recordDecision(
+  prisma: PrismaClient,
+  input: { approvalId: string; decision: Decision; actor: string; now: Date; body?: string; reason?: string },
+): Promise<ApprovalRecord> {
+  const status: ApprovalStatus =
+    input.decision === "approve" ? "approved" : input.decision === "edit" ? "edited" : "rejected";
   return prisma.$transaction(async (tx) => {
     const updated = await tx.approvalRequest.updateMany({
       where: { id: input.approvalId, status: "pending" },
-      data: { status, decidedBy: input.actor, decidedAt: input.now, editedBody: input.body ?? null, decisionReason: input.reason ?? null, updatedAt: input.now },
+      data: {
+        status,
+        decidedBy: input.actor,
+        decidedAt: input.now,
+        editedBody: input.body ?? null,
+        decisionReason: input.reason ?? null,
+        updatedAt: input.now,
+      },
     });
     const row = await tx.approvalRequest.findUnique({ where: { id: input.approvalId } });
     if (!row) throw notFound(`No approval request ${input.approvalId}.`);
     if (updated.count === 0) throw new AlreadyDecidedError(toRecord(row));
-    await recordEvent(tx, { actor: input.actor, action: `approval.${status}`, subjectType: "case", subjectId: row.caseId, at: input.now, details: { approval_id: row.id, kind: row.kind, ...(input.reason ? { reason: input.reason } : {}), ...(input.body ? { edited: true } : {}) } });
+    await recordEvent(tx, {
+      actor: input.actor,
+      action: `approval.${status}`,
+      subjectType: "case",
+      subjectId: row.caseId,
+      at: input.now,
+      details: {
+        approval_id: row.id,
+        kind: row.kind,
+        ...(input.reason ? { reason: input.reason } : {}),
+        ...(input.body ? { edited: true } : {}),
+      },
+    });
     return toRecord(row);
   });
 }
 
 export async function markApplied(prisma: PrismaClient, approvalId: string, note: string, now: Date): Promise<void> {
-  await prisma.approvalRequest.updateMany({ where: { id: approvalId, appliedAt: null }, data: { appliedAt: now, resultNote: note } });
+  await prisma.approvalRequest.updateMany({
+    where: { id: approvalId, appliedAt: null },
+    data: { appliedAt: now, resultNote: note },
+  });
 }
 
 /** Decided but not yet carried out: what a crash between decision and resume leaves behind. */
 export async function listUnappliedDecisions(prisma: PrismaClient): Promise<ApprovalRecord[]> {
-  const rows = await prisma.approvalRequest.findMany({ where: { status: { in: ["approved", "edited", "rejected"] }, appliedAt: null }, orderBy: { decidedAt: "asc" } });
+  const rows = await prisma.approvalRequest.findMany({
+    where: { status: { in: ["approved", "edited", "rejected"] }, appliedAt: null },
+    orderBy: { decidedAt: "asc" },
+  });
   return rows.map(toRecord);
 }
 
 /** The decided, not yet applied request behind a resumed tool call. */
-export async function findDecidedUnapplied(prisma: PrismaClient, caseId: string, kind: ApprovalKind): Promise<ApprovalRecord | undefined> {
-  const row = await prisma.approvalRequest.findFirst({ where: { caseId, kind, status: { in: ["approved", "edited"] }, appliedAt: null }, orderBy: { decidedAt: "desc" } });
+export async function findDecidedUnapplied(
+  prisma: PrismaClient,
+  caseId: string,
+  kind: ApprovalKind,
+): Promise<ApprovalRecord | undefined> {
+  const row = await prisma.approvalRequest.findFirst({
+    where: { caseId, kind, status: { in: ["approved", "edited"] }, appliedAt: null },
+    orderBy: { decidedAt: "desc" },
+  });
   return row ? toRecord(row) : undefined;
 }

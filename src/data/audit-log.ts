@@ -34,5 +34,12 @@ export interface AuditEventRecord {
 
 export async function eventsFor(db: PrismaClient, subjectIds: string[]): Promise<AuditEventRecord[]> {
   const rows = await db.auditEvent.findMany({ where: { subjectId: { in: subjectIds } }, orderBy: { id: "asc" } });
-  return rows.map((r) => ({ actor: r.actor, action: r.action, subject_type: r.subjectType, subject_id: r.subjectId, details: r.details as Record<string, unknown>, at: r.createdAt }));
+  return rows.map((r) => ({
+    actor: r.actor,
+    action: r.action,
+    subject_type: r.subjectType,
+    subject_id: r.subjectId,
+    details: r.details as Record<string, unknown>,
+    at: r.createdAt,
+  }));
 }

@@ -1,11 +1,18 @@
 // Cases as plain records. Status changes go through the lifecycle state machine and
 // leave an audit event in the same transaction.
-import type { CheckKind } from "../domain/specialist-result.js";
-import { assertTransition, isClosed, LifecycleError, type CaseReason, type CaseStatus } from "../domain/case-lifecycle.js";
+
+import {
+  assertTransition,
+  type CaseReason,
+  type CaseStatus,
+  isClosed,
+  LifecycleError,
+} from "../domain/case-lifecycle.js";
 import { newId } from "../domain/ids.js";
+import type { CheckKind } from "../domain/specialist-result.js";
 import { notFound } from "../errors.js";
-import type { Prisma, PrismaClient } from "./prisma.js";
 import { recordEvent } from "./audit-log.js";
+import type { Prisma, PrismaClient } from "./prisma.js";
 
 export interface CaseRecord {
   case_id: string;
@@ -63,15 +70,24 @@ export async function findOpenCase(db: Db, vanpoolId: string): Promise<CaseRecor
   return row ? toCaseRecord(row) : undefined;
 }
 
-export async function listCases(db: Db, filter: { status?: CaseStatus; vanpoolId?: string } = {}): Promise<CaseRecord[]> {
+export async function listCases(
+  db: Db,
+  filter: { status?: CaseStatus; vanpoolId?: string } = {},
+): Promise<CaseRecord[]> {
   const rows = await db.case.findMany({
-    where: { ...(filter.status ? { status: filter.status } : {}), ...(filter.vanpoolId ? { vanpoolId: filter.vanpoolId } : {}) },
+    where: {
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.vanpoolId ? { vanpoolId: filter.vanpoolId } : {}),
+    },
     orderBy: [{ updatedAt: "desc" }],
   });
   return rows.map(toCaseRecord);
 }
 
-export type OpenCaseInput = Pick<CaseRecord, "vanpool_id" | "status" | "reason" | "failed_checks" | "flagged" | "details"> & { actor: string; now: Date };
+export type OpenCaseInput = Pick<
+  CaseRecord,
+  "vanpool_id" | "status" | "reason" | "failed_checks" | "flagged" | "details"
+> & { actor: string; now: Date };
 
 export async function openCase(prisma: PrismaClient, input: OpenCaseInput): Promise<CaseRecord> {
   return prisma.$transaction(async (tx) => {
@@ -87,7 +103,20 @@ export async function openCase(prisma: PrismaClient, input: OpenCaseInput): Prom
         updatedAt: input.now,
       },
     });
-    await recordEvent(tx, { actor: input.actor, action: "case.opened", subjectType: "case", subjectId: row.id, at: input.now, details: { vanpool_id: input.vanpool_id, status: input.status, reason: input.reason, failed_checks: input.failed_checks, flagged: input.flagged } });
+    await recordEvent(tx, {
+      actor: input.actor,
+      action: "case.opened",
+      subjectType: "case",
+      subjectId: row.id,
+      at: input.now,
+      details: {
+        vanpool_id: input.vanpool_id,
+        status: input.status,
+        reason: input.reason,
+        failed_checks: input.failed_checks,
+        flagged: input.flagged,
+      },
+    });
     return toCaseRecord(row);
   });
 }
@@ -109,7 +138,8 @@ export async function changeCase(prisma: PrismaClient, caseId: string, change: C
   return prisma.$transaction(async (tx) => {
     const current = await getCase(tx, caseId);
     const status = change.status ?? current.status;
-    if (isClosed(current.status)) throw new LifecycleError(`${caseId} is ${current.status}; a closed case is never changed or reopened.`);
+    if (isClosed(current.status))
+      throw new LifecycleError(`${caseId} is ${current.status}; a closed case is never changed or reopened.`);
     // Staying in the same status is an update, not a transition.
     if (change.status && change.status !== current.status) assertTransition(current.status, change.status);
     const meta = {
@@ -125,7 +155,9 @@ export async function changeCase(prisma: PrismaClient, caseId: string, change: C
         status,
         ...(change.failed_checks ? { failedChecks: change.failed_checks } : {}),
         meta,
-        ...(isClosed(status) ? { outcome: change.outcome ?? (status === "cancelled" ? "cancelled" : "resolved"), resolvedAt: change.now } : {}),
+        ...(isClosed(status)
+          ? { outcome: change.outcome ?? (status === "cancelled" ? "cancelled" : "resolved"), resolvedAt: change.now }
+          : {}),
         updatedAt: change.now,
       },
     });
@@ -133,14 +165,37 @@ export async function changeCase(prisma: PrismaClient, caseId: string, change: C
       // Nothing may be decided on a closed case: what was waiting expires (never as a decision).
       const expired = await tx.approvalRequest.updateMany({
         where: { caseId, status: "pending" },
-        data: { status: "expired", decidedBy: "system", decidedAt: change.now, decisionReason: `case ${status}`, appliedAt: change.now, resultNote: `Expired: ${caseId} was ${status} first.` },
+        data: {
+          status: "expired",
+          decidedBy: "system",
+          decidedAt: change.now,
+          decisionReason: `case ${status}`,
+          appliedAt: change.now,
+          resultNote: `Expired: ${caseId} was ${status} first.`,
+        },
       });
-      if (expired.count > 0) await recordEvent(tx, { actor: "system", action: "approval.expired", subjectType: "case", subjectId: caseId, at: change.now, details: { count: expired.count, why: `case ${status}` } });
+      if (expired.count > 0)
+        await recordEvent(tx, {
+          actor: "system",
+          action: "approval.expired",
+          subjectType: "case",
+          subjectId: caseId,
+          at: change.now,
+          details: { count: expired.count, why: `case ${status}` },
+        });
     }
     await recordEvent(tx, {
-      actor: change.actor, action: change.status && change.status !== current.status ? "case.status_changed" : "case.updated",
-      subjectType: "case", subjectId: caseId, at: change.now,
-      details: { from: current.status, to: status, why: change.why, ...(change.failed_checks ? { failed_checks: change.failed_checks } : {}) },
+      actor: change.actor,
+      action: change.status && change.status !== current.status ? "case.status_changed" : "case.updated",
+      subjectType: "case",
+      subjectId: caseId,
+      at: change.now,
+      details: {
+        from: current.status,
+        to: status,
+        why: change.why,
+        ...(change.failed_checks ? { failed_checks: change.failed_checks } : {}),
+      },
     });
     return toCaseRecord(row);
   });

@@ -15,7 +15,10 @@ export interface Database extends DataClients {
   close(): Promise<void>;
 }
 
-export async function openDatabase(settings: Settings, options: { log?: (line: string) => void } = {}): Promise<Database> {
+export async function openDatabase(
+  settings: Settings,
+  options: { log?: (line: string) => void } = {},
+): Promise<Database> {
   let url: string;
   let stopServer = async () => {};
   let kind: Database["kind"];
@@ -55,7 +58,9 @@ export async function ensureDatabaseExists(serverUrl: string, name: string, temp
   try {
     const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
     if (exists.rowCount === 0) {
-      await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}${template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : ""}`);
+      await client.query(
+        `CREATE DATABASE ${pg.escapeIdentifier(name)}${template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : ""}`,
+      );
     }
   } finally {
     await client.end();

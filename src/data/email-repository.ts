@@ -1,7 +1,8 @@
 // Email threads (one per case) and their messages, plus the quarantine for inbound
 // mail that matches no thread or sender.
-import { newId } from "../domain/ids.js";
+
 import type { ReplyBucket } from "../domain/case-lifecycle.js";
+import { newId } from "../domain/ids.js";
 import type { PrismaClient } from "./prisma.js";
 
 export interface MessageRecord {
@@ -28,16 +29,26 @@ export interface ThreadRecord {
 }
 
 export async function findThreadForCase(prisma: PrismaClient, caseId: string): Promise<ThreadRecord | undefined> {
-  const row = await prisma.emailThread.findFirst({ where: { caseId }, orderBy: { createdAt: "asc" }, include: { messages: { orderBy: { createdAt: "asc" } } } });
+  const row = await prisma.emailThread.findFirst({
+    where: { caseId },
+    orderBy: { createdAt: "asc" },
+    include: { messages: { orderBy: { createdAt: "asc" } } },
+  });
   return row ? toThread(row) : undefined;
 }
 
 export async function findThread(prisma: PrismaClient, threadId: string): Promise<ThreadRecord | undefined> {
-  const row = await prisma.emailThread.findUnique({ where: { id: threadId }, include: { messages: { orderBy: { createdAt: "asc" } } } });
+  const row = await prisma.emailThread.findUnique({
+    where: { id: threadId },
+    include: { messages: { orderBy: { createdAt: "asc" } } },
+  });
   return row ? toThread(row) : undefined;
 }
 
-export async function ensureThread(prisma: PrismaClient, input: { caseId: string; vanpoolId: string; subject: string; now: Date }): Promise<ThreadRecord> {
+export async function ensureThread(
+  prisma: PrismaClient,
+  input: { caseId: string; vanpoolId: string; subject: string; now: Date },
+): Promise<ThreadRecord> {
   const existing = await findThreadForCase(prisma, input.caseId);
   if (existing) return existing;
   // Parallel first emails race here; the unique case_id makes the loser read the winner's thread.
@@ -47,7 +58,10 @@ export async function ensureThread(prisma: PrismaClient, input: { caseId: string
   return (await findThreadForCase(prisma, input.caseId))!;
 }
 
-export async function findMessageByKey(prisma: PrismaClient, idempotencyKey: string): Promise<MessageRecord | undefined> {
+export async function findMessageByKey(
+  prisma: PrismaClient,
+  idempotencyKey: string,
+): Promise<MessageRecord | undefined> {
   const row = await prisma.message.findUnique({ where: { idempotencyKey } });
   return row ? toMessage(row) : undefined;
 }
@@ -57,37 +71,90 @@ export async function findMessage(prisma: PrismaClient, messageId: string): Prom
   return row ? toMessage(row) : undefined;
 }
 
-export async function createOutbound(prisma: PrismaClient, input: { threadId: string; from: string; to: string[]; cc: string[]; subject: string; body: string; idempotencyKey: string; now: Date }): Promise<MessageRecord> {
+export async function createOutbound(
+  prisma: PrismaClient,
+  input: {
+    threadId: string;
+    from: string;
+    to: string[];
+    cc: string[];
+    subject: string;
+    body: string;
+    idempotencyKey: string;
+    now: Date;
+  },
+): Promise<MessageRecord> {
   const row = await prisma.message.create({
     data: {
-      id: newId("message"), threadId: input.threadId, direction: "outbound", fromAddress: input.from, toAddresses: input.to, ccAddresses: input.cc,
-      subject: input.subject, body: input.body, status: "queued", idempotencyKey: input.idempotencyKey, createdAt: input.now,
+      id: newId("message"),
+      threadId: input.threadId,
+      direction: "outbound",
+      fromAddress: input.from,
+      toAddresses: input.to,
+      ccAddresses: input.cc,
+      subject: input.subject,
+      body: input.body,
+      status: "queued",
+      idempotencyKey: input.idempotencyKey,
+      createdAt: input.now,
     },
   });
   return toMessage(row);
 }
 
-export async function markSent(prisma: PrismaClient, messageId: string, providerMessageId: string, now: Date): Promise<void> {
+export async function markSent(
+  prisma: PrismaClient,
+  messageId: string,
+  providerMessageId: string,
+  now: Date,
+): Promise<void> {
   await prisma.message.update({ where: { id: messageId }, data: { status: "sent", providerMessageId, sentAt: now } });
 }
 
-export async function createInbound(prisma: PrismaClient, input: { threadId: string; from: string; to: string[]; subject: string; body: string; now: Date }): Promise<MessageRecord> {
+export async function createInbound(
+  prisma: PrismaClient,
+  input: { threadId: string; from: string; to: string[]; subject: string; body: string; now: Date },
+): Promise<MessageRecord> {
   const row = await prisma.message.create({
     data: {
-      id: newId("message"), threadId: input.threadId, direction: "inbound", fromAddress: input.from, toAddresses: input.to, ccAddresses: [],
-      subject: input.subject, body: input.body, status: "received", receivedAt: input.now, createdAt: input.now,
+      id: newId("message"),
+      threadId: input.threadId,
+      direction: "inbound",
+      fromAddress: input.from,
+      toAddresses: input.to,
+      ccAddresses: [],
+      subject: input.subject,
+      body: input.body,
+      status: "received",
+      receivedAt: input.now,
+      createdAt: input.now,
     },
   });
   return toMessage(row);
 }
 
-export async function setClassification(prisma: PrismaClient, messageId: string, bucket: ReplyBucket, confidence: number): Promise<void> {
+export async function setClassification(
+  prisma: PrismaClient,
+  messageId: string,
+  bucket: ReplyBucket,
+  confidence: number,
+): Promise<void> {
   await prisma.message.update({ where: { id: messageId }, data: { bucket, confidence } });
 }
 
-export async function quarantine(prisma: PrismaClient, input: { threadId?: string; from: string; subject?: string; body: string; reason: string; now: Date }): Promise<string> {
+export async function quarantine(
+  prisma: PrismaClient,
+  input: { threadId?: string; from: string; subject?: string; body: string; reason: string; now: Date },
+): Promise<string> {
   const row = await prisma.quarantinedEmail.create({
-    data: { threadId: input.threadId ?? null, fromAddress: input.from, subject: input.subject ?? null, body: input.body, reason: input.reason, receivedAt: input.now },
+    data: {
+      threadId: input.threadId ?? null,
+      fromAddress: input.from,
+      subject: input.subject ?? null,
+      body: input.body,
+      reason: input.reason,
+      receivedAt: input.now,
+    },
   });
   return row.id;
 }
@@ -96,13 +163,28 @@ type ThreadRow = Awaited<ReturnType<PrismaClient["emailThread"]["findFirst"]>> &
 type MessageRow = NonNullable<Awaited<ReturnType<PrismaClient["message"]["findUnique"]>>>;
 
 function toThread(row: NonNullable<ThreadRow>): ThreadRecord {
-  return { thread_id: row.id, case_id: row.caseId, vanpool_id: row.vanpoolId, subject: row.subject, messages: row.messages.map(toMessage) };
+  return {
+    thread_id: row.id,
+    case_id: row.caseId,
+    vanpool_id: row.vanpoolId,
+    subject: row.subject,
+    messages: row.messages.map(toMessage),
+  };
 }
 
 function toMessage(row: MessageRow): MessageRecord {
   return {
-    message_id: row.id, thread_id: row.threadId, direction: row.direction, from: row.fromAddress, to: row.toAddresses, cc: row.ccAddresses,
-    subject: row.subject, body: row.body, status: row.status, bucket: row.bucket, confidence: row.confidence,
+    message_id: row.id,
+    thread_id: row.threadId,
+    direction: row.direction,
+    from: row.fromAddress,
+    to: row.toAddresses,
+    cc: row.ccAddresses,
+    subject: row.subject,
+    body: row.body,
+    status: row.status,
+    bucket: row.bucket,
+    confidence: row.confidence,
     at: row.sentAt ?? row.receivedAt ?? row.createdAt,
   };
 }

@@ -38,8 +38,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: [
-      "-c", "listen_addresses=127.0.0.1",
-      "-c", "unix_socket_directories=",
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
       ...(options.fast ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
     ],
     onLog: (message) => options.log?.(message.trimEnd()),
@@ -52,8 +54,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   try {
     await server.start();
   } catch (error) {
-    throw new Error(`The embedded PostgreSQL in ${clusterDir} did not start${error ? `: ${String(error)}` : ""}. ` +
-      "Set DATABASE_URL to use another server, or remove the folder to start afresh.");
+    throw new Error(
+      `The embedded PostgreSQL in ${clusterDir} did not start${error ? `: ${String(error)}` : ""}. ` +
+        "Set DATABASE_URL to use another server, or remove the folder to start afresh.",
+    );
   }
   return describe(port, () => server.stop());
 }

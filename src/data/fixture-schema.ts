@@ -11,9 +11,7 @@ export const coordsSchema = z.object({
   lng: z.number().min(-180).max(180),
 });
 
-export const scheduleSchema = z.array(
-  z.object({ day: weekdaySchema, start_time: hhmm, end_time: hhmm }).strict(),
-);
+export const scheduleSchema = z.array(z.object({ day: weekdaySchema, start_time: hhmm, end_time: hhmm }).strict());
 
 export const shiftFixture = z
   .object({
@@ -69,7 +67,14 @@ export const vanpoolFixture = z
   .strict();
 
 export const caseStatusSchema = z.enum([
-  "open", "verification", "pending_reply", "re_audit", "hitl_review", "pre_cancel", "resolved", "cancelled",
+  "open",
+  "verification",
+  "pending_reply",
+  "re_audit",
+  "hitl_review",
+  "pre_cancel",
+  "resolved",
+  "cancelled",
 ]);
 
 export const caseFixture = z

@@ -5,7 +5,12 @@ import path from "node:path";
 import type { z } from "zod";
 import { AppError } from "../errors.js";
 import {
-  fixtureFiles, type CaseFixture, type EmailThreadFixture, type EmployeeFixture, type ShiftFixture, type VanpoolFixture,
+  type CaseFixture,
+  type EmailThreadFixture,
+  type EmployeeFixture,
+  fixtureFiles,
+  type ShiftFixture,
+  type VanpoolFixture,
 } from "./fixture-schema.js";
 
 export interface Fixtures {
@@ -27,7 +32,10 @@ export interface ExistingIds {
 export class FixtureError extends AppError {
   constructor(readonly problems: string[]) {
     const shown = problems.slice(0, 20);
-    super("invalid_input", `Refused to import: ${plural(problems.length)} found, nothing was changed.\n${shown.map((p) => `  - ${p}`).join("\n")}${problems.length > shown.length ? `\n  ... and ${problems.length - shown.length} more` : ""}`);
+    super(
+      "invalid_input",
+      `Refused to import: ${plural(problems.length)} found, nothing was changed.\n${shown.map((p) => `  - ${p}`).join("\n")}${problems.length > shown.length ? `\n  ... and ${problems.length - shown.length} more` : ""}`,
+    );
     this.name = "FixtureError";
   }
 }
@@ -45,7 +53,8 @@ const idField: Record<FileName, string> = {
 export function readFixtureDir(dir: string): Fixtures {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new FixtureError([`${dir}: not a folder`]);
   const present = (Object.keys(fixtureFiles) as FileName[]).filter((f) => fs.existsSync(path.join(dir, f)));
-  if (present.length === 0) throw new FixtureError([`${dir}: none of ${Object.keys(fixtureFiles).join(", ")} is there`]);
+  if (present.length === 0)
+    throw new FixtureError([`${dir}: none of ${Object.keys(fixtureFiles).join(", ")} is there`]);
 
   const problems: string[] = [];
   const read = <F extends FileName>(file: F): z.infer<(typeof fixtureFiles)[F]>[] => {
@@ -69,7 +78,9 @@ export function readFixtureDir(dir: string): Fixtures {
       if (!parsed.success) {
         for (const issue of parsed.error.issues) {
           const field = issue.path.length > 0 ? formatPath(issue.path) : "(record)";
-          problems.push(`${label}: field "${field}": ${issue.code === "unrecognized_keys" ? issue.message : describeIssue(issue)}`);
+          problems.push(
+            `${label}: field "${field}": ${issue.code === "unrecognized_keys" ? issue.message : describeIssue(issue)}`,
+          );
         }
         return;
       }
@@ -95,14 +106,28 @@ export function readFixtureDir(dir: string): Fixtures {
 /** Cross-record checks: every reference must point at a record in the folder or the database. */
 export function checkReferences(fixtures: Fixtures, existing: ExistingIds): void {
   const problems: string[] = [];
-  const shifts = union(existing.shifts, fixtures.shifts.map((s) => s.id));
-  const employees = union(existing.employees, fixtures.employees.map((e) => e.employee_id));
-  const vanpools = union(existing.vanpools, fixtures.vanpools.map((v) => v.vanpool_id));
-  const cases = union(existing.cases, fixtures.cases.map((c) => c.case_id));
+  const shifts = union(
+    existing.shifts,
+    fixtures.shifts.map((s) => s.id),
+  );
+  const employees = union(
+    existing.employees,
+    fixtures.employees.map((e) => e.employee_id),
+  );
+  const vanpools = union(
+    existing.vanpools,
+    fixtures.vanpools.map((v) => v.vanpool_id),
+  );
+  const cases = union(
+    existing.cases,
+    fixtures.cases.map((c) => c.case_id),
+  );
 
   fixtures.employees.forEach((e, i) => {
     if (e.shift_id !== null && !shifts.has(e.shift_id)) {
-      problems.push(`employees.json: record #${i + 1} (${e.employee_id}): field "shift_id": unknown shift "${e.shift_id}" (not in shifts.json or the database)`);
+      problems.push(
+        `employees.json: record #${i + 1} (${e.employee_id}): field "shift_id": unknown shift "${e.shift_id}" (not in shifts.json or the database)`,
+      );
     }
   });
   const riderOf = new Map<string, string>();
@@ -110,23 +135,31 @@ export function checkReferences(fixtures: Fixtures, existing: ExistingIds): void
   fixtures.vanpools.forEach((v, i) => {
     const label = `vanpools.json: record #${i + 1} (${v.vanpool_id})`;
     v.riders.forEach((r, j) => {
-      if (!employees.has(r.employee_id)) problems.push(`${label}: field "riders[${j}].employee_id": no employee "${r.employee_id}" in employees.json or the database`);
+      if (!employees.has(r.employee_id))
+        problems.push(
+          `${label}: field "riders[${j}].employee_id": no employee "${r.employee_id}" in employees.json or the database`,
+        );
       const other = riderOf.get(r.employee_id);
-      if (other && v.status === "active") problems.push(`${label}: field "riders[${j}].employee_id": ${r.employee_id} already rides ${other}`);
+      if (other && v.status === "active")
+        problems.push(`${label}: field "riders[${j}].employee_id": ${r.employee_id} already rides ${other}`);
       if (v.status === "active") riderOf.set(r.employee_id, v.vanpool_id);
-      if (participants.has(r.participant_id)) problems.push(`${label}: field "riders[${j}].participant_id": ${r.participant_id} is used twice`);
+      if (participants.has(r.participant_id))
+        problems.push(`${label}: field "riders[${j}].participant_id": ${r.participant_id} is used twice`);
       participants.add(r.participant_id);
     });
-    if (v.riders.length > v.capacity) problems.push(`${label}: field "riders": ${v.riders.length} riders exceed the capacity of ${v.capacity}`);
+    if (v.riders.length > v.capacity)
+      problems.push(`${label}: field "riders": ${v.riders.length} riders exceed the capacity of ${v.capacity}`);
     if (v.coordinator_id && !v.riders.some((r) => r.employee_id === v.coordinator_id)) {
       problems.push(`${label}: field "coordinator_id": ${v.coordinator_id} does not ride this vanpool`);
     }
   });
   fixtures.cases.forEach((c, i) => {
-    if (!vanpools.has(c.vanpool_id)) problems.push(`cases.json: record #${i + 1} (${c.case_id}): field "vanpool_id": no vanpool "${c.vanpool_id}"`);
+    if (!vanpools.has(c.vanpool_id))
+      problems.push(`cases.json: record #${i + 1} (${c.case_id}): field "vanpool_id": no vanpool "${c.vanpool_id}"`);
   });
   fixtures.emailThreads.forEach((t, i) => {
-    if (!cases.has(t.case_id)) problems.push(`email_threads.json: record #${i + 1} (${t.thread_id}): field "case_id": no case "${t.case_id}"`);
+    if (!cases.has(t.case_id))
+      problems.push(`email_threads.json: record #${i + 1} (${t.thread_id}): field "case_id": no case "${t.case_id}"`);
   });
   if (problems.length > 0) throw new FixtureError(problems);
 }
@@ -137,7 +170,10 @@ function recordLabel(file: FileName, index: number, raw: unknown): string {
 }
 
 function formatPath(pathParts: PropertyKey[]): string {
-  return pathParts.reduce<string>((text, part) => (typeof part === "number" ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), "");
+  return pathParts.reduce<string>(
+    (text, part) => (typeof part === "number" ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)),
+    "",
+  );
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

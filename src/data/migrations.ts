@@ -13,13 +13,19 @@ const PRISMA_CLI = path.join(PROJECT_ROOT, "node_modules", "prisma", "build", "i
 const PRELOAD = path.join(PROJECT_ROOT, "src", "data", "prisma-cli-preload.cjs");
 
 export async function pendingMigrations(databaseUrl: string): Promise<string[]> {
-  const all = fs.readdirSync(MIGRATIONS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const all = fs
+    .readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const table = await client.query(`SELECT to_regclass('public._prisma_migrations') AS name`);
     if (!table.rows[0]?.name) return all;
-    const applied = await client.query(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`);
+    const applied = await client.query(
+      `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
     const done = new Set(applied.rows.map((r: { migration_name: string }) => r.migration_name));
     return all.filter((name) => !done.has(name));
   } finally {

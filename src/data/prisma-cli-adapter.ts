@@ -4,8 +4,9 @@
 // `name` (OID 19) and `"char"` (OID 18) types ("Column type 'name' could not be
 // deserialized", prisma/orm#27403). Relabelling them as `text` before the adapter
 // maps types is enough; this runs inside the CLI process, never in the app.
-import pg from "pg";
+
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 
 const PG_NAME_OID = 19;
 const PG_CHAR_OID = 18;

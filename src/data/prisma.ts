@@ -2,8 +2,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.js";
 
-export type { PrismaClient };
 export { Prisma } from "../generated/prisma/client.js";
+export type { PrismaClient };
 
 /** Prisma for everyday reads and writes, and its pg pool for the few bulk writes. */
 export interface DataClients {
@@ -18,7 +18,8 @@ export function createDataClients(databaseUrl: string): DataClients {
   // Queries in flight get their own errors; without a listener this one would crash
   // the process.
   pool.on("error", (error) => {
-    if ((error as { code?: string }).code !== "57P01") process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`);
+    if ((error as { code?: string }).code !== "57P01")
+      process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`);
   });
   return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
 }

@@ -1,8 +1,8 @@
 // Writes fixtures in one transaction. Upserts by id, so seeding twice leaves the
 // same rows; a refused folder leaves the database exactly as it was.
 import type { EmployeeFixture, VanpoolFixture } from "./fixture-schema.js";
-import { Prisma, type PrismaClient } from "./prisma.js";
 import { checkReferences, type ExistingIds, type Fixtures } from "./fixtures.js";
+import { Prisma, type PrismaClient } from "./prisma.js";
 
 export interface SeedCounts {
   shifts: number;
@@ -34,14 +34,26 @@ export async function seedFixtures(prisma: PrismaClient, fixtures: Fixtures): Pr
         await tx.vanpool.upsert({ where: { id }, create: { id, ...data }, update: data });
         for (const r of v.riders) {
           const rider = { vanpoolId: v.vanpool_id, employeeId: r.employee_id };
-          await tx.rider.upsert({ where: { participantId: r.participant_id }, create: { participantId: r.participant_id, ...rider }, update: rider });
+          await tx.rider.upsert({
+            where: { participantId: r.participant_id },
+            create: { participantId: r.participant_id, ...rider },
+            update: rider,
+          });
           riders++;
         }
       }
       for (const c of fixtures.cases) {
         const data = {
-          vanpoolId: c.vanpool_id, status: c.status, reason: c.reason, failedChecks: c.failed_checks, meta: c.meta as object,
-          outcome: c.outcome, reAuditCount: c.re_audit_count, createdAt: new Date(c.created_at), updatedAt: new Date(c.updated_at), resolvedAt: c.resolved_at ? new Date(c.resolved_at) : null,
+          vanpoolId: c.vanpool_id,
+          status: c.status,
+          reason: c.reason,
+          failedChecks: c.failed_checks,
+          meta: c.meta as object,
+          outcome: c.outcome,
+          reAuditCount: c.re_audit_count,
+          createdAt: new Date(c.created_at),
+          updatedAt: new Date(c.updated_at),
+          resolvedAt: c.resolved_at ? new Date(c.resolved_at) : null,
         };
         await tx.case.upsert({ where: { id: c.case_id }, create: { id: c.case_id, ...data }, update: data });
       }
@@ -52,19 +64,43 @@ export async function seedFixtures(prisma: PrismaClient, fixtures: Fixtures): Pr
         for (const m of t.messages) {
           const at = new Date(m.sent_at);
           const message = {
-            threadId: t.thread_id, direction: m.direction, fromAddress: m.from, toAddresses: m.to, ccAddresses: m.cc,
-            subject: m.subject, body: m.body, status: m.status, bucket: m.bucket, confidence: m.confidence,
-            sentAt: m.direction === "outbound" ? at : null, receivedAt: m.direction === "inbound" ? at : null, createdAt: at,
+            threadId: t.thread_id,
+            direction: m.direction,
+            fromAddress: m.from,
+            toAddresses: m.to,
+            ccAddresses: m.cc,
+            subject: m.subject,
+            body: m.body,
+            status: m.status,
+            bucket: m.bucket,
+            confidence: m.confidence,
+            sentAt: m.direction === "outbound" ? at : null,
+            receivedAt: m.direction === "inbound" ? at : null,
+            createdAt: at,
           };
-          await tx.message.upsert({ where: { id: m.message_id }, create: { id: m.message_id, ...message }, update: message });
+          await tx.message.upsert({
+            where: { id: m.message_id },
+            create: { id: m.message_id, ...message },
+            update: message,
+          });
           messages++;
         }
-        const lastOutbound = t.messages.filter((m) => m.direction === "outbound").map((m) => m.sent_at).sort().at(-1);
-        if (lastOutbound) await tx.case.update({ where: { id: t.case_id }, data: { lastOutboundAt: new Date(lastOutbound) } });
+        const lastOutbound = t.messages
+          .filter((m) => m.direction === "outbound")
+          .map((m) => m.sent_at)
+          .sort()
+          .at(-1);
+        if (lastOutbound)
+          await tx.case.update({ where: { id: t.case_id }, data: { lastOutboundAt: new Date(lastOutbound) } });
       }
       return {
-        shifts: fixtures.shifts.length, employees: fixtures.employees.length, vanpools: fixtures.vanpools.length, riders,
-        cases: fixtures.cases.length, emailThreads: fixtures.emailThreads.length, messages,
+        shifts: fixtures.shifts.length,
+        employees: fixtures.employees.length,
+        vanpools: fixtures.vanpools.length,
+        riders,
+        cases: fixtures.cases.length,
+        emailThreads: fixtures.emailThreads.length,
+        messages,
       };
     },
     { timeout: 120_000, maxWait: 10_000 },
@@ -73,20 +109,41 @@ export async function seedFixtures(prisma: PrismaClient, fixtures: Fixtures): Pr
 
 function employeeRow(e: EmployeeFixture) {
   return {
-    id: e.employee_id, firstName: e.first_name, lastName: e.last_name, email: e.email, workSite: e.work_site,
-    homeAddress: e.home_address, homeCity: e.home_city, homeState: e.home_state, homeZip: e.home_zip,
-    homeLat: e.home_coords?.lat ?? null, homeLng: e.home_coords?.lng ?? null,
-    shiftId: e.shift_id, ptoDates: e.pto_dates, timeType: e.time_type, supervisor: e.supervisor ?? null, status: e.status,
+    id: e.employee_id,
+    firstName: e.first_name,
+    lastName: e.last_name,
+    email: e.email,
+    workSite: e.work_site,
+    homeAddress: e.home_address,
+    homeCity: e.home_city,
+    homeState: e.home_state,
+    homeZip: e.home_zip,
+    homeLat: e.home_coords?.lat ?? null,
+    homeLng: e.home_coords?.lng ?? null,
+    shiftId: e.shift_id,
+    ptoDates: e.pto_dates,
+    timeType: e.time_type,
+    supervisor: e.supervisor ?? null,
+    status: e.status,
   };
 }
 
 function vanpoolRow(v: VanpoolFixture) {
   return {
-    id: v.vanpool_id, name: v.name ?? null, workSite: v.work_site, workSiteAddress: v.work_site_address,
-    workSiteLat: v.work_site_coords.lat, workSiteLng: v.work_site_coords.lng,
-    pickupAddress: v.pickup_address ?? null, pickupLat: v.pickup_coords?.lat ?? null, pickupLng: v.pickup_coords?.lng ?? null,
-    capacity: v.capacity, coordinatorId: v.coordinator_id ?? null, status: v.status,
-    operatingSchedule: v.operating_schedule ?? Prisma.DbNull, timeZone: v.time_zone ?? null,
+    id: v.vanpool_id,
+    name: v.name ?? null,
+    workSite: v.work_site,
+    workSiteAddress: v.work_site_address,
+    workSiteLat: v.work_site_coords.lat,
+    workSiteLng: v.work_site_coords.lng,
+    pickupAddress: v.pickup_address ?? null,
+    pickupLat: v.pickup_coords?.lat ?? null,
+    pickupLng: v.pickup_coords?.lng ?? null,
+    capacity: v.capacity,
+    coordinatorId: v.coordinator_id ?? null,
+    status: v.status,
+    operatingSchedule: v.operating_schedule ?? Prisma.DbNull,
+    timeZone: v.time_zone ?? null,
   };
 }
 
@@ -103,14 +160,28 @@ async function existingIds(tx: Tx): Promise<ExistingIds> {
 /** Bulk insert for generated load data: createMany in chunks, existing ids skipped. */
 export async function insertFixturesInBulk(prisma: PrismaClient, fixtures: Fixtures): Promise<void> {
   const CHUNK = 5000;
-  const chunks = <T>(items: T[]) => Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
+  const chunks = <T>(items: T[]) =>
+    Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
   await prisma.$transaction(
     async (tx) => {
       checkReferences(fixtures, await existingIds(tx));
-      await tx.shift.createMany({ data: fixtures.shifts.map((s) => ({ id: s.id, name: s.name, schedule: s.schedule })), skipDuplicates: true });
-      for (const part of chunks(fixtures.employees)) await tx.employee.createMany({ skipDuplicates: true, data: part.map(employeeRow) });
-      for (const part of chunks(fixtures.vanpools)) await tx.vanpool.createMany({ skipDuplicates: true, data: part.map(vanpoolRow) });
-      for (const part of chunks(fixtures.vanpools.flatMap((v) => v.riders.map((r) => ({ participantId: r.participant_id, vanpoolId: v.vanpool_id, employeeId: r.employee_id }))))) {
+      await tx.shift.createMany({
+        data: fixtures.shifts.map((s) => ({ id: s.id, name: s.name, schedule: s.schedule })),
+        skipDuplicates: true,
+      });
+      for (const part of chunks(fixtures.employees))
+        await tx.employee.createMany({ skipDuplicates: true, data: part.map(employeeRow) });
+      for (const part of chunks(fixtures.vanpools))
+        await tx.vanpool.createMany({ skipDuplicates: true, data: part.map(vanpoolRow) });
+      for (const part of chunks(
+        fixtures.vanpools.flatMap((v) =>
+          v.riders.map((r) => ({
+            participantId: r.participant_id,
+            vanpoolId: v.vanpool_id,
+            employeeId: r.employee_id,
+          })),
+        ),
+      )) {
         await tx.rider.createMany({ data: part, skipDuplicates: true });
       }
     },

@@ -38,7 +38,10 @@ export async function findVanpoolSnapshots(prisma: PrismaClient, query: VanpoolQ
   return rows.map(toVanpoolSnapshot);
 }
 
-export async function findVanpoolSnapshot(prisma: PrismaClient, vanpoolId: string): Promise<VanpoolSnapshot | undefined> {
+export async function findVanpoolSnapshot(
+  prisma: PrismaClient,
+  vanpoolId: string,
+): Promise<VanpoolSnapshot | undefined> {
   const [snapshot] = await findVanpoolSnapshots(prisma, { ids: [vanpoolId] });
   return snapshot;
 }
@@ -59,7 +62,10 @@ export interface EmployeeProfile extends Omit<RiderSnapshot, "participant_id"> {
   vanpool_ids: string[];
 }
 
-export async function findEmployeeProfile(prisma: PrismaClient, employeeId: string): Promise<EmployeeProfile | undefined> {
+export async function findEmployeeProfile(
+  prisma: PrismaClient,
+  employeeId: string,
+): Promise<EmployeeProfile | undefined> {
   const row = await prisma.employee.findUnique({
     where: { id: employeeId },
     include: { shift: true, riders: { where: { status: "active" }, select: { vanpoolId: true } } },
@@ -103,7 +109,9 @@ function toEmployeeFields(row: EmployeeRow): Omit<RiderSnapshot, "participant_id
     home_state: row.homeState,
     home_zip: row.homeZip,
     home_coords: point(row.homeLat, row.homeLng),
-    shift: row.shift ? { shift_id: row.shift.id, name: row.shift.name, schedule: row.shift.schedule as unknown as Schedule } : null,
+    shift: row.shift
+      ? { shift_id: row.shift.id, name: row.shift.name, schedule: row.shift.schedule as unknown as Schedule }
+      : null,
     pto_dates: row.ptoDates,
   };
 }

@@ -1,9 +1,9 @@
 // Stores audits as verification runs with one specialist result per check: the
 // evidence that "why did this case fail?" reads later.
 import { randomUUID } from "node:crypto";
+import type pg from "pg";
 import type { SpecialistResult, Verdict } from "../domain/specialist-result.js";
 import type { VanpoolAudit } from "../verification/audit.js";
-import type pg from "pg";
 import type { PrismaClient } from "./prisma.js";
 
 export interface StoredRun {
@@ -28,10 +28,19 @@ export async function saveAudits(
   audits: VanpoolAudit[],
   options: { trigger: string; caseId?: string | null },
 ): Promise<string[]> {
-  return saveRuns(pool, audits.map((audit) => ({
-    vanpool_id: audit.vanpool_id, case_id: options.caseId ?? null, trigger: options.trigger, verdict: audit.verdict, as_of: audit.as_of,
-    started_at: audit.started_at, finished_at: audit.finished_at, results: [audit.location, audit.shift].map((r) => ({ ...r, model: "rules" })),
-  })));
+  return saveRuns(
+    pool,
+    audits.map((audit) => ({
+      vanpool_id: audit.vanpool_id,
+      case_id: options.caseId ?? null,
+      trigger: options.trigger,
+      verdict: audit.verdict,
+      as_of: audit.as_of,
+      started_at: audit.started_at,
+      finished_at: audit.finished_at,
+      results: [audit.location, audit.shift].map((r) => ({ ...r, model: "rules" })),
+    })),
+  );
 }
 
 /** A run of one or both checks (a selective re-audit runs one). */
@@ -127,14 +136,36 @@ export async function findLatestRun(prisma: PrismaClient, vanpoolId: string): Pr
 }
 
 /** The newest stored result of each check for a vanpool (a selective re-audit updates one). */
-export async function findLatestResults(prisma: PrismaClient, vanpoolId: string): Promise<Partial<Record<"location" | "shift", StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string }>>> {
-  const latest: Partial<Record<"location" | "shift", StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string }>> = {};
+export async function findLatestResults(
+  prisma: PrismaClient,
+  vanpoolId: string,
+): Promise<
+  Partial<
+    Record<"location" | "shift", StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string }>
+  >
+> {
+  const latest: Partial<
+    Record<"location" | "shift", StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string }>
+  > = {};
   for (const check of ["location", "shift"] as const) {
-    const row = await prisma.specialistResult.findFirst({ where: { check, run: { vanpoolId } }, orderBy: [{ run: { finishedAt: "desc" } }, { run: { seq: "desc" } }], include: { run: true } });
+    const row = await prisma.specialistResult.findFirst({
+      where: { check, run: { vanpoolId } },
+      orderBy: [{ run: { finishedAt: "desc" } }, { run: { seq: "desc" } }],
+      include: { run: true },
+    });
     if (row) {
       latest[check] = {
-        check, verdict: row.verdict, confidence: row.confidence, reasoning: row.reasoning, evidence: row.evidence as SpecialistResult["evidence"],
-        flagged: row.flagged, policy: row.run.policy as Record<string, number>, model: row.model, run_id: row.runId, finished_at: row.run.finishedAt, as_of: row.run.asOf,
+        check,
+        verdict: row.verdict,
+        confidence: row.confidence,
+        reasoning: row.reasoning,
+        evidence: row.evidence as SpecialistResult["evidence"],
+        flagged: row.flagged,
+        policy: row.run.policy as Record<string, number>,
+        model: row.model,
+        run_id: row.runId,
+        finished_at: row.run.finishedAt,
+        as_of: row.run.asOf,
       };
     }
   }

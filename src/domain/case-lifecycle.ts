@@ -2,7 +2,16 @@
 // asks this module first; nothing here does I/O.
 import type { CheckKind, Verdict } from "./specialist-result.js";
 
-export const CASE_STATUSES = ["open", "verification", "pending_reply", "re_audit", "hitl_review", "pre_cancel", "resolved", "cancelled"] as const;
+export const CASE_STATUSES = [
+  "open",
+  "verification",
+  "pending_reply",
+  "re_audit",
+  "hitl_review",
+  "pre_cancel",
+  "resolved",
+  "cancelled",
+] as const;
 export type CaseStatus = (typeof CASE_STATUSES)[number];
 export type CaseReason = "location_mismatch" | "shift_mismatch" | "both" | "inconclusive";
 export type ReplyBucket = "acknowledgment" | "question" | "update" | "escalation";
@@ -45,7 +54,9 @@ export function canTransition(from: CaseStatus, to: CaseStatus): boolean {
 export function assertTransition(from: CaseStatus, to: CaseStatus): void {
   if (!canTransition(from, to)) {
     const allowed = TRANSITIONS[from];
-    throw new LifecycleError(`A case cannot go from ${from} to ${to}${allowed.length ? ` (from ${from}: ${allowed.join(", ")})` : `: ${from} is closed`}.`);
+    throw new LifecycleError(
+      `A case cannot go from ${from} to ${to}${allowed.length ? ` (from ${from}: ${allowed.join(", ")})` : `: ${from} is closed`}.`,
+    );
   }
 }
 
@@ -58,7 +69,8 @@ export function caseReason(failedChecks: readonly CheckKind[]): CaseReason {
 
 export function outreachTemplate(failedChecks: readonly CheckKind[]): OutreachTemplate {
   const reason = caseReason(failedChecks);
-  if (reason === "inconclusive") throw new LifecycleError("No check failed: there is nothing to write to riders about.");
+  if (reason === "inconclusive")
+    throw new LifecycleError("No check failed: there is nothing to write to riders about.");
   return reason === "both" ? "both_mismatch" : reason;
 }
 
@@ -68,7 +80,9 @@ export function replyDeadline(lastOutboundAt: Date): Date {
 
 /** A case waiting on riders times out 7 days after the last email to them. */
 export function isReplyOverdue(status: CaseStatus, lastOutboundAt: Date | null, now: Date): boolean {
-  return status === "pending_reply" && lastOutboundAt !== null && now.getTime() >= replyDeadline(lastOutboundAt).getTime();
+  return (
+    status === "pending_reply" && lastOutboundAt !== null && now.getTime() >= replyDeadline(lastOutboundAt).getTime()
+  );
 }
 
 export type AuditDecision =
@@ -80,7 +94,8 @@ export type AuditDecision =
 export function decideAfterAudit(verdicts: Record<CheckKind, Verdict>): AuditDecision {
   const failed = (Object.keys(verdicts) as CheckKind[]).filter((c) => verdicts[c] === "fail");
   if (failed.length > 0) return { kind: "open_case", status: "pending_reply", reason: caseReason(failed), email: true };
-  if (Object.values(verdicts).includes("inconclusive")) return { kind: "open_case", status: "hitl_review", reason: "inconclusive", email: false };
+  if (Object.values(verdicts).includes("inconclusive"))
+    return { kind: "open_case", status: "hitl_review", reason: "inconclusive", email: false };
   return { kind: "no_case", outcome: "verified" };
 }
 
@@ -98,8 +113,10 @@ export interface ReAuditDecision {
  * the data, and the third failing re-audit always goes to pre-cancel.
  */
 export function decideAfterReAudit(trigger: ReAuditTrigger, passed: boolean, reAuditCount: number): ReAuditDecision {
-  if (passed) return { status: "resolved", email: trigger === "update" ? "confirmation" : null, requestCancellation: false };
-  if (trigger === "timeout" || reAuditCount >= MAX_RE_AUDITS) return { status: "pre_cancel", email: null, requestCancellation: true };
+  if (passed)
+    return { status: "resolved", email: trigger === "update" ? "confirmation" : null, requestCancellation: false };
+  if (trigger === "timeout" || reAuditCount >= MAX_RE_AUDITS)
+    return { status: "pre_cancel", email: null, requestCancellation: true };
   if (trigger === "update") return { status: "pending_reply", email: "follow_up", requestCancellation: false };
   return { status: "hitl_review", email: null, requestCancellation: false };
 }

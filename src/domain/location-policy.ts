@@ -2,7 +2,13 @@
 // Points and distances are measured beforehand (see src/verification); this module
 // only decides.
 import type { LatLng } from "./geo.js";
-import { combineVerdicts, plural, type EvidenceItem, type SpecialistResult, type Verdict } from "./specialist-result.js";
+import {
+  combineVerdicts,
+  type EvidenceItem,
+  plural,
+  type SpecialistResult,
+  type Verdict,
+} from "./specialist-result.js";
 
 export interface LocationPolicy {
   maxDistanceMiles: number;
@@ -28,7 +34,11 @@ export interface PickupPoint {
   point: LatLng;
 }
 
-export function evaluateLocation(pickup: PickupPoint, riders: RiderDistance[], policy: LocationPolicy): SpecialistResult {
+export function evaluateLocation(
+  pickup: PickupPoint,
+  riders: RiderDistance[],
+  policy: LocationPolicy,
+): SpecialistResult {
   const recordedPolicy = { max_distance_miles: policy.maxDistanceMiles };
   const pickupEvidence: EvidenceItem = {
     type: "vanpool_pickup",
@@ -39,29 +49,39 @@ export function evaluateLocation(pickup: PickupPoint, riders: RiderDistance[], p
   };
   if (riders.length === 0) {
     return {
-      check: "location", verdict: "inconclusive", confidence: 1, flagged: [], policy: recordedPolicy,
+      check: "location",
+      verdict: "inconclusive",
+      confidence: 1,
+      flagged: [],
+      policy: recordedPolicy,
       reasoning: `${pickup.vanpool_id} has no active riders, so there is nothing to compare.`,
       evidence: [pickupEvidence],
     };
   }
 
   const assessed = riders.map((rider) => {
-    const verdict: Verdict = rider.distance === null
-      ? "inconclusive"
-      : rider.distance.miles <= policy.maxDistanceMiles ? "pass" : "fail";
+    const verdict: Verdict =
+      rider.distance === null ? "inconclusive" : rider.distance.miles <= policy.maxDistanceMiles ? "pass" : "fail";
     return { rider, verdict, confidence: riderConfidence(rider, verdict, policy) };
   });
   const verdict = combineVerdicts(assessed.map((a) => a.verdict));
   const failing = assessed.filter((a) => a.verdict === "fail");
   const unknown = assessed.filter((a) => a.verdict === "inconclusive");
-  const where = pickup.source === "pickup" ? `the pickup point${pickup.address ? ` (${pickup.address})` : ""}` : `the work site${pickup.address ? ` (${pickup.address})` : ""}, the van's pickup point`;
+  const where =
+    pickup.source === "pickup"
+      ? `the pickup point${pickup.address ? ` (${pickup.address})` : ""}`
+      : `the work site${pickup.address ? ` (${pickup.address})` : ""}, the van's pickup point`;
   const limit = `${policy.maxDistanceMiles} miles`;
-  const describe = (r: RiderDistance) => `${r.employee_id} (${r.home_city ?? r.home_zip ?? "unknown home"}, ${r.distance!.miles.toFixed(1)} mi)`;
-  const unknownText = unknown.length > 0
-    ? `${plural(unknown.length, "rider")} could not be located (no home coordinates and an unknown ZIP): ${unknown.map((a) => `${a.rider.employee_id} (ZIP ${a.rider.home_zip ?? "missing"})`).join(", ")}.`
-    : "";
+  const describe = (r: RiderDistance) =>
+    `${r.employee_id} (${r.home_city ?? r.home_zip ?? "unknown home"}, ${r.distance!.miles.toFixed(1)} mi)`;
+  const unknownText =
+    unknown.length > 0
+      ? `${plural(unknown.length, "rider")} could not be located (no home coordinates and an unknown ZIP): ${unknown.map((a) => `${a.rider.employee_id} (ZIP ${a.rider.home_zip ?? "missing"})`).join(", ")}.`
+      : "";
   const fallback = riders.find((r) => r.distance?.fallback_reason);
-  const fallbackText = fallback ? ` Driving distance was unavailable (${fallback.distance!.fallback_reason}); straight-line miles were used.` : "";
+  const fallbackText = fallback
+    ? ` Driving distance was unavailable (${fallback.distance!.fallback_reason}); straight-line miles were used.`
+    : "";
 
   let reasoning: string;
   if (verdict === "fail") {

@@ -71,7 +71,9 @@ export function describeSchedule(schedule: Schedule): string {
 function describeDays(days: Weekday[]): string {
   const indexes = [...new Set(days.map((d) => WEEKDAYS.indexOf(d)))].sort((a, b) => a - b);
   const contiguous = indexes.length > 2 && indexes.every((d, i) => i === 0 || d === indexes[i - 1]! + 1);
-  return contiguous ? `${WEEKDAYS[indexes[0]!]}-${WEEKDAYS[indexes.at(-1)!]}` : indexes.map((d) => WEEKDAYS[d]).join(",");
+  return contiguous
+    ? `${WEEKDAYS[indexes[0]!]}-${WEEKDAYS[indexes.at(-1)!]}`
+    : indexes.map((d) => WEEKDAYS[d]).join(",");
 }
 
 /** The audit week: `asOf` (YYYY-MM-DD) and the 6 days after it, keyed by weekday. */

@@ -1,9 +1,23 @@
 // Shift policy v1 (DESIGN.md): each rider must work a shift the van serves.
 import {
-  auditWeekDates, circularMinutes, describeSchedule, formatEntry, overlapMinutes, scheduleKey,
-  WEEKDAYS, type Schedule, type ScheduleEntry, type Weekday,
+  auditWeekDates,
+  circularMinutes,
+  describeSchedule,
+  formatEntry,
+  overlapMinutes,
+  type Schedule,
+  type ScheduleEntry,
+  scheduleKey,
+  WEEKDAYS,
+  type Weekday,
 } from "./schedule.js";
-import { combineVerdicts, plural, type EvidenceItem, type SpecialistResult, type Verdict } from "./specialist-result.js";
+import {
+  combineVerdicts,
+  type EvidenceItem,
+  plural,
+  type SpecialistResult,
+  type Verdict,
+} from "./specialist-result.js";
 
 export interface ShiftPolicy {
   /** Start and end must each be within this many minutes of the reference (inclusive). */
@@ -65,7 +79,11 @@ export function evaluateShift(input: ShiftCheckInput, policy: ShiftPolicy): Spec
   const vanpoolId = input.vanpool.vanpool_id;
   if (input.riders.length === 0) {
     return {
-      check: "shift", verdict: "inconclusive", confidence: 1, flagged: [], policy: recordedPolicy,
+      check: "shift",
+      verdict: "inconclusive",
+      confidence: 1,
+      flagged: [],
+      policy: recordedPolicy,
       reasoning: `${vanpoolId} has no active riders, so there is nothing to compare.`,
       evidence: [{ type: "vanpool_roster", vanpool_id: vanpoolId, active_riders: 0 }],
     };
@@ -84,11 +102,16 @@ export function evaluateShift(input: ShiftCheckInput, policy: ShiftPolicy): Spec
   };
 
   if (!reference.schedule) {
-    const reason = reference.tiedGroups.length > 0
-      ? `no single schedule is shared by most riders (${reference.tiedGroups.map((g) => `${g.riders.length} on ${g.schedule}`).join(" vs ")})`
-      : "no rider has shift data and the van has no operating schedule";
+    const reason =
+      reference.tiedGroups.length > 0
+        ? `no single schedule is shared by most riders (${reference.tiedGroups.map((g) => `${g.riders.length} on ${g.schedule}`).join(" vs ")})`
+        : "no rider has shift data and the van has no operating schedule";
     return {
-      check: "shift", verdict: "inconclusive", confidence: 1, flagged: [], policy: recordedPolicy,
+      check: "shift",
+      verdict: "inconclusive",
+      confidence: 1,
+      flagged: [],
+      policy: recordedPolicy,
       reasoning: `Cannot check shifts for ${vanpoolId}: ${reason}. A human should confirm which shift the van serves.`,
       evidence: [referenceEvidence, ...input.riders.map((r) => riderScheduleEvidence(r))],
     };
@@ -104,9 +127,18 @@ export function evaluateShift(input: ShiftCheckInput, policy: ShiftPolicy): Spec
 
   let reasoning: string;
   if (verdict === "fail") {
-    reasoning = `${plural(failing.length, "rider")} of ${input.riders.length} cannot share the van's hours ${referenceText}: ` +
-      failing.map((a) => `${a.employeeId} (${a.shiftName ?? "shift"}, compatible on ${percent(a.ratio)} of operating days, needs ${need}%)`).join("; ") + "." +
-      (missing.length > 0 ? ` ${plural(missing.length, "rider")} without shift data could not be checked: ${missing.map((a) => a.employeeId).join(", ")}.` : "");
+    reasoning =
+      `${plural(failing.length, "rider")} of ${input.riders.length} cannot share the van's hours ${referenceText}: ` +
+      failing
+        .map(
+          (a) =>
+            `${a.employeeId} (${a.shiftName ?? "shift"}, compatible on ${percent(a.ratio)} of operating days, needs ${need}%)`,
+        )
+        .join("; ") +
+      "." +
+      (missing.length > 0
+        ? ` ${plural(missing.length, "rider")} without shift data could not be checked: ${missing.map((a) => a.employeeId).join(", ")}.`
+        : "");
   } else if (verdict === "inconclusive") {
     reasoning = `No rider conflicts with ${referenceText}, but ${plural(missing.length, "rider")} without shift data could not be checked: ${missing.map((a) => a.employeeId).join(", ")}.`;
   } else {
@@ -139,7 +171,8 @@ function chooseReference(input: ShiftCheckInput): Reference {
   }
   const largest = Math.max(0, ...[...groups.values()].map((g) => g.riders.length));
   const leaders = [...groups.values()].filter((g) => g.riders.length === largest);
-  if (leaders.length === 1) return { source: "plurality", schedule: leaders[0]!.schedule, members: leaders[0]!.riders, tiedGroups: [] };
+  if (leaders.length === 1)
+    return { source: "plurality", schedule: leaders[0]!.schedule, members: leaders[0]!.riders, tiedGroups: [] };
   return {
     source: "none",
     schedule: null,
@@ -148,10 +181,19 @@ function chooseReference(input: ShiftCheckInput): Reference {
   };
 }
 
-function assessRider(rider: ShiftRiderInput, reference: Schedule, week: Map<Weekday, string>, policy: ShiftPolicy): RiderAssessment {
+function assessRider(
+  rider: ShiftRiderInput,
+  reference: Schedule,
+  week: Map<Weekday, string>,
+  policy: ShiftPolicy,
+): RiderAssessment {
   if (!rider.shift || rider.shift.schedule.length === 0) {
     return {
-      employeeId: rider.employee_id, verdict: "inconclusive", ratio: null, borderline: false, shiftName: null,
+      employeeId: rider.employee_id,
+      verdict: "inconclusive",
+      ratio: null,
+      borderline: false,
+      shiftName: null,
       evidence: { ...riderScheduleEvidence(rider), verdict: "inconclusive", note: "no shift on record" },
     };
   }
@@ -171,7 +213,8 @@ function assessRider(rider: ShiftRiderInput, reference: Schedule, week: Map<Week
       const worst = Math.max(a.startDiff ?? Infinity, a.endDiff ?? Infinity);
       if (Number.isFinite(worst) && Math.abs(worst - policy.toleranceMinutes) <= 15) nearMiss = true;
       days.push({
-        day, date,
+        day,
+        date,
         reference: formatEntry(a.reference),
         rider: a.rider ? formatEntry(a.rider) : null,
         start_diff_minutes: a.startDiff,

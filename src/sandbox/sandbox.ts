@@ -4,10 +4,10 @@
 import { randomBytes } from "node:crypto";
 import type { AddressInfo, Server } from "node:net";
 import type { CliContext } from "../cli/context.js";
+import type { SlackSettings } from "../config/settings.js";
 import { startScheduler } from "../jobs/scheduler.js";
 import { createSlackApp, type SlackApp } from "../slack/app.js";
-import type { SlackSettings } from "../config/settings.js";
-import { startLocalSlack, type FakeSlack } from "./slack/local-slack.js";
+import { type FakeSlack, startLocalSlack } from "./slack/local-slack.js";
 import { createSandboxRoutes, type SandboxPeople } from "./ui-routes.js";
 
 export const SANDBOX_PEOPLE: SandboxPeople = {
@@ -32,23 +32,44 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
   let bot!: SlackApp;
   let appUrl = "";
   const routes = createSandboxRoutes({
-    slack: () => slack, appUrl: () => appUrl, signingSecret, people: SANDBOX_PEOPLE, prisma: ctx.db.prisma,
-    workflow: () => bot.ctx.workflow, syncCase: (id) => bot.messages.syncCase(id), idle: () => bot.idle(),
+    slack: () => slack,
+    appUrl: () => appUrl,
+    signingSecret,
+    people: SANDBOX_PEOPLE,
+    prisma: ctx.db.prisma,
+    workflow: () => bot.ctx.workflow,
+    syncCase: (id) => bot.messages.syncCase(id),
+    idle: () => bot.idle(),
   });
   slack = await startLocalSlack({
-    port: options.port, host: options.host,
-    users: SANDBOX_PEOPLE.users.map((u) => ({ id: u.id, name: u.name.split(" ")[0]!.toLowerCase(), real_name: u.name })),
+    port: options.port,
+    host: options.host,
+    users: SANDBOX_PEOPLE.users.map((u) => ({
+      id: u.id,
+      name: u.name.split(" ")[0]!.toLowerCase(),
+      real_name: u.name,
+    })),
     usergroups: { S0AUDITORS: ["U0BLAIR"] },
     routes,
   });
   const settings: SlackSettings = {
-    botToken: slack.botToken, signingSecret, appToken: undefined, apiUrl: slack.apiUrl, port: 0,
-    auditChannel: SANDBOX_PEOPLE.channel.id, approvers: ["U0ALEX", "S0AUDITORS"], restrictAudits: true,
+    botToken: slack.botToken,
+    signingSecret,
+    appToken: undefined,
+    apiUrl: slack.apiUrl,
+    port: 0,
+    auditChannel: SANDBOX_PEOPLE.channel.id,
+    approvers: ["U0ALEX", "S0AUDITORS"],
+    restrictAudits: true,
   };
   bot = await createSlackApp({ slack: settings, deps: ctx.agentDeps });
   const server = (await bot.app.start(0)) as unknown as Server;
   appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
-  const scheduler = startScheduler(bot, { ...ctx.settings.schedule, expiryHours: ctx.settings.schedule.approvalExpiryHours, timezone: ctx.settings.timeZone });
+  const scheduler = startScheduler(bot, {
+    ...ctx.settings.schedule,
+    expiryHours: ctx.settings.schedule.approvalExpiryHours,
+    timezone: ctx.settings.timeZone,
+  });
   await scheduler.minute(); // alerts and cards for the cases already open
   return {
     url: slack.baseUrl.replace("127.0.0.1", "localhost"),

@@ -12,7 +12,11 @@ import { postSigned } from "./slack/local-slack.js";
 
 const UI_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "ui");
 const STATIC: Record<string, string> = { "/": "index.html", "/app.js": "app.js", "/style.css": "style.css" };
-const TYPES: Record<string, string> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" };
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+};
 
 export interface SandboxPeople {
   users: { id: string; name: string; role: string }[];
@@ -39,8 +43,15 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
 
   function state(user: string, thread: string | undefined) {
     const slack = deps.slack();
-    const ephemerals = slack.ephemerals(user).filter((e) => e.channel === channel).map((e) => e.message);
-    const modal = slack.views(user).filter((v) => v.type === "modal" && !closed.has(v.id)).at(-1) ?? null;
+    const ephemerals = slack
+      .ephemerals(user)
+      .filter((e) => e.channel === channel)
+      .map((e) => e.message);
+    const modal =
+      slack
+        .views(user)
+        .filter((v) => v.type === "modal" && !closed.has(v.id))
+        .at(-1) ?? null;
     return {
       people: deps.people,
       user,
@@ -55,9 +66,13 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
   async function act(body: Record<string, unknown>) {
     const slack = deps.slack();
     const user = String(body.user);
-    const action = { action_id: String(body.action_id), value: body.value === undefined ? undefined : String(body.value) };
+    const action = {
+      action_id: String(body.action_id),
+      value: body.value === undefined ? undefined : String(body.value),
+    };
     let payload: string;
-    if (body.source === "home") payload = slack.blockActionPayload({ user: { id: user }, view: slack.home(user) as SlackView, action });
+    if (body.source === "home")
+      payload = slack.blockActionPayload({ user: { id: user }, view: slack.home(user) as SlackView, action });
     else {
       const message = slack.find((m) => m.ts === body.ts);
       if (!message) throw new Error("That message is gone.");
@@ -87,7 +102,12 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
     // What the app answered in its ack is shown the way Slack shows it: through the response URL.
     const responseUrl = new URLSearchParams(body).get("response_url")!;
     if (ack) await fetch(responseUrl, { method: "POST", headers: { "content-type": "application/json" }, body: ack });
-    else if (response.status === 404 || response.status >= 400) await fetch(responseUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: `${name} failed (HTTP ${response.status}).` }) });
+    else if (response.status === 404 || response.status >= 400)
+      await fetch(responseUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ text: `${name} failed (HTTP ${response.status}).` }),
+      });
   }
 
   async function emailThreads() {
@@ -96,7 +116,13 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
       include: { case: true, messages: { where: { direction: "outbound" }, select: { toAddresses: true } } },
       orderBy: { createdAt: "desc" },
     });
-    return threads.map((t) => ({ thread_id: t.id, case_id: t.caseId, vanpool_id: t.vanpoolId, status: t.case.status, riders: [...new Set(t.messages.flatMap((m) => m.toAddresses))] }));
+    return threads.map((t) => ({
+      thread_id: t.id,
+      case_id: t.caseId,
+      vanpool_id: t.vanpoolId,
+      status: t.case.status,
+      riders: [...new Set(t.messages.flatMap((m) => m.toAddresses))],
+    }));
   }
 
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
@@ -104,7 +130,12 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
     res.end(JSON.stringify(body));
   };
 
-  return async function routes(req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: string): Promise<boolean> {
+  return async function routes(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    raw: string,
+  ): Promise<boolean> {
     if (req.method === "GET" && STATIC[url.pathname]) {
       const file = path.join(UI_DIR, STATIC[url.pathname]!);
       res.writeHead(200, { "content-type": TYPES[path.extname(file)]!, "cache-control": "no-store" });
@@ -115,22 +146,71 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
     const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
     try {
       switch (`${req.method} ${url.pathname}`) {
-        case "GET /sandbox/state": json(res, 200, state(url.searchParams.get("user") ?? deps.people.users[0]!.id, url.searchParams.get("thread") ?? undefined)); return true;
-        case "GET /sandbox/email-threads": json(res, 200, await emailThreads()); return true;
-        case "POST /sandbox/command": await command(String(body.user), String(body.text)); break;
-        case "POST /sandbox/message": await sign(deps.slack().userMessage({ user: String(body.user), channel, text: String(body.text), ...(body.thread_ts ? { thread_ts: String(body.thread_ts) } : {}) }).body); break;
-        case "POST /sandbox/action": await act(body); break;
-        case "POST /sandbox/submit": { const result = await submit(body as never); await deps.idle(); json(res, 200, result); return true; }
-        case "POST /sandbox/close": closed.add(String(body.view_id)); break;
-        case "POST /sandbox/home": await sign(deps.slack().eventCallbackBody({ event: { type: "app_home_opened", user: String(body.user), channel: `D${String(body.user).slice(1)}`, tab: "home", event_ts: `${Date.now() / 1000}` } })); break;
-        case "POST /sandbox/email": {
-          const result = await deps.workflow().receiveReply({ threadId: String(body.thread_id), from: String(body.from), body: String(body.body) });
-          if (result.case_id) await deps.syncCase(result.case_id);
+        case "GET /sandbox/state":
+          json(
+            res,
+            200,
+            state(
+              url.searchParams.get("user") ?? deps.people.users[0]!.id,
+              url.searchParams.get("thread") ?? undefined,
+            ),
+          );
+          return true;
+        case "GET /sandbox/email-threads":
+          json(res, 200, await emailThreads());
+          return true;
+        case "POST /sandbox/command":
+          await command(String(body.user), String(body.text));
+          break;
+        case "POST /sandbox/message":
+          await sign(
+            deps.slack().userMessage({
+              user: String(body.user),
+              channel,
+              text: String(body.text),
+              ...(body.thread_ts ? { thread_ts: String(body.thread_ts) } : {}),
+            }).body,
+          );
+          break;
+        case "POST /sandbox/action":
+          await act(body);
+          break;
+        case "POST /sandbox/submit": {
+          const result = await submit(body as never);
           await deps.idle();
-          json(res, 200, { ok: true, note: result.handled ? `Reply recorded; ${result.case_id} is now ${result.status}.` : result.note });
+          json(res, 200, result);
           return true;
         }
-        default: return false;
+        case "POST /sandbox/close":
+          closed.add(String(body.view_id));
+          break;
+        case "POST /sandbox/home":
+          await sign(
+            deps.slack().eventCallbackBody({
+              event: {
+                type: "app_home_opened",
+                user: String(body.user),
+                channel: `D${String(body.user).slice(1)}`,
+                tab: "home",
+                event_ts: `${Date.now() / 1000}`,
+              },
+            }),
+          );
+          break;
+        case "POST /sandbox/email": {
+          const result = await deps
+            .workflow()
+            .receiveReply({ threadId: String(body.thread_id), from: String(body.from), body: String(body.body) });
+          if (result.case_id) await deps.syncCase(result.case_id);
+          await deps.idle();
+          json(res, 200, {
+            ok: true,
+            note: result.handled ? `Reply recorded; ${result.case_id} is now ${result.status}.` : result.note,
+          });
+          return true;
+        }
+        default:
+          return false;
       }
       await deps.idle();
       json(res, 200, { ok: true });

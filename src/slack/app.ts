@@ -27,23 +27,46 @@ export async function createSlackApp(options: SlackAppOptions) {
   const { slack, deps } = options;
   const socketMode = Boolean(slack.appToken);
   // Checked here, once and awaited: Bolt would otherwise call auth.test in the background and exit on failure.
-  const identity = await new WebClient(slack.botToken, { ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}), retryConfig: { retries: options.retries ?? 2 } }).auth.test()
-    .catch((error: Error) => { throw new Error(`Slack refused SLACK_BOT_TOKEN or could not be reached (auth.test: ${error.message}).`); });
+  const identity = await new WebClient(slack.botToken, {
+    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
+    retryConfig: { retries: options.retries ?? 2 },
+  }).auth
+    .test()
+    .catch((error: Error) => {
+      throw new Error(`Slack refused SLACK_BOT_TOKEN or could not be reached (auth.test: ${error.message}).`);
+    });
   const app = new App({
     token: slack.botToken,
     botId: identity.bot_id,
     botUserId: identity.user_id,
-    ...(socketMode ? { socketMode: true, appToken: slack.appToken } : { signingSecret: slack.signingSecret!, processBeforeResponse: true }),
-    clientOptions: { ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}), ...(options.retries !== undefined ? { retryConfig: { retries: options.retries } } : {}) },
+    ...(socketMode
+      ? { socketMode: true, appToken: slack.appToken }
+      : { signingSecret: slack.signingSecret!, processBeforeResponse: true }),
+    clientOptions: {
+      ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
+      ...(options.retries !== undefined ? { retryConfig: { retries: options.retries } } : {}),
+    },
     logLevel: options.logLevel ?? LogLevel.WARN,
   });
-  const log = { info: (m: string) => app.logger.info(m), warn: (m: string) => app.logger.warn(m), error: (m: string) => app.logger.error(m) };
+  const log = {
+    info: (m: string) => app.logger.info(m),
+    warn: (m: string) => app.logger.warn(m),
+    error: (m: string) => app.logger.error(m),
+  };
   const runner = createBackgroundRunner(log);
-  const ctx: SlackContext = { deps, workflow: createCaseWorkflow(deps), slack, client: app.client, background: runner.background, log };
+  const ctx: SlackContext = {
+    deps,
+    workflow: createCaseWorkflow(deps),
+    slack,
+    client: app.client,
+    background: runner.background,
+    log,
+  };
   const messages = createCaseMessages(ctx);
   const isApprover = createApproverCheck(app.client, slack.approvers);
   const digest = createDigest(ctx);
-  const permalink = async (channel: string, ts: string) => (await app.client.chat.getPermalink({ channel, message_ts: ts })).permalink ?? "";
+  const permalink = async (channel: string, ts: string) =>
+    (await app.client.chat.getPermalink({ channel, message_ts: ts })).permalink ?? "";
 
   registerPoolpatrolCommand(app, { ctx, messages, isApprover, postDigest: (force) => digest.post(force), permalink });
   registerApprovalActions(app, { ctx, messages, isApprover });

@@ -19,10 +19,27 @@ export interface ProgramFigures {
 }
 
 export async function programFigures(prisma: PrismaClient, since: Date): Promise<ProgramFigures> {
-  const closed = await prisma.case.findMany({ where: { status: { in: ["resolved", "cancelled"] }, resolvedAt: { gte: since } }, select: { id: true, createdAt: true, resolvedAt: true } });
-  const withDecision = new Set((await prisma.approvalRequest.findMany({ where: { caseId: { in: closed.map((c) => c.id) }, status: { in: ["approved", "edited", "rejected"] } }, select: { caseId: true } })).map((a) => a.caseId));
-  const durations = closed.map((c) => (c.resolvedAt!.getTime() - c.createdAt.getTime()) / 3_600_000).sort((a, b) => a - b);
-  const median = durations.length === 0 ? null : durations.length % 2 ? durations[(durations.length - 1) / 2]! : (durations[durations.length / 2 - 1]! + durations[durations.length / 2]!) / 2;
+  const closed = await prisma.case.findMany({
+    where: { status: { in: ["resolved", "cancelled"] }, resolvedAt: { gte: since } },
+    select: { id: true, createdAt: true, resolvedAt: true },
+  });
+  const withDecision = new Set(
+    (
+      await prisma.approvalRequest.findMany({
+        where: { caseId: { in: closed.map((c) => c.id) }, status: { in: ["approved", "edited", "rejected"] } },
+        select: { caseId: true },
+      })
+    ).map((a) => a.caseId),
+  );
+  const durations = closed
+    .map((c) => (c.resolvedAt!.getTime() - c.createdAt.getTime()) / 3_600_000)
+    .sort((a, b) => a - b);
+  const median =
+    durations.length === 0
+      ? null
+      : durations.length % 2
+        ? durations[(durations.length - 1) / 2]!
+        : (durations[durations.length / 2 - 1]! + durations[durations.length / 2]!) / 2;
   const vanpoolChecks = await prisma.verificationRun.count({ where: { finishedAt: { gte: since } } });
   const automated = closed.filter((c) => !withDecision.has(c.id)).length;
   return {

@@ -18,7 +18,9 @@ export function createBackgroundRunner(log: SlackContext["log"]) {
   const running = new Set<Promise<unknown>>();
   return {
     background(label: string, work: () => Promise<unknown>) {
-      const task = work().catch((error) => log.error(`${label} failed: ${(error as Error).stack ?? error}`)).finally(() => running.delete(task));
+      const task = work()
+        .catch((error) => log.error(`${label} failed: ${(error as Error).stack ?? error}`))
+        .finally(() => running.delete(task));
       running.add(task);
     },
     /** Resolves when every background task started so far (and those they started) is done. */

@@ -3,7 +3,11 @@
 import type { BlockAction } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 
-export async function tellClicker(client: WebClient, body: Pick<BlockAction, "channel" | "user">, text: string): Promise<void> {
+export async function tellClicker(
+  client: WebClient,
+  body: Pick<BlockAction, "channel" | "user">,
+  text: string,
+): Promise<void> {
   if (body.channel?.id) await client.chat.postEphemeral({ channel: body.channel.id, user: body.user.id, text });
   else await client.chat.postMessage({ channel: body.user.id, text });
 }

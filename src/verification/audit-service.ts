@@ -1,10 +1,11 @@
 // Audits vanpools from the database and stores every result as a verification run.
+
+import type { DataClients } from "../data/prisma.js";
 import { countVanpools, findVanpoolSnapshots } from "../data/vanpool-repository.js";
 import { findLatestResults, saveAudits } from "../data/verification-repository.js";
-import type { DataClients } from "../data/prisma.js";
 import { combineVerdicts, type SpecialistResult, type Verdict } from "../domain/specialist-result.js";
 import { notFound } from "../errors.js";
-import { auditVanpool, failedChecks, type AuditDeps, type CheckName, type VanpoolAudit } from "./audit.js";
+import { type AuditDeps, auditVanpool, type CheckName, failedChecks, type VanpoolAudit } from "./audit.js";
 
 /** Vanpools read, checked and written per round trip. */
 const PAGE_SIZE = 500;
@@ -27,7 +28,12 @@ export async function auditAllVanpools(
 ): Promise<AuditSummary> {
   const started = Date.now();
   const total = await countVanpools(deps.prisma, true);
-  const summary: AuditSummary = { total, byVerdict: { pass: 0, fail: 0, inconclusive: 0 }, attention: [], elapsedMs: 0 };
+  const summary: AuditSummary = {
+    total,
+    byVerdict: { pass: 0, fail: 0, inconclusive: 0 },
+    attention: [],
+    elapsedMs: 0,
+  };
   let afterId: string | undefined;
   let done = 0;
   // Page N is written while page N+1 is read and checked: PostgreSQL and Node each keep a core busy.
@@ -57,15 +63,26 @@ function addToSummary(summary: AuditSummary, audit: VanpoolAudit): void {
     .filter((r) => r.verdict !== "pass")
     .map((r) => `${r.check}: ${riderNotes(r).join(", ")}`)
     .join("; ");
-  summary.attention.push({ vanpool_id: audit.vanpool_id, verdict: audit.verdict, failed_checks: failedChecks(audit), reason });
+  summary.attention.push({
+    vanpool_id: audit.vanpool_id,
+    verdict: audit.verdict,
+    failed_checks: failedChecks(audit),
+    reason,
+  });
 }
 
 /** The riders behind a failing or inconclusive check, each with the fact that decided it. */
 function riderNotes(result: SpecialistResult): string[] {
   const notes = result.evidence.flatMap((e) => {
     if (e.verdict !== result.verdict) return [];
-    if (e.type === "distance_check") return [e.distance_miles === null ? `${e.employee_id} cannot be located` : `${e.employee_id} ${e.distance_miles} mi`];
-    if (e.type === "employee_shift") return [e.days ? `${e.employee_id} ${e.compatible_days}/${e.operating_days} days` : `${e.employee_id} has no shift`];
+    if (e.type === "distance_check")
+      return [
+        e.distance_miles === null ? `${e.employee_id} cannot be located` : `${e.employee_id} ${e.distance_miles} mi`,
+      ];
+    if (e.type === "employee_shift")
+      return [
+        e.days ? `${e.employee_id} ${e.compatible_days}/${e.operating_days} days` : `${e.employee_id} has no shift`,
+      ];
     return [];
   });
   if (notes.length > 0) return notes;
@@ -87,13 +104,22 @@ async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T)
 }
 
 /** The newest result of each check, as one audit (the specialists may have run at different times). */
-export async function latestAudit(prisma: DataClients["prisma"], vanpoolId: string): Promise<VanpoolAudit & { run_id: string }> {
+export async function latestAudit(
+  prisma: DataClients["prisma"],
+  vanpoolId: string,
+): Promise<VanpoolAudit & { run_id: string }> {
   const latest = await findLatestResults(prisma, vanpoolId);
   if (!latest.location || !latest.shift) throw notFound(`${vanpoolId} has not been audited yet.`);
   const { location, shift } = latest;
   const newest = location.finished_at > shift.finished_at ? location : shift;
   return {
-    vanpool_id: vanpoolId, as_of: newest.as_of, verdict: combineVerdicts([location.verdict, shift.verdict]),
-    location, shift, started_at: newest.finished_at, finished_at: newest.finished_at, run_id: newest.run_id,
+    vanpool_id: vanpoolId,
+    as_of: newest.as_of,
+    verdict: combineVerdicts([location.verdict, shift.verdict]),
+    location,
+    shift,
+    started_at: newest.finished_at,
+    finished_at: newest.finished_at,
+    run_id: newest.run_id,
   };
 }

@@ -1,8 +1,9 @@
 // Audits one vanpool: both checks in parallel, combined into one verdict.
+
+import type { VerificationPolicy } from "../config/settings.js";
 import { dateInTimeZone } from "../domain/schedule.js";
 import { evaluateShift, type ShiftCheckInput } from "../domain/shift-policy.js";
 import { combineVerdicts, type SpecialistResult, type Verdict } from "../domain/specialist-result.js";
-import type { VerificationPolicy } from "../config/settings.js";
 import type { DistanceProvider } from "../integrations/distance/index.js";
 import { checkLocation, type LocationCheckInput } from "./location-check.js";
 import type { VanpoolSnapshot } from "./snapshot.js";
@@ -36,7 +37,12 @@ export function toLocationInput(snapshot: VanpoolSnapshot): LocationCheckInput {
       work_site_address: snapshot.work_site_address,
       pickup_address: snapshot.pickup_address,
     },
-    riders: snapshot.riders.map((r) => ({ employee_id: r.employee_id, home_zip: r.home_zip, home_coords: r.home_coords, home_city: r.home_city })),
+    riders: snapshot.riders.map((r) => ({
+      employee_id: r.employee_id,
+      home_zip: r.home_zip,
+      home_coords: r.home_coords,
+      home_city: r.home_city,
+    })),
   };
 }
 
@@ -57,15 +63,27 @@ export function auditWeekStart(snapshot: VanpoolSnapshot, deps: Pick<AuditDeps, 
 }
 
 /** One check of one vanpool: what a specialist computes. */
-export async function runCheck(check: CheckName, snapshot: VanpoolSnapshot, deps: AuditDeps, asOf: string): Promise<SpecialistResult> {
-  if (check === "location") return checkLocation(toLocationInput(snapshot), deps.distance, { maxDistanceMiles: deps.policy.maxDistanceMiles });
-  return evaluateShift(toShiftInput(snapshot, asOf), { toleranceMinutes: deps.policy.shiftToleranceMinutes, minCompatibleDayRatio: deps.policy.minCompatibleDayRatio });
+export async function runCheck(
+  check: CheckName,
+  snapshot: VanpoolSnapshot,
+  deps: AuditDeps,
+  asOf: string,
+): Promise<SpecialistResult> {
+  if (check === "location")
+    return checkLocation(toLocationInput(snapshot), deps.distance, { maxDistanceMiles: deps.policy.maxDistanceMiles });
+  return evaluateShift(toShiftInput(snapshot, asOf), {
+    toleranceMinutes: deps.policy.shiftToleranceMinutes,
+    minCompatibleDayRatio: deps.policy.minCompatibleDayRatio,
+  });
 }
 
 export async function auditVanpool(snapshot: VanpoolSnapshot, deps: AuditDeps): Promise<VanpoolAudit> {
   const startedAt = deps.now();
   const asOf = auditWeekStart(snapshot, deps, startedAt);
-  const [location, shift] = await Promise.all([runCheck("location", snapshot, deps, asOf), runCheck("shift", snapshot, deps, asOf)]);
+  const [location, shift] = await Promise.all([
+    runCheck("location", snapshot, deps, asOf),
+    runCheck("shift", snapshot, deps, asOf),
+  ]);
   return {
     vanpool_id: snapshot.vanpool_id,
     as_of: asOf,

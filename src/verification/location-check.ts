@@ -1,6 +1,11 @@
 // Measures each rider's home-to-pickup distance, then applies the location policy.
 import type { LatLng } from "../domain/geo.js";
-import { evaluateLocation, type LocationPolicy, type PickupPoint, type RiderDistance } from "../domain/location-policy.js";
+import {
+  evaluateLocation,
+  type LocationPolicy,
+  type PickupPoint,
+  type RiderDistance,
+} from "../domain/location-policy.js";
 import type { SpecialistResult } from "../domain/specialist-result.js";
 import type { DistanceProvider } from "../integrations/distance/index.js";
 import { lookupZipCentroid } from "../integrations/distance/zip-centroids.js";
@@ -17,20 +22,39 @@ export interface LocationCheckInput {
   riders: { employee_id: string; home_zip?: string | null; home_coords?: LatLng | null; home_city?: string | null }[];
 }
 
-export async function checkLocation(input: LocationCheckInput, distance: DistanceProvider, policy: LocationPolicy): Promise<SpecialistResult> {
+export async function checkLocation(
+  input: LocationCheckInput,
+  distance: DistanceProvider,
+  policy: LocationPolicy,
+): Promise<SpecialistResult> {
   const { vanpool } = input;
   const pickup: PickupPoint = vanpool.pickup_coords
-    ? { vanpool_id: vanpool.vanpool_id, source: "pickup", address: vanpool.pickup_address ?? null, point: vanpool.pickup_coords }
-    : { vanpool_id: vanpool.vanpool_id, source: "work_site", address: vanpool.work_site_address ?? null, point: vanpool.work_site_coords };
+    ? {
+        vanpool_id: vanpool.vanpool_id,
+        source: "pickup",
+        address: vanpool.pickup_address ?? null,
+        point: vanpool.pickup_coords,
+      }
+    : {
+        vanpool_id: vanpool.vanpool_id,
+        source: "work_site",
+        address: vanpool.work_site_address ?? null,
+        point: vanpool.work_site_coords,
+      };
 
   const homes = input.riders.map((rider) => {
-    if (rider.home_coords) return { source: "home_coords" as const, point: rider.home_coords, city: rider.home_city ?? null };
+    if (rider.home_coords)
+      return { source: "home_coords" as const, point: rider.home_coords, city: rider.home_city ?? null };
     const centroid = rider.home_zip ? lookupZipCentroid(rider.home_zip) : undefined;
-    if (centroid) return { source: "zip_centroid" as const, point: centroid.point, city: rider.home_city ?? centroid.city };
+    if (centroid)
+      return { source: "zip_centroid" as const, point: centroid.point, city: rider.home_city ?? centroid.city };
     return { source: "unknown" as const, point: null, city: rider.home_city ?? null };
   });
   const located = homes.flatMap((home, i) => (home.point ? [{ index: i, point: home.point }] : []));
-  const measured = await distance.measure(located.map((l) => l.point), pickup.point);
+  const measured = await distance.measure(
+    located.map((l) => l.point),
+    pickup.point,
+  );
   const distanceByRider = new Map(located.map((l, i) => [l.index, measured[i]!]));
 
   const riders: RiderDistance[] = input.riders.map((rider, i) => ({

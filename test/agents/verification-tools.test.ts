@@ -11,21 +11,36 @@ let tools: ReturnType<typeof createVerificationTools>;
 beforeAll(async () => {
   db = await createTestDatabase();
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
-  tools = createVerificationTools({ prisma: db.prisma, distance: straightLineDistance, policy: { maxDistanceMiles: 50, shiftToleranceMinutes: 60, minCompatibleDayRatio: 0.8 } });
+  tools = createVerificationTools({
+    prisma: db.prisma,
+    distance: straightLineDistance,
+    policy: { maxDistanceMiles: 50, shiftToleranceMinutes: 60, minCompatibleDayRatio: 0.8 },
+  });
 });
-afterAll(async () => { await db.drop(); });
+afterAll(async () => {
+  await db.drop();
+});
 
-const call = async (t: { invoke(input: unknown): Promise<unknown> }, input: unknown) => JSON.parse(String(await t.invoke(input)));
+const call = async (t: { invoke(input: unknown): Promise<unknown> }, input: unknown) =>
+  JSON.parse(String(await t.invoke(input)));
 
 describe("verification tools", () => {
   it("carry the seeds' names and argument schemas", () => {
-    expect(Object.values(tools).map((t) => t.name).sort()).toEqual(["check_commute_distance", "get_employee_profile", "get_employee_shifts", "get_vanpool_roster"]);
+    expect(
+      Object.values(tools)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(["check_commute_distance", "get_employee_profile", "get_employee_shifts", "get_vanpool_roster"]);
   });
 
   it("get_employee_profile gives ZIP and city but never a street address", async () => {
     const employee = await db.prisma.employee.findFirstOrThrow({ orderBy: { id: "asc" } });
     const profile = await call(tools.getEmployeeProfile, { employee_id: employee.id });
-    expect(profile).toMatchObject({ employee_id: employee.id, home_zip: employee.homeZip, home_city: employee.homeCity });
+    expect(profile).toMatchObject({
+      employee_id: employee.id,
+      home_zip: employee.homeZip,
+      home_city: employee.homeCity,
+    });
     expect(JSON.stringify(profile)).not.toContain(employee.homeAddress);
   });
 
@@ -33,7 +48,9 @@ describe("verification tools", () => {
     const far = await call(tools.checkCommuteDistance, { employee_id: "EMP-1045", vanpool_id: "VP-113" });
     expect(far).toMatchObject({ verdict: "fail", method: "haversine", threshold_miles: 50 });
     expect(far.distance_miles).toBeGreaterThan(50);
-    const neighbour = await db.prisma.rider.findFirstOrThrow({ where: { vanpoolId: "VP-113", employeeId: { not: "EMP-1045" } } });
+    const neighbour = await db.prisma.rider.findFirstOrThrow({
+      where: { vanpoolId: "VP-113", employeeId: { not: "EMP-1045" } },
+    });
     const near = await call(tools.checkCommuteDistance, { employee_id: neighbour.employeeId, vanpool_id: "VP-113" });
     expect(near.verdict).toBe("pass");
     expect(near.distance_miles).toBeLessThanOrEqual(50);

@@ -31,11 +31,21 @@ const ok = async (args: string[]) => {
   return result.stdout;
 };
 async function threadOf(vanpoolId: string) {
-  const record = await db.prisma.case.findFirstOrThrow({ where: { vanpoolId, status: { notIn: ["resolved", "cancelled"] } } });
-  const thread = await db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id }, include: { messages: true } });
-  return { caseId: record.id, threadId: thread.id, recipients: thread.messages.filter((m) => m.direction === "outbound").flatMap((m) => m.toAddresses) };
+  const record = await db.prisma.case.findFirstOrThrow({
+    where: { vanpoolId, status: { notIn: ["resolved", "cancelled"] } },
+  });
+  const thread = await db.prisma.emailThread.findUniqueOrThrow({
+    where: { caseId: record.id },
+    include: { messages: true },
+  });
+  return {
+    caseId: record.id,
+    threadId: thread.id,
+    recipients: thread.messages.filter((m) => m.direction === "outbound").flatMap((m) => m.toAddresses),
+  };
 }
-const pendingFor = (caseId: string) => db.prisma.approvalRequest.findFirstOrThrow({ where: { caseId, status: "pending" } });
+const pendingFor = (caseId: string) =>
+  db.prisma.approvalRequest.findFirstOrThrow({ where: { caseId, status: "pending" } });
 
 describe("a case from audit to decisions", () => {
   it("audit opens the case and emails each flagged rider only their own facts", async () => {
@@ -52,16 +62,34 @@ describe("a case from audit to decisions", () => {
 
   it("holds the reply to an angry rider for a person; an edit in a new process sends it once", async () => {
     const { caseId, threadId } = await threadOf("VP-111");
-    const replied = await ok(["reply", threadId, "--from", "wendell.ashby@northwind.example", "--body", "This is ridiculous. I've ridden this van for six years and I want to talk to a manager."]);
+    const replied = await ok([
+      "reply",
+      threadId,
+      "--from",
+      "wendell.ashby@northwind.example",
+      "--body",
+      "This is ridiculous. I've ridden this van for six years and I want to talk to a manager.",
+    ]);
     expect(replied).toMatch(/hitl_review/);
     const approval = await pendingFor(caseId);
     expect(await ok(["approvals"])).toContain(approval.id);
 
     const before = await sentCount();
-    const edited = await ok(["edit", approval.id, "--as", "U_ALICE", "--body", "Hi Wendell, a coordinator will call you this week. Nothing changes meanwhile."]);
-    expect(edited).toMatch(new RegExp(`${approval.id} edited by U_ALICE: Email MSG-[0-9A-F]{8} sent to wendell.ashby@northwind.example`));
+    const edited = await ok([
+      "edit",
+      approval.id,
+      "--as",
+      "U_ALICE",
+      "--body",
+      "Hi Wendell, a coordinator will call you this week. Nothing changes meanwhile.",
+    ]);
+    expect(edited).toMatch(
+      new RegExp(`${approval.id} edited by U_ALICE: Email MSG-[0-9A-F]{8} sent to wendell.ashby@northwind.example`),
+    );
     expect(await sentCount()).toBe(before + 1);
-    const sent = await db.prisma.message.findFirstOrThrow({ where: { direction: "outbound", idempotencyKey: `approval:${approval.id}` } });
+    const sent = await db.prisma.message.findFirstOrThrow({
+      where: { direction: "outbound", idempotencyKey: `approval:${approval.id}` },
+    });
     expect(sent.body).toBe("Hi Wendell, a coordinator will call you this week. Nothing changes meanwhile.");
     expect((await db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status).toBe("pending_reply");
 
@@ -73,14 +101,30 @@ describe("a case from audit to decisions", () => {
 
   it("carries out a decision exactly once even if the process died before resuming the agent", async () => {
     const { caseId, threadId } = await threadOf("VP-111");
-    await ok(["reply", threadId, "--from", "diego.fuentes@northwind.example", "--body", "This is wrong and honestly insulting. Who reported me?"]);
+    await ok([
+      "reply",
+      threadId,
+      "--from",
+      "diego.fuentes@northwind.example",
+      "--body",
+      "This is wrong and honestly insulting. Who reported me?",
+    ]);
     const approval = await pendingFor(caseId);
     // The decision is committed, then the process "dies" before resuming the paused agent.
-    await recordDecision(db.prisma, { approvalId: approval.id, decision: "approve", actor: "U_CAROL", now: new Date() });
+    await recordDecision(db.prisma, {
+      approvalId: approval.id,
+      decision: "approve",
+      actor: "U_CAROL",
+      now: new Date(),
+    });
     const before = await sentCount();
 
     const tick = await ok(["tick"]);
-    expect(tick).toMatch(new RegExp(`carried out ${approval.id} \\(approved\\): Email MSG-[0-9A-F]{8} sent to diego.fuentes@northwind.example`));
+    expect(tick).toMatch(
+      new RegExp(
+        `carried out ${approval.id} \\(approved\\): Email MSG-[0-9A-F]{8} sent to diego.fuentes@northwind.example`,
+      ),
+    );
     expect(await sentCount()).toBe(before + 1);
     expect(await ok(["tick"])).not.toContain(approval.id);
     expect(await sentCount()).toBe(before + 1);
@@ -98,16 +142,28 @@ describe("a case from audit to decisions", () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("can be approved or rejected, not edited");
 
-    expect(await ok(["reject", cancellation.id, "--as", "U_ALICE", "--reason", "Both riders are moving closer next month"])).toContain("No one was removed");
+    expect(
+      await ok(["reject", cancellation.id, "--as", "U_ALICE", "--reason", "Both riders are moving closer next month"]),
+    ).toContain("No one was removed");
     const resolved = await db.prisma.case.findUniqueOrThrow({ where: { id: vp111.caseId } });
     expect(resolved).toMatchObject({ status: "resolved", outcome: "resolved" });
     expect(await db.prisma.rider.count({ where: { vanpoolId: "VP-111", status: "active" } })).toBe(ridersBefore);
 
-    const other = await db.prisma.approvalRequest.findFirstOrThrow({ where: { kind: "cancellation", status: "pending" }, include: { case: true } });
+    const other = await db.prisma.approvalRequest.findFirstOrThrow({
+      where: { kind: "cancellation", status: "pending" },
+      include: { case: true },
+    });
     const flagged = (other.payload as { employee_ids: string[] }).employee_ids;
     expect(await ok(["approve", other.id, "--as", "U_ALICE"])).toContain(`removed from ${other.case.vanpoolId}`);
-    expect(await db.prisma.case.findUniqueOrThrow({ where: { id: other.caseId } })).toMatchObject({ status: "cancelled", outcome: "cancelled" });
-    expect(await db.prisma.rider.count({ where: { vanpoolId: other.case.vanpoolId, employeeId: { in: flagged }, status: "active" } })).toBe(0);
+    expect(await db.prisma.case.findUniqueOrThrow({ where: { id: other.caseId } })).toMatchObject({
+      status: "cancelled",
+      outcome: "cancelled",
+    });
+    expect(
+      await db.prisma.rider.count({
+        where: { vanpoolId: other.case.vanpoolId, employeeId: { in: flagged }, status: "active" },
+      }),
+    ).toBe(0);
     const shown = await ok(["case", "show", other.caseId]);
     expect(shown).toMatch(/approval\.approved/);
     expect(shown).toMatch(/rider\.removed/);
@@ -115,7 +171,10 @@ describe("a case from audit to decisions", () => {
 
   it("records a reply to a closed case without reopening it", async () => {
     const closed = await db.prisma.case.findFirstOrThrow({ where: { status: "cancelled" } });
-    const thread = await db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: closed.id }, include: { messages: true } });
+    const thread = await db.prisma.emailThread.findUniqueOrThrow({
+      where: { caseId: closed.id },
+      include: { messages: true },
+    });
     const from = thread.messages.find((m) => m.direction === "outbound")!.toAddresses[0]!;
     const out = await ok(["reply", thread.id, "--from", from, "--body", "Wait, I did update my address!"]);
     expect(out).toContain("Nothing was reopened");
@@ -142,7 +201,14 @@ describe("refusals", () => {
     const record = await db.prisma.case.findUniqueOrThrow({ where: { id: caseId } });
     const flagged = (record.meta as { flagged: string[] }).flagged[0]!;
     const employee = await db.prisma.employee.findUniqueOrThrow({ where: { id: flagged } });
-    await ok(["reply", threadId, "--from", employee.email, "--body", "This is unfair and I will be filing a complaint with HR."]);
+    await ok([
+      "reply",
+      threadId,
+      "--from",
+      employee.email,
+      "--body",
+      "This is unfair and I will be filing a complaint with HR.",
+    ]);
     const approval = await pendingFor(caseId);
     expect(approval.kind).toBe("escalation_reply");
     // The rider's shift is corrected to the van's hours; a new audit passes and closes the case.

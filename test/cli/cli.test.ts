@@ -2,7 +2,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../src/config/settings.js";
 import { runCli } from "../support/cli.js";
-import { createTestDatabase, tableCounts, type TestDatabase } from "../support/database.js";
+import { createTestDatabase, type TestDatabase, tableCounts } from "../support/database.js";
 import { copyMockDir } from "../support/fixtures.js";
 
 let db: TestDatabase;
@@ -32,7 +32,13 @@ describe("poolpatrol audit", () => {
     const before = await db.prisma.verificationRun.count();
     const result = await runCli(["audit", "VP-103", "--json"], env);
     const audit = JSON.parse(result.stdout);
-    expect(audit).toMatchObject({ vanpool_id: "VP-103", verdict: "fail", location: { verdict: "pass" }, shift: { verdict: "fail" }, case: { vanpool_id: "VP-103" } });
+    expect(audit).toMatchObject({
+      vanpool_id: "VP-103",
+      verdict: "fail",
+      location: { verdict: "pass" },
+      shift: { verdict: "fail" },
+      case: { vanpool_id: "VP-103" },
+    });
     expect(audit.shift.flagged).toHaveLength(1);
     expect(await db.prisma.verificationRun.count()).toBe(before + 2);
   });
@@ -65,7 +71,9 @@ describe("poolpatrol audit", () => {
 describe("poolpatrol db seed --from", () => {
   it("refuses a folder with a bad record and leaves the database unchanged", async () => {
     const before = await tableCounts(db.prisma);
-    const dir = copyMockDir((files) => { files["vanpools.json"]![0].capacity = "big"; });
+    const dir = copyMockDir((files) => {
+      files["vanpools.json"]![0].capacity = "big";
+    });
     const result = await runCli(["db", "seed", "--from", dir], env);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/vanpools\.json: record #1 \(VP-101\): field "capacity"/);
@@ -87,16 +95,30 @@ describe("settings", () => {
 
 describe("poolpatrol eval", () => {
   it("prints the JSON contract for a dataset", async () => {
-    const result = await runCli(["eval", "--dataset", path.join(PROJECT_ROOT, "evals/datasets/location.jsonl"), "--json"]);
+    const result = await runCli([
+      "eval",
+      "--dataset",
+      path.join(PROJECT_ROOT, "evals/datasets/location.jsonl"),
+      "--json",
+    ]);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.dataset).toBe("location.jsonl");
     expect(report.metrics.accuracy).toBe(1);
-    expect(report.results[0]).toEqual(expect.objectContaining({ id: expect.any(String), pass: true, expected: expect.any(Object), actual: expect.objectContaining({ verdict: expect.any(String), flagged: expect.any(Array) }) }));
+    expect(report.results[0]).toEqual(
+      expect.objectContaining({
+        id: expect.any(String),
+        pass: true,
+        expected: expect.any(Object),
+        actual: expect.objectContaining({ verdict: expect.any(String), flagged: expect.any(Array) }),
+      }),
+    );
   });
 
   it("exits 0 with failures listed when the engine disagrees with a dataset", async () => {
-    const result = await runCli(["eval", "--dataset", path.join(PROJECT_ROOT, "evals/datasets/location.jsonl")], { POOLPATROL_MAX_DISTANCE_MILES: "200" });
+    const result = await runCli(["eval", "--dataset", path.join(PROJECT_ROOT, "evals/datasets/location.jsonl")], {
+      POOLPATROL_MAX_DISTANCE_MILES: "200",
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Failing examples \(\d+\):/);
   });

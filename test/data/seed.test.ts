@@ -6,7 +6,7 @@ import { insertFixturesInBulk, seedFixtures } from "../../src/data/seed.js";
 import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
 import { auditAllVanpools } from "../../src/verification/audit-service.js";
 import { testAuditDeps } from "../support/audit-deps.js";
-import { createTestDatabase, tableCounts, type TestDatabase } from "../support/database.js";
+import { createTestDatabase, type TestDatabase, tableCounts } from "../support/database.js";
 import { copyMockDir, MOCK_DIR } from "../support/fixtures.js";
 
 let db: TestDatabase;
@@ -32,16 +32,39 @@ describe("seeding from mock/", () => {
   });
 
   it("covers all four reply buckets in the existing email threads", async () => {
-    const buckets = await db.prisma.message.findMany({ where: { direction: "inbound" }, select: { bucket: true }, distinct: ["bucket"] });
+    const buckets = await db.prisma.message.findMany({
+      where: { direction: "inbound" },
+      select: { bucket: true },
+      distinct: ["bucket"],
+    });
     expect(buckets.map((b) => b.bucket).sort()).toEqual(["acknowledgment", "escalation", "question", "update"]);
   });
 });
 
 describe("a refused import", () => {
+  // biome-ignore lint/suspicious/noExplicitAny: tests reach into records freely
   const cases: [string, (files: Record<string, any[]>) => void, RegExp][] = [
-    ["a missing field", (f) => { delete f["employees.json"]![3].home_zip; }, /employees\.json: record #4 \(EMP-\d+\): field "home_zip": is missing/],
-    ["an unknown shift id", (f) => { f["employees.json"]![0].shift_id = "SHIFT_MOONLIGHT"; }, /employees\.json: record #1 \(EMP-\d+\): field "shift_id": unknown shift "SHIFT_MOONLIGHT"/],
-    ["a rider pointing at no employee", (f) => { f["vanpools.json"]![1].riders[0].employee_id = "EMP-9999"; }, /vanpools\.json: record #2 \(VP-\d+\): field "riders\[0\]\.employee_id": no employee "EMP-9999"/],
+    [
+      "a missing field",
+      (f) => {
+        delete f["employees.json"]![3].home_zip;
+      },
+      /employees\.json: record #4 \(EMP-\d+\): field "home_zip": is missing/,
+    ],
+    [
+      "an unknown shift id",
+      (f) => {
+        f["employees.json"]![0].shift_id = "SHIFT_MOONLIGHT";
+      },
+      /employees\.json: record #1 \(EMP-\d+\): field "shift_id": unknown shift "SHIFT_MOONLIGHT"/,
+    ],
+    [
+      "a rider pointing at no employee",
+      (f) => {
+        f["vanpools.json"]![1].riders[0].employee_id = "EMP-9999";
+      },
+      /vanpools\.json: record #2 \(VP-\d+\): field "riders\[0\]\.employee_id": no employee "EMP-9999"/,
+    ],
   ];
 
   it.each(cases)("names the file, record and field for %s, and changes nothing", async (_name, edit, message) => {
@@ -72,7 +95,8 @@ describe("synthetic load data", () => {
     expect(riders / 200).toBeLessThan(6.5);
     await insertFixturesInBulk(db.prisma, fixtures);
     const summary = await auditAllVanpools(testAuditDeps(db), { trigger: "synthetic_check" });
-    const failingShare = summary.attention.filter((a) => a.verdict === "fail" && Number(a.vanpool_id.slice(3)) >= 100000).length / 200;
+    const failingShare =
+      summary.attention.filter((a) => a.verdict === "fail" && Number(a.vanpool_id.slice(3)) >= 100000).length / 200;
     expect(failingShare).toBeGreaterThan(0.04);
     expect(failingShare).toBeLessThan(0.18);
     const once = await tableCounts(db.prisma);

@@ -1,20 +1,38 @@
 import { describe, expect, it } from "vitest";
 import {
-  assertTransition, checksToReAudit, decideAfterAudit, decideAfterReAudit, isReplyOverdue, outreachTemplate, replyDeadline,
+  assertTransition,
+  checksToReAudit,
+  decideAfterAudit,
+  decideAfterReAudit,
+  isReplyOverdue,
+  outreachTemplate,
+  replyDeadline,
 } from "../../src/domain/case-lifecycle.js";
 
 describe("case lifecycle", () => {
   it("opens no case when everything passes, and a review-only case when data is missing", () => {
     expect(decideAfterAudit({ location: "pass", shift: "pass" })).toEqual({ kind: "no_case", outcome: "verified" });
-    expect(decideAfterAudit({ location: "inconclusive", shift: "pass" })).toMatchObject({ kind: "open_case", status: "hitl_review", email: false });
-    expect(decideAfterAudit({ location: "fail", shift: "inconclusive" })).toMatchObject({ status: "pending_reply", reason: "location_mismatch", email: true });
+    expect(decideAfterAudit({ location: "inconclusive", shift: "pass" })).toMatchObject({
+      kind: "open_case",
+      status: "hitl_review",
+      email: false,
+    });
+    expect(decideAfterAudit({ location: "fail", shift: "inconclusive" })).toMatchObject({
+      status: "pending_reply",
+      reason: "location_mismatch",
+      email: true,
+    });
     expect(decideAfterAudit({ location: "fail", shift: "fail" })).toMatchObject({ reason: "both" });
   });
 
   it("never lets a rider's word override failing data, and caps re-audits at three", () => {
     expect(decideAfterReAudit("acknowledgment", false, 1)).toMatchObject({ status: "hitl_review", email: null });
     expect(decideAfterReAudit("update", false, 1)).toMatchObject({ status: "pending_reply", email: "follow_up" });
-    expect(decideAfterReAudit("update", false, 3)).toMatchObject({ status: "pre_cancel", requestCancellation: true, email: null });
+    expect(decideAfterReAudit("update", false, 3)).toMatchObject({
+      status: "pre_cancel",
+      requestCancellation: true,
+      email: null,
+    });
     expect(decideAfterReAudit("update", true, 2)).toMatchObject({ status: "resolved", email: "confirmation" });
     expect(decideAfterReAudit("timeout", true, 1)).toMatchObject({ status: "resolved", email: null });
     expect(decideAfterReAudit("timeout", false, 1)).toMatchObject({ status: "pre_cancel", requestCancellation: true });

@@ -8,8 +8,18 @@ describe("schedule arithmetic", () => {
   });
 
   it("finds overlap across midnight and across the week's end", () => {
-    expect(overlapMinutes({ day: "Mon", start_time: "22:00", end_time: "06:00" }, { day: "Tue", start_time: "05:00", end_time: "13:00" })).toBe(60);
-    expect(overlapMinutes({ day: "Sun", start_time: "22:00", end_time: "06:00" }, { day: "Mon", start_time: "05:00", end_time: "09:00" })).toBe(60);
+    expect(
+      overlapMinutes(
+        { day: "Mon", start_time: "22:00", end_time: "06:00" },
+        { day: "Tue", start_time: "05:00", end_time: "13:00" },
+      ),
+    ).toBe(60);
+    expect(
+      overlapMinutes(
+        { day: "Sun", start_time: "22:00", end_time: "06:00" },
+        { day: "Mon", start_time: "05:00", end_time: "09:00" },
+      ),
+    ).toBe(60);
   });
 
   it("maps the audit week's weekdays to dates", () => {
@@ -20,6 +30,14 @@ describe("schedule arithmetic", () => {
   });
 
   it("describes schedules the way people write them", () => {
-    expect(describeSchedule(["Mon", "Tue", "Wed", "Thu", "Fri"].map((day) => ({ day: day as "Mon", start_time: "07:00", end_time: "15:30" })))).toBe("Mon-Fri 07:00-15:30");
+    expect(
+      describeSchedule(
+        ["Mon", "Tue", "Wed", "Thu", "Fri"].map((day) => ({
+          day: day as "Mon",
+          start_time: "07:00",
+          end_time: "15:30",
+        })),
+      ),
+    ).toBe("Mon-Fri 07:00-15:30");
   });
 });

@@ -1,13 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { evaluateShift, type ShiftRiderInput } from "../../src/domain/shift-policy.js";
 import type { Schedule, Weekday } from "../../src/domain/schedule.js";
+import { evaluateShift, type ShiftRiderInput } from "../../src/domain/shift-policy.js";
 
 const policy = { toleranceMinutes: 60, minCompatibleDayRatio: 0.8 };
 const weekdays: Weekday[] = ["Mon", "Tue", "Wed", "Thu", "Fri"];
-const schedule = (start: string, end: string, days: Weekday[] = weekdays): Schedule => days.map((day) => ({ day, start_time: start, end_time: end }));
-const rider = (id: string, s: Schedule | null, pto: string[] = []): ShiftRiderInput => ({ employee_id: id, shift: s ? { name: `${id} shift`, schedule: s } : null, pto_dates: pto });
+const schedule = (start: string, end: string, days: Weekday[] = weekdays): Schedule =>
+  days.map((day) => ({ day, start_time: start, end_time: end }));
+const rider = (id: string, s: Schedule | null, pto: string[] = []): ShiftRiderInput => ({
+  employee_id: id,
+  shift: s ? { name: `${id} shift`, schedule: s } : null,
+  pto_dates: pto,
+});
 const AS_OF = "2026-11-23"; // a Monday
-const van = (riders: ShiftRiderInput[], vanSchedule?: Schedule) => evaluateShift({ vanpool: { vanpool_id: "VP-1", schedule: vanSchedule }, riders, as_of: AS_OF }, policy);
+const van = (riders: ShiftRiderInput[], vanSchedule?: Schedule) =>
+  evaluateShift({ vanpool: { vanpool_id: "VP-1", schedule: vanSchedule }, riders, as_of: AS_OF }, policy);
 
 describe("shift policy", () => {
   it("passes riders exactly 60 minutes off and fails at 61", () => {
@@ -60,7 +66,12 @@ describe("shift policy", () => {
   });
 
   it("is inconclusive on a tie for the largest schedule group", () => {
-    const result = van([rider("A", schedule("07:00", "15:30")), rider("B", schedule("07:00", "15:30")), rider("C", schedule("22:00", "06:30")), rider("D", schedule("22:00", "06:30"))]);
+    const result = van([
+      rider("A", schedule("07:00", "15:30")),
+      rider("B", schedule("07:00", "15:30")),
+      rider("C", schedule("22:00", "06:30")),
+      rider("D", schedule("22:00", "06:30")),
+    ]);
     expect(result.verdict).toBe("inconclusive");
     expect(result.flagged).toEqual([]);
   });
@@ -75,13 +86,19 @@ describe("shift policy", () => {
 
   it("prefers the van's own schedule over the plurality", () => {
     const swing = schedule("14:00", "22:30");
-    const result = van([rider("A", swing), rider("B", swing), rider("C", schedule("07:00", "15:30"))], schedule("07:00", "15:30"));
+    const result = van(
+      [rider("A", swing), rider("B", swing), rider("C", schedule("07:00", "15:30"))],
+      schedule("07:00", "15:30"),
+    );
     expect(result.flagged.sort()).toEqual(["A", "B"]);
     expect(result.evidence[0]).toMatchObject({ type: "shift_reference", source: "vanpool_schedule" });
     expect(result.confidence).toBe(5);
   });
 
   it("records the thresholds it decided with", () => {
-    expect(van([rider("A", schedule("07:00", "15:30"))]).policy).toEqual({ tolerance_minutes: 60, min_compatible_day_ratio: 0.8 });
+    expect(van([rider("A", schedule("07:00", "15:30"))]).policy).toEqual({
+      tolerance_minutes: 60,
+      min_compatible_day_ratio: 0.8,
+    });
   });
 });

@@ -3,20 +3,23 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openContext, type CliContext } from "../../src/cli/context.js";
-import { parseSettings, PROJECT_ROOT } from "../../src/config/settings.js";
+import { type CliContext, openContext } from "../../src/cli/context.js";
+import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
-import { startSandbox, type RunningSandbox } from "../../src/sandbox/sandbox.js";
+import { type RunningSandbox, startSandbox } from "../../src/sandbox/sandbox.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = fs.existsSync(CHROMIUM);
 const SHOTS = path.join(PROJECT_ROOT, "test-output", "sandbox");
-if (!hasChromium) console.warn(`Skipping the sandbox browser test: ${CHROMIUM} is not installed (apt-get install chromium; .ci/run installs it).`);
+if (!hasChromium)
+  console.warn(
+    `Skipping the sandbox browser test: ${CHROMIUM} is not installed (apt-get install chromium; .ci/run installs it).`,
+  );
 
 let db: TestDatabase;
 let ctx: CliContext;
@@ -34,7 +37,16 @@ beforeAll(async () => {
   sandbox = await startSandbox(ctx, { port: 0 });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on("dialog", (dialog) => void dialog.accept());
@@ -64,7 +76,9 @@ describe.skipIf(!hasChromium)("the sandbox in a browser", () => {
     await page.press("#composer-text", "Enter");
     const alert = channel().locator(".message", { hasText: "VP-111 Bay Fair Night Run: location check failed" });
     await expect.poll(() => alert.count(), { timeout: 20_000 }).toBeGreaterThan(0);
-    await expect.poll(() => channel().locator(".ephemeral", { hasText: "See the case alert" }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => channel().locator(".ephemeral", { hasText: "See the case alert" }).count(), { timeout: 10_000 })
+      .toBe(1);
     await shot("01-case-alert");
     await alert.first().getByRole("button", { name: "View evidence" }).click();
     await expect.poll(() => page.locator("#modal .dialog h2").textContent(), { timeout: 10_000 }).toBe("Case evidence");
@@ -79,7 +93,10 @@ describe.skipIf(!hasChromium)("the sandbox in a browser", () => {
     const option = page.locator("#email-thread option", { hasText: "VP-111" });
     await page.selectOption("#email-thread", (await option.first().getAttribute("value"))!);
     await page.selectOption("#email-from", "wendell.ashby@northwind.example");
-    await page.fill("#email-body", "This is ridiculous. I've ridden this van for six years and I want to talk to a manager.");
+    await page.fill(
+      "#email-body",
+      "This is ridiculous. I've ridden this van for six years and I want to talk to a manager.",
+    );
     await page.click("#email-form button[type=submit]");
     const card = channel().locator(".message", { hasText: "Reply to review" });
     await expect.poll(() => card.count(), { timeout: 20_000 }).toBeGreaterThan(0);
@@ -87,12 +104,17 @@ describe.skipIf(!hasChromium)("the sandbox in a browser", () => {
 
     await card.last().getByRole("button", { name: "Edit" }).click();
     await expect.poll(() => page.locator("#modal .dialog h2").textContent(), { timeout: 10_000 }).toBe("Edit reply");
-    await page.fill("#modal textarea", "Hi Wendell, thanks for writing. A coordinator will call you this week, and nothing changes for your seat meanwhile.");
+    await page.fill(
+      "#modal textarea",
+      "Hi Wendell, thanks for writing. A coordinator will call you this week, and nothing changes for your seat meanwhile.",
+    );
     await shot("04-edit-modal");
     await page.click("#modal button[type=submit]");
     await expect.poll(() => card.last().textContent(), { timeout: 20_000 }).toMatch(/Edited by @Alex Rivera/);
     expect(await card.last().getByRole("button").count()).toBe(0);
-    const sent = await db.prisma.message.findFirst({ where: { body: { startsWith: "Hi Wendell, thanks for writing." }, status: "sent" } });
+    const sent = await db.prisma.message.findFirst({
+      where: { body: { startsWith: "Hi Wendell, thanks for writing." }, status: "sent" },
+    });
     expect(sent?.toAddresses).toEqual(["wendell.ashby@northwind.example"]);
     await shot("05-card-decided");
   });
@@ -105,7 +127,11 @@ describe.skipIf(!hasChromium)("the sandbox in a browser", () => {
     const card = channel().locator(".message", { hasText: "Cancel membership?" }).first();
     await expect.poll(() => card.count(), { timeout: 20_000 }).toBe(1);
     await card.getByRole("button", { name: "Approve cancellation" }).click();
-    await expect.poll(() => channel().locator(".ephemeral", { hasText: "Only approvers can decide this" }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => channel().locator(".ephemeral", { hasText: "Only approvers can decide this" }).count(), {
+        timeout: 10_000,
+      })
+      .toBe(1);
     expect(await db.prisma.case.count({ where: { status: "cancelled" } })).toBe(0);
     await channel().locator(".ephemeral", { hasText: "Only approvers can decide this" }).scrollIntoViewIfNeeded();
     await shot("06-refused-cancellation");
@@ -113,10 +139,16 @@ describe.skipIf(!hasChromium)("the sandbox in a browser", () => {
 
   it("answers a question in the case thread, and shows App Home", async () => {
     await asUser("U0ALEX");
-    await channel().locator(".message", { hasText: "VP-111 Bay Fair Night Run" }).first().locator(".thread-link").click();
+    await channel()
+      .locator(".message", { hasText: "VP-111 Bay Fair Night Run" })
+      .first()
+      .locator(".thread-link")
+      .click();
     await page.fill("#thread-text", "why did this case fail?");
     await page.press("#thread-text", "Enter");
-    await expect.poll(() => page.locator("#thread-messages").textContent(), { timeout: 20_000 }).toMatch(/Source: location result/);
+    await expect
+      .poll(() => page.locator("#thread-messages").textContent(), { timeout: 20_000 })
+      .toMatch(/Source: location result/);
     await shot("07-thread-answer");
     await page.click("#nav-home");
     await expect.poll(() => page.locator("#home").textContent(), { timeout: 10_000 }).toMatch(/Open cases/);

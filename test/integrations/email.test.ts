@@ -5,7 +5,7 @@ import { seedFixtures } from "../../src/data/seed.js";
 import { resendSender } from "../../src/integrations/email/resend-sender.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
-import { startResendStub, type ResendStub } from "../support/resend-stub.js";
+import { type ResendStub, startResendStub } from "../support/resend-stub.js";
 
 let stub: ResendStub;
 let db: TestDatabase;
@@ -21,28 +21,51 @@ afterAll(async () => {
 
 describe("email through Resend", () => {
   const email = (key: string) => ({
-    caseId: "CASE-0A1B2C3D", vanpoolId: "VP-102", to: ["maribel.quintero@northwind.example"], subject: "Vanpool eligibility review for VP-102",
-    body: "Hi Maribel,\n\nPlease check your address.", idempotencyKey: key, actor: "test", now: new Date("2026-11-23T16:00:00Z"),
+    caseId: "CASE-0A1B2C3D",
+    vanpoolId: "VP-102",
+    to: ["maribel.quintero@northwind.example"],
+    subject: "Vanpool eligibility review for VP-102",
+    body: "Hi Maribel,\n\nPlease check your address.",
+    idempotencyKey: key,
+    actor: "test",
+    now: new Date("2026-11-23T16:00:00Z"),
   });
 
   it("sends once per idempotency key, with the key passed to Resend", async () => {
     const caseRow = await db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-102" } });
-    const deps = { prisma: db.prisma, sender: resendSender({ apiKey: "re_test_key", baseUrl: stub.baseUrl }), from: "Pool Patrol <pool-patrol@northwind.example>" };
+    const deps = {
+      prisma: db.prisma,
+      sender: resendSender({ apiKey: "re_test_key", baseUrl: stub.baseUrl }),
+      from: "Pool Patrol <pool-patrol@northwind.example>",
+    };
     const first = await sendCaseEmail(deps, { ...email("case-1:initial"), caseId: caseRow.id });
     const again = await sendCaseEmail(deps, { ...email("case-1:initial"), caseId: caseRow.id });
     expect(again).toMatchObject({ alreadySent: true, message: { message_id: first.message.message_id } });
     expect(stub.sent).toHaveLength(1);
-    expect(stub.sent[0]).toMatchObject({ idempotencyKey: "case-1:initial", body: { to: ["maribel.quintero@northwind.example"], text: expect.stringContaining("Hi Maribel") } });
+    expect(stub.sent[0]).toMatchObject({
+      idempotencyKey: "case-1:initial",
+      body: { to: ["maribel.quintero@northwind.example"], text: expect.stringContaining("Hi Maribel") },
+    });
   });
 
   it("keeps a refused email unsent, then sends it on retry with the same key", async () => {
     const caseRow = await db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-102" } });
-    const deps = { prisma: db.prisma, sender: resendSender({ apiKey: "re_test_key", baseUrl: stub.baseUrl }), from: "pool-patrol@northwind.example" };
+    const deps = {
+      prisma: db.prisma,
+      sender: resendSender({ apiKey: "re_test_key", baseUrl: stub.baseUrl }),
+      from: "pool-patrol@northwind.example",
+    };
     stub.failNext(500, "temporary outage");
-    await expect(sendCaseEmail(deps, { ...email("case-1:follow_up"), caseId: caseRow.id })).rejects.toThrow(/Resend refused the email: temporary outage/);
-    expect((await db.prisma.message.findUniqueOrThrow({ where: { idempotencyKey: "case-1:follow_up" } })).status).toBe("queued");
+    await expect(sendCaseEmail(deps, { ...email("case-1:follow_up"), caseId: caseRow.id })).rejects.toThrow(
+      /Resend refused the email: temporary outage/,
+    );
+    expect((await db.prisma.message.findUniqueOrThrow({ where: { idempotencyKey: "case-1:follow_up" } })).status).toBe(
+      "queued",
+    );
     await sendCaseEmail(deps, { ...email("case-1:follow_up"), caseId: caseRow.id });
-    expect((await db.prisma.message.findUniqueOrThrow({ where: { idempotencyKey: "case-1:follow_up" } })).status).toBe("sent");
+    expect((await db.prisma.message.findUniqueOrThrow({ where: { idempotencyKey: "case-1:follow_up" } })).status).toBe(
+      "sent",
+    );
     expect(stub.sent.filter((s) => s.idempotencyKey === "case-1:follow_up")).toHaveLength(1);
   });
 });

@@ -10,7 +10,13 @@ describe("LangSmith tracing", () => {
 
   it("turns on with a key, for the configured project", () => {
     const env: NodeJS.ProcessEnv = {};
-    expect(configureTracing({ langsmith: { apiKey: "ls-key", endpoint: undefined, project: "pool-patrol-eu" } }, env)).toBe(true);
-    expect(env).toMatchObject({ LANGSMITH_TRACING: "true", LANGSMITH_API_KEY: "ls-key", LANGSMITH_PROJECT: "pool-patrol-eu" });
+    expect(
+      configureTracing({ langsmith: { apiKey: "ls-key", endpoint: undefined, project: "pool-patrol-eu" } }, env),
+    ).toBe(true);
+    expect(env).toMatchObject({
+      LANGSMITH_TRACING: "true",
+      LANGSMITH_API_KEY: "ls-key",
+      LANGSMITH_PROJECT: "pool-patrol-eu",
+    });
   });
 });

@@ -1,9 +1,9 @@
 // The real Bolt app in HTTP mode against the fake Slack, on a fresh database.
 import fs from "node:fs";
+import type { AddressInfo, Server } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import type { AddressInfo, Server } from "node:net";
-import { buildAgentDeps, type AgentDeps } from "../../src/agents/deps.js";
+import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
 import { parseSettings, type SlackSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
@@ -11,7 +11,7 @@ import { outboxSender } from "../../src/integrations/email/outbox.js";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
-import { postSigned, startFakeSlack, type FakeSlack } from "../support/slack/fake-slack.js";
+import { type FakeSlack, postSigned, startFakeSlack } from "../support/slack/fake-slack.js";
 
 export const SIGNING_SECRET = "test-signing-secret";
 export const AUDIT_CHANNEL = "C0AUDIT";
@@ -35,7 +35,11 @@ export interface Harness {
 export async function startHarness(options: { triggerTtlMs?: number } = {}): Promise<Harness> {
   const fake = await startFakeSlack({
     triggerTtlMs: options.triggerTtlMs,
-    users: [{ id: ALICE, name: "alice" }, { id: BOB, name: "bob" }, { id: CAROL, name: "carol" }],
+    users: [
+      { id: ALICE, name: "alice" },
+      { id: BOB, name: "bob" },
+      { id: CAROL, name: "carol" },
+    ],
     usergroups: { S0APPROVERS: [BOB] },
   });
   const db = await createTestDatabase();
@@ -43,7 +47,16 @@ export async function startHarness(options: { triggerTtlMs?: number } = {}): Pro
   const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-slack-outbox-"));
   const settings = parseSettings({});
   const deps = await buildAgentDeps(db, settings, { sender: outboxSender(outbox) });
-  const slack: SlackSettings = { botToken: fake.botToken, signingSecret: SIGNING_SECRET, appToken: undefined, apiUrl: fake.apiUrl, port: 0, auditChannel: AUDIT_CHANNEL, approvers: [ALICE, "S0APPROVERS"], restrictAudits: true };
+  const slack: SlackSettings = {
+    botToken: fake.botToken,
+    signingSecret: SIGNING_SECRET,
+    appToken: undefined,
+    apiUrl: fake.apiUrl,
+    port: 0,
+    auditChannel: AUDIT_CHANNEL,
+    approvers: [ALICE, "S0APPROVERS"],
+    restrictAudits: true,
+  };
 
   let bot!: SlackApp;
   let url = "";
@@ -54,9 +67,16 @@ export async function startHarness(options: { triggerTtlMs?: number } = {}): Pro
   }
   await boot();
   const harness: Harness = {
-    fake, db, deps, slack,
-    get bot() { return bot; },
-    get url() { return url; },
+    fake,
+    db,
+    deps,
+    slack,
+    get bot() {
+      return bot;
+    },
+    get url() {
+      return url;
+    },
     post: async (body, o = {}) => {
       const response = await postSigned(url, SIGNING_SECRET, body, { timestamp: o.timestamp });
       return response;

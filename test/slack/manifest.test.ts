@@ -15,15 +15,34 @@ const MESSAGE_EVENTS = ["message.channels", "message.groups"];
 describe("manifest.json", () => {
   it("matches the commands, events and interactivity the app registers", async () => {
     const registered = { commands: new Set<string>(), events: new Set<string>(), actions: 0, views: 0 };
-    const originals = { command: App.prototype.command, event: App.prototype.event, action: App.prototype.action, view: App.prototype.view };
-    App.prototype.command = function (this: App, name: unknown, ...rest: unknown[]) { registered.commands.add(String(name)); return (originals.command as Function).call(this, name, ...rest); } as never;
-    App.prototype.event = function (this: App, name: unknown, ...rest: unknown[]) { registered.events.add(String(name)); return (originals.event as Function).call(this, name, ...rest); } as never;
-    App.prototype.action = function (this: App, ...args: unknown[]) { registered.actions++; return (originals.action as Function).apply(this, args); } as never;
-    App.prototype.view = function (this: App, ...args: unknown[]) { registered.views++; return (originals.view as Function).apply(this, args); } as never;
+    const originals = {
+      command: App.prototype.command,
+      event: App.prototype.event,
+      action: App.prototype.action,
+      view: App.prototype.view,
+    };
+    App.prototype.command = function (this: App, name: unknown, ...rest: unknown[]) {
+      registered.commands.add(String(name));
+      return (originals.command as (...a: unknown[]) => unknown).call(this, name, ...rest);
+    } as never;
+    App.prototype.event = function (this: App, name: unknown, ...rest: unknown[]) {
+      registered.events.add(String(name));
+      return (originals.event as (...a: unknown[]) => unknown).call(this, name, ...rest);
+    } as never;
+    App.prototype.action = function (this: App, ...args: unknown[]) {
+      registered.actions++;
+      return (originals.action as (...a: unknown[]) => unknown).apply(this, args);
+    } as never;
+    App.prototype.view = function (this: App, ...args: unknown[]) {
+      registered.views++;
+      return (originals.view as (...a: unknown[]) => unknown).apply(this, args);
+    } as never;
     const h = await startHarness();
     Object.assign(App.prototype, originals);
     try {
-      expect(manifest.features.slash_commands.map((c: { command: string }) => c.command).sort()).toEqual([...registered.commands].sort());
+      expect(manifest.features.slash_commands.map((c: { command: string }) => c.command).sort()).toEqual(
+        [...registered.commands].sort(),
+      );
       const expectedEvents = [...registered.events].flatMap((e) => (e === "message" ? MESSAGE_EVENTS : [e])).sort();
       expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual(expectedEvents);
       expect(registered.actions).toBeGreaterThan(0);
@@ -42,15 +61,26 @@ describe("manifest.json", () => {
     for (const file of fs.readdirSync(path.join(PROJECT_ROOT, "src", "slack"), { recursive: true }) as string[]) {
       if (!file.endsWith(".ts")) continue;
       const source = fs.readFileSync(path.join(PROJECT_ROOT, "src", "slack", file), "utf8");
-      for (const m of source.matchAll(/client\.((?:chat|views|conversations|usergroups|users|reactions)\.[a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g)) methods.add(m[1]!);
+      for (const m of source.matchAll(
+        /client\.((?:chat|views|conversations|usergroups|users|reactions)\.[a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
+      ))
+        methods.add(m[1]!);
     }
     const needs: Record<string, string[]> = {
-      "chat.postMessage": ["chat:write", "im:write"], "chat.update": ["chat:write"], "chat.postEphemeral": ["chat:write"], "chat.getPermalink": [],
-      "views.open": [], "views.publish": [], "conversations.replies": ["channels:history", "groups:history"], "usergroups.users.list": ["usergroups:read"],
+      "chat.postMessage": ["chat:write", "im:write"],
+      "chat.update": ["chat:write"],
+      "chat.postEphemeral": ["chat:write"],
+      "chat.getPermalink": [],
+      "views.open": [],
+      "views.publish": [],
+      "conversations.replies": ["channels:history", "groups:history"],
+      "usergroups.users.list": ["usergroups:read"],
     };
     const unknown = [...methods].filter((m) => !(m in needs));
     expect(unknown).toEqual([]);
-    const required = new Set([...methods].flatMap((m) => needs[m]!).concat("commands", "app_mentions:read", "users:read"));
+    const required = new Set(
+      [...methods].flatMap((m) => needs[m]!).concat("commands", "app_mentions:read", "users:read"),
+    );
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...required].sort());
   });
 });

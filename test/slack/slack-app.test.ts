@@ -2,25 +2,49 @@
 // bot actually posted, answered by a fake Slack Web API.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScheduler } from "../../src/jobs/scheduler.js";
-import { AUDIT_CHANNEL, ALICE, BOB, CAROL, startHarness, type Harness } from "./harness.js";
+import { ALICE, AUDIT_CHANNEL, BOB, CAROL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
-const command = (user: string, text: string) => h.fake.slashCommandBody({ command: "/poolpatrol", text, user_id: user, channel_id: AUDIT_CHANNEL });
-const alertOf = (vanpoolId: string) => h.fake.messages(AUDIT_CHANNEL).find((m) => String(m.text).includes(vanpoolId) && String(m.text).includes("CASE-"))!;
-const buttonsOf = (message: { blocks?: unknown[] }) => (message.blocks ?? []).flatMap((b) => ((b as { type: string; elements?: { action_id: string; value: string }[] }).type === "actions" ? (b as { elements: { action_id: string; value: string }[] }).elements : []));
-const cardIn = (alertTs: string, actionId: string) => h.fake.thread(AUDIT_CHANNEL, alertTs).find((m) => buttonsOf(m).some((b) => b.action_id === actionId));
+const command = (user: string, text: string) =>
+  h.fake.slashCommandBody({ command: "/poolpatrol", text, user_id: user, channel_id: AUDIT_CHANNEL });
+const alertOf = (vanpoolId: string) =>
+  h.fake.messages(AUDIT_CHANNEL).find((m) => String(m.text).includes(vanpoolId) && String(m.text).includes("CASE-"))!;
+const buttonsOf = (message: { blocks?: unknown[] }) =>
+  (message.blocks ?? []).flatMap((b) =>
+    (b as { type: string; elements?: { action_id: string; value: string }[] }).type === "actions"
+      ? (b as { elements: { action_id: string; value: string }[] }).elements
+      : [],
+  );
+const cardIn = (alertTs: string, actionId: string) =>
+  h.fake.thread(AUDIT_CHANNEL, alertTs).find((m) => buttonsOf(m).some((b) => b.action_id === actionId));
 async function click(user: string, message: { ts: string; blocks?: unknown[] }, actionId: string) {
   const action = buttonsOf(message).find((b) => b.action_id === actionId)!;
-  return h.post(h.fake.blockActionPayload({ user: { id: user }, channel: AUDIT_CHANNEL, message: message as never, action: { action_id: actionId, value: action.value } }));
+  return h.post(
+    h.fake.blockActionPayload({
+      user: { id: user },
+      channel: AUDIT_CHANNEL,
+      message: message as never,
+      action: { action_id: actionId, value: action.value },
+    }),
+  );
 }
 async function emailEscalation(vanpoolId: string, from: string, body: string) {
   const record = await h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId, status: "pending_reply" } });
   const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
   await h.bot.ctx.workflow.receiveReply({ threadId: thread.id, from, body });
-  const scheduler = startScheduler(h.bot, { reminderHours: 24, expiryHours: 72, digestCron: "0 9 * * 1-5", timezone: "UTC" });
+  const scheduler = startScheduler(h.bot, {
+    reminderHours: 24,
+    expiryHours: 72,
+    digestCron: "0 9 * * 1-5",
+    timezone: "UTC",
+  });
   await scheduler.minute();
   scheduler.stop();
   return record.id;
@@ -43,7 +67,9 @@ describe("/poolpatrol audit", () => {
   });
 
   it("never shows a home address or an exact distance in Slack", async () => {
-    const addresses = (await h.db.prisma.employee.findMany({ select: { homeAddress: true } })).map((e) => e.homeAddress);
+    const addresses = (await h.db.prisma.employee.findMany({ select: { homeAddress: true } })).map(
+      (e) => e.homeAddress,
+    );
     const everything = JSON.stringify(h.fake.calls.map((c) => c.body));
     expect(addresses.filter((a) => everything.includes(a))).toEqual([]);
     expect(everything).not.toMatch(/\d+\.\d mi\b/);
@@ -65,34 +91,50 @@ describe("/poolpatrol audit", () => {
   });
 
   it("keeps audits to approvers, reading open to everyone", async () => {
-    const refused = await (await h.post(command(CAROL, "audit VP-113"))).json() as { text: string };
+    const refused = (await (await h.post(command(CAROL, "audit VP-113"))).json()) as { text: string };
     expect(refused.text).toMatch(/Only approvers can start audits/);
-    const status = await (await h.post(command(CAROL, "status VP-111"))).json() as { text: string };
+    const status = (await (await h.post(command(CAROL, "status VP-111"))).json()) as { text: string };
     expect(status.text).toMatch(/\*CASE-[0-9A-F]{8}\* \(VP-111\): Waiting for riders/);
   });
 
   it("rejects a request with a bad signature (401) and does nothing", async () => {
     const body = command(ALICE, "audit VP-113");
-    const response = await fetch(h.url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "x-slack-signature": "v0=deadbeef", "x-slack-request-timestamp": String(Math.floor(Date.now() / 1000)) }, body });
+    const response = await fetch(h.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-slack-signature": "v0=deadbeef",
+        "x-slack-request-timestamp": String(Math.floor(Date.now() / 1000)),
+      },
+      body,
+    });
     expect(response.status).toBe(401);
   });
 
   it("acks every command within Slack's 3 seconds while audits run", async () => {
-    const timings = await Promise.all(["VP-113", "VP-114", "VP-115", "VP-102", "VP-103"].map(async (id) => {
-      const started = performance.now();
-      const response = await h.post(command(BOB, `audit ${id}`));
-      expect(response.status).toBe(200);
-      return performance.now() - started;
-    }));
+    const timings = await Promise.all(
+      ["VP-113", "VP-114", "VP-115", "VP-102", "VP-103"].map(async (id) => {
+        const started = performance.now();
+        const response = await h.post(command(BOB, `audit ${id}`));
+        expect(response.status).toBe(200);
+        return performance.now() - started;
+      }),
+    );
     await h.bot.idle();
     expect(Math.max(...timings)).toBeLessThan(3000);
-    console.info(`ack latency for 5 concurrent audits: max ${Math.max(...timings).toFixed(0)} ms, mean ${(timings.reduce((a, b) => a + b) / timings.length).toFixed(0)} ms`);
+    console.info(
+      `ack latency for 5 concurrent audits: max ${Math.max(...timings).toFixed(0)} ms, mean ${(timings.reduce((a, b) => a + b) / timings.length).toFixed(0)} ms`,
+    );
   });
 });
 
 describe("approval cards", () => {
   it("escalation: card in the thread, Edit opens the prefilled modal, submitting sends the edited email and updates the card", async () => {
-    const caseId = await emailEscalation("VP-111", "wendell.ashby@northwind.example", "This is ridiculous and I want to talk to a manager.");
+    const caseId = await emailEscalation(
+      "VP-111",
+      "wendell.ashby@northwind.example",
+      "This is ridiculous and I want to talk to a manager.",
+    );
     const alert = alertOf("VP-111");
     const card = cardIn(alert.ts, "edit_escalation_reply")!;
     expect(card.text).toMatch(/Reply to wendell.ashby@northwind.example on CASE-[0-9A-F]{8} needs review/);
@@ -102,16 +144,26 @@ describe("approval cards", () => {
     expect((await click(ALICE, card, "edit_escalation_reply")).status).toBe(200);
     const modal = h.fake.views(ALICE).at(-1)!;
     expect(JSON.stringify(modal.blocks)).toContain("A member of the vanpool program team is reviewing your case");
-    const edited = "Hi Wendell, I'm sorry about the confusion. A coordinator will call you tomorrow; nothing changes meanwhile.";
-    expect((await h.post(h.fake.viewSubmissionPayload({ user: { id: ALICE }, view: modal, values: { body: edited } }))).status).toBe(200);
+    const edited =
+      "Hi Wendell, I'm sorry about the confusion. A coordinator will call you tomorrow; nothing changes meanwhile.";
+    expect(
+      (await h.post(h.fake.viewSubmissionPayload({ user: { id: ALICE }, view: modal, values: { body: edited } })))
+        .status,
+    ).toBe(200);
     await h.bot.idle();
 
-    const sent = await h.db.prisma.message.findFirstOrThrow({ where: { idempotencyKey: { startsWith: "approval:" }, thread: { caseId } } });
+    const sent = await h.db.prisma.message.findFirstOrThrow({
+      where: { idempotencyKey: { startsWith: "approval:" }, thread: { caseId } },
+    });
     expect(sent).toMatchObject({ body: edited, status: "sent", toAddresses: ["wendell.ashby@northwind.example"] });
     const updated = h.fake.thread(AUDIT_CHANNEL, alert.ts).find((m) => m.ts === card.ts)!;
     expect(buttonsOf(updated)).toEqual([]);
     expect(JSON.stringify(updated.blocks)).toMatch(/Edited\* by <@U0ALICE>/);
-    expect(h.fake.thread(AUDIT_CHANNEL, alert.ts).some((m) => /<@U0ALICE> edited APR-[0-9A-F]{8}: Email MSG-[0-9A-F]{8} sent/.test(String(m.text)))).toBe(true);
+    expect(
+      h.fake
+        .thread(AUDIT_CHANNEL, alert.ts)
+        .some((m) => /<@U0ALICE> edited APR-[0-9A-F]{8}: Email MSG-[0-9A-F]{8} sent/.test(String(m.text))),
+    ).toBe(true);
   });
 
   it("double and concurrent clicks decide once; the others hear who decided first", async () => {
@@ -125,7 +177,9 @@ describe("approval cards", () => {
     await click(ALICE, card, "approve_escalation_reply");
     await h.bot.idle();
     expect(await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } })).toBe(before + 1);
-    const refusals = [...h.fake.ephemerals(ALICE), ...h.fake.ephemerals(BOB)].filter((e) => /was already approved by <@U0(ALICE|BOB)> at/.test(String(e.message.text)));
+    const refusals = [...h.fake.ephemerals(ALICE), ...h.fake.ephemerals(BOB)].filter((e) =>
+      /was already approved by <@U0(ALICE|BOB)> at/.test(String(e.message.text)),
+    );
     expect(refusals.length).toBe(2);
   });
 
@@ -141,14 +195,23 @@ describe("approval cards", () => {
     await click(CAROL, card, "approve_cancellation");
     await h.bot.idle();
     expect(h.fake.ephemerals(CAROL).at(-1)!.message.text).toBe("Only approvers can decide this. Nothing was changed.");
-    expect(await h.db.prisma.auditEvent.count({ where: { action: "approval.refused_not_approver", actor: `slack:${CAROL}` } })).toBe(1);
+    expect(
+      await h.db.prisma.auditEvent.count({
+        where: { action: "approval.refused_not_approver", actor: `slack:${CAROL}` },
+      }),
+    ).toBe(1);
     expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).status).toBe("pre_cancel");
 
     await h.restart();
     await click(BOB, card, "approve_cancellation");
     await h.bot.idle();
-    expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).toMatchObject({ status: "cancelled", outcome: "cancelled" });
-    expect(await h.db.prisma.rider.count({ where: { vanpoolId: "VP-102", employeeId: "EMP-1065", status: "active" } })).toBe(0);
+    expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).toMatchObject({
+      status: "cancelled",
+      outcome: "cancelled",
+    });
+    expect(
+      await h.db.prisma.rider.count({ where: { vanpoolId: "VP-102", employeeId: "EMP-1065", status: "active" } }),
+    ).toBe(0);
     const updated = h.fake.find((m) => m.ts === card.ts)!;
     expect(JSON.stringify(updated.blocks)).toMatch(/Approved\* by <@U0BOB>/);
   });
@@ -157,13 +220,23 @@ describe("approval cards", () => {
 describe("questions in a case thread", () => {
   it("answers from stored evidence with a source, carries the thread forward, and ignores a retried event", async () => {
     const alert = alertOf("VP-111");
-    const asked = h.fake.userMessage({ user: CAROL, channel: AUDIT_CHANNEL, text: "why did this case fail? tell me about EMP-1028", thread_ts: alert.ts });
+    const asked = h.fake.userMessage({
+      user: CAROL,
+      channel: AUDIT_CHANNEL,
+      text: "why did this case fail? tell me about EMP-1028",
+      thread_ts: alert.ts,
+    });
     await h.post(asked.body);
     await h.bot.idle();
     let replies = h.fake.thread(AUDIT_CHANNEL, alert.ts).filter((m) => m.bot_id && /Source:/.test(String(m.text)));
     expect(replies.at(-1)!.text).toMatch(/Location: fail.*EMP-1028: home Oakdale \(953xx\), 50-75 mi/s);
 
-    const followUp = h.fake.userMessage({ user: CAROL, channel: AUDIT_CHANNEL, text: "and the other rider?", thread_ts: alert.ts });
+    const followUp = h.fake.userMessage({
+      user: CAROL,
+      channel: AUDIT_CHANNEL,
+      text: "and the other rider?",
+      thread_ts: alert.ts,
+    });
     await h.post(followUp.body);
     await h.bot.idle();
     replies = h.fake.thread(AUDIT_CHANNEL, alert.ts).filter((m) => m.bot_id && /Source:/.test(String(m.text)));
@@ -178,11 +251,16 @@ describe("questions in a case thread", () => {
 
   it("asks one clarifying question when unsure, and only approvers may ask for a re-check", async () => {
     const alert = alertOf("VP-111");
-    await h.post(h.fake.userMessage({ user: CAROL, channel: AUDIT_CHANNEL, text: "hmm, interesting", thread_ts: alert.ts }).body);
+    await h.post(
+      h.fake.userMessage({ user: CAROL, channel: AUDIT_CHANNEL, text: "hmm, interesting", thread_ts: alert.ts }).body,
+    );
     await h.bot.idle();
     expect(h.fake.thread(AUDIT_CHANNEL, alert.ts).at(-1)!.text).toMatch(/I'm not sure what you're asking/);
     const runs = await h.db.prisma.verificationRun.count();
-    await h.post(h.fake.userMessage({ user: CAROL, channel: AUDIT_CHANNEL, text: "re-check location please", thread_ts: alert.ts }).body);
+    await h.post(
+      h.fake.userMessage({ user: CAROL, channel: AUDIT_CHANNEL, text: "re-check location please", thread_ts: alert.ts })
+        .body,
+    );
     await h.bot.idle();
     expect(h.fake.thread(AUDIT_CHANNEL, alert.ts).at(-1)!.text).toMatch(/Only approvers can ask for a re-check/);
     expect(await h.db.prisma.verificationRun.count()).toBe(runs);
@@ -194,7 +272,10 @@ describe("digest and App Home", () => {
     const { createSlackApp } = await import("../../src/slack/app.js");
     const second = await createSlackApp({ slack: h.slack, deps: h.deps, retries: 0 });
     const before = h.fake.messages(AUDIT_CHANNEL).filter((m) => /Pool Patrol digest/.test(String(m.text))).length;
-    const results = await Promise.all([h.bot.digest.post(false, "scheduled:2026-11-23T17:00:00.000Z"), second.digest.post(false, "scheduled:2026-11-23T17:00:00.000Z")]);
+    const results = await Promise.all([
+      h.bot.digest.post(false, "scheduled:2026-11-23T17:00:00.000Z"),
+      second.digest.post(false, "scheduled:2026-11-23T17:00:00.000Z"),
+    ]);
     expect(results.filter((r) => r.startsWith("Digest posted"))).toHaveLength(1);
     const digests = h.fake.messages(AUDIT_CHANNEL).filter((m) => /Pool Patrol digest/.test(String(m.text)));
     expect(digests.length).toBe(before + 1);
@@ -203,13 +284,21 @@ describe("digest and App Home", () => {
 
   it("shows flagged vanpools first and the viewer's pending approvals with buttons", async () => {
     await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000)); // overdue cases ask for cancellations
-    await h.post(h.fake.eventCallbackBody({ event: { type: "app_home_opened", user: ALICE, channel: "D0ALICE", tab: "home", event_ts: "1.0" } }));
+    await h.post(
+      h.fake.eventCallbackBody({
+        event: { type: "app_home_opened", user: ALICE, channel: "D0ALICE", tab: "home", event_ts: "1.0" },
+      }),
+    );
     await h.bot.idle();
     const home = JSON.stringify(h.fake.home(ALICE)!.blocks);
     expect(home).toMatch(/Waiting for you \(\d+\)/);
     expect(home).toMatch(/approve_(escalation_reply|cancellation)/);
     expect(home.indexOf("Flagged")).toBeGreaterThan(-1);
-    await h.post(h.fake.eventCallbackBody({ event: { type: "app_home_opened", user: CAROL, channel: "D0CAROL", tab: "home", event_ts: "1.0" } }));
+    await h.post(
+      h.fake.eventCallbackBody({
+        event: { type: "app_home_opened", user: CAROL, channel: "D0CAROL", tab: "home", event_ts: "1.0" },
+      }),
+    );
     await h.bot.idle();
     expect(JSON.stringify(h.fake.home(CAROL)!.blocks)).not.toMatch(/approve_(escalation_reply|cancellation)/);
   });
@@ -218,15 +307,32 @@ describe("digest and App Home", () => {
 describe("waiting approvals", () => {
   it("get one reminder in their thread, then expire without ever counting as a decision", async () => {
     await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
-    const scheduler = startScheduler(h.bot, { reminderHours: 24, expiryHours: 72, digestCron: "0 9 * * 1-5", timezone: "UTC" });
+    const scheduler = startScheduler(h.bot, {
+      reminderHours: 24,
+      expiryHours: 72,
+      digestCron: "0 9 * * 1-5",
+      timezone: "UTC",
+    });
     await scheduler.minute(); // every waiting request now has its card
-    const [first, second] = await h.db.prisma.approvalRequest.findMany({ where: { status: "pending", slackTs: { not: null } }, orderBy: { createdAt: "asc" }, take: 2 });
-    await h.db.prisma.approvalRequest.update({ where: { id: first!.id }, data: { createdAt: new Date(Date.now() - 30 * 3_600_000) } });
-    await h.db.prisma.approvalRequest.update({ where: { id: second!.id }, data: { createdAt: new Date(Date.now() - 80 * 3_600_000) } });
+    const [first, second] = await h.db.prisma.approvalRequest.findMany({
+      where: { status: "pending", slackTs: { not: null } },
+      orderBy: { createdAt: "asc" },
+      take: 2,
+    });
+    await h.db.prisma.approvalRequest.update({
+      where: { id: first!.id },
+      data: { createdAt: new Date(Date.now() - 30 * 3_600_000) },
+    });
+    await h.db.prisma.approvalRequest.update({
+      where: { id: second!.id },
+      data: { createdAt: new Date(Date.now() - 80 * 3_600_000) },
+    });
     await scheduler.minute();
     await scheduler.minute(); // a second pass reminds no one twice
     scheduler.stop();
-    const reminders = h.fake.calls.filter((c) => c.method === "chat.postMessage" && String(c.body.text).startsWith(`⏰ Reminder: ${first!.id}`));
+    const reminders = h.fake.calls.filter(
+      (c) => c.method === "chat.postMessage" && String(c.body.text).startsWith(`⏰ Reminder: ${first!.id}`),
+    );
     expect(reminders).toHaveLength(1);
     const expired = await h.db.prisma.approvalRequest.findUniqueOrThrow({ where: { id: second!.id } });
     expect(expired).toMatchObject({ status: "expired", decidedBy: "system" });
@@ -239,7 +345,9 @@ describe("waiting approvals", () => {
 
 describe("privacy, after everything above", () => {
   it("no Slack call ever carried a home address or an exact distance", async () => {
-    const addresses = (await h.db.prisma.employee.findMany({ select: { homeAddress: true } })).map((e) => e.homeAddress);
+    const addresses = (await h.db.prisma.employee.findMany({ select: { homeAddress: true } })).map(
+      (e) => e.homeAddress,
+    );
     const everything = JSON.stringify(h.fake.calls.map((c) => c.body));
     expect(addresses.filter((a) => everything.includes(a))).toEqual([]);
     expect(everything).not.toMatch(/\d+\.\d mi\b/);

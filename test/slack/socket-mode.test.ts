@@ -12,8 +12,8 @@ import { outboxSender } from "../../src/integrations/email/outbox.js";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
-import { startFakeSlack, type FakeSlack } from "../support/slack/fake-slack.js";
-import { startSocketModeServer, type SocketModeServer } from "../support/slack/socket-mode-server.js";
+import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
+import { type SocketModeServer, startSocketModeServer } from "../support/slack/socket-mode-server.js";
 
 const APP_TOKEN = "xapp-1-test-socket-mode";
 let socket: SocketModeServer;
@@ -24,13 +24,27 @@ const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-socket-"));
 
 beforeAll(async () => {
   socket = await startSocketModeServer();
-  fake = await startFakeSlack({ tokens: [APP_TOKEN], socketModeUrl: socket.url, users: [{ id: "U0ALICE", name: "alice" }] });
+  fake = await startFakeSlack({
+    tokens: [APP_TOKEN],
+    socketModeUrl: socket.url,
+    users: [{ id: "U0ALICE", name: "alice" }],
+  });
   db = await createTestDatabase();
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
   const deps = await buildAgentDeps(db, parseSettings({}), { sender: outboxSender(outbox) });
   bot = await createSlackApp({
-    slack: { botToken: fake.botToken, appToken: APP_TOKEN, signingSecret: undefined, apiUrl: fake.apiUrl, port: 0, auditChannel: "C0AUDIT", approvers: ["U0ALICE"], restrictAudits: true },
-    deps, retries: 0,
+    slack: {
+      botToken: fake.botToken,
+      appToken: APP_TOKEN,
+      signingSecret: undefined,
+      apiUrl: fake.apiUrl,
+      port: 0,
+      auditChannel: "C0AUDIT",
+      approvers: ["U0ALICE"],
+      restrictAudits: true,
+    },
+    deps,
+    retries: 0,
   });
   await bot.app.start();
   await socket.connected();
@@ -50,8 +64,13 @@ describe("Socket Mode", () => {
     expect(bot.socketMode).toBe(true);
     expect(fake.callsTo("apps.connections.open")).toHaveLength(1);
     const ack = await socket.send("slash_commands", {
-      command: "/poolpatrol", text: "audit VP-111", user_id: "U0ALICE", channel_id: "C0AUDIT", team_id: fake.teamId,
-      trigger_id: fake.issueTriggerId("U0ALICE"), response_url: fake.responseUrl({ channel: "C0AUDIT", user: "U0ALICE" }),
+      command: "/poolpatrol",
+      text: "audit VP-111",
+      user_id: "U0ALICE",
+      channel_id: "C0AUDIT",
+      team_id: fake.teamId,
+      trigger_id: fake.issueTriggerId("U0ALICE"),
+      response_url: fake.responseUrl({ channel: "C0AUDIT", user: "U0ALICE" }),
     });
     expect(ack).toMatchObject({ response_type: "ephemeral", text: "Auditing VP-111…" });
     await bot.idle();

@@ -23,7 +23,8 @@ export async function startGoogleMapsStub(): Promise<GoogleMapsStub> {
     requests.push(url);
     if (url.pathname !== "/maps/api/distancematrix/json") return send(res, 404, { error: "not found" });
     if (behaviour.kind === "http_error") return send(res, behaviour.status, { error: "boom" });
-    if (behaviour.kind === "api_error") return send(res, 200, { status: behaviour.status, error_message: behaviour.message, rows: [] });
+    if (behaviour.kind === "api_error")
+      return send(res, 200, { status: behaviour.status, error_message: behaviour.message, rows: [] });
     const origins = (url.searchParams.get("origins") ?? "").split("|");
     const miles = behaviour.miles;
     send(res, 200, {
@@ -32,7 +33,17 @@ export async function startGoogleMapsStub(): Promise<GoogleMapsStub> {
       destination_addresses: [url.searchParams.get("destinations")],
       rows: origins.map((origin) => {
         const value = miles(origin);
-        return { elements: [value === "ZERO_RESULTS" ? { status: "ZERO_RESULTS" } : { status: "OK", distance: { value: Math.round(value * 1609.344), text: `${value} mi` }, duration: { value: 60, text: "1 min" } }] };
+        return {
+          elements: [
+            value === "ZERO_RESULTS"
+              ? { status: "ZERO_RESULTS" }
+              : {
+                  status: "OK",
+                  distance: { value: Math.round(value * 1609.344), text: `${value} mi` },
+                  duration: { value: 60, text: "1 min" },
+                },
+          ],
+        };
       }),
     });
   });
@@ -40,7 +51,9 @@ export async function startGoogleMapsStub(): Promise<GoogleMapsStub> {
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    behave(next) { behaviour = next; },
+    behave(next) {
+      behaviour = next;
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -2,13 +2,19 @@
 // ChatOpenAI client. Each request is answered by a script chosen by the agent's
 // system prompt; scripts return tool calls, content, a JSON body for structured
 // output, garbage, an HTTP error, or nothing for a while (timeouts).
+
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { randomUUID } from "node:crypto";
 
 export interface ChatRequest {
   model: string;
-  messages: { role: string; content: string | null | { type: string; text?: string }[]; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string }[];
+  messages: {
+    role: string;
+    content: string | null | { type: string; text?: string }[];
+    tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+    tool_call_id?: string;
+  }[];
   tools?: { type: string; function: { name: string; description?: string; parameters: Record<string, unknown> } }[];
   response_format?: { type: string; json_schema?: { name: string; schema: Record<string, unknown> } };
 }
@@ -17,7 +23,7 @@ export type StubAnswer =
   | { toolCalls: { name: string; args: Record<string, unknown> }[] }
   | { content: string }
   | { httpStatus: number }
-  | { delayMs: number; then: StubAnswer };
+  | { delayMs: number; answer: StubAnswer };
 
 export type Script = (request: ChatRequest) => StubAnswer;
 
@@ -47,33 +53,57 @@ export async function startOpenAIStub(): Promise<OpenAIStub> {
       try {
         answer = script(body);
       } catch (error) {
-        process.stderr.write(`openai-stub script failed: ${(error as Error).stack}\n${JSON.stringify(body.messages.map((m) => [m.role, textOf(m.content).slice(0, 120)]))}\n`);
+        process.stderr.write(
+          `openai-stub script failed: ${(error as Error).stack}\n${JSON.stringify(body.messages.map((m) => [m.role, textOf(m.content).slice(0, 120)]))}\n`,
+        );
         return send(res, 500, { error: { message: `stub script failed: ${(error as Error).message}` } });
       }
       while ("delayMs" in answer) {
-        const { delayMs, then } = answer;
+        const { delayMs, answer: later } = answer;
         await new Promise((resolve) => setTimeout(resolve, delayMs));
         if (res.destroyed) return;
-        answer = then;
+        answer = later;
       }
-      if ("httpStatus" in answer) return send(res, answer.httpStatus, { error: { message: "scripted failure", type: "server_error" } });
-      const message = "toolCalls" in answer
-        ? { role: "assistant", content: null, tool_calls: answer.toolCalls.map((c) => ({ id: `call_${randomUUID().slice(0, 8)}`, type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } })) }
-        : { role: "assistant", content: answer.content };
+      if ("httpStatus" in answer)
+        return send(res, answer.httpStatus, { error: { message: "scripted failure", type: "server_error" } });
+      const message =
+        "toolCalls" in answer
+          ? {
+              role: "assistant",
+              content: null,
+              tool_calls: answer.toolCalls.map((c) => ({
+                id: `call_${randomUUID().slice(0, 8)}`,
+                type: "function",
+                function: { name: c.name, arguments: JSON.stringify(c.args) },
+              })),
+            }
+          : { role: "assistant", content: answer.content };
       send(res, 200, {
-        id: `chatcmpl-${randomUUID()}`, object: "chat.completion", created: Math.floor(Date.now() / 1000), model: body.model,
+        id: `chatcmpl-${randomUUID()}`,
+        object: "chat.completion",
+        created: Math.floor(Date.now() / 1000),
+        model: body.model,
         choices: [{ index: 0, message, finish_reason: "toolCalls" in answer ? "tool_calls" : "stop" }],
         usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
       });
     });
   });
-  server.on("connection", (socket) => { sockets.add(socket); socket.on("close", () => sockets.delete(socket)); });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     requests,
-    script(match, script) { scripts.set(match, script); },
-    close: () => new Promise((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+    script(match, script) {
+      scripts.set(match, script);
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -98,12 +128,18 @@ export function turnOf(request: ChatRequest) {
   const task = JSON.parse(textOf(request.messages[start]!.content) || "{}") as Record<string, unknown>;
   const after = request.messages.slice(start + 1);
   const names = new Map(after.flatMap((m) => m.tool_calls ?? []).map((c) => [c.id, c.function.name]));
-  const results = after.filter((m) => m.role === "tool").map((m) => {
-    const text = textOf(m.content);
-    let content: unknown = text;
-    try { content = JSON.parse(text); } catch { /* plain text, e.g. a rejection */ }
-    return { name: names.get(m.tool_call_id ?? "") ?? "", content, rejected: text.startsWith("Rejected by") };
-  });
+  const results = after
+    .filter((m) => m.role === "tool")
+    .map((m) => {
+      const text = textOf(m.content);
+      let content: unknown = text;
+      try {
+        content = JSON.parse(text);
+      } catch {
+        /* plain text, e.g. a rejection */
+      }
+      return { name: names.get(m.tool_call_id ?? "") ?? "", content, rejected: text.startsWith("Rejected by") };
+    });
   return { task, results, called: after.flatMap((m) => m.tool_calls ?? []).map((c) => c.function.name) };
 }
 
@@ -111,5 +147,7 @@ export function turnOf(request: ChatRequest) {
 export function structuredAnswer(request: ChatRequest, value: Record<string, unknown>, toolName: string): StubAnswer {
   if (request.response_format) return { content: JSON.stringify(value) };
   const responseTool = request.tools?.find((t) => t.function.name === toolName);
-  return responseTool ? { toolCalls: [{ name: responseTool.function.name, args: value }] } : { content: JSON.stringify(value) };
+  return responseTool
+    ? { toolCalls: [{ name: responseTool.function.name, args: value }] }
+    : { content: JSON.stringify(value) };
 }

@@ -1,8 +1,9 @@
 // A local server speaking the part of Resend's API Pool Patrol uses (POST /emails),
 // honouring idempotency keys as Resend does.
+
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { randomUUID } from "node:crypto";
 
 export interface ResendStub {
   baseUrl: string;
@@ -19,9 +20,14 @@ export async function startResendStub(): Promise<ResendStub> {
     let raw = "";
     req.on("data", (c) => (raw += c));
     req.on("end", () => {
-      const reply = (status: number, body: unknown) => { res.writeHead(status, { "content-type": "application/json" }); res.end(JSON.stringify(body)); };
-      if (req.method !== "POST" || req.url !== "/emails") return reply(404, { name: "not_found", message: "Not found", statusCode: 404 });
-      if (req.headers.authorization !== "Bearer re_test_key") return reply(401, { name: "validation_error", message: "API key is invalid", statusCode: 401 });
+      const reply = (status: number, body: unknown) => {
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(JSON.stringify(body));
+      };
+      if (req.method !== "POST" || req.url !== "/emails")
+        return reply(404, { name: "not_found", message: "Not found", statusCode: 404 });
+      if (req.headers.authorization !== "Bearer re_test_key")
+        return reply(401, { name: "validation_error", message: "API key is invalid", statusCode: 401 });
       if (failure) {
         const { status, message } = failure;
         failure = undefined;
@@ -39,7 +45,9 @@ export async function startResendStub(): Promise<ResendStub> {
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     sent,
-    failNext(status, message) { failure = { status, message }; },
+    failNext(status, message) {
+      failure = { status, message };
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
 import { findLatestRun } from "../../src/data/verification-repository.js";
-import { auditAllVanpools, latestAudit, type AuditServiceDeps } from "../../src/verification/audit-service.js";
+import { type AuditServiceDeps, auditAllVanpools, latestAudit } from "../../src/verification/audit-service.js";
 import { testAuditDeps } from "../support/audit-deps.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
@@ -43,17 +43,27 @@ describe("auditing the mock employer", () => {
     const latest = await latestAudit(db.prisma, "VP-115");
     expect(latest.run_id).toBe(stored?.run_id);
     expect(latest.shift.flagged).toEqual(["EMP-1024"]);
-    expect(stored?.results[0]?.policy).toEqual({ max_distance_miles: 50, tolerance_minutes: 60, min_compatible_day_ratio: 0.8 });
+    expect(stored?.results[0]?.policy).toEqual({
+      max_distance_miles: 50,
+      tolerance_minutes: 60,
+      min_compatible_day_ratio: 0.8,
+    });
     expect(stored?.as_of).toBe("2026-11-23");
     expect(stored?.finished_at.toISOString()).toBe("2026-11-23T16:00:00.000Z");
   });
 
   it("reads a page of vanpools in a fixed number of queries, not one per rider", async () => {
     const queries: string[] = [];
-    const counting = db.prisma.$extends({ query: { $allOperations: async ({ args, query, model, operation }) => { queries.push(`${model}.${operation}`); return query(args); } } });
+    const counting = db.prisma.$extends({
+      query: {
+        $allOperations: async ({ args, query, model, operation }) => {
+          queries.push(`${model}.${operation}`);
+          return query(args);
+        },
+      },
+    });
     await auditAllVanpools({ ...deps, prisma: counting as unknown as typeof deps.prisma }, { trigger: "count" });
     const reads = queries.filter((q) => q.endsWith("findMany") || q.endsWith("count"));
     expect(reads.length).toBeLessThanOrEqual(3); // count + one page + the empty page that ends the loop
   });
-
 });

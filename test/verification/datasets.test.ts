@@ -1,15 +1,18 @@
 // The engine against the project's own datasets: every example must pass.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseSettings, PROJECT_ROOT } from "../../src/config/settings.js";
 import { evalContext, runDataset } from "../../evals/runner.js";
+import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
 import { createTestDatabase } from "../support/database.js";
 
 const settings = parseSettings({});
 
 describe.each(["shift", "location"])("%s dataset", (kind) => {
   it("scores 100% with complete evidence", async () => {
-    const report = await runDataset(path.join(PROJECT_ROOT, "evals", "datasets", `${kind}.jsonl`), evalContext(settings));
+    const report = await runDataset(
+      path.join(PROJECT_ROOT, "evals", "datasets", `${kind}.jsonl`),
+      evalContext(settings),
+    );
     expect(report.results.filter((r) => !r.pass).map((r) => r.id)).toEqual([]);
     expect(report.results.length).toBeGreaterThanOrEqual(kind === "shift" ? 60 : 30);
     expect(report.metrics.evidence_completeness).toBe(1);
@@ -32,7 +35,9 @@ describe("case dataset", () => {
     try {
       const report = await runDataset(path.join(PROJECT_ROOT, "evals", "datasets", "case.jsonl"), context);
       expect(report.results.length).toBeGreaterThanOrEqual(40);
-      expect(report.results.filter((r) => !r.pass).map((r) => ({ id: r.id, expected: r.expected, actual: r.actual }))).toEqual([]);
+      expect(
+        report.results.filter((r) => !r.pass).map((r) => ({ id: r.id, expected: r.expected, actual: r.actual })),
+      ).toEqual([]);
       expect(report.metrics.cancel_precision).toBe(1);
     } finally {
       await context.close();

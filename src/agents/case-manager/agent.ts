@@ -2,12 +2,18 @@
 // along the lifecycle, routes to Outreach, and asks a person before any
 // cancellation (cancel_membership is interrupted for approve / reject).
 import { createAgent, humanInTheLoopMiddleware } from "langchain";
-import { checksToReAudit, decideAfterAudit, decideAfterReAudit, type CaseStatus, type ReAuditTrigger } from "../../domain/case-lifecycle.js";
+import {
+  type CaseStatus,
+  checksToReAudit,
+  decideAfterAudit,
+  decideAfterReAudit,
+  type ReAuditTrigger,
+} from "../../domain/case-lifecycle.js";
 import type { CheckKind, Verdict } from "../../domain/specialist-result.js";
 import type { AgentDeps } from "../deps.js";
 import { createAgentModel } from "../models/index.js";
-import type { BuiltAgent } from "../run-agent.js";
 import { latest, type ToolCallPlan, type Turn } from "../models/rules-model.js";
+import type { BuiltAgent } from "../run-agent.js";
 import { createCaseManagerTools } from "./tools.js";
 
 export const CASE_MANAGER_PROMPT_VERSION = "case-manager-v1";
@@ -23,12 +29,26 @@ Finish with one short sentence: the case id, its status and why.`;
 export interface CaseManagerTask {
   task: "audit" | "reply" | "timeout";
   vanpool_id: string;
-  case: { case_id: string; status: CaseStatus; failed_checks: CheckKind[]; flagged: string[]; re_audit_count: number } | null;
+  case: {
+    case_id: string;
+    status: CaseStatus;
+    failed_checks: CheckKind[];
+    flagged: string[];
+    re_audit_count: number;
+  } | null;
   reply?: { message_id: string; from: string };
 }
 
-interface SpecialistAnswer { verdict: Verdict; flagged: string[]; re_audit_count: number | null }
-interface OutreachAnswer { bucket: string | null; hitl_required: boolean; sent: boolean }
+interface SpecialistAnswer {
+  verdict: Verdict;
+  flagged: string[];
+  re_audit_count: number | null;
+}
+interface OutreachAnswer {
+  bucket: string | null;
+  hitl_required: boolean;
+  sent: boolean;
+}
 
 export function caseManagerRules(turn: Turn): ToolCallPlan[] | { final: string } {
   const task = turn.task as unknown as CaseManagerTask;
@@ -39,22 +59,41 @@ export function caseManagerRules(turn: Turn): ToolCallPlan[] | { final: string }
   const cancellation = turn.results.find((r) => r.name === "cancel_membership");
   if (cancellation) {
     if (!cancellation.rejected) return { final: `${caseId}: membership cancelled after approval.` };
-    if (!turn.called.includes("close_case")) return [{ name: "close_case", args: { case_id: caseId, reason: `Cancellation rejected by a reviewer: ${String(cancellation.content)}` } }];
+    if (!turn.called.includes("close_case"))
+      return [
+        {
+          name: "close_case",
+          args: { case_id: caseId, reason: `Cancellation rejected by a reviewer: ${String(cancellation.content)}` },
+        },
+      ];
     return { final: `${caseId}: resolved; the reviewer overrode the cancellation.` };
   }
 
   if (task.task === "audit" && !task.case) {
     const location = spec("location");
     const shift = spec("shift");
-    if (!location || !shift) return [specialistCall("location", task.vanpool_id, null), specialistCall("shift", task.vanpool_id, null)];
+    if (!location || !shift)
+      return [specialistCall("location", task.vanpool_id, null), specialistCall("shift", task.vanpool_id, null)];
     const decision = decideAfterAudit({ location: location.verdict, shift: shift.verdict });
     if (decision.kind === "no_case") return { final: `${task.vanpool_id}: verified, both checks pass; no case.` };
     const failed = (["location", "shift"] as const).filter((c) => spec(c)!.verdict === "fail");
     if (!upserted) {
       const flagged = unique(failed.flatMap((c) => spec(c)!.flagged));
-      return [{ name: "upsert_case", args: { vanpool_id: task.vanpool_id, status: decision.status, failed_checks: failed, flagged, details: describeFailure(failed, flagged, decision.status) } }];
+      return [
+        {
+          name: "upsert_case",
+          args: {
+            vanpool_id: task.vanpool_id,
+            status: decision.status,
+            failed_checks: failed,
+            flagged,
+            details: describeFailure(failed, flagged, decision.status),
+          },
+        },
+      ];
     }
-    if (decision.email && !turn.called.includes("run_outreach")) return [{ name: "run_outreach", args: { case_id: caseId, purpose: "initial" } }];
+    if (decision.email && !turn.called.includes("run_outreach"))
+      return [{ name: "run_outreach", args: { case_id: caseId, purpose: "initial" } }];
     return { final: `${caseId}: opened as ${decision.status}.` };
   }
 
@@ -62,13 +101,28 @@ export function caseManagerRules(turn: Turn): ToolCallPlan[] | { final: string }
 
   if (task.task === "reply") {
     const outreach = latest<OutreachAnswer>(turn, "run_outreach");
-    if (!outreach) return [{ name: "run_outreach", args: { case_id: caseId, purpose: "reply", message_id: task.reply!.message_id } }];
+    if (!outreach)
+      return [
+        { name: "run_outreach", args: { case_id: caseId, purpose: "reply", message_id: task.reply!.message_id } },
+      ];
     const first = turn.results.find((r) => r.name === "run_outreach")!.content as OutreachAnswer;
     if (first.hitl_required) {
-      if (!upserted) return [{ name: "upsert_case", args: { vanpool_id: task.vanpool_id, case_id: caseId, status: "hitl_review", details: "A rider's reply needs a person: the drafted answer is waiting for review." } }];
+      if (!upserted)
+        return [
+          {
+            name: "upsert_case",
+            args: {
+              vanpool_id: task.vanpool_id,
+              case_id: caseId,
+              status: "hitl_review",
+              details: "A rider's reply needs a person: the drafted answer is waiting for review.",
+            },
+          },
+        ];
       return { final: `${caseId}: waiting for a person to review the drafted reply.` };
     }
-    if (first.bucket === "question") return { final: `${caseId}: answered the rider's question; still waiting for replies.` };
+    if (first.bucket === "question")
+      return { final: `${caseId}: answered the rider's question; still waiting for replies.` };
     return reAudit(turn, task, first.bucket === "update" ? "update" : "acknowledgment");
   }
   return reAudit(turn, task, "timeout");
@@ -83,25 +137,68 @@ function reAudit(turn: Turn, task: CaseManagerTask, trigger: ReAuditTrigger): To
   const flagged = unique(checks.flatMap((_, i) => answers[i]!.flagged));
   const count = Math.max(...answers.map((a) => a!.re_audit_count ?? current.re_audit_count + 1));
   const undecided = stillFailing.length === 0 && answers.some((a) => a!.verdict === "inconclusive");
-  const decision = undecided ? { status: "hitl_review" as const, email: null, requestCancellation: false } : decideAfterReAudit(trigger, stillFailing.length === 0, count);
+  const decision = undecided
+    ? { status: "hitl_review" as const, email: null, requestCancellation: false }
+    : decideAfterReAudit(trigger, stillFailing.length === 0, count);
   const upserted = latest(turn, "upsert_case");
   const outreachCalls = turn.results.filter((r) => r.name === "run_outreach").length;
   const replyOutreach = task.task === "reply" ? 1 : 0;
 
   if (decision.status === "resolved") {
-    if (decision.email === "confirmation" && outreachCalls === replyOutreach) return [{ name: "run_outreach", args: { case_id: current.case_id, purpose: "confirmation", message_id: task.reply?.message_id ?? null } }];
-    if (!turn.called.includes("close_case")) return [{ name: "close_case", args: { case_id: current.case_id, reason: `Re-audit after ${trigger} passed: ${checks.join(" and ")} now meet the policy.` } }];
+    if (decision.email === "confirmation" && outreachCalls === replyOutreach)
+      return [
+        {
+          name: "run_outreach",
+          args: { case_id: current.case_id, purpose: "confirmation", message_id: task.reply?.message_id ?? null },
+        },
+      ];
+    if (!turn.called.includes("close_case"))
+      return [
+        {
+          name: "close_case",
+          args: {
+            case_id: current.case_id,
+            reason: `Re-audit after ${trigger} passed: ${checks.join(" and ")} now meet the policy.`,
+          },
+        },
+      ];
     return { final: `${current.case_id}: resolved after the ${trigger} re-audit.` };
   }
   if (!upserted) {
-    return [{ name: "upsert_case", args: {
-      vanpool_id: task.vanpool_id, case_id: current.case_id, status: decision.status, failed_checks: stillFailing.length ? stillFailing : current.failed_checks, flagged: flagged.length ? flagged : current.flagged,
-      details: undecided ? "The re-audit could not decide: data is missing." : `Re-audit ${count} after ${trigger} still fails ${stillFailing.join(" and ")}.`,
-    } }];
+    return [
+      {
+        name: "upsert_case",
+        args: {
+          vanpool_id: task.vanpool_id,
+          case_id: current.case_id,
+          status: decision.status,
+          failed_checks: stillFailing.length ? stillFailing : current.failed_checks,
+          flagged: flagged.length ? flagged : current.flagged,
+          details: undecided
+            ? "The re-audit could not decide: data is missing."
+            : `Re-audit ${count} after ${trigger} still fails ${stillFailing.join(" and ")}.`,
+        },
+      },
+    ];
   }
-  if (decision.email === "follow_up" && outreachCalls === replyOutreach) return [{ name: "run_outreach", args: { case_id: current.case_id, purpose: "follow_up", message_id: task.reply?.message_id ?? null } }];
+  if (decision.email === "follow_up" && outreachCalls === replyOutreach)
+    return [
+      {
+        name: "run_outreach",
+        args: { case_id: current.case_id, purpose: "follow_up", message_id: task.reply?.message_id ?? null },
+      },
+    ];
   if (decision.requestCancellation && !turn.called.includes("cancel_membership")) {
-    return [{ name: "cancel_membership", args: { case_id: current.case_id, employee_ids: flagged.length ? flagged : current.flagged, reason: `Still failing ${stillFailing.join(" and ")} after ${count} re-audit(s) (${trigger}).` } }];
+    return [
+      {
+        name: "cancel_membership",
+        args: {
+          case_id: current.case_id,
+          employee_ids: flagged.length ? flagged : current.flagged,
+          reason: `Still failing ${stillFailing.join(" and ")} after ${count} re-audit(s) (${trigger}).`,
+        },
+      },
+    ];
   }
   return { final: `${current.case_id}: ${decision.status} after the ${trigger} re-audit.` };
 }
@@ -111,11 +208,13 @@ function manualReAudit(turn: Turn, task: CaseManagerTask): ToolCallPlan[] | { fi
   const current = task.case!;
   const location = latest<SpecialistAnswer>(turn, "run_location_specialist");
   const shift = latest<SpecialistAnswer>(turn, "run_shift_specialist");
-  if (!location || !shift) return [specialistCall("location", task.vanpool_id, null), specialistCall("shift", task.vanpool_id, null)];
+  if (!location || !shift)
+    return [specialistCall("location", task.vanpool_id, null), specialistCall("shift", task.vanpool_id, null)];
   const failing = [location, shift].some((a) => a.verdict === "fail");
   // Fixed data closes the case even while a cancellation waits: that request then expires.
   if (!failing && location.verdict === "pass" && shift.verdict === "pass") {
-    if (!turn.called.includes("close_case")) return [{ name: "close_case", args: { case_id: current.case_id, reason: "A new audit passes both checks." } }];
+    if (!turn.called.includes("close_case"))
+      return [{ name: "close_case", args: { case_id: current.case_id, reason: "A new audit passes both checks." } }];
     return { final: `${current.case_id}: resolved, both checks now pass.` };
   }
   return { final: `${current.case_id}: still ${current.status}; the new evidence is stored.` };
@@ -139,7 +238,9 @@ export function createCaseManagerAgent(deps: AgentDeps): BuiltAgent {
     tools: createCaseManagerTools(deps),
     systemPrompt: SYSTEM_PROMPT,
     checkpointer: deps.checkpointer,
-    middleware: [humanInTheLoopMiddleware({ interruptOn: { cancel_membership: { allowedDecisions: ["approve", "reject"] } } })],
+    middleware: [
+      humanInTheLoopMiddleware({ interruptOn: { cancel_membership: { allowedDecisions: ["approve", "reject"] } } }),
+    ],
   });
   return { agentName: "case_manager", promptVersion: CASE_MANAGER_PROMPT_VERSION, agent, model };
 }

@@ -17,76 +17,182 @@ const statusEnum = z.enum(["open", "verification", "pending_reply", "re_audit", 
 const ACTOR = "agent:case_manager";
 
 export function createCaseManagerTools(deps: AgentDeps) {
-  const specialist = (check: "location" | "shift") => tool(
-    logged(deps.prisma, `run_${check}_specialist`, async ({ vanpool_id, case_id }: { vanpool_id: string; case_id?: string | null }, config) => {
-      const outcome = await runSpecialist(check, { vanpoolId: vanpool_id, caseId: case_id ?? null, agentRunId: agentRunIdOf(config) }, deps);
-      const { result } = outcome;
-      return { check, verdict: result.verdict, confidence: result.confidence, reasoning: result.reasoning, flagged: result.flagged, model: result.model, run_id: outcome.run_id, re_audit_count: outcome.re_audit_count };
-    }),
-    {
-      name: `run_${check}_specialist`,
-      description: `Run the ${check === "location" ? "Location Specialist (home-to-pickup distance)" : "Shift Specialist (shift against the van's schedule)"} on a vanpool. Pass case_id when this re-checks an open case: it then counts as a re-audit.`,
-      schema: z.object({ vanpool_id: z.string(), case_id: z.string().nullable().optional() }),
-    },
-  );
+  const specialist = (check: "location" | "shift") =>
+    tool(
+      logged(
+        deps.prisma,
+        `run_${check}_specialist`,
+        async ({ vanpool_id, case_id }: { vanpool_id: string; case_id?: string | null }, config) => {
+          const outcome = await runSpecialist(
+            check,
+            { vanpoolId: vanpool_id, caseId: case_id ?? null, agentRunId: agentRunIdOf(config) },
+            deps,
+          );
+          const { result } = outcome;
+          return {
+            check,
+            verdict: result.verdict,
+            confidence: result.confidence,
+            reasoning: result.reasoning,
+            flagged: result.flagged,
+            model: result.model,
+            run_id: outcome.run_id,
+            re_audit_count: outcome.re_audit_count,
+          };
+        },
+      ),
+      {
+        name: `run_${check}_specialist`,
+        description: `Run the ${check === "location" ? "Location Specialist (home-to-pickup distance)" : "Shift Specialist (shift against the van's schedule)"} on a vanpool. Pass case_id when this re-checks an open case: it then counts as a re-audit.`,
+        schema: z.object({ vanpool_id: z.string(), case_id: z.string().nullable().optional() }),
+      },
+    );
 
   const upsertCase = tool(
-    logged(deps.prisma, "upsert_case", async (args: { vanpool_id: string; case_id?: string | null; status: z.infer<typeof statusEnum>; failed_checks?: ("location" | "shift")[]; flagged?: string[]; details?: string }) => {
-      const now = deps.now();
-      if (!args.case_id) {
-        const open = await findOpenCase(deps.prisma, args.vanpool_id);
-        if (open) throw new LifecycleError(`${args.vanpool_id} already has open case ${open.case_id}; update it instead.`);
-        const failed = args.failed_checks ?? [];
-        return openCase(deps.prisma, { vanpool_id: args.vanpool_id, status: args.status, reason: caseReason(failed), failed_checks: failed, flagged: args.flagged ?? [], details: args.details ?? "", actor: ACTOR, now });
-      }
-      return changeCase(deps.prisma, args.case_id, { status: args.status, failed_checks: args.failed_checks, flagged: args.flagged, details: args.details, why: args.details ?? `status ${args.status}`, actor: ACTOR, now });
-    }),
+    logged(
+      deps.prisma,
+      "upsert_case",
+      async (args: {
+        vanpool_id: string;
+        case_id?: string | null;
+        status: z.infer<typeof statusEnum>;
+        failed_checks?: ("location" | "shift")[];
+        flagged?: string[];
+        details?: string;
+      }) => {
+        const now = deps.now();
+        if (!args.case_id) {
+          const open = await findOpenCase(deps.prisma, args.vanpool_id);
+          if (open)
+            throw new LifecycleError(`${args.vanpool_id} already has open case ${open.case_id}; update it instead.`);
+          const failed = args.failed_checks ?? [];
+          return openCase(deps.prisma, {
+            vanpool_id: args.vanpool_id,
+            status: args.status,
+            reason: caseReason(failed),
+            failed_checks: failed,
+            flagged: args.flagged ?? [],
+            details: args.details ?? "",
+            actor: ACTOR,
+            now,
+          });
+        }
+        return changeCase(deps.prisma, args.case_id, {
+          status: args.status,
+          failed_checks: args.failed_checks,
+          flagged: args.flagged,
+          details: args.details,
+          why: args.details ?? `status ${args.status}`,
+          actor: ACTOR,
+          now,
+        });
+      },
+    ),
     {
       name: "upsert_case",
-      description: "Open a case for a vanpool (no case_id) or update an open case's status, failed checks and flagged riders. Refuses transitions the case lifecycle forbids.",
-      schema: z.object({ vanpool_id: z.string(), case_id: z.string().nullable().optional(), status: statusEnum, failed_checks: z.array(checkEnum).optional(), flagged: z.array(z.string()).optional(), details: z.string().optional() }),
+      description:
+        "Open a case for a vanpool (no case_id) or update an open case's status, failed checks and flagged riders. Refuses transitions the case lifecycle forbids.",
+      schema: z.object({
+        vanpool_id: z.string(),
+        case_id: z.string().nullable().optional(),
+        status: statusEnum,
+        failed_checks: z.array(checkEnum).optional(),
+        flagged: z.array(z.string()).optional(),
+        details: z.string().optional(),
+      }),
     },
   );
 
   const runOutreachTool = tool(
-    logged(deps.prisma, "run_outreach", async (args: { case_id: string; purpose: "initial" | "reply" | "confirmation" | "follow_up"; message_id?: string | null }) =>
-      runOutreach(deps, { case_id: args.case_id, purpose: args.purpose, message_id: args.message_id ?? undefined })),
+    logged(
+      deps.prisma,
+      "run_outreach",
+      async (args: {
+        case_id: string;
+        purpose: "initial" | "reply" | "confirmation" | "follow_up";
+        message_id?: string | null;
+      }) =>
+        runOutreach(deps, { case_id: args.case_id, purpose: args.purpose, message_id: args.message_id ?? undefined }),
+    ),
     {
       name: "run_outreach",
-      description: "Run the Outreach Agent on a case: the initial email to flagged riders, handling a rider's reply (classification, answer or a draft held for review), or a confirmation / follow-up after a re-audit. Returns bucket, hitl_required and sent.",
-      schema: z.object({ case_id: z.string(), purpose: z.enum(["initial", "reply", "confirmation", "follow_up"]), message_id: z.string().nullable().optional() }),
+      description:
+        "Run the Outreach Agent on a case: the initial email to flagged riders, handling a rider's reply (classification, answer or a draft held for review), or a confirmation / follow-up after a re-audit. Returns bucket, hitl_required and sent.",
+      schema: z.object({
+        case_id: z.string(),
+        purpose: z.enum(["initial", "reply", "confirmation", "follow_up"]),
+        message_id: z.string().nullable().optional(),
+      }),
     },
   );
 
   const closeCase = tool(
     logged(deps.prisma, "close_case", async ({ case_id, reason }: { case_id: string; reason: string }) =>
-      changeCase(deps.prisma, case_id, { status: "resolved", outcome: "resolved", why: reason, meta: { resolution: reason }, actor: ACTOR, now: deps.now() })),
+      changeCase(deps.prisma, case_id, {
+        status: "resolved",
+        outcome: "resolved",
+        why: reason,
+        meta: { resolution: reason },
+        actor: ACTOR,
+        now: deps.now(),
+      }),
+    ),
     {
       name: "close_case",
-      description: "Close a case as resolved (checks pass, or a person rejected a cancellation). Cancelling is cancel_membership's job.",
+      description:
+        "Close a case as resolved (checks pass, or a person rejected a cancellation). Cancelling is cancel_membership's job.",
       schema: z.object({ case_id: z.string(), reason: z.string() }),
     },
   );
 
   const cancelMembership = tool(
-    logged(deps.prisma, "cancel_membership", async ({ case_id, employee_ids, reason }: { case_id: string; employee_ids: string[]; reason: string }) => {
-      const now = deps.now();
-      const record = await getCase(deps.prisma, case_id);
-      const approval = await findDecidedUnapplied(deps.prisma, case_id, "cancellation");
-      if (!approval || approval.status !== "approved") throw new LifecycleError(`No approved cancellation request for ${case_id}: memberships are never cancelled without a person's approval.`);
-      const unflagged = employee_ids.filter((id) => !record.flagged.includes(id));
-      if (unflagged.length > 0) throw new LifecycleError(`${unflagged.join(", ")} ${unflagged.length === 1 ? "is" : "are"} not flagged on ${case_id}.`);
-      const removed = await deps.prisma.rider.updateMany({
-        where: { vanpoolId: record.vanpool_id, employeeId: { in: employee_ids }, status: "active" },
-        data: { status: "removed", removedAt: now, removedReason: `${case_id}: ${reason}` },
-      });
-      for (const id of employee_ids) await recordEvent(deps.prisma, { actor: `approved-by:${approval.decided_by}`, action: "rider.removed", subjectType: "case", subjectId: case_id, at: now, details: { employee_id: id, vanpool_id: record.vanpool_id, approval_id: approval.approval_id } });
-      const closed = record.status === "cancelled" ? record : await changeCase(deps.prisma, case_id, { status: "cancelled", outcome: "cancelled", why: reason, actor: ACTOR, now, meta: { cancelled_riders: employee_ids, approval_id: approval.approval_id } });
-      return { case_id, status: closed.status, removed: employee_ids, newly_removed: removed.count };
-    }),
+    logged(
+      deps.prisma,
+      "cancel_membership",
+      async ({ case_id, employee_ids, reason }: { case_id: string; employee_ids: string[]; reason: string }) => {
+        const now = deps.now();
+        const record = await getCase(deps.prisma, case_id);
+        const approval = await findDecidedUnapplied(deps.prisma, case_id, "cancellation");
+        if (approval?.status !== "approved")
+          throw new LifecycleError(
+            `No approved cancellation request for ${case_id}: memberships are never cancelled without a person's approval.`,
+          );
+        const unflagged = employee_ids.filter((id) => !record.flagged.includes(id));
+        if (unflagged.length > 0)
+          throw new LifecycleError(
+            `${unflagged.join(", ")} ${unflagged.length === 1 ? "is" : "are"} not flagged on ${case_id}.`,
+          );
+        const removed = await deps.prisma.rider.updateMany({
+          where: { vanpoolId: record.vanpool_id, employeeId: { in: employee_ids }, status: "active" },
+          data: { status: "removed", removedAt: now, removedReason: `${case_id}: ${reason}` },
+        });
+        for (const id of employee_ids)
+          await recordEvent(deps.prisma, {
+            actor: `approved-by:${approval.decided_by}`,
+            action: "rider.removed",
+            subjectType: "case",
+            subjectId: case_id,
+            at: now,
+            details: { employee_id: id, vanpool_id: record.vanpool_id, approval_id: approval.approval_id },
+          });
+        const closed =
+          record.status === "cancelled"
+            ? record
+            : await changeCase(deps.prisma, case_id, {
+                status: "cancelled",
+                outcome: "cancelled",
+                why: reason,
+                actor: ACTOR,
+                now,
+                meta: { cancelled_riders: employee_ids, approval_id: approval.approval_id },
+              });
+        return { case_id, status: closed.status, removed: employee_ids, newly_removed: removed.count };
+      },
+    ),
     {
       name: "cancel_membership",
-      description: "Remove flagged riders from the vanpool and cancel the case. Always paused for a person's approval first.",
+      description:
+        "Remove flagged riders from the vanpool and cancel the case. Always paused for a person's approval first.",
       schema: z.object({ case_id: z.string(), employee_ids: z.array(z.string()).min(1), reason: z.string() }),
     },
   );

@@ -11,9 +11,14 @@ export interface AgentModel {
   chat: BaseChatModel;
 }
 
-export function createAgentModel(agent: AgentName, settings: Pick<Settings, "models" | "openai" | "modelTimeoutMs">, policy: RulesPolicy): AgentModel {
+export function createAgentModel(
+  agent: AgentName,
+  settings: Pick<Settings, "models" | "openai" | "modelTimeoutMs">,
+  policy: RulesPolicy,
+): AgentModel {
   const name = settings.models[agent];
-  if (name === "rules" || !settings.openai) return { name: "rules", isRules: true, chat: new RulesChatModel(policy, agent) };
+  if (name === "rules" || !settings.openai)
+    return { name: "rules", isRules: true, chat: new RulesChatModel(policy, agent) };
   return {
     name,
     isRules: false,

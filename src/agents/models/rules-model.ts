@@ -2,10 +2,11 @@
 // JSON and the tool results so far) and answers with the next tool calls or a final
 // message. It drives the same agent graphs, tools and interrupts as an LLM would,
 // offline and reproducibly.
+
+import { randomUUID } from "node:crypto";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
-import { randomUUID } from "node:crypto";
 
 export interface ToolCallPlan {
   name: string;
@@ -23,7 +24,10 @@ export interface Turn {
 }
 
 export class RulesChatModel extends BaseChatModel {
-  constructor(private readonly policy: RulesPolicy, private readonly label: string) {
+  constructor(
+    private readonly policy: RulesPolicy,
+    private readonly label: string,
+  ) {
     super({});
   }
 
@@ -38,9 +42,18 @@ export class RulesChatModel extends BaseChatModel {
 
   async _generate(messages: BaseMessage[]): Promise<ChatResult> {
     const decision = this.policy(readTurn(messages));
-    const message = "final" in decision
-      ? new AIMessage({ content: decision.final })
-      : new AIMessage({ content: "", tool_calls: decision.map((call) => ({ id: `call_${randomUUID().slice(0, 8)}`, name: call.name, args: call.args, type: "tool_call" as const })) });
+    const message =
+      "final" in decision
+        ? new AIMessage({ content: decision.final })
+        : new AIMessage({
+            content: "",
+            tool_calls: decision.map((call) => ({
+              id: `call_${randomUUID().slice(0, 8)}`,
+              name: call.name,
+              args: call.args,
+              type: "tool_call" as const,
+            })),
+          });
     return { generations: [{ message, text: typeof message.content === "string" ? message.content : "" }] };
   }
 }
@@ -50,7 +63,9 @@ export function readTurn(messages: BaseMessage[]): Turn {
   const human = messages[start];
   const task = human ? parseJson(human.content) : {};
   const after = messages.slice(start + 1);
-  const called = after.flatMap((m) => (m.getType() === "ai" ? ((m as AIMessage).tool_calls ?? []).map((c) => c.name) : []));
+  const called = after.flatMap((m) =>
+    m.getType() === "ai" ? ((m as AIMessage).tool_calls ?? []).map((c) => c.name) : [],
+  );
   const results = after
     .filter((m) => m.getType() === "tool")
     .map((m) => {
@@ -61,7 +76,12 @@ export function readTurn(messages: BaseMessage[]): Turn {
 }
 
 function parseJson(content: unknown): unknown {
-  const text = typeof content === "string" ? content : Array.isArray(content) ? content.map((c) => (typeof c === "string" ? c : (c as { text?: string }).text ?? "")).join("") : "";
+  const text =
+    typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? content.map((c) => (typeof c === "string" ? c : ((c as { text?: string }).text ?? ""))).join("")
+        : "";
   try {
     return JSON.parse(text);
   } catch {

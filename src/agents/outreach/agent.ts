@@ -4,8 +4,8 @@
 import { createAgent, humanInTheLoopMiddleware } from "langchain";
 import type { AgentDeps } from "../deps.js";
 import { createAgentModel } from "../models/index.js";
-import type { BuiltAgent } from "../run-agent.js";
 import { latest, type Turn } from "../models/rules-model.js";
+import type { BuiltAgent } from "../run-agent.js";
 import { createOutreachTools } from "./tools.js";
 
 export const OUTREACH_PROMPT_VERSION = "outreach-v1";
@@ -19,17 +19,53 @@ export function outreachRules(turn: Turn) {
   const task = turn.task as unknown as OutreachTask;
   if (task.task !== "reply") {
     if (turn.called.includes("send_email")) return { final: `Sent ${task.recipients.length} ${task.task} email(s).` };
-    return task.recipients.map((r) => ({ name: "send_email", args: { case_id: task.case_id, to: r.email, subject: r.draft.subject, body: r.draft.body, kind: task.task, reference: task.reference } }));
+    return task.recipients.map((r) => ({
+      name: "send_email",
+      args: {
+        case_id: task.case_id,
+        to: r.email,
+        subject: r.draft.subject,
+        body: r.draft.body,
+        kind: task.task,
+        reference: task.reference,
+      },
+    }));
   }
   const reply = task.reply!;
   const classified = latest<{ bucket?: string }>(turn, "classify_reply");
   if (!classified) return [{ name: "classify_reply", args: { message_id: reply.message_id } }];
   if (turn.called.includes("send_email") || turn.called.includes("send_email_for_review")) {
     const rejected = turn.results.some((r) => r.name === "send_email_for_review" && r.rejected);
-    return { final: rejected ? "The reviewer rejected the draft; nothing was sent." : `Replied to the ${classified.bucket}.` };
+    return {
+      final: rejected ? "The reviewer rejected the draft; nothing was sent." : `Replied to the ${classified.bucket}.`,
+    };
   }
-  if (classified.bucket === "question") return [{ name: "send_email", args: { case_id: task.case_id, to: reply.from, subject: reply.answer_draft.subject, body: reply.answer_draft.body, kind: "answer", reference: reply.message_id } }];
-  if (classified.bucket === "escalation") return [{ name: "send_email_for_review", args: { case_id: task.case_id, to: reply.from, subject: reply.escalation_draft.subject, body: reply.escalation_draft.body } }];
+  if (classified.bucket === "question")
+    return [
+      {
+        name: "send_email",
+        args: {
+          case_id: task.case_id,
+          to: reply.from,
+          subject: reply.answer_draft.subject,
+          body: reply.answer_draft.body,
+          kind: "answer",
+          reference: reply.message_id,
+        },
+      },
+    ];
+  if (classified.bucket === "escalation")
+    return [
+      {
+        name: "send_email_for_review",
+        args: {
+          case_id: task.case_id,
+          to: reply.from,
+          subject: reply.escalation_draft.subject,
+          body: reply.escalation_draft.body,
+        },
+      },
+    ];
   return { final: `Classified as ${classified.bucket}; the Case Manager will re-check the data.` };
 }
 
@@ -58,7 +94,11 @@ export function createOutreachAgent(deps: AgentDeps): BuiltAgent {
     tools: [tools.classifyReply, tools.sendEmail, tools.sendEmailForReview],
     systemPrompt: SYSTEM_PROMPT,
     checkpointer: deps.checkpointer,
-    middleware: [humanInTheLoopMiddleware({ interruptOn: { send_email_for_review: { allowedDecisions: ["approve", "edit", "reject"] } } })],
+    middleware: [
+      humanInTheLoopMiddleware({
+        interruptOn: { send_email_for_review: { allowedDecisions: ["approve", "edit", "reject"] } },
+      }),
+    ],
   });
   return { agentName: "outreach", promptVersion: OUTREACH_PROMPT_VERSION, agent, model };
 }

@@ -10,7 +10,11 @@ export interface PolicySection {
 }
 
 const POLICY_FILE = path.join(PROJECT_ROOT, "policy", "program-policy.md");
-const STOP = new Set("a an and are as at be but by can do does for from how i if in is it my of on or so that the this to was we what when where which who why will with you your me am".split(" "));
+const STOP = new Set(
+  "a an and are as at be but by can do does for from how i if in is it my of on or so that the this to was we what when where which who why will with you your me am".split(
+    " ",
+  ),
+);
 
 export function loadPolicy(file = POLICY_FILE): PolicySection[] {
   const sections: PolicySection[] = [];
@@ -21,7 +25,12 @@ export function loadPolicy(file = POLICY_FILE): PolicySection[] {
   return sections;
 }
 
-const words = (text: string) => text.toLowerCase().match(/[a-z0-9]+/g)?.filter((w) => !STOP.has(w)).map(stem) ?? [];
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .match(/[a-z0-9]+/g)
+    ?.filter((w) => !STOP.has(w))
+    .map(stem) ?? [];
 const stem = (word: string) => word.replace(/(ing|ed|es|s)$/, "");
 
 /** The sections that best match a question: heading words count double. */
@@ -37,5 +46,8 @@ export function retrievePolicy(sections: PolicySection[], question: string, limi
   });
   const ranked = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score);
   const best = ranked[0]?.score ?? 0;
-  return ranked.filter((s) => s.score >= best * 0.6).slice(0, limit).map((s) => s.section);
+  return ranked
+    .filter((s) => s.score >= best * 0.6)
+    .slice(0, limit)
+    .map((s) => s.section);
 }

@@ -1,6 +1,8 @@
 // run_outreach: prepares the Outreach Agent's task from the case (recipients,
 // drafts from templates, policy sections for a question), runs it on the case's
 // outreach thread, and turns an interrupted draft into an approval request.
+
+import { riderFacts } from "../../cases/rider-facts.js";
 import { createApproval } from "../../data/approval-repository.js";
 import { getCase } from "../../data/case-repository.js";
 import { findMessage, findThreadForCase } from "../../data/email-repository.js";
@@ -8,7 +10,6 @@ import { findVanpoolSnapshot } from "../../data/vanpool-repository.js";
 import { findLatestResults } from "../../data/verification-repository.js";
 import { outreachTemplate } from "../../domain/case-lifecycle.js";
 import { notFound } from "../../errors.js";
-import { riderFacts } from "../../cases/rider-facts.js";
 import type { AgentDeps } from "../deps.js";
 import { runAgentTurn } from "../run-agent.js";
 import { createOutreachAgent, type OutreachTask } from "./agent.js";
@@ -32,26 +33,49 @@ export function outreachThreadId(caseId: string): string {
   return `outreach:${caseId}`;
 }
 
-export async function runOutreach(deps: AgentDeps, input: { case_id: string; purpose: OutreachPurpose; message_id?: string }): Promise<OutreachResult> {
+export async function runOutreach(
+  deps: AgentDeps,
+  input: { case_id: string; purpose: OutreachPurpose; message_id?: string },
+): Promise<OutreachResult> {
   const record = await getCase(deps.prisma, input.case_id);
   const van = await findVanpoolSnapshot(deps.prisma, record.vanpool_id);
   if (!van) throw notFound(`No vanpool ${record.vanpool_id}.`);
   const results = await findLatestResults(deps.prisma, record.vanpool_id);
-  const employees = await deps.prisma.employee.findMany({ where: { id: { in: record.flagged } }, orderBy: { id: "asc" } });
+  const employees = await deps.prisma.employee.findMany({
+    where: { id: { in: record.flagged } },
+    orderBy: { id: "asc" },
+  });
   const reply = input.message_id ? await findMessage(deps.prisma, input.message_id) : undefined;
   if (input.message_id && !reply) throw notFound(`No message ${input.message_id}.`);
   const sender = reply ? employees.find((e) => e.email.toLowerCase() === reply.from.toLowerCase()) : undefined;
-  const facts = (e: { id: string; firstName: string }) => riderFacts(van, { employee_id: e.id, first_name: e.firstName }, results);
+  const facts = (e: { id: string; firstName: string }) =>
+    riderFacts(van, { employee_id: e.id, first_name: e.firstName }, results);
 
-  const task: OutreachTask = { task: input.purpose, case_id: record.case_id, vanpool_id: record.vanpool_id, reference: `r${record.re_audit_count}`, recipients: [] };
+  const task: OutreachTask = {
+    task: input.purpose,
+    case_id: record.case_id,
+    vanpool_id: record.vanpool_id,
+    reference: `r${record.re_audit_count}`,
+    recipients: [],
+  };
   if (input.purpose === "initial") {
     const template = outreachTemplate(record.failed_checks);
-    task.recipients = employees.map((e) => ({ employee_id: e.id, email: e.email, first_name: e.firstName, draft: initialEmail(template, facts(e)) }));
+    task.recipients = employees.map((e) => ({
+      employee_id: e.id,
+      email: e.email,
+      first_name: e.firstName,
+      draft: initialEmail(template, facts(e)),
+    }));
   } else if (input.purpose === "confirmation" || input.purpose === "follow_up") {
     const to = sender ? [sender] : employees;
     task.recipients = to.map((e) => ({
-      employee_id: e.id, email: e.email, first_name: e.firstName,
-      draft: input.purpose === "confirmation" ? confirmationEmail(facts(e)) : followUpEmail(outreachTemplate(record.failed_checks), facts(e)),
+      employee_id: e.id,
+      email: e.email,
+      first_name: e.firstName,
+      draft:
+        input.purpose === "confirmation"
+          ? confirmationEmail(facts(e))
+          : followUpEmail(outreachTemplate(record.failed_checks), facts(e)),
     }));
   } else {
     if (!reply) throw notFound("A reply task needs the reply's message id.");
@@ -59,20 +83,29 @@ export async function runOutreach(deps: AgentDeps, input: { case_id: string; pur
     const sections = retrievePolicy(policySections, reply.body);
     task.reference = reply.message_id;
     task.reply = {
-      message_id: reply.message_id, from: reply.from, body: reply.body, policy_sections: sections,
+      message_id: reply.message_id,
+      from: reply.from,
+      body: reply.body,
+      policy_sections: sections,
       answer_draft: questionAnswerEmail({ first_name: firstName, vanpool_id: record.vanpool_id }, sections),
       escalation_draft: escalationDraft({ first_name: firstName, vanpool_id: record.vanpool_id }),
     };
   }
 
   const threadId = outreachThreadId(record.case_id);
-  const turn = await runAgentTurn(deps, { ...createOutreachAgent(deps), threadId, caseId: record.case_id, vanpoolId: record.vanpool_id, task: task as unknown as Record<string, unknown> });
+  const turn = await runAgentTurn(deps, {
+    ...createOutreachAgent(deps),
+    threadId,
+    caseId: record.case_id,
+    vanpoolId: record.vanpool_id,
+    task: task as unknown as Record<string, unknown>,
+  });
   const thread = await findThreadForCase(deps.prisma, record.case_id);
   const classified = input.message_id ? await findMessage(deps.prisma, input.message_id) : undefined;
   const lastSent = thread?.messages.filter((m) => m.direction === "outbound" && m.status === "sent").at(-1);
   const result: OutreachResult = {
     email_thread_id: thread?.thread_id ?? null,
-    message_id: turn.toolCalls.includes("send_email") ? lastSent?.message_id ?? null : null,
+    message_id: turn.toolCalls.includes("send_email") ? (lastSent?.message_id ?? null) : null,
     bucket: classified?.bucket ?? null,
     hitl_required: Boolean(turn.interrupt),
     sent: turn.toolCalls.includes("send_email"),
@@ -80,8 +113,18 @@ export async function runOutreach(deps: AgentDeps, input: { case_id: string; pur
   if (turn.interrupt) {
     const draft = turn.interrupt.actionRequests[0]!;
     const approval = await createApproval(deps.prisma, {
-      kind: "escalation_reply", caseId: record.case_id, graphThreadId: threadId, interruptId: turn.interrupt.id, actor: "agent:outreach", now: deps.now(),
-      payload: { ...draft.args, tool: draft.name, reply_message_id: input.message_id ?? null, reply_body: reply?.body ?? null },
+      kind: "escalation_reply",
+      caseId: record.case_id,
+      graphThreadId: threadId,
+      interruptId: turn.interrupt.id,
+      actor: "agent:outreach",
+      now: deps.now(),
+      payload: {
+        ...draft.args,
+        tool: draft.name,
+        reply_message_id: input.message_id ?? null,
+        reply_body: reply?.body ?? null,
+      },
     });
     result.approval_id = approval.approval_id;
   }

@@ -3,12 +3,12 @@
 // reply being answered) can be written to.
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
+import { sendCaseEmail } from "../../cases/email-service.js";
 import { findDecidedUnapplied } from "../../data/approval-repository.js";
 import { recordEvent } from "../../data/audit-log.js";
 import { getCase } from "../../data/case-repository.js";
 import { findMessage, setClassification } from "../../data/email-repository.js";
 import { findVanpoolSnapshot } from "../../data/vanpool-repository.js";
-import { sendCaseEmail } from "../../cases/email-service.js";
 import { notFound } from "../../errors.js";
 import type { AgentDeps } from "../deps.js";
 import { agentRunIdOf, logged } from "../logged-tool.js";
@@ -27,17 +27,41 @@ export function createOutreachTools(deps: AgentDeps) {
     const van = await findVanpoolSnapshot(deps.prisma, record.vanpool_id);
     const flagged = new Set(record.flagged);
     const riders = (van?.riders ?? []).filter((r) => flagged.has(r.employee_id));
-    const employees = riders.length === record.flagged.length ? riders : await deps.prisma.employee.findMany({ where: { id: { in: record.flagged } } }).then((rows) => rows.map((e) => ({ employee_id: e.id, email: e.email })));
+    const employees =
+      riders.length === record.flagged.length
+        ? riders
+        : await deps.prisma.employee
+            .findMany({ where: { id: { in: record.flagged } } })
+            .then((rows) => rows.map((e) => ({ employee_id: e.id, email: e.email })));
     const coordinator = van?.coordinator_id ? van.riders.find((r) => r.employee_id === van.coordinator_id) : undefined;
-    return { record, allowed: new Set(employees.map((e) => e.email.toLowerCase())), cc: deps.settings.email.ccCoordinator && coordinator ? [coordinator.email] : [] };
+    return {
+      record,
+      allowed: new Set(employees.map((e) => e.email.toLowerCase())),
+      cc: deps.settings.email.ccCoordinator && coordinator ? [coordinator.email] : [],
+    };
   }
 
-  async function send(args: { case_id: string; to: string; subject: string; body: string }, key: string, actor: string) {
+  async function send(
+    args: { case_id: string; to: string; subject: string; body: string },
+    key: string,
+    actor: string,
+  ) {
     const { record, allowed, cc } = await recipients(args.case_id);
-    if (!allowed.has(args.to.toLowerCase())) throw new Error(`${args.to} is not a flagged rider on ${args.case_id}; emails go to flagged riders only.`);
+    if (!allowed.has(args.to.toLowerCase()))
+      throw new Error(`${args.to} is not a flagged rider on ${args.case_id}; emails go to flagged riders only.`);
     const { message, alreadySent } = await sendCaseEmail(
       { prisma: deps.prisma, sender: deps.sender, from: deps.settings.email.from },
-      { caseId: record.case_id, vanpoolId: record.vanpool_id, to: [args.to], cc: cc.filter((c) => c.toLowerCase() !== args.to.toLowerCase()), subject: args.subject, body: args.body, idempotencyKey: key, actor, now: deps.now() },
+      {
+        caseId: record.case_id,
+        vanpoolId: record.vanpool_id,
+        to: [args.to],
+        cc: cc.filter((c) => c.toLowerCase() !== args.to.toLowerCase()),
+        subject: args.subject,
+        body: args.body,
+        idempotencyKey: key,
+        actor,
+        now: deps.now(),
+      },
     );
     return { sent: true, message_id: message.message_id, thread_id: message.thread_id, already_sent: alreadySent };
   }
@@ -45,35 +69,78 @@ export function createOutreachTools(deps: AgentDeps) {
   const classifyReply = tool(
     logged(deps.prisma, "classify_reply", async ({ message_id }: { message_id: string }) => {
       const message = await findMessage(deps.prisma, message_id);
-      if (!message || message.direction !== "inbound") throw notFound(`No inbound message ${message_id}.`);
+      if (message?.direction !== "inbound") throw notFound(`No inbound message ${message_id}.`);
       const result = deps.classifier.classify(message.body, message.subject);
       await setClassification(deps.prisma, message_id, result.bucket, result.confidence);
       const thread = await deps.prisma.emailThread.findUniqueOrThrow({ where: { id: message.thread_id } });
-      await recordEvent(deps.prisma, { actor: "agent:outreach", action: "reply.classified", subjectType: "case", subjectId: thread.caseId, at: deps.now(), details: { message_id, bucket: result.bucket, confidence: result.confidence, reasons: result.reasons, classifier: deps.classifier.name } });
-      return { message_id, bucket: result.bucket, confidence: Math.round(result.confidence * 100) / 100, hitl_required: result.bucket === "escalation", reasons: result.reasons };
+      await recordEvent(deps.prisma, {
+        actor: "agent:outreach",
+        action: "reply.classified",
+        subjectType: "case",
+        subjectId: thread.caseId,
+        at: deps.now(),
+        details: {
+          message_id,
+          bucket: result.bucket,
+          confidence: result.confidence,
+          reasons: result.reasons,
+          classifier: deps.classifier.name,
+        },
+      });
+      return {
+        message_id,
+        bucket: result.bucket,
+        confidence: Math.round(result.confidence * 100) / 100,
+        hitl_required: result.bucket === "escalation",
+        reasons: result.reasons,
+      };
     }),
-    { name: "classify_reply", description: "Classify a rider's reply as acknowledgment, question, update or escalation, with a confidence. Low confidence counts as escalation.", schema: z.object({ message_id: z.string().describe("The inbound message, MSG-XXXXXXXX") }) },
+    {
+      name: "classify_reply",
+      description:
+        "Classify a rider's reply as acknowledgment, question, update or escalation, with a confidence. Low confidence counts as escalation.",
+      schema: z.object({ message_id: z.string().describe("The inbound message, MSG-XXXXXXXX") }),
+    },
   );
 
   const sendEmail = tool(
-    logged(deps.prisma, "send_email", async (args: { case_id: string; to: string; subject: string; body: string; kind: string; reference: string }) =>
-      send(args, `${args.case_id}:${args.kind}:${args.reference}:${args.to.toLowerCase()}`, "agent:outreach")),
+    logged(
+      deps.prisma,
+      "send_email",
+      async (args: { case_id: string; to: string; subject: string; body: string; kind: string; reference: string }) =>
+        send(args, `${args.case_id}:${args.kind}:${args.reference}:${args.to.toLowerCase()}`, "agent:outreach"),
+    ),
     {
       name: "send_email",
-      description: "Send an email to a flagged rider now (initial review email, confirmation, follow-up, or the answer to a question). Never for disputes or upset riders: use send_email_for_review.",
-      schema: z.object({ ...emailArgs, kind: z.enum(["initial", "confirmation", "follow_up", "answer"]), reference: z.string().describe("What this email answers: the reply's message id, or the case's re-audit round") }),
+      description:
+        "Send an email to a flagged rider now (initial review email, confirmation, follow-up, or the answer to a question). Never for disputes or upset riders: use send_email_for_review.",
+      schema: z.object({
+        ...emailArgs,
+        kind: z.enum(["initial", "confirmation", "follow_up", "answer"]),
+        reference: z.string().describe("What this email answers: the reply's message id, or the case's re-audit round"),
+      }),
     },
   );
 
   const sendEmailForReview = tool(
-    logged(deps.prisma, "send_email_for_review", async (args: { case_id: string; to: string; subject: string; body: string }, config) => {
-      agentRunIdOf(config);
-      // Runs only after a person approved (or edited) the draft: that decision names the email.
-      const approval = await findDecidedUnapplied(deps.prisma, args.case_id, "escalation_reply");
-      if (!approval) throw new Error(`No approved escalation reply for ${args.case_id}; a person must approve the draft first.`);
-      return send(args, `approval:${approval.approval_id}`, `slack-or-cli:${approval.decided_by}`);
-    }),
-    { name: "send_email_for_review", description: "Hold a drafted reply to a rider who disputes, is upset or whose intent is unclear, for a person to approve, edit or reject. It is sent only if approved.", schema: z.object(emailArgs) },
+    logged(
+      deps.prisma,
+      "send_email_for_review",
+      async (args: { case_id: string; to: string; subject: string; body: string }, config) => {
+        agentRunIdOf(config);
+        // Runs only after a person approved (or edited) the draft: that decision names the email.
+        const approval = await findDecidedUnapplied(deps.prisma, args.case_id, "escalation_reply");
+        if (!approval)
+          throw new Error(`No approved escalation reply for ${args.case_id}; a person must approve the draft first.`);
+        return send(args, `approval:${approval.approval_id}`, `slack-or-cli:${approval.decided_by}`);
+      },
+    ),
+    {
+      name: "send_email_for_review",
+      description:
+        "Hold a drafted reply to a rider who disputes, is upset or whose intent is unclear, for a person to approve, edit or reject. It is sent only if approved.",
+      schema: z.object(emailArgs),
+    },
   );
 
   return { classifyReply, sendEmail, sendEmailForReview };

@@ -4,8 +4,8 @@
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import type { VerificationPolicy } from "../../config/settings.js";
-import { findEmployeeProfile, findVanpoolSnapshot } from "../../data/vanpool-repository.js";
 import type { PrismaClient } from "../../data/prisma.js";
+import { findEmployeeProfile, findVanpoolSnapshot } from "../../data/vanpool-repository.js";
 import { describeSchedule } from "../../domain/schedule.js";
 import type { DistanceProvider } from "../../integrations/distance/index.js";
 import { checkLocation } from "../../verification/location-check.js";
@@ -39,25 +39,42 @@ export function createVerificationTools(deps: VerificationToolDeps) {
     },
     {
       name: "get_employee_profile",
-      description: "Fetch an employee's home ZIP, home coordinates (when on file), work site and vanpools. Never returns a street address.",
+      description:
+        "Fetch an employee's home ZIP, home coordinates (when on file), work site and vanpools. Never returns a street address.",
       schema: z.object({ employee_id: employeeId }),
     },
   );
 
   const checkCommuteDistance = tool(
     async ({ employee_id, vanpool_id }) => {
-      const [profile, vanpool] = await Promise.all([findEmployeeProfile(deps.prisma, employee_id), findVanpoolSnapshot(deps.prisma, vanpool_id)]);
+      const [profile, vanpool] = await Promise.all([
+        findEmployeeProfile(deps.prisma, employee_id),
+        findVanpoolSnapshot(deps.prisma, vanpool_id),
+      ]);
       if (!profile) return answer({ error: `No employee ${employee_id}.` });
       if (!vanpool) return answer({ error: `No vanpool ${vanpool_id}.` });
-      const result = await checkLocation({
-        vanpool: { vanpool_id, work_site_coords: vanpool.work_site_coords, pickup_coords: vanpool.pickup_coords, work_site_address: vanpool.work_site_address, pickup_address: vanpool.pickup_address },
-        riders: [{ employee_id, home_zip: profile.home_zip, home_coords: profile.home_coords, home_city: profile.home_city }],
-      }, deps.distance, { maxDistanceMiles: deps.policy.maxDistanceMiles });
+      const result = await checkLocation(
+        {
+          vanpool: {
+            vanpool_id,
+            work_site_coords: vanpool.work_site_coords,
+            pickup_coords: vanpool.pickup_coords,
+            work_site_address: vanpool.work_site_address,
+            pickup_address: vanpool.pickup_address,
+          },
+          riders: [
+            { employee_id, home_zip: profile.home_zip, home_coords: profile.home_coords, home_city: profile.home_city },
+          ],
+        },
+        deps.distance,
+        { maxDistanceMiles: deps.policy.maxDistanceMiles },
+      );
       const pickup = result.evidence.find((e) => e.type === "vanpool_pickup");
       const home = result.evidence.find((e) => e.type === "employee_profile");
       const distance = result.evidence.find((e) => e.type === "distance_check");
       return answer({
-        employee_id, vanpool_id,
+        employee_id,
+        vanpool_id,
         verdict: result.verdict,
         distance_miles: distance?.distance_miles,
         method: distance?.method,
@@ -69,7 +86,8 @@ export function createVerificationTools(deps: VerificationToolDeps) {
     },
     {
       name: "check_commute_distance",
-      description: "Distance in miles from an employee's home to a vanpool's pickup point, compared with the program's threshold.",
+      description:
+        "Distance in miles from an employee's home to a vanpool's pickup point, compared with the program's threshold.",
       schema: z.object({ employee_id: employeeId, vanpool_id: vanpoolId }),
     },
   );
@@ -90,7 +108,8 @@ export function createVerificationTools(deps: VerificationToolDeps) {
     },
     {
       name: "get_employee_shifts",
-      description: "Fetch an employee's shift assignment, weekly schedule (24-hour times; an end before the start ends next day) and PTO dates.",
+      description:
+        "Fetch an employee's shift assignment, weekly schedule (24-hour times; an end before the start ends next day) and PTO dates.",
       schema: z.object({ employee_id: employeeId }),
     },
   );
@@ -120,7 +139,8 @@ export function createVerificationTools(deps: VerificationToolDeps) {
     },
     {
       name: "get_vanpool_roster",
-      description: "Fetch a vanpool's roster: riders with their home city/ZIP and shift, the van's schedule, pickup and capacity.",
+      description:
+        "Fetch a vanpool's roster: riders with their home city/ZIP and shift, the van's schedule, pickup and capacity.",
       schema: z.object({ vanpool_id: vanpoolId }),
     },
   );

@@ -8,5 +8,7 @@ export type { EmailSender } from "./email-sender.js";
 
 /** Resend when RESEND_API_KEY is set; otherwise the local outbox in the data folder. */
 export function createEmailSender(settings: Pick<Settings, "email" | "dataDir">): EmailSender {
-  return settings.email.resend ? resendSender(settings.email.resend) : outboxSender(path.join(settings.dataDir, "outbox"));
+  return settings.email.resend
+    ? resendSender(settings.email.resend)
+    : outboxSender(path.join(settings.dataDir, "outbox"));
 }

@@ -10,7 +10,13 @@ export function resendSender(options: { apiKey: string; baseUrl?: string }): Ema
     name: "Resend",
     async send(email) {
       const { data, error } = await resend.emails.send(
-        { from: email.from, to: email.to, cc: email.cc.length ? email.cc : undefined, subject: email.subject, text: email.text },
+        {
+          from: email.from,
+          to: email.to,
+          cc: email.cc.length ? email.cc : undefined,
+          subject: email.subject,
+          text: email.text,
+        },
         { idempotencyKey: email.idempotencyKey },
       );
       if (error || !data) throw new EmailSendError(`Resend refused the email: ${error?.message ?? "no answer"}`);

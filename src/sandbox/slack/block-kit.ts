@@ -7,11 +7,23 @@ export type Json = Record<string, unknown>;
 
 const MAX_BLOCKS: Record<Surface, number> = { message: 50, modal: 100, home: 100 };
 const BLOCK_TYPES = new Set([
-  "actions", "context", "context_actions", "divider", "file", "header", "image", "input",
-  "markdown", "rich_text", "section", "table", "video",
+  "actions",
+  "context",
+  "context_actions",
+  "divider",
+  "file",
+  "header",
+  "image",
+  "input",
+  "markdown",
+  "rich_text",
+  "section",
+  "table",
+  "video",
 ]);
 
-export const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Problems with a list of blocks; empty when Slack would accept it. */
 export function validateBlocks(blocks: unknown, surface: Surface, pointer = "/blocks"): string[] {
@@ -30,7 +42,8 @@ export function validateView(view: unknown, kind: "modal" | "home"): string[] {
     check.text(view.submit, "/view/submit", 24, { plainOnly: true });
     check.text(view.close, "/view/close", 24, { plainOnly: true });
     const hasInput = Array.isArray(view.blocks) && view.blocks.some((b) => isObject(b) && b.type === "input");
-    if (hasInput && view.submit === undefined) check.fail("/view/submit", "must provide submit when the view has input blocks");
+    if (hasInput && view.submit === undefined)
+      check.fail("/view/submit", "must provide submit when the view has input blocks");
   }
   check.length(view.callback_id, 255, "/view/callback_id");
   check.length(view.private_metadata, 3000, "/view/private_metadata");
@@ -55,7 +68,10 @@ class Checker {
   }
 
   items(value: unknown, min: number, max: number, pointer: string): value is unknown[] {
-    if (!Array.isArray(value)) return this.fail(pointer, "must provide an array"), false;
+    if (!Array.isArray(value)) {
+      this.fail(pointer, "must provide an array");
+      return false;
+    }
     if (value.length < min) this.fail(pointer, `must provide at least ${min} items`);
     if (value.length > max) this.fail(pointer, `no more than ${max} items allowed`);
     return true;
@@ -85,12 +101,14 @@ class Checker {
     if (!BLOCK_TYPES.has(type)) return this.fail(`${p}/type`, `unsupported type: ${type}`);
     if (block.block_id !== undefined) {
       this.length(block.block_id, 255, `${p}/block_id`);
-      if (this.blockIds.has(String(block.block_id))) this.fail(`${p}/block_id`, `duplicate block_id "${String(block.block_id)}"`);
+      if (this.blockIds.has(String(block.block_id)))
+        this.fail(`${p}/block_id`, `duplicate block_id "${String(block.block_id)}"`);
       this.blockIds.add(String(block.block_id));
     }
     switch (type) {
       case "section":
-        if (block.text === undefined && block.fields === undefined) this.fail(p, "must provide at least one of text or fields");
+        if (block.text === undefined && block.fields === undefined)
+          this.fail(p, "must provide at least one of text or fields");
         this.text(block.text, `${p}/text`, 3000);
         if (block.fields !== undefined && this.items(block.fields, 1, 10, `${p}/fields`)) {
           block.fields.forEach((field, i) => this.text(field, `${p}/fields/${i}`, 2000, { required: true }));
@@ -98,11 +116,16 @@ class Checker {
         if (block.accessory !== undefined) this.element(block.accessory, `${p}/accessory`);
         break;
       case "actions":
-        if (this.items(block.elements, 1, 25, `${p}/elements`)) block.elements.forEach((el, i) => this.element(el, `${p}/elements/${i}`));
+        if (this.items(block.elements, 1, 25, `${p}/elements`))
+          block.elements.forEach((el, i) => this.element(el, `${p}/elements/${i}`));
         break;
       case "context":
         if (this.items(block.elements, 1, 10, `${p}/elements`)) {
-          block.elements.forEach((el, i) => (isObject(el) && el.type === "image" ? this.element(el, `${p}/elements/${i}`) : this.text(el, `${p}/elements/${i}`, 3000, { required: true })));
+          block.elements.forEach((el, i) =>
+            isObject(el) && el.type === "image"
+              ? this.element(el, `${p}/elements/${i}`)
+              : this.text(el, `${p}/elements/${i}`, 3000, { required: true }),
+          );
         }
         break;
       case "header":
@@ -129,7 +152,8 @@ class Checker {
     if (!isObject(el)) return this.fail(p, "must provide an object");
     if (el.action_id !== undefined) {
       this.length(el.action_id, 255, `${p}/action_id`);
-      if (this.actionIds.has(String(el.action_id))) this.fail(`${p}/action_id`, `duplicate action_id "${String(el.action_id)}"`);
+      if (this.actionIds.has(String(el.action_id)))
+        this.fail(`${p}/action_id`, `duplicate action_id "${String(el.action_id)}"`);
       this.actionIds.add(String(el.action_id));
     }
     this.text(el.placeholder, `${p}/placeholder`, 150, { plainOnly: true });
@@ -138,21 +162,24 @@ class Checker {
         this.text(el.text, `${p}/text`, 75, { plainOnly: true, required: true });
         this.length(el.value, 2000, `${p}/value`);
         this.length(el.url, 3000, `${p}/url`);
-        if (el.style !== undefined && el.style !== "primary" && el.style !== "danger") this.fail(`${p}/style`, "must be one of primary, danger");
+        if (el.style !== undefined && el.style !== "primary" && el.style !== "danger")
+          this.fail(`${p}/style`, "must be one of primary, danger");
         break;
       case "overflow":
         this.options(el.options, 1, 5, `${p}/options`);
         break;
       case "static_select":
       case "multi_static_select":
-        if (el.options !== undefined || el.option_groups === undefined) this.options(el.options, 1, 100, `${p}/options`);
+        if (el.options !== undefined || el.option_groups === undefined)
+          this.options(el.options, 1, 100, `${p}/options`);
         break;
       case "radio_buttons":
       case "checkboxes":
         this.options(el.options, 1, 10, `${p}/options`, false);
         break;
       case "plain_text_input":
-        if (typeof el.max_length === "number" && el.max_length > 3000) this.fail(`${p}/max_length`, "must be no more than 3000");
+        if (typeof el.max_length === "number" && el.max_length > 3000)
+          this.fail(`${p}/max_length`, "must be no more than 3000");
         break;
       case "image":
         this.length(el.alt_text, 2000, `${p}/alt_text`);
@@ -174,7 +201,12 @@ class Checker {
 /** Slack gives every block without a block_id one of its own when it stores a message or view. */
 export function withBlockIds(blocks: unknown): Json[] | undefined {
   if (!Array.isArray(blocks)) return undefined;
-  return blocks.map((block) => (isObject(block) && block.block_id === undefined ? { ...block, block_id: randomBytes(3).toString("base64url") } : block) as Json);
+  return blocks.map(
+    (block) =>
+      (isObject(block) && block.block_id === undefined
+        ? { ...block, block_id: randomBytes(3).toString("base64url") }
+        : block) as Json,
+  );
 }
 
 export interface Rendered {
@@ -188,8 +220,11 @@ export function interactiveElements(blocks: unknown): Rendered[] {
   for (const block of Array.isArray(blocks) ? blocks : []) {
     if (!isObject(block)) continue;
     const block_id = String(block.block_id ?? "");
-    const add = (element: unknown) => { if (isObject(element) && typeof element.action_id === "string") found.push({ block_id, element }); };
-    if (block.type === "actions" || block.type === "context_actions") (Array.isArray(block.elements) ? block.elements : []).forEach(add);
+    const add = (element: unknown) => {
+      if (isObject(element) && typeof element.action_id === "string") found.push({ block_id, element });
+    };
+    if (block.type === "actions" || block.type === "context_actions")
+      (Array.isArray(block.elements) ? block.elements : []).forEach(add);
     if (block.type === "section") add(block.accessory);
     if (block.type === "input" && block.dispatch_action === true) add(block.element);
   }
@@ -200,7 +235,13 @@ export function interactiveElements(blocks: unknown): Rendered[] {
 export function inputElements(blocks: unknown): (Rendered & { optional: boolean })[] {
   const found: (Rendered & { optional: boolean })[] = [];
   for (const block of Array.isArray(blocks) ? blocks : []) {
-    if (!isObject(block) || block.type !== "input" || !isObject(block.element) || typeof block.element.action_id !== "string") continue;
+    if (
+      !isObject(block) ||
+      block.type !== "input" ||
+      !isObject(block.element) ||
+      typeof block.element.action_id !== "string"
+    )
+      continue;
     found.push({ block_id: String(block.block_id ?? ""), element: block.element, optional: block.optional === true });
   }
   return found;
@@ -208,6 +249,8 @@ export function inputElements(blocks: unknown): (Rendered & { optional: boolean 
 
 /** Options of a select-like element, including those inside option groups. */
 export function optionsOf(element: Json): Json[] {
-  const groups = Array.isArray(element.option_groups) ? element.option_groups.flatMap((g) => (isObject(g) && Array.isArray(g.options) ? g.options : [])) : [];
+  const groups = Array.isArray(element.option_groups)
+    ? element.option_groups.flatMap((g) => (isObject(g) && Array.isArray(g.options) ? g.options : []))
+    : [];
   return [...(Array.isArray(element.options) ? element.options : []), ...groups].filter(isObject);
 }

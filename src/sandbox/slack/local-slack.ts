@@ -8,16 +8,48 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Json } from "./block-kit.js";
 import {
-  FAKE_WORKSPACE, blockActionPayload, eventCallbackBody, slashCommandBody, viewSubmissionPayload,
-  type BlockActionInput, type EventCallbackInput, type SlackMessage, type SlackView, type SlashCommandInput, type ViewSubmissionInput,
+  type BlockActionInput,
+  blockActionPayload,
+  type EventCallbackInput,
+  eventCallbackBody,
+  FAKE_WORKSPACE,
+  type SlackMessage,
+  type SlackView,
+  type SlashCommandInput,
+  slashCommandBody,
+  type ViewSubmissionInput,
+  viewSubmissionPayload,
 } from "./payloads.js";
-import { ApiError, JSON_FIELDS, Workspace, applyResponse, methods, type FakeUser, type ResponseContext } from "./web-api.js";
+import {
+  ApiError,
+  applyResponse,
+  type FakeUser,
+  JSON_FIELDS,
+  methods,
+  type ResponseContext,
+  Workspace,
+} from "./web-api.js";
 
-export { validateBlocks, validateView, type Surface } from "./block-kit.js";
+export { type Surface, validateBlocks, validateView } from "./block-kit.js";
 export {
-  FAKE_WORKSPACE, blockActionPayload, eventCallbackBody, postSigned, signRequest, slashCommandBody, slackTs, viewSubmissionPayload,
-  type ActionInput, type BlockActionInput, type EventCallbackInput, type InputValue, type SignatureHeaders, type SlackMessage, type SlackView,
-  type SlashCommandInput, type UserRef, type ViewSubmissionInput,
+  type ActionInput,
+  type BlockActionInput,
+  blockActionPayload,
+  type EventCallbackInput,
+  eventCallbackBody,
+  FAKE_WORKSPACE,
+  type InputValue,
+  postSigned,
+  type SignatureHeaders,
+  type SlackMessage,
+  type SlackView,
+  type SlashCommandInput,
+  signRequest,
+  slackTs,
+  slashCommandBody,
+  type UserRef,
+  type ViewSubmissionInput,
+  viewSubmissionPayload,
 } from "./payloads.js";
 export type { FakeUser, ResponseContext } from "./web-api.js";
 
@@ -101,7 +133,10 @@ export interface FakeSlack {
   viewSubmissionPayload(input: Filled<ViewSubmissionInput, "user" | "trigger_id" | Ids>): string;
   eventCallbackBody(input: EventCallbackInput): string;
   /** A person posts in a channel or thread: stored like any message, returned with its message event. */
-  userMessage(input: { user: string; channel: string; text: string; thread_ts?: string; blocks?: Json[] }): { message: SlackMessage; body: string };
+  userMessage(input: { user: string; channel: string; text: string; thread_ts?: string; blocks?: Json[] }): {
+    message: SlackMessage;
+    body: string;
+  };
   close(): Promise<void>;
 }
 
@@ -165,7 +200,10 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
     const record: ResponseCall = { id: responseId, body, at: now(), status: 200 };
     responseCalls.push(record);
     const entry = responseUrls.get(responseId);
-    const reply = (status: number, result: Json) => { record.status = status; send(res, status, result); };
+    const reply = (status: number, result: Json) => {
+      record.status = status;
+      send(res, status, result);
+    };
     if (!entry) return reply(404, { ok: false, error: "expired_url" });
     if (entry.uses >= 5) return reply(404, { ok: false, error: "used_url" });
     entry.uses += 1;
@@ -185,14 +223,18 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
       const url = new URL(req.url ?? "/", "http://fake-slack");
       const raw = Buffer.concat(chunks).toString("utf8");
       try {
-        if (url.pathname.startsWith("/api/")) return api(decodeURIComponent(url.pathname.slice("/api/".length)), req, url, raw, res);
-        if (url.pathname.startsWith("/response/") && req.method === "POST") return respond(url.pathname.slice("/response/".length), raw, res);
-        Promise.resolve(options.routes?.(req, res, url, raw) ?? false).then((handled) => {
-          if (!handled) send(res, 404, { ok: false, error: "not_found" });
-        }).catch((error: Error) => {
-          process.stderr.write(`local Slack failed on ${req.url}: ${error.stack}\n`);
-          if (!res.headersSent) send(res, 500, { ok: false, error: "local_slack_failure", detail: error.message });
-        });
+        if (url.pathname.startsWith("/api/"))
+          return api(decodeURIComponent(url.pathname.slice("/api/".length)), req, url, raw, res);
+        if (url.pathname.startsWith("/response/") && req.method === "POST")
+          return respond(url.pathname.slice("/response/".length), raw, res);
+        Promise.resolve(options.routes?.(req, res, url, raw) ?? false)
+          .then((handled) => {
+            if (!handled) send(res, 404, { ok: false, error: "not_found" });
+          })
+          .catch((error: Error) => {
+            process.stderr.write(`local Slack failed on ${req.url}: ${error.stack}\n`);
+            if (!res.headersSent) send(res, 500, { ok: false, error: "local_slack_failure", detail: error.message });
+          });
       } catch (error) {
         process.stderr.write(`local Slack failed on ${req.url}: ${(error as Error).stack}\n`);
         send(res, 500, { ok: false, error: "local_slack_failure", detail: (error as Error).message });
@@ -235,7 +277,10 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
     },
     channelOf: (ts) => ws.entries.get(ts)?.channel,
     ephemerals: (user) => ws.ephemeralsFor(user),
-    views: (user) => [...ws.viewEntries.values()].filter((e) => e.versions[0]?.type === "modal" && (user === undefined || e.user === user)).map((e) => e.versions.at(-1) as SlackView),
+    views: (user) =>
+      [...ws.viewEntries.values()]
+        .filter((e) => e.versions[0]?.type === "modal" && (user === undefined || e.user === user))
+        .map((e) => e.versions.at(-1) as SlackView),
     view: (viewId) => latestView(viewId),
     viewHistory: (viewId) => [...(ws.view(viewId)?.versions ?? [])],
     home: (user) => latestView(ws.homes.get(user) ?? ""),
@@ -251,11 +296,14 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
       failures.set(method, [...(failures.get(method) ?? []), { error, ...extra }]);
     },
 
-    slashCommandBody: (input) => slashCommandBody({
-      ...ids, user_name: userName(input.user_id), ...input,
-      trigger_id: input.trigger_id ?? ws.issueTrigger(input.user_id),
-      response_url: input.response_url ?? responseUrl({ user: input.user_id, channel: input.channel_id }),
-    }),
+    slashCommandBody: (input) =>
+      slashCommandBody({
+        ...ids,
+        user_name: userName(input.user_id),
+        ...input,
+        trigger_id: input.trigger_id ?? ws.issueTrigger(input.user_id),
+        response_url: input.response_url ?? responseUrl({ user: input.user_id, channel: input.channel_id }),
+      }),
 
     blockActionPayload(input) {
       const user = typeof input.user === "string" ? { id: input.user, name: userName(input.user) } : input.user;
@@ -264,15 +312,27 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
         const entry = ws.entries.get(input.message.ts);
         if (!entry) throw new Error(`the bot never posted a message with ts ${input.message.ts}`);
         if (entry.deleted) throw new Error(`message ${input.message.ts} was deleted`);
-        if (input.channel !== undefined && input.channel !== entry.channel) throw new Error(`message ${input.message.ts} is in ${entry.channel}, not ${input.channel}`);
-        if (!entry.versions.some((v) => sameBlocks(v.blocks, input.message?.blocks))) throw new Error(`message ${input.message.ts} never had these blocks`);
-        if (entry.ephemeralFor !== undefined && entry.ephemeralFor !== user.id) throw new Error(`only ${entry.ephemeralFor} can see ephemeral message ${input.message.ts}`);
+        if (input.channel !== undefined && input.channel !== entry.channel)
+          throw new Error(`message ${input.message.ts} is in ${entry.channel}, not ${input.channel}`);
+        if (!entry.versions.some((v) => sameBlocks(v.blocks, input.message?.blocks)))
+          throw new Error(`message ${input.message.ts} never had these blocks`);
+        if (entry.ephemeralFor !== undefined && entry.ephemeralFor !== user.id)
+          throw new Error(`only ${entry.ephemeralFor} can see ephemeral message ${input.message.ts}`);
         const context = { user: user.id, channel: entry.channel, ts: input.message.ts };
-        return blockActionPayload({ ...ids, ...input, user, trigger_id, channel: entry.channel, ephemeral: entry.ephemeralFor !== undefined, response_url: input.response_url ?? responseUrl(context) });
+        return blockActionPayload({
+          ...ids,
+          ...input,
+          user,
+          trigger_id,
+          channel: entry.channel,
+          ephemeral: entry.ephemeralFor !== undefined,
+          response_url: input.response_url ?? responseUrl(context),
+        });
       }
       if (input.view) {
         const entry = ws.view(input.view.id);
-        if (!entry || !entry.versions.some((v) => sameBlocks(v.blocks, input.view?.blocks))) throw new Error(`the bot never showed view ${input.view.id} with these blocks`);
+        if (!entry?.versions.some((v) => sameBlocks(v.blocks, input.view?.blocks)))
+          throw new Error(`the bot never showed view ${input.view.id} with these blocks`);
         if (entry.user !== user.id) throw new Error(`view ${input.view.id} belongs to ${entry.user}, not ${user.id}`);
       }
       return blockActionPayload({ ...ids, ...input, user, trigger_id });
@@ -280,32 +340,50 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
 
     viewSubmissionPayload(input) {
       const entry = ws.view(input.view.id);
-      if (!entry || !entry.versions.some((v) => sameBlocks(v.blocks, input.view.blocks))) throw new Error(`the bot never opened view ${input.view.id} with these blocks`);
-      if (input.view.type !== "modal") throw new Error(`view ${input.view.id} is a ${input.view.type}, which cannot be submitted`);
+      if (!entry?.versions.some((v) => sameBlocks(v.blocks, input.view.blocks)))
+        throw new Error(`the bot never opened view ${input.view.id} with these blocks`);
+      if (input.view.type !== "modal")
+        throw new Error(`view ${input.view.id} is a ${input.view.type}, which cannot be submitted`);
       const owner = input.user === undefined ? entry.user : typeof input.user === "string" ? input.user : input.user.id;
       if (owner !== entry.user) throw new Error(`view ${input.view.id} was opened for ${entry.user}, not ${owner}`);
-      return viewSubmissionPayload({ ...ids, ...input, user: typeof input.user === "object" ? input.user : { id: owner, name: userName(owner) }, trigger_id: input.trigger_id ?? ws.issueTrigger(owner) });
+      return viewSubmissionPayload({
+        ...ids,
+        ...input,
+        user: typeof input.user === "object" ? input.user : { id: owner, name: userName(owner) },
+        trigger_id: input.trigger_id ?? ws.issueTrigger(owner),
+      });
     },
 
-    eventCallbackBody: (input) => eventCallbackBody({ team_id: id.teamId, api_app_id: id.appId, bot_user_id: id.botUserId, ...input }),
+    eventCallbackBody: (input) =>
+      eventCallbackBody({ team_id: id.teamId, api_app_id: id.appId, bot_user_id: id.botUserId, ...input }),
 
     userMessage(input) {
       const ts = ws.nextTs();
       const threadTs = ws.threadRoot(input.channel, input.thread_ts);
       const message = ws.add(input.channel, {
-        type: "message", user: input.user, text: input.text, ts, team: id.teamId,
+        type: "message",
+        user: input.user,
+        text: input.text,
+        ts,
+        team: id.teamId,
         ...(input.blocks ? { blocks: input.blocks } : {}),
         ...(threadTs ? { thread_ts: threadTs, parent_user_id: ws.entries.get(threadTs)?.versions[0]?.user } : {}),
       });
       const channelType = input.channel.startsWith("D") ? "im" : input.channel.startsWith("G") ? "group" : "channel";
-      const body = eventCallbackBody({ team_id: id.teamId, api_app_id: id.appId, bot_user_id: id.botUserId, event: { ...message, channel: input.channel, event_ts: ts, channel_type: channelType } });
+      const body = eventCallbackBody({
+        team_id: id.teamId,
+        api_app_id: id.appId,
+        bot_user_id: id.botUserId,
+        event: { ...message, channel: input.channel, event_ts: ts, channel_type: channelType },
+      });
       return { message, body };
     },
 
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

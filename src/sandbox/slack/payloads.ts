@@ -2,7 +2,7 @@
 // interaction can only be built from elements the bot actually rendered, so a test
 // cannot click a button the app never showed.
 import { createHmac, randomBytes } from "node:crypto";
-import { inputElements, interactiveElements, isObject, optionsOf, type Json, type Rendered } from "./block-kit.js";
+import { inputElements, interactiveElements, isObject, type Json, optionsOf, type Rendered } from "./block-kit.js";
 
 export interface SlackMessage {
   type: "message";
@@ -45,16 +45,29 @@ interface Workspace {
 
 export type SignatureHeaders = { "x-slack-signature": string; "x-slack-request-timestamp": string };
 
-export function signRequest(signingSecret: string, rawBody: string, timestamp: number | string = Math.floor(Date.now() / 1000)): SignatureHeaders {
+export function signRequest(
+  signingSecret: string,
+  rawBody: string,
+  timestamp: number | string = Math.floor(Date.now() / 1000),
+): SignatureHeaders {
   const ts = String(timestamp);
   const hex = createHmac("sha256", signingSecret).update(`v0:${ts}:${rawBody}`).digest("hex");
   return { "x-slack-signature": `v0=${hex}`, "x-slack-request-timestamp": ts };
 }
 
 /** POSTs a built body to the app the way Slack does: JSON for events, a form otherwise. */
-export function postSigned(url: string, signingSecret: string, rawBody: string, options: { timestamp?: number } = {}): Promise<Response> {
+export function postSigned(
+  url: string,
+  signingSecret: string,
+  rawBody: string,
+  options: { timestamp?: number } = {},
+): Promise<Response> {
   const contentType = rawBody.startsWith("{") ? "application/json" : "application/x-www-form-urlencoded";
-  return fetch(url, { method: "POST", headers: { "content-type": contentType, ...signRequest(signingSecret, rawBody, options.timestamp) }, body: rawBody });
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": contentType, ...signRequest(signingSecret, rawBody, options.timestamp) },
+    body: rawBody,
+  });
 }
 
 export interface SlashCommandInput extends Workspace {
@@ -113,10 +126,19 @@ export function blockActionPayload(input: BlockActionInput): string {
   const user = userObject(input.user, team.team_id);
   const source = input.message ?? input.view;
   if (!source) throw new Error("blockActionPayload needs the message or view the action is in");
-  const action = { ...actionFrom(clickTarget(source.blocks, input.action), input.action), action_ts: slackTs(Date.now()) };
+  const action = {
+    ...actionFrom(clickTarget(source.blocks, input.action), input.action),
+    action_ts: slackTs(Date.now()),
+  };
   const common = {
-    type: "block_actions", user, api_app_id: team.api_app_id, token: FAKE_WORKSPACE.verificationToken, trigger_id: input.trigger_id,
-    team: { id: team.team_id, domain: team.team_domain }, enterprise: null, is_enterprise_install: false,
+    type: "block_actions",
+    user,
+    api_app_id: team.api_app_id,
+    token: FAKE_WORKSPACE.verificationToken,
+    trigger_id: input.trigger_id,
+    team: { id: team.team_id, domain: team.team_domain },
+    enterprise: null,
+    is_enterprise_install: false,
   };
   let payload: Json;
   if (input.message) {
@@ -124,7 +146,13 @@ export function blockActionPayload(input: BlockActionInput): string {
     const m = input.message;
     payload = {
       ...common,
-      container: { type: "message", message_ts: m.ts, channel_id: input.channel, is_ephemeral: input.ephemeral === true, ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}) },
+      container: {
+        type: "message",
+        message_ts: m.ts,
+        channel_id: input.channel,
+        is_ephemeral: input.ephemeral === true,
+        ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}),
+      },
       channel: { id: input.channel, name: input.channel },
       // Slack leaves the message out when the user clicked in an ephemeral one.
       ...(input.ephemeral ? {} : { message: m }),
@@ -185,7 +213,15 @@ export function eventCallbackBody(input: EventCallbackInput): string {
     type: "event_callback",
     event_id: input.event_id ?? `Ev${randomBytes(5).toString("hex").toUpperCase()}`,
     event_time: input.event_time ?? Math.floor(now / 1000),
-    authorizations: [{ enterprise_id: null, team_id: teamId, user_id: input.bot_user_id ?? FAKE_WORKSPACE.botUserId, is_bot: true, is_enterprise_install: false }],
+    authorizations: [
+      {
+        enterprise_id: null,
+        team_id: teamId,
+        user_id: input.bot_user_id ?? FAKE_WORKSPACE.botUserId,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
     is_ext_shared_channel: false,
   });
 }
@@ -196,7 +232,11 @@ export function slackTs(ms: number, micros = 0): string {
 }
 
 function workspace(input: Workspace): Required<Workspace> {
-  return { team_id: input.team_id ?? FAKE_WORKSPACE.teamId, team_domain: input.team_domain ?? FAKE_WORKSPACE.teamDomain, api_app_id: input.api_app_id ?? FAKE_WORKSPACE.appId };
+  return {
+    team_id: input.team_id ?? FAKE_WORKSPACE.teamId,
+    team_domain: input.team_domain ?? FAKE_WORKSPACE.teamDomain,
+    api_app_id: input.api_app_id ?? FAKE_WORKSPACE.appId,
+  };
 }
 
 function userObject(user: UserRef, teamId: string): Json {
@@ -209,11 +249,23 @@ const formPayload = (payload: Json) => new URLSearchParams({ payload: JSON.strin
 
 function clickTarget(blocks: unknown, action: ActionInput): Rendered {
   const rendered = interactiveElements(blocks);
-  const described = rendered.map((r) => `${String(r.element.action_id)}${r.element.value !== undefined ? `=${String(r.element.value)}` : ""}`).join(", ") || "nothing";
-  const candidates = rendered.filter((r) => r.element.action_id === action.action_id && (action.block_id === undefined || r.block_id === action.block_id));
-  if (candidates.length === 0) throw new Error(`no element with action_id "${action.action_id}" is rendered here (rendered: ${described})`);
-  const match = candidates.find((r) => r.element.type !== "button" || action.value === undefined || r.element.value === action.value);
-  if (!match) throw new Error(`button "${action.action_id}" is rendered with another value than "${action.value}" (rendered: ${described})`);
+  const described =
+    rendered
+      .map((r) => `${String(r.element.action_id)}${r.element.value !== undefined ? `=${String(r.element.value)}` : ""}`)
+      .join(", ") || "nothing";
+  const candidates = rendered.filter(
+    (r) =>
+      r.element.action_id === action.action_id && (action.block_id === undefined || r.block_id === action.block_id),
+  );
+  if (candidates.length === 0)
+    throw new Error(`no element with action_id "${action.action_id}" is rendered here (rendered: ${described})`);
+  const match = candidates.find(
+    (r) => r.element.type !== "button" || action.value === undefined || r.element.value === action.value,
+  );
+  if (!match)
+    throw new Error(
+      `button "${action.action_id}" is rendered with another value than "${action.value}" (rendered: ${described})`,
+    );
   return match;
 }
 
@@ -223,7 +275,11 @@ function actionFrom({ block_id, element }: Rendered, input: ActionInput): Json {
   if (type === "button") return { ...base, text: element.text, ...pick(element, ["value", "style", "url"]) };
   const { action_id: _a, block_id: _b, value, values, ...rest } = input;
   if (type === "static_select" || type === "overflow" || type === "radio_buttons") {
-    return { ...base, selected_option: value === undefined ? rest.selected_option ?? null : option(element, value), ...pick(element, ["placeholder"]) };
+    return {
+      ...base,
+      selected_option: value === undefined ? (rest.selected_option ?? null) : option(element, value),
+      ...pick(element, ["placeholder"]),
+    };
   }
   if (type === "multi_static_select" || type === "checkboxes") {
     return { ...base, selected_options: (values ?? []).map((v) => option(element, v)) };
@@ -233,7 +289,12 @@ function actionFrom({ block_id, element }: Rendered, input: ActionInput): Json {
 
 function option(element: Json, value: string): Json {
   const found = optionsOf(element).find((o) => o.value === value);
-  if (!found) throw new Error(`"${String(element.action_id)}" has no option "${value}" (options: ${optionsOf(element).map((o) => String(o.value)).join(", ")})`);
+  if (!found)
+    throw new Error(
+      `"${String(element.action_id)}" has no option "${value}" (options: ${optionsOf(element)
+        .map((o) => String(o.value))
+        .join(", ")})`,
+    );
   return found;
 }
 
@@ -245,14 +306,17 @@ function submittedState(view: SlackView, values: Record<string, InputValue>): Re
   const inputs = inputElements(view.blocks);
   for (const actionId of Object.keys(values)) {
     if (!inputs.some((i) => i.element.action_id === actionId)) {
-      throw new Error(`the view has no input "${actionId}" (inputs: ${inputs.map((i) => String(i.element.action_id)).join(", ") || "none"})`);
+      throw new Error(
+        `the view has no input "${actionId}" (inputs: ${inputs.map((i) => String(i.element.action_id)).join(", ") || "none"})`,
+      );
     }
   }
   const state: Record<string, Record<string, Json>> = {};
   for (const { block_id, element, optional } of inputs) {
     const actionId = String(element.action_id);
     const entry = stateEntry(element, values[actionId]);
-    if (!optional && isEmpty(entry)) throw new Error(`input "${actionId}" is required; Slack would not let the user submit without it`);
+    if (!optional && isEmpty(entry))
+      throw new Error(`input "${actionId}" is required; Slack would not let the user submit without it`);
     state[block_id] = { ...state[block_id], [actionId]: entry };
   }
   return state;
@@ -271,10 +335,16 @@ function stateEntry(element: Json, given: InputValue | undefined): Json {
       return one("value", "initial_value");
     case "static_select":
     case "radio_buttons":
-      return { type, selected_option: typeof given === "string" ? option(element, given) : element.initial_option ?? null };
+      return {
+        type,
+        selected_option: typeof given === "string" ? option(element, given) : (element.initial_option ?? null),
+      };
     case "multi_static_select":
     case "checkboxes":
-      return { type, selected_options: Array.isArray(given) ? given.map((v) => option(element, v)) : element.initial_options ?? [] };
+      return {
+        type,
+        selected_options: Array.isArray(given) ? given.map((v) => option(element, v)) : (element.initial_options ?? []),
+      };
     case "users_select":
       return one("selected_user", "initial_user");
     case "multi_users_select":
@@ -294,5 +364,7 @@ function stateEntry(element: Json, given: InputValue | undefined): Json {
 
 function isEmpty(entry: Json): boolean {
   const { type: _type, ...rest } = entry;
-  return Object.values(rest).every((v) => v === null || v === undefined || v === "" || (Array.isArray(v) && v.length === 0));
+  return Object.values(rest).every(
+    (v) => v === null || v === undefined || v === "" || (Array.isArray(v) && v.length === 0),
+  );
 }

@@ -1,11 +1,14 @@
 // The Web API methods the bot uses, over an in-memory workspace: channels of
 // messages with their threads, ephemerals, modals, App Home tabs, users and groups.
 import { randomBytes } from "node:crypto";
-import { validateBlocks, validateView, withBlockIds, type Json } from "./block-kit.js";
+import { type Json, validateBlocks, validateView, withBlockIds } from "./block-kit.js";
 import type { SlackMessage, SlackView } from "./payloads.js";
 
 export class ApiError extends Error {
-  constructor(readonly error: string, readonly extra: Json = {}) {
+  constructor(
+    readonly error: string,
+    readonly extra: Json = {},
+  ) {
     super(error);
   }
 }
@@ -49,7 +52,8 @@ export interface ResponseContext {
 
 export const TEXT_FALLBACK_MISSING = "must provide a top-level text fallback when sending blocks [json-pointer:/text]";
 
-const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : undefined);
+const str = (v: unknown): string | undefined =>
+  typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : undefined;
 const bool = (v: unknown): boolean => v === true || v === "true" || v === "1" || v === 1;
 const latest = <T>(versions: T[]): T => versions[versions.length - 1] as T;
 
@@ -71,7 +75,11 @@ export class Workspace {
   private readonly triggers = new Map<string, { user: string; expiresAt: number; used: boolean }>();
   private lastMicros = 0;
 
-  constructor(readonly id: Identity, readonly now: () => number, private readonly triggerTtlMs: number) {}
+  constructor(
+    readonly id: Identity,
+    readonly now: () => number,
+    private readonly triggerTtlMs: number,
+  ) {}
 
   nextTs(): string {
     this.lastMicros = Math.max(this.now() * 1000, this.lastMicros + 100);
@@ -105,7 +113,13 @@ export class Workspace {
 
   botMessage(ts: string, content: Content, threadTs?: string): SlackMessage {
     return {
-      type: "message", text: content.text ?? "", user: this.id.botUserId, bot_id: this.id.botId, app_id: this.id.appId, team: this.id.teamId, ts,
+      type: "message",
+      text: content.text ?? "",
+      user: this.id.botUserId,
+      bot_id: this.id.botId,
+      app_id: this.id.appId,
+      team: this.id.teamId,
+      ts,
       ...(content.blocks ? { blocks: withBlockIds(content.blocks) } : {}),
       ...(content.attachments !== undefined ? { attachments: content.attachments } : {}),
       ...(content.metadata !== undefined ? { metadata: content.metadata } : {}),
@@ -121,7 +135,9 @@ export class Workspace {
   }
 
   channelMessages(channel: string): SlackMessage[] {
-    return this.live(channel).filter((m) => !m.thread_ts || m.thread_ts === m.ts || m.reply_broadcast === true).map((m) => this.decorate(m));
+    return this.live(channel)
+      .filter((m) => !m.thread_ts || m.thread_ts === m.ts || m.reply_broadcast === true)
+      .map((m) => this.decorate(m));
   }
 
   thread(channel: string, ts: string): SlackMessage[] {
@@ -134,19 +150,36 @@ export class Workspace {
   }
 
   ephemeralsFor(user: string): { channel: string; message: SlackMessage }[] {
-    return [...this.entries.values()].filter((e) => !e.deleted && e.ephemeralFor === user).map((e) => ({ channel: e.channel, message: latest(e.versions) }));
+    return [...this.entries.values()]
+      .filter((e) => !e.deleted && e.ephemeralFor === user)
+      .map((e) => ({ channel: e.channel, message: latest(e.versions) }));
   }
 
   private live(channel: string): SlackMessage[] {
-    return [...this.entries.values()].filter((e) => e.channel === channel && !e.deleted && !e.ephemeralFor).map((e) => latest(e.versions)).sort((a, b) => compareTs(a.ts, b.ts));
+    return [...this.entries.values()]
+      .filter((e) => e.channel === channel && !e.deleted && !e.ephemeralFor)
+      .map((e) => latest(e.versions))
+      .sort((a, b) => compareTs(a.ts, b.ts));
   }
 
   /** A thread parent carries its reply summary, as conversations.history shows it. */
   decorate(message: SlackMessage): SlackMessage {
-    const replies = [...this.entries.values()].filter((e) => !e.deleted && !e.ephemeralFor && e.versions[0]?.thread_ts === message.ts && e.versions[0]?.ts !== message.ts).map((e) => latest(e.versions));
+    const replies = [...this.entries.values()]
+      .filter(
+        (e) =>
+          !e.deleted && !e.ephemeralFor && e.versions[0]?.thread_ts === message.ts && e.versions[0]?.ts !== message.ts,
+      )
+      .map((e) => latest(e.versions));
     if (replies.length === 0) return message;
     const users = [...new Set(replies.map((r) => String(r.user)))];
-    return { ...message, thread_ts: message.ts, reply_count: replies.length, reply_users_count: users.length, reply_users: users, latest_reply: latest(replies.sort((a, b) => compareTs(a.ts, b.ts))).ts };
+    return {
+      ...message,
+      thread_ts: message.ts,
+      reply_count: replies.length,
+      reply_users_count: users.length,
+      reply_users: users,
+      latest_reply: latest(replies.sort((a, b) => compareTs(a.ts, b.ts))).ts,
+    };
   }
 
   update(entry: Entry, changes: Partial<SlackMessage>): SlackMessage {
@@ -161,16 +194,31 @@ export class Workspace {
 
   saveView(user: string, input: Json, existing?: ViewEntry, previousViewId?: string): SlackView {
     const id = existing ? latest(existing.versions).id : `V${randomBytes(5).toString("hex").toUpperCase()}`;
-    const root = existing ? latest(existing.versions).root_view_id : previousViewId ? this.view(previousViewId)?.versions[0]?.root_view_id : id;
+    const root = existing
+      ? latest(existing.versions).root_view_id
+      : previousViewId
+        ? this.view(previousViewId)?.versions[0]?.root_view_id
+        : id;
     const view: SlackView = {
-      id, team_id: this.id.teamId, type: String(input.type), blocks: withBlockIds(input.blocks) ?? [],
+      id,
+      team_id: this.id.teamId,
+      type: String(input.type),
+      blocks: withBlockIds(input.blocks) ?? [],
       ...(input.title !== undefined ? { title: input.title } : {}),
       ...(input.submit !== undefined ? { submit: input.submit } : {}),
       ...(input.close !== undefined ? { close: input.close } : {}),
-      private_metadata: str(input.private_metadata) ?? "", callback_id: str(input.callback_id) ?? "", external_id: str(input.external_id) ?? "",
-      state: { values: {} }, hash: `${Math.floor(this.now() / 1000)}.${randomBytes(4).toString("hex")}`,
-      clear_on_close: bool(input.clear_on_close), notify_on_close: bool(input.notify_on_close),
-      root_view_id: root ?? id, previous_view_id: previousViewId ?? null, app_id: this.id.appId, app_installed_team_id: this.id.teamId, bot_id: this.id.botId,
+      private_metadata: str(input.private_metadata) ?? "",
+      callback_id: str(input.callback_id) ?? "",
+      external_id: str(input.external_id) ?? "",
+      state: { values: {} },
+      hash: `${Math.floor(this.now() / 1000)}.${randomBytes(4).toString("hex")}`,
+      clear_on_close: bool(input.clear_on_close),
+      notify_on_close: bool(input.notify_on_close),
+      root_view_id: root ?? id,
+      previous_view_id: previousViewId ?? null,
+      app_id: this.id.appId,
+      app_installed_team_id: this.id.teamId,
+      bot_id: this.id.botId,
     };
     if (existing) existing.versions.push(view);
     else this.viewEntries.set(id, { user, versions: [view] });
@@ -191,7 +239,11 @@ export function messageContent(args: Json): Content {
   if (args.blocks !== undefined) {
     const errors = validateBlocks(args.blocks, "message");
     if (!text?.trim()) errors.push(TEXT_FALLBACK_MISSING);
-    if (errors.length > 0) throw new ApiError("invalid_blocks", { errors, response_metadata: { messages: errors.map((e) => `[ERROR] ${e}`) } });
+    if (errors.length > 0)
+      throw new ApiError("invalid_blocks", {
+        errors,
+        response_metadata: { messages: errors.map((e) => `[ERROR] ${e}`) },
+      });
   } else if (!text && args.attachments === undefined) {
     throw new ApiError("no_text");
   }
@@ -201,7 +253,8 @@ export function messageContent(args: Json): Content {
 
 function checkView(view: unknown, kind: "modal" | "home"): Json {
   const errors = validateView(view, kind);
-  if (errors.length > 0) throw new ApiError("invalid_arguments", { response_metadata: { messages: errors.map((e) => `[ERROR] ${e}`) } });
+  if (errors.length > 0)
+    throw new ApiError("invalid_arguments", { response_metadata: { messages: errors.map((e) => `[ERROR] ${e}`) } });
   return view as Json;
 }
 
@@ -209,18 +262,31 @@ function userProfile(ws: Workspace, u: FakeUser): Json {
   const name = u.name ?? u.id.toLowerCase();
   const realName = u.real_name ?? name;
   return {
-    id: u.id, team_id: ws.id.teamId, name, deleted: u.deleted === true, real_name: realName, tz: u.tz ?? "America/Los_Angeles", tz_offset: -28800,
-    is_bot: u.is_bot === true, is_app_user: false,
+    id: u.id,
+    team_id: ws.id.teamId,
+    name,
+    deleted: u.deleted === true,
+    real_name: realName,
+    tz: u.tz ?? "America/Los_Angeles",
+    tz_offset: -28800,
+    is_bot: u.is_bot === true,
+    is_app_user: false,
     profile: { real_name: realName, display_name: name, ...(u.email ? { email: u.email } : {}), team: ws.id.teamId },
   };
 }
 
 function page<T>(items: T[], args: Json, defaultLimit: number): { items: T[]; has_more: boolean; next_cursor: string } {
-  const offset = str(args.cursor) ? Number(Buffer.from(String(args.cursor), "base64url").toString().replace("offset:", "")) || 0 : 0;
+  const offset = str(args.cursor)
+    ? Number(Buffer.from(String(args.cursor), "base64url").toString().replace("offset:", "")) || 0
+    : 0;
   const limit = Number(args.limit) > 0 ? Math.min(Number(args.limit), 1000) : defaultLimit;
   const slice = items.slice(offset, offset + limit);
   const more = offset + limit < items.length;
-  return { items: slice, has_more: more, next_cursor: more ? Buffer.from(`offset:${offset + limit}`).toString("base64url") : "" };
+  return {
+    items: slice,
+    has_more: more,
+    next_cursor: more ? Buffer.from(`offset:${offset + limit}`).toString("base64url") : "",
+  };
 }
 
 function inRange(ts: string, args: Json): boolean {
@@ -244,8 +310,13 @@ type Method = (ws: Workspace, args: Json) => Json;
 
 export const methods: Record<string, Method> = {
   "auth.test": (ws) => ({
-    url: `https://${ws.id.teamDomain}.slack.com/`, team: ws.id.teamDomain, user: "pool_patrol", team_id: ws.id.teamId,
-    user_id: ws.id.botUserId, bot_id: ws.id.botId, is_enterprise_install: false,
+    url: `https://${ws.id.teamDomain}.slack.com/`,
+    team: ws.id.teamDomain,
+    user: "pool_patrol",
+    team_id: ws.id.teamId,
+    user_id: ws.id.botUserId,
+    bot_id: ws.id.botId,
+    is_enterprise_install: false,
   }),
 
   "apps.connections.open": (ws) => {
@@ -258,7 +329,10 @@ export const methods: Record<string, Method> = {
     if (!channel) throw new ApiError("channel_not_found");
     const content = messageContent(args);
     const threadTs = ws.threadRoot(channel, str(args.thread_ts));
-    const message = ws.add(channel, { ...ws.botMessage(ws.nextTs(), content, threadTs), ...(threadTs && bool(args.reply_broadcast) ? { reply_broadcast: true } : {}) });
+    const message = ws.add(channel, {
+      ...ws.botMessage(ws.nextTs(), content, threadTs),
+      ...(threadTs && bool(args.reply_broadcast) ? { reply_broadcast: true } : {}),
+    });
     return { channel, ts: message.ts, message };
   },
 
@@ -286,7 +360,11 @@ export const methods: Record<string, Method> = {
     if (!channel) throw new ApiError("channel_not_found");
     if (!user) throw new ApiError("user_not_in_channel");
     const content = messageContent(args);
-    const message = ws.add(channel, ws.botMessage(ws.nextTs(), content, ws.threadRoot(channel, str(args.thread_ts))), user);
+    const message = ws.add(
+      channel,
+      ws.botMessage(ws.nextTs(), content, ws.threadRoot(channel, str(args.thread_ts))),
+      user,
+    );
     return { message_ts: message.ts };
   },
 
@@ -295,14 +373,21 @@ export const methods: Record<string, Method> = {
     const entry = ws.entry(str(args.message_ts), channel);
     if (!channel || !entry || entry.ephemeralFor) throw new ApiError("message_not_found");
     const message = latest(entry.versions);
-    const thread = message.thread_ts && message.thread_ts !== message.ts ? `?thread_ts=${message.thread_ts}&cid=${channel}` : "";
-    return { channel, permalink: `https://${ws.id.teamDomain}.slack.com/archives/${channel}/p${message.ts.replace(".", "")}${thread}` };
+    const thread =
+      message.thread_ts && message.thread_ts !== message.ts ? `?thread_ts=${message.thread_ts}&cid=${channel}` : "";
+    return {
+      channel,
+      permalink: `https://${ws.id.teamDomain}.slack.com/archives/${channel}/p${message.ts.replace(".", "")}${thread}`,
+    };
   },
 
   "conversations.history": (ws, args) => {
     const channel = str(args.channel);
     if (!channel) throw new ApiError("channel_not_found");
-    const newestFirst = ws.channelMessages(channel).filter((m) => inRange(m.ts, args)).reverse();
+    const newestFirst = ws
+      .channelMessages(channel)
+      .filter((m) => inRange(m.ts, args))
+      .reverse();
     const { items, has_more, next_cursor } = page(newestFirst, args, 100);
     return { messages: items, has_more, pin_count: 0, response_metadata: { next_cursor } };
   },
@@ -311,7 +396,11 @@ export const methods: Record<string, Method> = {
     const channel = str(args.channel);
     const ts = str(args.ts);
     if (!channel || !ts || !ws.entry(ts, channel) || ws.entry(ts)?.ephemeralFor) throw new ApiError("thread_not_found");
-    const { items, has_more, next_cursor } = page(ws.thread(channel, ts).filter((m, i) => i === 0 || inRange(m.ts, args)), args, 1000);
+    const { items, has_more, next_cursor } = page(
+      ws.thread(channel, ts).filter((m, i) => i === 0 || inRange(m.ts, args)),
+      args,
+      1000,
+    );
     return { messages: items, has_more, response_metadata: { next_cursor } };
   },
 
@@ -320,7 +409,8 @@ export const methods: Record<string, Method> = {
     const entry = ws.entry(str(args.timestamp), str(args.channel));
     if (!name) throw new ApiError("invalid_name");
     if (!entry || entry.ephemeralFor) throw new ApiError("message_not_found");
-    const reactions = (latest(entry.versions).reactions as { name: string; users: string[]; count: number }[] | undefined) ?? [];
+    const reactions =
+      (latest(entry.versions).reactions as { name: string; users: string[]; count: number }[] | undefined) ?? [];
     const existing = reactions.find((r) => r.name === name);
     if (existing?.users.includes(ws.id.botUserId)) throw new ApiError("already_reacted");
     const next = existing
@@ -338,13 +428,20 @@ export const methods: Record<string, Method> = {
   "views.push": (ws, args) => {
     const view = checkView(args.view, "modal");
     const user = ws.consumeTrigger(str(args.trigger_id));
-    const below = [...ws.viewEntries.entries()].filter(([, e]) => e.user === user && e.versions[0]?.type === "modal").map(([id]) => id).pop();
+    const below = [...ws.viewEntries.entries()]
+      .filter(([, e]) => e.user === user && e.versions[0]?.type === "modal")
+      .map(([id]) => id)
+      .pop();
     return { view: ws.saveView(user, view, undefined, below) };
   },
 
   "views.update": (ws, args) => {
     const externalId = str(args.external_id);
-    const existing = ws.view(str(args.view_id)) ?? [...ws.viewEntries.values()].find((e) => externalId !== undefined && latest(e.versions).external_id === externalId);
+    const existing =
+      ws.view(str(args.view_id)) ??
+      [...ws.viewEntries.values()].find(
+        (e) => externalId !== undefined && latest(e.versions).external_id === externalId,
+      );
     if (!existing) throw new ApiError("not_found");
     const current = latest(existing.versions);
     const view = checkView(args.view, current.type === "home" ? "home" : "modal");
@@ -354,7 +451,10 @@ export const methods: Record<string, Method> = {
 
   "views.publish": (ws, args) => {
     const user = str(args.user_id);
-    if (!user) throw new ApiError("invalid_arguments", { response_metadata: { messages: ["[ERROR] missing required field: user_id"] } });
+    if (!user)
+      throw new ApiError("invalid_arguments", {
+        response_metadata: { messages: ["[ERROR] missing required field: user_id"] },
+      });
     const view = checkView(args.view, "home");
     const existing = ws.view(ws.homes.get(user));
     if (existing && str(args.hash) && args.hash !== latest(existing.versions).hash) throw new ApiError("hash_conflict");
@@ -387,7 +487,10 @@ export function applyResponse(ws: Workspace, context: ResponseContext, body: Jso
   const content = messageContent(body);
   if (bool(body.replace_original)) {
     if (!original) throw new ApiError("message_not_found");
-    ws.update(original, { text: content.text ?? "", ...(content.blocks ? { blocks: withBlockIds(content.blocks) } : { blocks: undefined }) });
+    ws.update(original, {
+      text: content.text ?? "",
+      ...(content.blocks ? { blocks: withBlockIds(content.blocks) } : { blocks: undefined }),
+    });
     return;
   }
   if (!context.channel) throw new ApiError("channel_not_found");

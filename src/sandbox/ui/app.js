@@ -1,6 +1,5 @@
 // The sandbox page: renders what the local Slack holds for the chosen user and sends
 // what the person does back as Slack would. Plain JavaScript, no build step.
-"use strict";
 
 const $ = (id) => document.getElementById(id);
 let state = null;
@@ -10,16 +9,25 @@ let openThread = null;
 let renderedThreadCount = 0;
 
 // ---------- mrkdwn (escape first, then Slack's formatting) ----------
-const escapeHtml = (s) => String(s).replace(/&(?!amp;|lt;|gt;)/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeHtml = (s) =>
+  String(s)
+    .replace(/&(?!amp;|lt;|gt;)/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
 function slackDate(unix, format, fallback) {
   const d = new Date(Number(unix) * 1000);
   const date = d.toLocaleDateString(undefined, { month: "short", day: "numeric", year: "numeric" });
   const time = d.toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
   if (!format) return fallback;
-  return format.replace("{date_short_pretty}", date).replace("{date_short}", date).replace("{date}", date).replace("{time}", time);
+  return format
+    .replace("{date_short_pretty}", date)
+    .replace("{date_short}", date)
+    .replace("{date}", date)
+    .replace("{time}", time);
 }
 function userName(id) {
-  const found = state && state.people.users.find((u) => u.id === id);
+  const found = state?.people.users.find((u) => u.id === id);
   return found ? found.name : id;
 }
 function mrkdwn(text) {
@@ -27,22 +35,36 @@ function mrkdwn(text) {
   const tokens = [];
   let s = String(text).replace(/<([^<>]+)>/g, (_, inner) => {
     let html;
-    if (inner.startsWith("@")) html = `<span class="mention">@${escapeHtml(userName(inner.slice(1).split("|")[0]))}</span>`;
-    else if (inner.startsWith("#")) html = `<span class="mention">#${escapeHtml((inner.split("|")[1]) || (state && state.people.channel.name) || inner.slice(1))}</span>`;
-    else if (inner.startsWith("!date^")) { const [spec, fallback] = inner.split("|"); const [, unix, format] = spec.split("^"); html = escapeHtml(slackDate(unix, format, fallback)); }
-    else if (/^(https?:|mailto:)/.test(inner)) { const [href, label] = inner.split("|"); html = `<a href="${escapeHtml(href)}" target="_blank" rel="noopener">${escapeHtml(label || href)}</a>`; }
-    else html = escapeHtml(`<${inner}>`);
+    if (inner.startsWith("@"))
+      html = `<span class="mention">@${escapeHtml(userName(inner.slice(1).split("|")[0]))}</span>`;
+    else if (inner.startsWith("#"))
+      html = `<span class="mention">#${escapeHtml(inner.split("|")[1] || state?.people.channel.name || inner.slice(1))}</span>`;
+    else if (inner.startsWith("!date^")) {
+      const [spec, fallback] = inner.split("|");
+      const [, unix, format] = spec.split("^");
+      html = escapeHtml(slackDate(unix, format, fallback));
+    } else if (/^(https?:|mailto:)/.test(inner)) {
+      const [href, label] = inner.split("|");
+      html = `<a href="${escapeHtml(href)}" target="_blank" rel="noopener">${escapeHtml(label || href)}</a>`;
+    } else html = escapeHtml(`<${inner}>`);
     tokens.push(html);
     return `\u0000${tokens.length - 1}\u0000`;
   });
   s = s.replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
   s = escapeHtml(s);
-  s = s.replace(/```([\s\S]*?)```/g, (_, c) => `<pre><code>${c}</code></pre>`)
+  s = s
+    .replace(/```([\s\S]*?)```/g, (_, c) => `<pre><code>${c}</code></pre>`)
     .replace(/`([^`\n]+)`/g, "<code>$1</code>")
     .replace(/(^|[\s(])\*([^*\n]+)\*(?=[\s).,:;!?]|$)/g, "$1<strong>$2</strong>")
     .replace(/(^|[\s(])_([^_\n]+)_(?=[\s).,:;!?]|$)/g, "$1<em>$2</em>")
     .replace(/(^|[\s(])~([^~\n]+)~(?=[\s).,:;!?]|$)/g, "$1<del>$2</del>");
-  s = s.split("\n").map((line) => line.startsWith("&gt; ") ? `<blockquote>${line.slice(5)}</blockquote>` : line).join("\n").replace(/\n/g, "<br>").replace(/<\/blockquote><br>/g, "</blockquote>");
+  s = s
+    .split("\n")
+    .map((line) => (line.startsWith("&gt; ") ? `<blockquote>${line.slice(5)}</blockquote>` : line))
+    .join("\n")
+    .replace(/\n/g, "<br>")
+    .replace(/<\/blockquote><br>/g, "</blockquote>");
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL marks placeholders no typed text can contain
   return s.replace(/\u0000(\d+)\u0000/g, (_, i) => tokens[Number(i)]);
 }
 const textOf = (t) => (!t ? "" : t.type === "plain_text" ? escapeHtml(t.text) : mrkdwn(t.text));
@@ -54,31 +76,47 @@ function button(el, source) {
   return `<button class="btn${cls}" data-action="${escapeHtml(el.action_id)}" data-value="${escapeHtml(el.value || "")}" data-ts="${escapeHtml(source.ts || "")}" data-source="${source.kind}"${confirm}>${escapeHtml(el.text.text)}</button>`;
 }
 function blocks(list, source) {
-  return (list || []).map((b) => {
-    switch (b.type) {
-      case "header": return `<div class="block-header">${textOf(b.text)}</div>`;
-      case "section": return `<div class="block-section">${b.text ? `<div>${textOf(b.text)}</div>` : ""}${b.fields ? `<div class="fields">${b.fields.map((f) => `<div>${textOf(f)}</div>`).join("")}</div>` : ""}${b.accessory && b.accessory.type === "button" ? `<div class="block-actions">${button(b.accessory, source)}</div>` : ""}</div>`;
-      case "context": return `<div class="block-context">${(b.elements || []).map(textOf).join(" ")}</div>`;
-      case "divider": return `<hr class="block-divider">`;
-      case "actions": return `<div class="block-actions">${(b.elements || []).filter((e) => e.type === "button").map((e) => button(e, source)).join("")}</div>`;
-      case "input": {
-        const e = b.element || {};
-        const field = e.multiline
-          ? `<textarea name="${escapeHtml(e.action_id)}" rows="8">${escapeHtml(e.initial_value || "")}</textarea>`
-          : `<input name="${escapeHtml(e.action_id)}" value="${escapeHtml(e.initial_value || "")}">`;
-        return `<label data-block="${escapeHtml(b.block_id || "")}">${textOf(b.label)}${field}<div class="error"></div></label>`;
+  return (list || [])
+    .map((b) => {
+      switch (b.type) {
+        case "header":
+          return `<div class="block-header">${textOf(b.text)}</div>`;
+        case "section":
+          return `<div class="block-section">${b.text ? `<div>${textOf(b.text)}</div>` : ""}${b.fields ? `<div class="fields">${b.fields.map((f) => `<div>${textOf(f)}</div>`).join("")}</div>` : ""}${b.accessory && b.accessory.type === "button" ? `<div class="block-actions">${button(b.accessory, source)}</div>` : ""}</div>`;
+        case "context":
+          return `<div class="block-context">${(b.elements || []).map(textOf).join(" ")}</div>`;
+        case "divider":
+          return `<hr class="block-divider">`;
+        case "actions":
+          return `<div class="block-actions">${(b.elements || [])
+            .filter((e) => e.type === "button")
+            .map((e) => button(e, source))
+            .join("")}</div>`;
+        case "input": {
+          const e = b.element || {};
+          const field = e.multiline
+            ? `<textarea name="${escapeHtml(e.action_id)}" rows="8">${escapeHtml(e.initial_value || "")}</textarea>`
+            : `<input name="${escapeHtml(e.action_id)}" value="${escapeHtml(e.initial_value || "")}">`;
+          return `<label data-block="${escapeHtml(b.block_id || "")}">${textOf(b.label)}${field}<div class="error"></div></label>`;
+        }
+        default:
+          return "";
       }
-      default: return "";
-    }
-  }).join("");
+    })
+    .join("");
 }
 
 function messageHtml(m, options) {
   const isBot = Boolean(m.bot_id);
   const name = isBot ? "Pool Patrol" : userName(m.user);
   const time = new Date(Number(m.ts) * 1000).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
-  const body = m.blocks && m.blocks.length ? blocks(m.blocks, { kind: "message", ts: m.ts }) : `<div>${mrkdwn(m.text || "")}</div>`;
-  const replies = options.threadLink && m.reply_count ? `<button class="thread-link" data-thread="${m.ts}">${m.reply_count} ${m.reply_count === 1 ? "reply" : "replies"}</button>` : "";
+  const body = m.blocks?.length
+    ? blocks(m.blocks, { kind: "message", ts: m.ts })
+    : `<div>${mrkdwn(m.text || "")}</div>`;
+  const replies =
+    options.threadLink && m.reply_count
+      ? `<button class="thread-link" data-thread="${m.ts}">${m.reply_count} ${m.reply_count === 1 ? "reply" : "replies"}</button>`
+      : "";
   return `<div class="message${options.ephemeral ? " ephemeral" : ""}" data-ts="${m.ts}">
     <div class="avatar${isBot ? "" : " person"}">${isBot ? "🚐" : escapeHtml(name[0] || "?")}</div>
     <div><div class="meta"><strong>${escapeHtml(name)}</strong>${isBot ? '<span class="app-badge">APP</span>' : ""}<time>${time}</time></div>
@@ -97,16 +135,22 @@ function render() {
   $("user-role").textContent = me ? me.role : "";
 
   const mine = state.ephemerals.filter((e) => !e.thread_ts);
-  const timeline = [...state.messages.map((m) => ({ m, eph: false })), ...mine.map((m) => ({ m, eph: true }))].sort((a, b) => Number(a.m.ts) - Number(b.m.ts));
+  const timeline = [...state.messages.map((m) => ({ m, eph: false })), ...mine.map((m) => ({ m, eph: true }))].sort(
+    (a, b) => Number(a.m.ts) - Number(b.m.ts),
+  );
   const list = $("messages");
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 60;
-  list.innerHTML = timeline.length ? timeline.map(({ m, eph }) => messageHtml(m, { ephemeral: eph, threadLink: true })).join("") : '<div class="empty">No messages yet. Try <code>/poolpatrol audit VP-111</code>.</div>';
+  list.innerHTML = timeline.length
+    ? timeline.map(({ m, eph }) => messageHtml(m, { ephemeral: eph, threadLink: true })).join("")
+    : '<div class="empty">No messages yet. Try <code>/poolpatrol audit VP-111</code>.</div>';
   if (atBottom) list.scrollTop = list.scrollHeight;
 
   $("thread").classList.toggle("hidden", !openThread);
   if (openThread && state.thread) {
     const ephemerals = state.ephemerals.filter((e) => e.thread_ts === openThread);
-    const all = [...state.thread.map((m) => ({ m, eph: false })), ...ephemerals.map((m) => ({ m, eph: true }))].sort((a, b) => Number(a.m.ts) - Number(b.m.ts));
+    const all = [...state.thread.map((m) => ({ m, eph: false })), ...ephemerals.map((m) => ({ m, eph: true }))].sort(
+      (a, b) => Number(a.m.ts) - Number(b.m.ts),
+    );
     const threadList = $("thread-messages");
     const count = all.length;
     threadList.innerHTML = all.map(({ m, eph }) => messageHtml(m, { ephemeral: eph, threadLink: false })).join("");
@@ -114,7 +158,9 @@ function render() {
     renderedThreadCount = count;
   }
 
-  $("home").innerHTML = state.home ? blocks(state.home.blocks, { kind: "home" }) : '<div class="empty">Opening Home…</div>';
+  $("home").innerHTML = state.home
+    ? blocks(state.home.blocks, { kind: "home" })
+    : '<div class="empty">Opening Home…</div>';
   renderModal();
 }
 
@@ -122,7 +168,11 @@ let shownModal = null;
 function renderModal() {
   const modal = state.modal;
   const overlay = $("modal");
-  if (!modal) { overlay.classList.add("hidden"); shownModal = null; return; }
+  if (!modal) {
+    overlay.classList.add("hidden");
+    shownModal = null;
+    return;
+  }
   if (shownModal === modal.id + modal.hash) return; // keep what the person is typing
   shownModal = modal.id + modal.hash;
   overlay.innerHTML = `<form class="dialog" data-view="${modal.id}"><h2>${textOf(modal.title)}</h2>${blocks(modal.blocks, { kind: "view" })}
@@ -135,11 +185,18 @@ async function refresh() {
   const query = new URLSearchParams({ user, ...(openThread ? { thread: openThread } : {}) });
   const response = await fetch(`/sandbox/state?${query}`);
   state = await response.json();
-  if (!user) { user = state.user; localStorage.setItem("poolpatrol.user", user); }
+  if (!user) {
+    user = state.user;
+    localStorage.setItem("poolpatrol.user", user);
+  }
   render();
 }
 async function post(path, body) {
-  const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ user, ...body }) });
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user, ...body }),
+  });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) toast(answer.error || `Failed (${response.status})`);
   await refresh();
@@ -156,19 +213,31 @@ function toast(text) {
 document.addEventListener("click", async (event) => {
   const target = event.target.closest("button");
   if (!target) return;
-  if (target.dataset.thread) { openThread = target.dataset.thread; await refresh(); return; }
-  if (target.dataset.close) { await post("/sandbox/close", { view_id: target.dataset.close }); return; }
+  if (target.dataset.thread) {
+    openThread = target.dataset.thread;
+    await refresh();
+    return;
+  }
+  if (target.dataset.close) {
+    await post("/sandbox/close", { view_id: target.dataset.close });
+    return;
+  }
   if (target.dataset.action) {
     if (target.dataset.confirm) {
       const c = JSON.parse(target.dataset.confirm);
-      if (!window.confirm(`${c.title ? c.title.text : "Are you sure?"}\n\n${(c.text && c.text.text) || ""}`)) return;
+      if (!window.confirm(`${c.title ? c.title.text : "Are you sure?"}\n\n${c.text?.text || ""}`)) return;
     }
-    await post("/sandbox/action", { action_id: target.dataset.action, value: target.dataset.value, ts: target.dataset.ts, source: target.dataset.source });
+    await post("/sandbox/action", {
+      action_id: target.dataset.action,
+      value: target.dataset.value,
+      ts: target.dataset.ts,
+      source: target.dataset.source,
+    });
     return;
   }
   if (target.dataset.pane) {
     pane = target.dataset.pane;
-    document.querySelectorAll(".nav-item").forEach((b) => b.classList.toggle("active", b.dataset.pane === pane));
+    for (const b of document.querySelectorAll(".nav-item")) b.classList.toggle("active", b.dataset.pane === pane);
     $("pane-channel").classList.toggle("hidden", pane !== "channel");
     $("pane-home").classList.toggle("hidden", pane !== "home");
     if (pane === "home") await post("/sandbox/home", {});
@@ -179,7 +248,9 @@ $("modal").addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = event.target;
   const values = {};
-  form.querySelectorAll("textarea, input").forEach((field) => { values[field.name] = field.value; });
+  form.querySelectorAll("textarea, input").forEach((field) => {
+    values[field.name] = field.value;
+  });
   const answer = await post("/sandbox/submit", { view_id: form.dataset.view, values });
   if (answer.errors) {
     shownModal = null;
@@ -204,7 +275,10 @@ $("thread-composer").addEventListener("submit", async (event) => {
   $("thread-text").value = "";
   await post("/sandbox/message", { text, thread_ts: openThread });
 });
-$("close-thread").addEventListener("click", () => { openThread = null; refresh(); });
+$("close-thread").addEventListener("click", () => {
+  openThread = null;
+  refresh();
+});
 $("user").addEventListener("change", async (event) => {
   user = event.target.value;
   localStorage.setItem("poolpatrol.user", user);
@@ -217,7 +291,12 @@ $("user").addEventListener("change", async (event) => {
 let threads = [];
 $("open-email").addEventListener("click", async () => {
   threads = await (await fetch("/sandbox/email-threads")).json();
-  $("email-thread").innerHTML = threads.map((t) => `<option value="${t.thread_id}">${t.case_id} · ${t.vanpool_id} (${t.status.replace("_", " ")})</option>`).join("") || "<option value=''>No open case has emailed riders yet</option>";
+  $("email-thread").innerHTML =
+    threads
+      .map(
+        (t) => `<option value="${t.thread_id}">${t.case_id} · ${t.vanpool_id} (${t.status.replace("_", " ")})</option>`,
+      )
+      .join("") || "<option value=''>No open case has emailed riders yet</option>";
   fillSenders();
   $("email-note").textContent = "";
   $("email").classList.remove("hidden");
@@ -230,9 +309,16 @@ $("email-thread").addEventListener("change", fillSenders);
 $("email-cancel").addEventListener("click", () => $("email").classList.add("hidden"));
 $("email-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const answer = await post("/sandbox/email", { thread_id: $("email-thread").value, from: $("email-from").value, body: $("email-body").value });
-  if (answer.ok) { $("email").classList.add("hidden"); $("email-body").value = ""; toast(answer.note); }
-  else $("email-note").textContent = answer.error || "Not sent.";
+  const answer = await post("/sandbox/email", {
+    thread_id: $("email-thread").value,
+    from: $("email-from").value,
+    body: $("email-body").value,
+  });
+  if (answer.ok) {
+    $("email").classList.add("hidden");
+    $("email-body").value = "";
+    toast(answer.note);
+  } else $("email-note").textContent = answer.error || "Not sent.";
 });
 
 refresh();

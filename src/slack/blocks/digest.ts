@@ -1,7 +1,7 @@
 // The digest message: what changed since the last one, what waits on people and
 // riders, and how the program is doing.
 import { BASELINE_HOURS_PER_WEEK, type ProgramFigures } from "../program-figures.js";
-import { context, divider, fields, header, section, slackDate, type SlackMessage } from "./format.js";
+import { context, divider, fields, header, type SlackMessage, section, slackDate } from "./format.js";
 
 export interface DigestInput {
   since: Date;
@@ -14,7 +14,10 @@ export interface DigestInput {
   figures: ProgramFigures;
 }
 
-const list = (items: string[], empty: string, max = 10) => (items.length ? items.slice(0, max).join("\n") + (items.length > max ? `\n…and ${items.length - max} more` : "") : empty);
+const list = (items: string[], empty: string, max = 10) =>
+  items.length
+    ? items.slice(0, max).join("\n") + (items.length > max ? `\n…and ${items.length - max} more` : "")
+    : empty;
 const pct = (v: number | null) => (v === null ? "n/a" : `${Math.round(v * 100)}%`);
 
 export function digestMessage(d: DigestInput): SlackMessage {
@@ -25,10 +28,33 @@ export function digestMessage(d: DigestInput): SlackMessage {
     blocks: [
       header("📋 Pool Patrol digest"),
       context(`Since ${slackDate(d.since)}`),
-      section(`*New cases (${d.opened.length})*\n${list(d.opened.map((c) => `• ${c.case_id} ${c.vanpool_id} · ${c.reason.replace("_", " ")}`), "None")}`),
-      section(`*Waiting for a decision (${d.pending.length})*\n${list(d.pending.map((a) => `• ${a.approval_id} · ${a.kind.replace("_", " ")} on ${a.case_id} · waiting ${Math.round(a.hours)} h`), "Nothing waiting")}`),
-      section(`*Waiting for riders (${d.waiting.length})*\n${list(d.waiting.map((c) => `• ${c.case_id} ${c.vanpool_id}${c.deadline ? ` · times out ${slackDate(c.deadline, "{date_short_pretty}")}` : ""}`), "None")}`),
-      section(`*Closed*\nResolved: ${d.resolved.length ? d.resolved.join(", ") : "none"}\nCancelled: ${d.cancelled.length ? d.cancelled.join(", ") : "none"}`),
+      section(
+        `*New cases (${d.opened.length})*\n${list(
+          d.opened.map((c) => `• ${c.case_id} ${c.vanpool_id} · ${c.reason.replace("_", " ")}`),
+          "None",
+        )}`,
+      ),
+      section(
+        `*Waiting for a decision (${d.pending.length})*\n${list(
+          d.pending.map(
+            (a) =>
+              `• ${a.approval_id} · ${a.kind.replace("_", " ")} on ${a.case_id} · waiting ${Math.round(a.hours)} h`,
+          ),
+          "Nothing waiting",
+        )}`,
+      ),
+      section(
+        `*Waiting for riders (${d.waiting.length})*\n${list(
+          d.waiting.map(
+            (c) =>
+              `• ${c.case_id} ${c.vanpool_id}${c.deadline ? ` · times out ${slackDate(c.deadline, "{date_short_pretty}")}` : ""}`,
+          ),
+          "None",
+        )}`,
+      ),
+      section(
+        `*Closed*\nResolved: ${d.resolved.length ? d.resolved.join(", ") : "none"}\nCancelled: ${d.cancelled.length ? d.cancelled.join(", ") : "none"}`,
+      ),
       divider,
       fields([
         `*Automation rate*\n${pct(f.automationRate)} of ${f.closedCases} closed case(s)`,
@@ -36,7 +62,9 @@ export function digestMessage(d: DigestInput): SlackMessage {
         `*Audit hours saved (est.)*\n${f.hoursSaved.toFixed(1)} h (${Math.round((f.hoursSaved / (BASELINE_HOURS_PER_WEEK * weeks)) * 100)}% of the 2 FTE baseline)`,
         `*Reversals (cancellations rejected)*\n${f.reversals}`,
       ]),
-      context(`Hours saved counts ${f.vanpoolChecks} automated vanpool check(s) at 15 min and each case closed without a person at 45 min.`),
+      context(
+        `Hours saved counts ${f.vanpoolChecks} automated vanpool check(s) at 15 min and each case closed without a person at 45 min.`,
+      ),
     ],
   };
 }

@@ -42,17 +42,49 @@ export function slackDate(date: Date, format = "{date_short_pretty} at {time}"):
   return `<!date^${Math.floor(date.getTime() / 1000)}^${format}|${date.toISOString().slice(0, 16).replace("T", " ")} UTC>`;
 }
 
-export const section = (text: string, extra: Block = {}): Block => ({ type: "section", text: { type: "mrkdwn", text: truncate(text, SECTION_LIMIT) }, ...extra });
-export const fields = (items: string[]): Block => ({ type: "section", fields: items.slice(0, 10).map((t) => ({ type: "mrkdwn", text: truncate(t, 2000) })) });
-export const context = (text: string): Block => ({ type: "context", elements: [{ type: "mrkdwn", text: truncate(text, SECTION_LIMIT) }] });
-export const header = (text: string): Block => ({ type: "header", text: { type: "plain_text", text: truncate(text, 150), emoji: true } });
+export const section = (text: string, extra: Block = {}): Block => ({
+  type: "section",
+  text: { type: "mrkdwn", text: truncate(text, SECTION_LIMIT) },
+  ...extra,
+});
+export const fields = (items: string[]): Block => ({
+  type: "section",
+  fields: items.slice(0, 10).map((t) => ({ type: "mrkdwn", text: truncate(t, 2000) })),
+});
+export const context = (text: string): Block => ({
+  type: "context",
+  elements: [{ type: "mrkdwn", text: truncate(text, SECTION_LIMIT) }],
+});
+export const header = (text: string): Block => ({
+  type: "header",
+  text: { type: "plain_text", text: truncate(text, 150), emoji: true },
+});
 export const divider: Block = { type: "divider" };
 
-export function button(text: string, actionId: string, value: string, style?: "primary" | "danger", confirm?: Block): Block {
-  return { type: "button", text: { type: "plain_text", text: truncate(text, BUTTON_TEXT_LIMIT), emoji: true }, action_id: actionId, value, ...(style ? { style } : {}), ...(confirm ? { confirm } : {}) };
+export function button(
+  text: string,
+  actionId: string,
+  value: string,
+  style?: "primary" | "danger",
+  confirm?: Block,
+): Block {
+  return {
+    type: "button",
+    text: { type: "plain_text", text: truncate(text, BUTTON_TEXT_LIMIT), emoji: true },
+    action_id: actionId,
+    value,
+    ...(style ? { style } : {}),
+    ...(confirm ? { confirm } : {}),
+  };
 }
 
 export const STATUS_LABEL: Record<string, string> = {
-  open: "Open", verification: "Verifying", pending_reply: "Waiting for riders", re_audit: "Re-auditing", hitl_review: "Needs a person",
-  pre_cancel: "Cancellation pending", resolved: "Resolved", cancelled: "Cancelled",
+  open: "Open",
+  verification: "Verifying",
+  pending_reply: "Waiting for riders",
+  re_audit: "Re-auditing",
+  hitl_review: "Needs a person",
+  pre_cancel: "Cancellation pending",
+  resolved: "Resolved",
+  cancelled: "Cancelled",
 };

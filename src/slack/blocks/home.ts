@@ -3,7 +3,7 @@
 import type { ApprovalRecord } from "../../data/approval-repository.js";
 import type { CaseRecord } from "../../data/case-repository.js";
 import { approvalCard } from "./approval-card.js";
-import { context, divider, header, section, slackDate, STATUS_LABEL, type Block } from "./format.js";
+import { type Block, context, divider, header, STATUS_LABEL, section, slackDate } from "./format.js";
 
 export interface HomeInput {
   vanpools: { vanpool_id: string; name: string | null; riders: number; open_case: CaseRecord | null }[];
@@ -28,16 +28,37 @@ export function homeView(input: HomeInput): Block {
   if (!input.viewerIsApprover) blocks.push(context("You are not an approver, so no decisions wait for you."));
   else if (input.pendingForViewer.length === 0) blocks.push(context("Nothing to decide."));
   // Each card is a few blocks; keep the home within Slack's 100-block limit.
-  for (const { approval, vanpool_id } of input.viewerIsApprover ? input.pendingForViewer.slice(0, 8) : []) blocks.push(...approvalCard(approval, vanpool_id, { uniqueActions: true }).blocks.slice(1));
+  for (const { approval, vanpool_id } of input.viewerIsApprover ? input.pendingForViewer.slice(0, 8) : [])
+    blocks.push(...approvalCard(approval, vanpool_id, { uniqueActions: true }).blocks.slice(1));
 
   blocks.push(divider, header(`Open cases (${input.openCases.length})`));
   for (const [status, cases] of byStatus) {
-    blocks.push(section(`*${STATUS_LABEL[status] ?? status}* (${cases.length})\n${cases.slice(0, 15).map((c) => `• ${c.case_id} ${c.vanpool_id} · ${c.reason.replace("_", " ")}`).join("\n")}`));
+    blocks.push(
+      section(
+        `*${STATUS_LABEL[status] ?? status}* (${cases.length})\n${cases
+          .slice(0, 15)
+          .map((c) => `• ${c.case_id} ${c.vanpool_id} · ${c.reason.replace("_", " ")}`)
+          .join("\n")}`,
+      ),
+    );
   }
   if (input.openCases.length === 0) blocks.push(context("No open cases."));
 
   blocks.push(divider, header(`Vanpools (${input.vanpools.length})`));
-  if (flagged.length) blocks.push(section(`*🚩 Flagged (${flagged.length})*\n${flagged.map((v) => `• *${v.vanpool_id}* ${v.name ?? ""} · ${STATUS_LABEL[v.open_case!.status]} · ${v.open_case!.case_id}`).join("\n")}`));
-  if (clean.length) blocks.push(section(`*✅ No open case (${clean.length})*\n${clean.slice(0, 40).map((v) => `${v.vanpool_id}`).join(", ")}${clean.length > 40 ? "…" : ""}`));
+  if (flagged.length)
+    blocks.push(
+      section(
+        `*🚩 Flagged (${flagged.length})*\n${flagged.map((v) => `• *${v.vanpool_id}* ${v.name ?? ""} · ${STATUS_LABEL[v.open_case!.status]} · ${v.open_case!.case_id}`).join("\n")}`,
+      ),
+    );
+  if (clean.length)
+    blocks.push(
+      section(
+        `*✅ No open case (${clean.length})*\n${clean
+          .slice(0, 40)
+          .map((v) => `${v.vanpool_id}`)
+          .join(", ")}${clean.length > 40 ? "…" : ""}`,
+      ),
+    );
   return { type: "home", blocks: blocks.slice(0, 100) };
 }

@@ -3,43 +3,86 @@
 import type { ApprovalRecord } from "../../data/approval-repository.js";
 import type { CaseRecord } from "../../data/case-repository.js";
 import type { LatestResults } from "./case-alert.js";
-import { band, bandMiles, context, divider, escapeMrkdwn, header, homeLabel, section, truncate, type Block } from "./format.js";
+import {
+  type Block,
+  band,
+  bandMiles,
+  context,
+  divider,
+  escapeMrkdwn,
+  header,
+  homeLabel,
+  section,
+  truncate,
+} from "./format.js";
 
-export const VIEW_CALLBACKS = { editReply: "edit_escalation_reply_submit", rejectApproval: "reject_approval_submit" } as const;
-export const INPUTS = { body: { block: "reply_body", action: "body" }, reason: { block: "reject_reason", action: "reason" } } as const;
+export const VIEW_CALLBACKS = {
+  editReply: "edit_escalation_reply_submit",
+  rejectApproval: "reject_approval_submit",
+} as const;
+export const INPUTS = {
+  body: { block: "reply_body", action: "body" },
+  reason: { block: "reject_reason", action: "reason" },
+} as const;
 
 const plain = (text: string) => ({ type: "plain_text" as const, text, emoji: true });
 
 export function evidenceModal(record: CaseRecord, results: LatestResults): Block {
-  const blocks: Block[] = [section(`*${record.case_id}* · ${record.vanpool_id} · ${record.status}\nFailed: ${record.failed_checks.join(", ") || "none"} · Flagged: ${record.flagged.join(", ") || "none"}`)];
+  const blocks: Block[] = [
+    section(
+      `*${record.case_id}* · ${record.vanpool_id} · ${record.status}\nFailed: ${record.failed_checks.join(", ") || "none"} · Flagged: ${record.flagged.join(", ") || "none"}`,
+    ),
+  ];
   for (const check of ["location", "shift"] as const) {
     const result = results[check];
     if (!result) continue;
-    blocks.push(divider, header(`${check === "location" ? "📍 Location" : "🕒 Shift"}: ${result.verdict} (${result.confidence}/5)`), section(escapeMrkdwn(bandMiles(result.reasoning))));
+    blocks.push(
+      divider,
+      header(`${check === "location" ? "📍 Location" : "🕒 Shift"}: ${result.verdict} (${result.confidence}/5)`),
+      section(escapeMrkdwn(bandMiles(result.reasoning))),
+    );
     const lines = check === "location" ? locationLines(result) : shiftLines(result);
     for (let i = 0; i < lines.length; i += 12) blocks.push(section(lines.slice(i, i + 12).join("\n")));
-    blocks.push(context(`Policy: ${Object.entries(result.policy).map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(", ")}`));
+    blocks.push(
+      context(
+        `Policy: ${Object.entries(result.policy)
+          .map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`)
+          .join(", ")}`,
+      ),
+    );
   }
   return { type: "modal", title: plain("Case evidence"), close: plain("Close"), blocks: blocks.slice(0, 100) };
 }
 
 function locationLines(result: NonNullable<LatestResults["location"]>): string[] {
   const pickup = result.evidence.find((e) => e.type === "vanpool_pickup");
-  const lines = [`Pickup: ${pickup?.point_source === "pickup" ? "pickup point" : "work site"}${pickup?.address ? ` (${escapeMrkdwn(String(pickup.address))})` : ""}`];
+  const lines = [
+    `Pickup: ${pickup?.point_source === "pickup" ? "pickup point" : "work site"}${pickup?.address ? ` (${escapeMrkdwn(String(pickup.address))})` : ""}`,
+  ];
   for (const profile of result.evidence.filter((e) => e.type === "employee_profile")) {
     const d = result.evidence.find((e) => e.type === "distance_check" && e.employee_id === profile.employee_id);
-    lines.push(`• ${profile.employee_id}: ${homeLabel(profile.home_city as string | null, profile.home_zip as string | null)} via ${String(profile.home_point_source).replace("_", " ")} · ${band(d?.distance_miles as number | null)}${d?.method ? ` (${d.method})` : ""} · *${d?.verdict}*${d?.fallback_reason ? ` · ${escapeMrkdwn(String(d.fallback_reason))}` : ""}`);
+    lines.push(
+      `• ${profile.employee_id}: ${homeLabel(profile.home_city as string | null, profile.home_zip as string | null)} via ${String(profile.home_point_source).replace("_", " ")} · ${band(d?.distance_miles as number | null)}${d?.method ? ` (${d.method})` : ""} · *${d?.verdict}*${d?.fallback_reason ? ` · ${escapeMrkdwn(String(d.fallback_reason))}` : ""}`,
+    );
   }
   return lines;
 }
 
 function shiftLines(result: NonNullable<LatestResults["shift"]>): string[] {
   const reference = result.evidence.find((e) => e.type === "shift_reference");
-  const lines = [`Reference: ${reference?.description ?? "none"} (${String(reference?.source ?? "").replace("_", " ")})`];
+  const lines = [
+    `Reference: ${reference?.description ?? "none"} (${String(reference?.source ?? "").replace("_", " ")})`,
+  ];
   for (const rider of result.evidence.filter((e) => e.type === "employee_shift")) {
-    const days = Array.isArray(rider.days) ? (rider.days as { day: string; rider: string | null; compatible: boolean; via: string | null }[]) : [];
-    const detail = days.length ? ` · ${days.map((d) => `${d.day} ${d.compatible ? (d.via === "pto" ? "PTO" : "✓") : "✗"}`).join(" ")}` : "";
-    lines.push(`• ${rider.employee_id}: ${rider.shift_name ?? "no shift"} ${rider.schedule ?? ""} · *${rider.verdict ?? "n/a"}*${rider.compatible_days !== undefined ? ` (${rider.compatible_days}/${rider.operating_days})` : ""}${detail}`);
+    const days = Array.isArray(rider.days)
+      ? (rider.days as { day: string; rider: string | null; compatible: boolean; via: string | null }[])
+      : [];
+    const detail = days.length
+      ? ` · ${days.map((d) => `${d.day} ${d.compatible ? (d.via === "pto" ? "PTO" : "✓") : "✗"}`).join(" ")}`
+      : "";
+    lines.push(
+      `• ${rider.employee_id}: ${rider.shift_name ?? "no shift"} ${rider.schedule ?? ""} · *${rider.verdict ?? "n/a"}*${rider.compatible_days !== undefined ? ` (${rider.compatible_days}/${rider.operating_days})` : ""}${detail}`,
+    );
   }
   return lines;
 }
@@ -55,7 +98,18 @@ export function editReplyModal(approval: ApprovalRecord): Block {
     close: plain("Cancel"),
     blocks: [
       context(`To ${escapeMrkdwn(payload.to)} · ${approval.case_id}`),
-      { type: "input", block_id: INPUTS.body.block, label: plain("Email text"), element: { type: "plain_text_input", action_id: INPUTS.body.action, multiline: true, initial_value: truncate(payload.body, 3000), min_length: 20 } },
+      {
+        type: "input",
+        block_id: INPUTS.body.block,
+        label: plain("Email text"),
+        element: {
+          type: "plain_text_input",
+          action_id: INPUTS.body.action,
+          multiline: true,
+          initial_value: truncate(payload.body, 3000),
+          min_length: 20,
+        },
+      },
     ],
   };
 }
@@ -69,8 +123,17 @@ export function rejectModal(approval: ApprovalRecord): Block {
     submit: plain("Reject"),
     close: plain("Cancel"),
     blocks: [
-      context(approval.kind === "cancellation" ? "The riders keep their seats and the case is resolved with your reason recorded." : "Nothing is sent to the rider; the case goes back to waiting for replies."),
-      { type: "input", block_id: INPUTS.reason.block, label: plain("Reason"), element: { type: "plain_text_input", action_id: INPUTS.reason.action, multiline: true, min_length: 5 } },
+      context(
+        approval.kind === "cancellation"
+          ? "The riders keep their seats and the case is resolved with your reason recorded."
+          : "Nothing is sent to the rider; the case goes back to waiting for replies.",
+      ),
+      {
+        type: "input",
+        block_id: INPUTS.reason.block,
+        label: plain("Reason"),
+        element: { type: "plain_text_input", action_id: INPUTS.reason.action, multiline: true, min_length: 5 },
+      },
     ],
   };
 }

@@ -5,31 +5,47 @@ import type { CaseRecord } from "../../data/case-repository.js";
 import { findThreadForCase } from "../../data/email-repository.js";
 import type { PrismaClient } from "../../data/prisma.js";
 import { findLatestResults } from "../../data/verification-repository.js";
-import { band, bandMiles, escapeMrkdwn, homeLabel, slackDate, STATUS_LABEL, truncate } from "../blocks/format.js";
+import { band, bandMiles, escapeMrkdwn, homeLabel, STATUS_LABEL, slackDate, truncate } from "../blocks/format.js";
 import type { Understanding } from "./intent.js";
 
-export async function answer(prisma: PrismaClient, record: CaseRecord, question: Understanding, mentionedBefore: string[]): Promise<string> {
+export async function answer(
+  prisma: PrismaClient,
+  record: CaseRecord,
+  question: Understanding,
+  mentionedBefore: string[],
+): Promise<string> {
   const results = await findLatestResults(prisma, record.vanpool_id);
   const rider = pickRider(record, question, mentionedBefore);
   switch (question.intent) {
     case "why_failed": {
-      const checks = question.check ? [question.check] : (["location", "shift"] as const).filter((c) => results[c] && results[c]!.verdict !== "pass");
+      const checks = question.check
+        ? [question.check]
+        : (["location", "shift"] as const).filter((c) => results[c] && results[c]!.verdict !== "pass");
       if (checks.length === 0) return `${record.case_id} has no failing check in the latest results.`;
-      return checks.map((c) => {
-        const r = results[c];
-        if (!r) return `No ${c} result is stored for ${record.vanpool_id}.`;
-        const riders = (rider ? [rider] : r.flagged).map((id) => riderLine(c, r.evidence, id, r.policy)).filter(Boolean);
-        // About one rider, only that rider's facts: the check's reasoning names the others.
-        const summary = rider ? "" : `\n${escapeMrkdwn(bandMiles(r.reasoning))}`;
-        return `*${c === "location" ? "📍 Location" : "🕒 Shift"}: ${r.verdict}* (confidence ${r.confidence}/5)${summary}${riders.length ? `\n${riders.join("\n")}` : ""}\n_Source: ${c} result of run ${r.run_id.slice(0, 8)}, ${slackDate(r.finished_at, "{date_short_pretty}")}_`;
-      }).join("\n\n");
+      return checks
+        .map((c) => {
+          const r = results[c];
+          if (!r) return `No ${c} result is stored for ${record.vanpool_id}.`;
+          const riders = (rider ? [rider] : r.flagged)
+            .map((id) => riderLine(c, r.evidence, id, r.policy))
+            .filter(Boolean);
+          // About one rider, only that rider's facts: the check's reasoning names the others.
+          const summary = rider ? "" : `\n${escapeMrkdwn(bandMiles(r.reasoning))}`;
+          return `*${c === "location" ? "📍 Location" : "🕒 Shift"}: ${r.verdict}* (confidence ${r.confidence}/5)${summary}${riders.length ? `\n${riders.join("\n")}` : ""}\n_Source: ${c} result of run ${r.run_id.slice(0, 8)}, ${slackDate(r.finished_at, "{date_short_pretty}")}_`;
+        })
+        .join("\n\n");
     }
     case "rider_said": {
       const thread = await findThreadForCase(prisma, record.case_id);
-      const employees = await prisma.employee.findMany({ where: { id: { in: record.flagged } }, select: { id: true, email: true, firstName: true } });
+      const employees = await prisma.employee.findMany({
+        where: { id: { in: record.flagged } },
+        select: { id: true, email: true, firstName: true },
+      });
       const target = rider ? employees.filter((e) => e.id === rider) : employees;
       const lines = target.map((e) => {
-        const replies = (thread?.messages ?? []).filter((m) => m.direction === "inbound" && m.from.toLowerCase() === e.email.toLowerCase());
+        const replies = (thread?.messages ?? []).filter(
+          (m) => m.direction === "inbound" && m.from.toLowerCase() === e.email.toLowerCase(),
+        );
         if (replies.length === 0) return `• ${e.id} (${e.firstName}) has not replied.`;
         const last = replies.at(-1)!;
         return `• ${e.id} (${e.firstName}) replied ${slackDate(last.at, "{date_short_pretty}")}${last.bucket ? ` (_${last.bucket}_)` : ""}:\n> ${escapeMrkdwn(truncate(last.body.split(/\n\s*\n|\nOn .*wrote:/)[0]!.replace(/\n/g, " "), 400))}\n_Source: ${last.message_id}_`;
@@ -38,7 +54,17 @@ export async function answer(prisma: PrismaClient, record: CaseRecord, question:
     }
     case "flagged": {
       if (record.flagged.length === 0) return `${record.case_id} flags no rider (${record.reason.replace("_", " ")}).`;
-      const lines = record.flagged.map((id) => (["location", "shift"] as const).map((c) => results[c] && results[c]!.flagged.includes(id) ? riderLine(c, results[c]!.evidence, id, results[c]!.policy) : "").filter(Boolean).join("\n") || `• ${id}`);
+      const lines = record.flagged.map(
+        (id) =>
+          (["location", "shift"] as const)
+            .map((c) =>
+              results[c] && results[c]!.flagged.includes(id)
+                ? riderLine(c, results[c]!.evidence, id, results[c]!.policy)
+                : "",
+            )
+            .filter(Boolean)
+            .join("\n") || `• ${id}`,
+      );
       return `${record.flagged.length} flagged rider(s) on ${record.case_id}:\n${lines.join("\n")}`;
     }
     case "status": {
@@ -58,7 +84,12 @@ function pickRider(record: CaseRecord, question: Understanding, mentionedBefore:
   return record.flagged.find((id) => id !== last);
 }
 
-function riderLine(check: "location" | "shift", evidence: { type: string; [k: string]: unknown }[], id: string, policy: Record<string, number>): string {
+function riderLine(
+  check: "location" | "shift",
+  evidence: { type: string; [k: string]: unknown }[],
+  id: string,
+  policy: Record<string, number>,
+): string {
   if (check === "location") {
     const profile = evidence.find((e) => e.type === "employee_profile" && e.employee_id === id);
     const distance = evidence.find((e) => e.type === "distance_check" && e.employee_id === id);

@@ -6,10 +6,13 @@ import { findLatestResults } from "../../../data/verification-repository.js";
 import { CASE_ACTIONS } from "../../blocks/case-alert.js";
 import { evidenceModal } from "../../blocks/modals.js";
 import type { CaseMessages } from "../../case-messages.js";
-import { tellClicker } from "../../tell-clicker.js";
 import type { SlackContext } from "../../slack-context.js";
+import { tellClicker } from "../../tell-clicker.js";
 
-export function registerCaseActions(app: App, deps: { ctx: SlackContext; messages: CaseMessages; isApprover(userId: string): Promise<boolean> }): void {
+export function registerCaseActions(
+  app: App,
+  deps: { ctx: SlackContext; messages: CaseMessages; isApprover(userId: string): Promise<boolean> },
+): void {
   const { ctx } = deps;
   const tell = (body: BlockAction, text: string) => tellClicker(ctx.client, body, text);
 
@@ -25,12 +28,16 @@ export function registerCaseActions(app: App, deps: { ctx: SlackContext; message
     await ack();
     const record = await findCase(ctx.deps.prisma, action.value ?? "");
     if (!record) return void (await tell(body, "That case no longer exists."));
-    if (ctx.slack.restrictAudits && !(await deps.isApprover(body.user.id))) return void (await tell(body, "Only approvers can re-audit. Nothing was changed."));
+    if (ctx.slack.restrictAudits && !(await deps.isApprover(body.user.id)))
+      return void (await tell(body, "Only approvers can re-audit. Nothing was changed."));
     await tell(body, `Re-auditing ${record.vanpool_id}…`);
     ctx.background(`re-audit ${record.vanpool_id}`, async () => {
       const result = await ctx.workflow.auditVanpool(record.vanpool_id);
       await deps.messages.syncCase(record.case_id);
-      await deps.messages.postInThread(record.case_id, `🔁 <@${body.user.id}> re-audited ${record.vanpool_id}: ${result.reasoning}`);
+      await deps.messages.postInThread(
+        record.case_id,
+        `🔁 <@${body.user.id}> re-audited ${record.vanpool_id}: ${result.reasoning}`,
+      );
     });
   });
 }

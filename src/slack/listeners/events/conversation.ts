@@ -3,12 +3,12 @@
 // The bot ignores its own messages and every thread it does not own; a Slack retry
 // of an event it already took in does nothing.
 import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from "@slack/bolt";
-import { findCase, findOpenCase, getCase, type CaseRecord } from "../../../data/case-repository.js";
+import { createAgentModel } from "../../../agents/models/index.js";
+import { type CaseRecord, findCase, findOpenCase, getCase } from "../../../data/case-repository.js";
 import type { CaseMessages } from "../../case-messages.js";
 import { answer } from "../../conversation/answers.js";
 import { CLARIFYING_QUESTION, understand } from "../../conversation/intent.js";
 import { understandWithModel } from "../../conversation/understand-with-model.js";
-import { createAgentModel } from "../../../agents/models/index.js";
 import type { SlackContext } from "../../slack-context.js";
 
 interface ConversationDeps {
@@ -24,17 +24,23 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
   /** True the first time an event id is seen, in any instance. */
   async function firstDelivery(eventId: string | undefined): Promise<boolean> {
     if (!eventId) return true;
-    const inserted = await prisma.$executeRaw`INSERT INTO slack_event_receipts (event_id) VALUES (${eventId}) ON CONFLICT (event_id) DO NOTHING`;
+    const inserted =
+      await prisma.$executeRaw`INSERT INTO slack_event_receipts (event_id) VALUES (${eventId}) ON CONFLICT (event_id) DO NOTHING`;
     return inserted === 1;
   }
 
   async function reply(args: { channel: string; threadTs: string; userId: string; text: string; record: CaseRecord }) {
     const history = await ctx.client.conversations.replies({ channel: args.channel, ts: args.threadTs, limit: 30 });
     const earlier = (history.messages ?? []).filter((m) => m.ts !== args.threadTs);
-    const previousQuestions = earlier.filter((m) => !m.bot_id && m.user !== undefined).map((m) => m.text ?? "").filter((t) => t !== args.text);
+    const previousQuestions = earlier
+      .filter((m) => !m.bot_id && m.user !== undefined)
+      .map((m) => m.text ?? "")
+      .filter((t) => t !== args.text);
     const mentioned = earlier.filter((m) => m.bot_id).flatMap((m) => (m.text ?? "").match(/EMP-\d+/g) ?? []);
     const model = createAgentModel("case_manager", ctx.deps.settings, () => ({ final: "" }));
-    const question = model.isRules ? understand(args.text, previousQuestions) : await understandWithModel(model.chat, args.text, previousQuestions);
+    const question = model.isRules
+      ? understand(args.text, previousQuestions)
+      : await understandWithModel(model.chat, args.text, previousQuestions);
     let text: string;
     if (!question.intent) text = CLARIFYING_QUESTION;
     else if (question.intent === "recheck") {
@@ -49,13 +55,33 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
   }
 
   app.event("message", async ({ event, body }: SlackEventMiddlewareArgs<"message"> & AllMiddlewareArgs) => {
-    const message = event as { subtype?: string; bot_id?: string; user?: string; text?: string; thread_ts?: string; ts: string; channel: string };
-    if (message.subtype || message.bot_id || !message.user || !message.thread_ts || message.thread_ts === message.ts) return;
+    const message = event as {
+      subtype?: string;
+      bot_id?: string;
+      user?: string;
+      text?: string;
+      thread_ts?: string;
+      ts: string;
+      channel: string;
+    };
+    if (message.subtype || message.bot_id || !message.user || !message.thread_ts || message.thread_ts === message.ts)
+      return;
     if (new RegExp(`<@${body.authorizations?.[0]?.user_id ?? "_"}>`).test(message.text ?? "")) return; // the mention handler answers it
-    const row = await prisma.case.findFirst({ where: { slackChannel: message.channel, slackTs: message.thread_ts }, select: { id: true } });
+    const row = await prisma.case.findFirst({
+      where: { slackChannel: message.channel, slackTs: message.thread_ts },
+      select: { id: true },
+    });
     if (!row) return; // not a thread this bot owns
     if (!(await firstDelivery((body as { event_id?: string }).event_id))) return;
-    ctx.background("thread question", async () => reply({ channel: message.channel, threadTs: message.thread_ts!, userId: message.user!, text: message.text ?? "", record: (await findCase(prisma, row.id))! }));
+    ctx.background("thread question", async () =>
+      reply({
+        channel: message.channel,
+        threadTs: message.thread_ts!,
+        userId: message.user!,
+        text: message.text ?? "",
+        record: (await findCase(prisma, row.id))!,
+      }),
+    );
   });
 
   app.event("app_mention", async ({ event, body }) => {
@@ -63,12 +89,27 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
     const text = event.text.replace(/<@[A-Z0-9]+>/g, "").trim();
     const threadTs = event.thread_ts ?? event.ts;
     ctx.background("mention", async () => {
-      const fromThread = event.thread_ts ? await prisma.case.findFirst({ where: { slackChannel: event.channel, slackTs: event.thread_ts } }) : null;
+      const fromThread = event.thread_ts
+        ? await prisma.case.findFirst({ where: { slackChannel: event.channel, slackTs: event.thread_ts } })
+        : null;
       const caseId = /CASE-[0-9A-F]{8}/i.exec(text)?.[0]?.toUpperCase();
       const vanpoolId = /VP-\d+/i.exec(text)?.[0]?.toUpperCase();
-      const record = fromThread ? await findCase(prisma, fromThread.id) : caseId ? await findCase(prisma, caseId) : vanpoolId ? await findOpenCase(prisma, vanpoolId) : undefined;
+      const record = fromThread
+        ? await findCase(prisma, fromThread.id)
+        : caseId
+          ? await findCase(prisma, caseId)
+          : vanpoolId
+            ? await findOpenCase(prisma, vanpoolId)
+            : undefined;
       if (!record) {
-        await ctx.client.chat.postMessage({ channel: event.channel, thread_ts: threadTs, text: caseId || vanpoolId ? `I found no ${caseId ? `case ${caseId}` : `open case for ${vanpoolId}`}.` : "Which case do you mean? Name it (CASE-1A2B3C4D or VP-101), or ask in the case alert's thread." });
+        await ctx.client.chat.postMessage({
+          channel: event.channel,
+          thread_ts: threadTs,
+          text:
+            caseId || vanpoolId
+              ? `I found no ${caseId ? `case ${caseId}` : `open case for ${vanpoolId}`}.`
+              : "Which case do you mean? Name it (CASE-1A2B3C4D or VP-101), or ask in the case alert's thread.",
+        });
         return;
       }
       await reply({ channel: event.channel, threadTs, userId: event.user ?? "", text, record });
