@@ -46,20 +46,27 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "disputes the data",
   ],
   [
-    /\b((?:never|not|didn't|did not|haven't|have not|hasn't) (?:moved|changed (?:shifts?|my shift|address))|in error|(?:flagged|marked|listed|picked|reported)\w* (?:me )?by mistake|an error|un error|please (?:re-?check|check again|look again|double-?check)|another look|don't (?:think|believe) (?:this|that|it|your|the)\b.{0,30}\b(?:right|correct|accurate)|no es (?:cierto|correcto|verdad)|est[aá] mal|(?:don't|do not|dis)agree|não concordo|mali po)|不对|不正确/,
+    /\b((?:never|not|didn't|did not|haven't|have not|hasn't) (?:moved|changed (?:shifts?|my shift|address))|in error|(?:flagged|marked|listed|picked|reported)\w* (?:me )?by mistake|an error|un error|please (?:re-?check|check again|look again|double-?check)|another look|don't (?:think|believe) (?:this|that|it|your|the)\b.{0,30}\b(?:right|correct|accurate)|no es (?:cierto|correcto|verdad)|no me (?:he )?mud\w*|no (?:he )?cambiad\w*|no entiendo por qu[eé]|est[aá] mal|(?:don't|do not|dis)agree|não concordo|mali po)|不对|不正确/,
     "disputes the findings",
   ],
   [
     /\b(speak|talk|hablar|falar) (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|in charge|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?:a |real |actual )(?:person|human)|(?:someone|somebody|a person) (?:to )?(?:call|contact)|call me\b|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
     "asks for a person or complains",
   ],
-  [/\b(refuse|won't|will not) (?:to )?(?:move|update|change|comply|leave|give)/, "refuses"],
+  [
+    /\b(refuse|won't|will not) (?:to )?(?:move|update|change|comply|leave|give|respond|answer|reply)|\b(?:not|n't) comfortable|uncomfortable|rather not|not (?:responding|answering|replying)|no,? thanks\b/,
+    "refuses",
+  ],
+  [
+    /\b(?:being|am being|getting|get) (?:watched|monitored|spied on|tracked|investigated)|\b(?:monitor|track|watch|spy)\w* (?:me|us|where|my|our)\b|\bspying\b|surveillance|big brother/,
+    "feels watched",
+  ],
   [
     /\b(stop (?:emailing|contacting|sending)|leave me alone|harassing me|don't contact|^stop\b|stop\.?$|enough already|hold off)/,
     "wants contact to stop",
   ],
   [
-    /\b(medical|disability|disabled|accommodation|ada\b|fmla|pregnan\w*|custody|divorce|domestic|abus\w*|violence|hospital|hospice|surgery|light duty|bereavement|passed away|funeral|shelter|homeless|emergency|safety|unsafe|(?:don't|do not) feel safe|confidential)/,
+    /\b(medical|disability|disabled|accommodation|ada\b|fmla|pregnan\w*|custody|divorce|domestic|abus\w*|violence|hospital\w*|hospice|surgery|chemo\w*|cancer|accident|injur\w*|illness|treatment|therapy|rehab|recovering|caring for|caregiver|light duty|bereavement|passed away|died|death|funeral|grief|shelter|homeless|emergency|safety|unsafe|(?:don't|do not) feel safe|confidential)/,
     "sensitive circumstances",
   ],
   [/\b(cancel (?:me|my)|take me off|remove me|quit the (?:van|vanpool)|no estoy de acuerdo)/, "wants out or disagrees"],
@@ -74,7 +81,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "anger or accusation",
   ],
   [
-    /\b(disput\w*|(?<!\b(?:if (?:it's|it is|\w+ \w+ is)|had the|put the|entered the|typed the) )wrong|mistake|mistaken|inaccurate|not accurate|false|broken|unbelievable|not accepting|not doing (?:this|that)|i'm done|done with|why me|why am i|who (?:authorized|is reporting|put|reported|gave you)|what gives you|you people|who are you people|waste of (?:my )?time|better to do|privacy|none of your business|any of your business|not telling you|not giving you|don't want to share|not happy|upsetting|apolog\w*)\b/,
+    /\b(disput\w*|(?<!\b(?:if (?:it's|it is|\w+ \w+ is)|had the|put the|entered the|typed the) )wrong|mistake|mistaken|inaccurate|not accurate|false|broken|unbelievable|not accepting|not doing (?:this|that)|i'm done|done with|why me|why am i|who (?:authorized|is reporting|put|reported|complained|flagged|told|gave you)|what gives you|you people|who are you people|waste of (?:my )?time|better to do|privacy|none of your business|any of your business|not telling you|not giving you|don't want to share|not happy|upsetting|apolog\w*)\b/,
     "contests the review",
   ],
   [
@@ -82,6 +89,10 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "distress or wants a person",
   ],
 ];
+/** Negations a plain confirmation may contain; any other "not" in it needs a person's reading. */
+const CONFIRMING_NEGATION =
+  /\b(?:(?:have|has)(?:n't| not) changed|not changed|nothing (?:has )?(?:changed|new|different)|nothing(?:'s| is) (?:changed|new|different)|nothing to (?:report|change|add|update)|no (?:changes?|updates?)|don't have anything to add)\b/g;
+const NEGATION = /\b(?:not|no|never|nobody|none|dont|didnt|cant|wont|isnt)\b|n't\b|\bnão\b/;
 /** Doubt counts as unclear intent, unless the rider goes on to ask a question about it. */
 const NO_CLEAR_INTENT = /^(what|huh|hm+|eh|que|qué|so|and)\W*$/;
 const DOUBT = /\b(not sure|don't know|dont know|not really)\b/;
@@ -92,7 +103,7 @@ const PLAIN_ACKNOWLEDGMENT =
 
 /** A sentence telling that something changed or will change ("I moved", "starting Dec 7 I work nights"). */
 const CHANGE_STATEMENT =
-  /(?<!\b(?:not|never|no|nothing|nothing has|has not|hasn't|haven't|didn't|did not|if i|if i had|if we|if my \w+) )\b(updated|uptaded|updted|fixed|corrected|moved|moving|move (?:to|on|in)|movd|mvoed|moovd|changd|chnged|relocat\w+|transferr?\w*|switch\w*|swapp?ed|changed|changing|went (?:to|back|part|full)|got (?:moved|transferred|promoted)|bought a house|close on|new (?:address|zip|home|place|house|apartment|schedule|shift|hours|start time)|(?:address|zip|shift|hours|schedule|start time) (?:is|are) (?:now|changing)|i'?m (?:now )?on (?:the )?(?:\w+ )?(?:shift|nights|nites|days|swing)|(?:i |we )(?:now )?(?:live|work) (?:in|at|from)|now (?:live|living|work|working|at|in)|living (?:with|in)|mud[eé]|mudamos|mudei|cambi[eé]|cambió|actualic[eé]|ahora (?:vivo|trabajo|entro)|nuevo horario|me pasaron|lumipat|chuyển|đổi ca|搬|上夜班)/;
+  /(?<!\b(?:not|never|no|nothing|nothing has|has not|hasn't|haven't|didn't|did not|if|when|if i|if i had|if we|if my \w+) )\b(updated|uptaded|updted|fixed|corrected|moved|moving|move (?:to|on|in)|movd|mvoed|moovd|changd|chnged|relocat\w+|transferr?\w*|switch\w*|swapp?ed|changed|changing|went (?:to|back|part|full)|got (?:moved|transferred|promoted)|bought a house|close on|new (?:address|zip|home|place|house|apartment|schedule|shift|hours|start time)|(?:address|zip|shift|hours|schedule|start time) (?:is|are) (?:now|changing)|i'?m (?:now )?on (?:the )?(?:\w+ )?(?:shift|nights|nites|days|swing)|(?:i |we )(?:now )?(?:live|work) (?:in|at|from)|now (?:live|living|work|working|at|in)|living (?:with|in)|mud[eé]|mudamos|mudei|cambi[eé]|cambió|actualic[eé]|ahora (?:vivo|trabajo|entro)|nuevo horario|me pasaron|lumipat|chuyển|đổi ca|搬|上夜班)/;
 const CHANGE_DATE =
   /\b(?:(?:as of|since|starting|effective|from|beginning|on|in) )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.? \d{1,2}\b|\b\d{1,2}\/\d{1,2}\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a|p)\b|\b\d{1,2}(?::\d{2})?\s?-\s?\d{1,2}(?::\d{2})?\b|\b\d{5}\b/;
 
@@ -118,7 +129,7 @@ export interface ClassifierTuning {
   minConfidence: number;
 }
 // Chosen by 5-fold cross-validation on the training replies only; with the rules above that gives
-// 98.8% accuracy on 485 training replies, 130/130 escalations caught.
+// 98.4% accuracy on 509 training replies, 150/150 escalations caught.
 export const DEFAULT_TUNING: ClassifierTuning = {
   cueWeight: 2,
   temperatureExponent: 0.5,
@@ -169,6 +180,12 @@ export function classifierFrom(
           bucket: "escalation",
           confidence,
           reasons: [why, `below ${tuning.minConfidence}: a human should read it`],
+        };
+      if (bucket === "acknowledgment" && NEGATION.test(lower.replace(CONFIRMING_NEGATION, "")))
+        return {
+          bucket: "escalation",
+          confidence: 1 - confidence,
+          reasons: [why, "a confirmation that denies something"],
         };
       // An automatic answer needs the reply's own words to back the model up.
       if (bucket !== "escalation" && !cues[bucket])

@@ -73,7 +73,10 @@ function overlaps(left: Reply[], right: Reply[]): string[] {
 
 const training = readReplies("src/agents/outreach/reply-training.jsonl");
 const tuned = readReplies("evals/datasets/reply.jsonl");
-const unseen = readReplies("evals/datasets/reply-unseen.jsonl");
+const unseen = fs
+  .readdirSync(path.join(PROJECT_ROOT, "evals", "datasets"))
+  .filter((file) => /^reply-unseen.*\.jsonl$/.test(file))
+  .flatMap((file) => readReplies(path.join("evals", "datasets", file)));
 
 describe("reply datasets", () => {
   it("share no reply, word for word or nearly, between training and either evaluation set", () => {
