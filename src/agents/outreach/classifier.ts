@@ -28,7 +28,7 @@ const TRAINING_FILE = path.join(PROJECT_ROOT, "src", "agents", "outreach", "repl
 
 /** Phrases that always need a human, whatever else the reply says. */
 const ESCALATION_PATTERNS: [RegExp, string][] = [
-  [/\b(lawyer|attorney|abogad[oa]|legal action|sue|lawsuit|court)\b/, "legal"],
+  [/\b(lawyer|attorney|abogad[oa]|legal|illegal|legally|my rights|sue|lawsuit|court)\b/, "legal"],
   [
     /\b(union(?! city)|sindicato|steward|grievance|ombuds)|(talk|speak|go|going|went|contact|report|complain|cc|copy|copying|take (?:this|it)|taking (?:this|it))\w*(?:'ing)? (?:this )?(?:(?:to|with) )?(hr|human resources|my rep)\b|recursos humanos/,
     "HR or union",
@@ -50,7 +50,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "disputes the findings",
   ],
   [
-    /\b(speak|talk|hablar|falar) (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|in charge|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?:a |real |actual )(?:person|human)|(?:someone|somebody|a person) (?:to )?(?:call|contact)|call me\b|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
+    /\b(speak|talk|hablar|falar) (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|whoever|in charge|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?:a |real |actual )(?:person|human)|(?:someone|somebody|a person) (?:to )?(?:call|contact)|(?:call|phone|ring) me\b|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
     "asks for a person or complains",
   ],
   [
@@ -58,7 +58,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "refuses",
   ],
   [
-    /\b(?:being|am being|getting|get) (?:watched|monitored|spied on|tracked|investigated)|\b(?:monitor|track|watch|spy)\w* (?:me|us|where|my|our)\b|\bspying\b|surveillance|big brother/,
+    /\b(?:being|am being|getting|get) (?:watched|monitored|spied on|tracked|investigated)|\b(?:monitor|track|watch|spy)\w* (?:me|us|where)\b|\b(?:monitor|track|spy)\w* (?:my|our)\b|\bspying\b|surveillance|big brother/,
     "feels watched",
   ],
   [
@@ -77,7 +77,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "an automatic reply, not the rider",
   ],
   [
-    /\b(hassl\w*|pester\w*|bother\w*|spam\w*|claim\w*|accus\w*|insist\w*|demand\w*|waste of|fed up|sick of|tired of|enough is enough|seriously|ridicul\w*|pathetic|stupid|idiot\w*|report(?:ed|d)? me|gave you my name|threaten\w*|out of hand)\b/,
+    /\b(hassl\w*|pester\w*|bother\w*|spam\w*|claim\w*|accus\w*|insist\w*|demand\w*|waste of|fed up|sick of|tired of|enough is enough|seriously|ridicul\w*|pathetic|stupid|idiot\w*|report(?:ed|d)? me|gave you my name|threaten\w*|out of hand|already (?:asked|answered|told|replied|responded|sent|did)|do you (?:even|ever|actually) read|thanks for nothing|getting old|keep (?:explaining|asking|sending|emailing|repeating)|(?:anyone|anybody|you) (?:actually|even|ever) (?:look|read|check)|even allowed|allowed to ask)\b/,
     "anger or accusation",
   ],
   [
@@ -91,8 +91,8 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
 ];
 /** Negations a plain confirmation may contain; any other "not" in it needs a person's reading. */
 const CONFIRMING_NEGATION =
-  /\b(?:(?:have|has)(?:n't| not) changed|not changed|nothing (?:has )?(?:changed|new|different)|nothing(?:'s| is) (?:changed|new|different)|nothing to (?:report|change|add|update)|no (?:changes?|updates?)|don't have anything to add)\b/g;
-const NEGATION = /\b(?:not|no|never|nobody|none|dont|didnt|cant|wont|isnt)\b|n't\b|\bnão\b/;
+  /\b(?:(?:have|has)(?:n't| not) changed|not changed|nothing (?:has )?(?:changed|new|different)|nothing(?:'s| is) (?:changed|new|different)|nothing to (?:report|change|add|update)|no (?:changes?|updates?)|don't have anything to add|nothing (?:in|on|about) my \w+ (?:needs|has)\b)/g;
+const NEGATION = /\b(?:not|no|never|nothing|nobody|none|dont|didnt|cant|wont|isnt)\b|n't\b|\bnão\b/;
 /** Doubt counts as unclear intent, unless the rider goes on to ask a question about it. */
 const NO_CLEAR_INTENT = /^(what|huh|hm+|eh|que|qué|so|and)\W*$/;
 const DOUBT = /\b(not sure|don't know|dont know|not really)\b/;
@@ -129,7 +129,7 @@ export interface ClassifierTuning {
   minConfidence: number;
 }
 // Chosen by 5-fold cross-validation on the training replies only; with the rules above that gives
-// 98.4% accuracy on 509 training replies, 150/150 escalations caught.
+// 98.6% accuracy on 517 training replies, 158/158 escalations caught.
 export const DEFAULT_TUNING: ClassifierTuning = {
   cueWeight: 2,
   temperatureExponent: 0.5,
