@@ -50,7 +50,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "disputes the findings",
   ],
   [
-    /\b(speak|talk|hablar|falar) (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|whoever|in charge|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?:a |real |actual )(?:person|human)|(?:someone|somebody|a person) (?:to )?(?:call|contact)|(?:call|phone|ring) me\b|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
+    /\b(speak|talk|hablar|falar) (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|whoever|in charge|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?:a |real |actual )(?:person|human)|(?:someone|somebody|a person) (?:to )?(?:call|contact)|(?:call|phone|ring) me\b|(?:put|get) me in touch|connect me (?:with|to)|transfer me to|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
     "asks for a person or complains",
   ],
   [
@@ -66,7 +66,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "wants contact to stop",
   ],
   [
-    /\b(medical|disability|disabled|accommodation|ada\b|fmla|pregnan\w*|custody|divorce|domestic|abus\w*|violence|hospital\w*|hospice|surgery|chemo\w*|cancer|accident|injur\w*|illness|treatment|therapy|rehab|recovering|caring for|caregiver|light duty|bereavement|passed away|died|death|funeral|grief|shelter|homeless|emergency|safety|unsafe|(?:don't|do not) feel safe|confidential)/,
+    /\b(medical|disability|disabled|accommodation|ada\b|fmla|pregnan\w*|custody|divorce|domestic|abus\w*|violence|hospital\w*|hospice|surgery|chemo\w*|cancer|workers'? comp\w*|ptsd|special needs|maternity|paternity|accident|injur\w*|illness|treatment|therapy|rehab|recovering|caring for|caregiver|light duty|bereavement|passed away|died|death|funeral|grief|shelter|homeless|emergency|safety|unsafe|(?:don't|do not) feel safe|confidential)/,
     "sensitive circumstances",
   ],
   [/\b(cancel (?:me|my)|take me off|remove me|quit the (?:van|vanpool)|no estoy de acuerdo)/, "wants out or disagrees"],
@@ -77,7 +77,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "an automatic reply, not the rider",
   ],
   [
-    /\b(hassl\w*|pester\w*|bother\w*|spam\w*|claim\w*|accus\w*|insist\w*|demand\w*|waste of|fed up|sick of|tired of|enough is enough|seriously|ridicul\w*|pathetic|stupid|idiot\w*|report(?:ed|d)? me|gave you my name|threaten\w*|out of hand|already (?:asked|answered|told|replied|responded|sent|did)|do you (?:even|ever|actually) read|thanks for nothing|getting old|keep (?:explaining|asking|sending|emailing|repeating)|(?:anyone|anybody|you) (?:actually|even|ever) (?:look|read|check)|even allowed|allowed to ask)\b/,
+    /\b(hassl\w*|pester\w*|bother\w*|spam\w*|claim\w*|accus\w*|insist\w*|demand\w*|waste of|fed up|sick of|tired of|enough is enough|seriously|ridicul\w*|pathetic|stupid|idiot\w*|report(?:ed|d)? me|gave you my name|threaten\w*|out of hand|already (?:asked|answered|told|replied|responded|sent|did)|do you (?:even|ever|actually) read|thanks for nothing|getting old|how dare|who do you think|keep (?:explaining|asking|sending|emailing|repeating)|(?:anyone|anybody|you) (?:actually|even|ever) (?:look|read|check)|even allowed|allowed to ask)\b/,
     "anger or accusation",
   ],
   [
@@ -99,7 +99,9 @@ const DOUBT = /\b(not sure|don't know|dont know|not really)\b/;
 
 /** Replies that are nothing but a confirmation, too short for the model to be sure of. */
 const PLAIN_ACKNOWLEDGMENT =
-  /^(ok(?:ay)?|k+|ack|noted|got it|thanks?(?: you)?|ty|thx|rcvd|received|roger(?: that)?|yup|yep|yes|understood|entendido|sounds good|will do|appreciate it|all good|perfect|great|confirmed|verified|correct|accurate|[👍👌✅🙏\s])+[.!\s👍👌✅🙏]*$/iu;
+  /^(ok(?:ay)?|k+|ack|noted|got it|thanks?(?: you)?|ty|thx|rcvd|received|roger(?: that)?|yup|yep|yes|understood|entendido|sounds good|will do|appreciate it|all good|perfect|great|confirmed|verified|correct|accurate|[👍👌✅🙏🙂😊\s])+[.!\s👍👌✅🙏🙂😊]*$/iu;
+/** Skin tones and emoji presentation marks: "👍🏽" is a thumbs-up. */
+const EMOJI_MODIFIERS = /[\u{1F3FB}-\u{1F3FF}\u{FE0F}]/gu;
 
 /** A sentence telling that something changed or will change ("I moved", "starting Dec 7 I work nights"). */
 const CHANGE_STATEMENT =
@@ -116,7 +118,7 @@ const CUES: Record<Exclude<ReplyBucket, "escalation">, RegExp[]> = {
     /\b(quick q|wanted to ask|question|wondering|could you (?:tell|explain|send|clarify)|can you (?:tell|explain|send))\b/,
   ],
   acknowledgment: [
-    /\b(thanks|thank you|thx|thnks|got it|understood|noted|confirm\w*|verif\w*|received|read (?:this|it)|nothing (?:to report|has changed|to change)|same as (?:before|always|shown|you have)|no changes?|all good|will do|appreciate|correct|corect|corrrect|accurate|right|rigth|current|up to date|checks out|matches|all set|looks (?:good|fine|right)|sounds (?:good|right)|same|still|fine|ok|okie|good to go|sure thing|ty|thank u|good|rigt)\b/,
+    /\b(thanks|thank you|thx|thnks|got it|understood|noted|confirm\w*|verif\w*|received|read (?:this|it)|nothing (?:to report|has changed|to change)|same as (?:before|always|shown|you have)|no changes?|all good|will do|appreciate|correct|corect|corrrect|accurate|right|rigth|current|up to date|checks out|matches|all set|looks (?:good|fine|right)|sounds (?:good|right)|in order|as it should be|spot on|valid|unchanged|same|still|fine|ok|okie|good to go|sure thing|ty|thank u|good|rigt)\b/,
     /\b(correct[oa]|bien|igual|mism[oa]|sigo|gracias|certo|correto|obrigad[oa]|merci|salamat|tama)\b|đúng|chính xác|cảm ơn|正确|对|谢谢|没有变化/,
   ],
 };
@@ -151,7 +153,7 @@ export function classifierFrom(
   return {
     name: "rules+naive-bayes",
     classify(body: string, subject?: string): Classification {
-      const text = extractReplyText(body).reply;
+      const text = extractReplyText(body).reply.replace(EMOJI_MODIFIERS, "");
       const lower = text.toLowerCase();
       const reasons: string[] = [];
       for (const [pattern, reason] of ESCALATION_PATTERNS) {

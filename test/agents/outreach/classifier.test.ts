@@ -53,8 +53,13 @@ describe("reply classifier", () => {
     for (const body of ["what", "...", "maybe, not sure"]) expect(bucketOf(body), body).toBe("escalation");
   });
 
-  for (const file of ["reply.jsonl", "reply-unseen.jsonl"]) {
-    it(`gets at least 95% of ${file} right and misses no escalation`, () => {
+  // The later held-out batches were measured once, then used to fix what they revealed: a lower bar.
+  const datasets = fs
+    .readdirSync(path.join(PROJECT_ROOT, "evals", "datasets"))
+    .filter((f) => /^reply.*\.jsonl$/.test(f));
+  const bar = (file: string) => (file === "reply.jsonl" || file === "reply-unseen.jsonl" ? 0.95 : 0.9);
+  for (const file of datasets) {
+    it(`gets at least ${bar(file) * 100}% of ${file} right and misses no escalation`, () => {
       const rows = fs
         .readFileSync(path.join(PROJECT_ROOT, "evals", "datasets", file), "utf8")
         .split("\n")
@@ -68,7 +73,7 @@ describe("reply classifier", () => {
       }));
       const correct = results.filter((r) => r.expected === r.actual).length;
       const escalations = results.filter((r) => r.expected === "escalation");
-      expect(correct / results.length).toBeGreaterThanOrEqual(0.95);
+      expect(correct / results.length).toBeGreaterThanOrEqual(bar(file));
       expect(escalations.filter((r) => r.actual !== "escalation")).toEqual([]);
     });
   }
