@@ -1,0 +1,77 @@
+// Splits an email reply into the rider's own words, the earlier mail quoted below it, and the signature.
+// Only the reply is classified; callers keep the full body for people to read.
+
+export interface ReplyText {
+  reply: string;
+  quoted: string;
+  signature: string;
+}
+
+/** A header line that opens quoted history: "On … wrote:" (also Spanish and French), "-----Original Message-----". */
+const QUOTE_OPENERS = [
+  /^\s*-{2,}\s*(original message|mensaje original|message d'origine|forwarded message)\s*-{2,}/i,
+  /^\s*_{10,}\s*$/,
+  /^\s*(on|el|le)\s.*\b(wrote|escribió|a écrit)\s*:\s*$/i,
+];
+/** "On Mon, Nov 23, 2026 at 9:14 AM Pool Patrol <" wrapped by the mail client onto the next lines. */
+const WRAPPED_ON_LINE = /^\s*(on|el|le)\s.{0,200}$/i;
+const WRAPPED_WROTE = /\b(wrote|escribió|a écrit)\s*:\s*$/i;
+/** An Outlook-style header block: "From:" followed closely by "Sent:", "Date:", "To:" or "Subject:". */
+const FROM_LINE = /^\s*\*?(from|de|von)\s*:\*?\s/i;
+const HEADER_LINE = /^\s*\*?(sent|date|to|subject|cc|enviado|fecha|para|asunto|gesendet|an|betreff)\s*:\*?\s/i;
+
+const SIGNATURE_DELIMITER = /^\s*--\s*$/;
+const DEVICE_FOOTER =
+  /^\s*(sent from my \S+|sent from (?:outlook|yahoo mail|mail for windows)|get outlook for \S+|enviado desde mi \S+)/i;
+const VALEDICTION =
+  /^\s*(thanks|thank you|thx|regards|best|best regards|kind regards|warm regards|cheers|sincerely|respectfully|saludos|gracias|atentamente|cordialmente)\s*[,.!-]?\s*$/i;
+/** After a valediction: a name first, then short lines (title, team, phone), not more of the message. */
+const NAME_LINE = /^\p{Lu}[\p{L}.'-]*(?:\s+\p{L}[\p{L}.'-]*){0,3}$/u;
+const SIGNATURE_LINE = /^[^?.!]{1,50}$/;
+const MAX_SIGNATURE_LINES = 5;
+
+export function extractReplyText(body: string): ReplyText {
+  const lines = body.replace(/\r\n?/g, "\n").split("\n");
+  const quoteStart = findQuoteStart(lines);
+  const own = lines.slice(0, quoteStart);
+  const quoted = lines.slice(quoteStart);
+  // Interleaved "> " lines above the quote header are quoted history too.
+  const replyLines = own.filter((line) => !/^\s*>/.test(line));
+  quoted.unshift(...own.filter((line) => /^\s*>/.test(line)));
+  const signatureStart = findSignatureStart(replyLines);
+  return {
+    reply: replyLines.slice(0, signatureStart).join("\n").trim(),
+    quoted: quoted.join("\n").trim(),
+    signature: replyLines.slice(signatureStart).join("\n").trim(),
+  };
+}
+
+function findQuoteStart(lines: string[]): number {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (QUOTE_OPENERS.some((pattern) => pattern.test(line))) return i;
+    if (WRAPPED_ON_LINE.test(line) && lines.slice(i + 1, i + 3).some((next) => WRAPPED_WROTE.test(next))) return i;
+    if (FROM_LINE.test(line) && lines.slice(i + 1, i + 5).some((next) => HEADER_LINE.test(next))) return i;
+  }
+  return lines.length;
+}
+
+function findSignatureStart(lines: string[]): number {
+  const delimiter = lines.findIndex((line) => SIGNATURE_DELIMITER.test(line) || DEVICE_FOOTER.test(line));
+  const end = delimiter === -1 ? lines.length : delimiter;
+  const last = lastContentLine(lines, end);
+  // A sign-off ("Thanks,\nPriya") counts as signature only when the message has words before it.
+  for (let i = Math.max(0, last - MAX_SIGNATURE_LINES); i <= last; i++) {
+    if (!VALEDICTION.test(lines[i]!)) continue;
+    const after = lines.slice(i + 1, last + 1).filter((line) => line.trim());
+    const hasWordsBefore = lastContentLine(lines, i) >= 0;
+    const [name, ...rest] = after.map((line) => line.trim());
+    if (hasWordsBefore && name && NAME_LINE.test(name) && rest.every((line) => SIGNATURE_LINE.test(line))) return i;
+  }
+  return end;
+}
+
+function lastContentLine(lines: string[], before: number): number {
+  for (let i = before - 1; i >= 0; i--) if (lines[i]!.trim()) return i;
+  return -1;
+}

@@ -1,0 +1,80 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { createRulesClassifier } from "../../../src/agents/outreach/classifier.js";
+import { PROJECT_ROOT } from "../../../src/config/settings.js";
+
+const classifier = createRulesClassifier();
+const bucketOf = (body: string) => classifier.classify(body).bucket;
+
+describe("reply classifier", () => {
+  it("answers plain confirmations itself instead of sending them to a person", () => {
+    for (const body of [
+      "Everything is correct as listed.",
+      "Looks right to me. Have a good day!",
+      "I confirm the information you have is accurate and current.",
+      "👍",
+    ])
+      expect(bucketOf(body), body).toBe("acknowledgment");
+  });
+
+  it("treats a confirmation with a question as the question, and a change with a question as the update", () => {
+    expect(bucketOf("All correct on my side. When will you check again?")).toBe("question");
+    expect(bucketOf("I moved to Lodi last week, will that affect my seat?")).toBe("update");
+  });
+
+  it("keeps anything legal, HR, union, angry or disputed with a person, however politely put", () => {
+    for (const body of [
+      "Thanks. My attorney will be reviewing this.",
+      "I'm going to HR with this.",
+      "Copying my union steward.",
+      "This is getting ridiculous, I already answered.",
+      "Thank you, but I have not moved and the address is right.",
+      "Everything else is correct, but this review is insulting.",
+      "¿Puedo hablar con alguien en persona?",
+    ])
+      expect(bucketOf(body), body).toBe("escalation");
+  });
+
+  it("reads only the rider's own words, not the quoted email or the signature below them", () => {
+    const body = [
+      "Thanks, all accurate.",
+      "",
+      "--",
+      "Sam Ortiz | Union Steward Liaison",
+      "",
+      "On Tue, Nov 17, 2026 at 8:30 AM Pool Patrol <pool-patrol@northwind.example> wrote:",
+      "> If you think this is wrong, you can talk to a person.",
+    ].join("\n");
+    expect(bucketOf(body)).toBe("acknowledgment");
+  });
+
+  it("sends a reply without clear intent to a person", () => {
+    for (const body of ["what", "...", "maybe, not sure"]) expect(bucketOf(body), body).toBe("escalation");
+  });
+
+  // The later held-out batches were measured once, then used to fix what they revealed: a lower bar.
+  const datasets = fs
+    .readdirSync(path.join(PROJECT_ROOT, "evals", "datasets"))
+    .filter((f) => /^reply.*\.jsonl$/.test(f));
+  const bar = (file: string) => (file === "reply.jsonl" || file === "reply-unseen.jsonl" ? 0.95 : 0.9);
+  for (const file of datasets) {
+    it(`gets at least ${bar(file) * 100}% of ${file} right and misses no escalation`, () => {
+      const rows = fs
+        .readFileSync(path.join(PROJECT_ROOT, "evals", "datasets", file), "utf8")
+        .split("\n")
+        .filter((line) => line.trim())
+        .map(
+          (line) => JSON.parse(line) as { inputs: { body: string; subject?: string }; expected: { bucket: string } },
+        );
+      const results = rows.map((row) => ({
+        expected: row.expected.bucket,
+        actual: classifier.classify(row.inputs.body, row.inputs.subject).bucket,
+      }));
+      const correct = results.filter((r) => r.expected === r.actual).length;
+      const escalations = results.filter((r) => r.expected === "escalation");
+      expect(correct / results.length).toBeGreaterThanOrEqual(bar(file));
+      expect(escalations.filter((r) => r.actual !== "escalation")).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { extractReplyText } from "../../../src/agents/outreach/reply-text.js";
+
+describe("extractReplyText", () => {
+  it("keeps a reply with nothing quoted and no signature as it is", () => {
+    expect(extractReplyText("  Everything is correct as listed.  ")).toEqual({
+      reply: "Everything is correct as listed.",
+      quoted: "",
+      signature: "",
+    });
+  });
+
+  it('strips Gmail-style history under "On … wrote:", also when the client wrapped that line', () => {
+    const body = [
+      "I moved to Gilroy in October.",
+      "",
+      "On Mon, Nov 23, 2026 at 9:14 AM Pool Patrol <",
+      "outreach@poolpatrol.example> wrote:",
+      "> Please confirm your address.",
+    ].join("\n");
+    const text = extractReplyText(body);
+    expect(text.reply).toBe("I moved to Gilroy in October.");
+    expect(text.quoted).toContain("Please confirm your address.");
+    expect(extractReplyText("Correcto.\n\nEl lun, 23 nov 2026 a las 9:14, Pool Patrol escribió:\n> Hola").reply).toBe(
+      "Correcto.",
+    );
+  });
+
+  it('strips everything under "-----Original Message-----" and Outlook From:/Sent: blocks', () => {
+    const outlook = [
+      "Looks right to me.",
+      "",
+      "From: Pool Patrol <outreach@poolpatrol.example>",
+      "Sent: Monday, November 23, 2026 9:14 AM",
+      "To: Rider <rider@example.com>",
+      "Subject: Your address on file",
+      "",
+      "Please tell us if you moved. Are you still on the early shift?",
+    ].join("\n");
+    expect(extractReplyText(outlook)).toMatchObject({ reply: "Looks right to me.", signature: "" });
+    expect(extractReplyText(outlook).quoted).toMatch(/^From: Pool Patrol/);
+    const original = "ok thanks\r\n-----Original Message-----\r\nFrom: Pool Patrol\r\nWhy did you move?";
+    expect(extractReplyText(original)).toEqual({
+      reply: "ok thanks",
+      quoted: "-----Original Message-----\nFrom: Pool Patrol\nWhy did you move?",
+      signature: "",
+    });
+  });
+
+  it('moves ">" lines to the quoted part, even between the rider\'s own lines', () => {
+    const text = extractReplyText(
+      "> Is your address still 1 Main St?\nNo, I moved to Tracy.\n> And your shift?\nSame.",
+    );
+    expect(text.reply).toBe("No, I moved to Tracy.\nSame.");
+    expect(text.quoted).toBe("> Is your address still 1 Main St?\n> And your shift?");
+  });
+
+  it('takes "--" signatures and "Sent from my iPhone" footers out of the reply', () => {
+    expect(extractReplyText("Confirmed.\n\n--\nKevin Tran\nWarehouse Associate | Building 4\n(408) 555-0142")).toEqual({
+      reply: "Confirmed.",
+      quoted: "",
+      signature: "--\nKevin Tran\nWarehouse Associate | Building 4\n(408) 555-0142",
+    });
+    expect(extractReplyText("Sounds good, thank you.\n\nSent from my iPhone")).toMatchObject({
+      reply: "Sounds good, thank you.",
+      signature: "Sent from my iPhone",
+    });
+    expect(extractReplyText("Todo bien\n\nEnviado desde mi Galaxy").reply).toBe("Todo bien");
+  });
+
+  it("takes a sign-off with a name as signature, but never a message that is only thanks", () => {
+    expect(extractReplyText("Hi, this is all accurate.\n\nRegards,\nTom Alvarez")).toMatchObject({
+      reply: "Hi, this is all accurate.",
+      signature: "Regards,\nTom Alvarez",
+    });
+    expect(extractReplyText("Thanks,\nPriya").reply).toBe("Thanks,\nPriya");
+    // A sentence after "Thanks" is more of the message, not a name.
+    expect(extractReplyText("Got it.\nThanks\nI will be on nights from Monday.").reply).toBe(
+      "Got it.\nThanks\nI will be on nights from Monday.",
+    );
+  });
+});
