@@ -131,6 +131,9 @@ export function approvalCard(
         rider?.reply ? showReply(rider.reply) : undefined,
       );
     }),
+    ...(payload.employee_ids.length > 10
+      ? [context(`…and ${payload.employee_ids.length - 10} more riders: their facts are under View evidence.`)]
+      : []),
     decided
       ? decisionContext(approval)
       : actions([
