@@ -1,7 +1,7 @@
 // What Slack's case alert and approval cards show about a case, read in one place:
 // the evidence it stands on, its riders' first names, their replies and answers,
 // and how it came to a cancellation.
-import { type CaseRecord, getCase } from "./case-repository.js";
+import { type CaseRecord, getCase, listCases } from "./case-repository.js";
 import type { PrismaClient } from "./prisma.js";
 import { type CaseEvidence, findCaseEvidence } from "./verification-repository.js";
 
@@ -22,6 +22,8 @@ export interface CaseCardData {
   }[];
   /** When the case went to pre_cancel, and whether a reply timeout led there. */
   preCancel: { at: Date; afterTimeout: boolean } | null;
+  /** Since when the case has been in its current status. */
+  statusSince: Date;
 }
 
 export async function findCaseCardData(prisma: PrismaClient, caseId: string): Promise<CaseCardData> {
@@ -60,10 +62,39 @@ export async function findCaseCardData(prisma: PrismaClient, caseId: string): Pr
       at: m.receivedAt ?? m.sentAt ?? m.createdAt,
     })),
     preCancel: preCancelFrom(events),
+    statusSince: statusSince(record, events),
   };
 }
 
-function preCancelFrom(events: { action: string; details: unknown; createdAt: Date }[]): CaseCardData["preCancel"] {
+type StatusEvent = { action: string; details: unknown; createdAt: Date };
+
+/** The last change into the case's current status; the case's opening when it never changed. */
+function statusSince(record: CaseRecord, events: StatusEvent[]): Date {
+  const change = events.findLast(
+    (e) => e.action === "case.status_changed" && (e.details as { to?: string }).to === record.status,
+  );
+  return change?.createdAt ?? record.created_at;
+}
+
+/** Cases waiting for a person, oldest first, with since when they wait. */
+export async function listCasesNeedingPerson(prisma: PrismaClient): Promise<{ record: CaseRecord; since: Date }[]> {
+  const records = await listCases(prisma, { status: "hitl_review" });
+  const events = await prisma.auditEvent.findMany({
+    where: { subjectType: "case", subjectId: { in: records.map((r) => r.case_id) }, action: "case.status_changed" },
+    orderBy: { id: "asc" },
+  });
+  return records
+    .map((record) => ({
+      record,
+      since: statusSince(
+        record,
+        events.filter((e) => e.subjectId === record.case_id),
+      ),
+    }))
+    .sort((a, b) => a.since.getTime() - b.since.getTime());
+}
+
+function preCancelFrom(events: StatusEvent[]): CaseCardData["preCancel"] {
   const index = events.findLastIndex(
     (e) => e.action === "case.status_changed" && (e.details as { to?: string }).to === "pre_cancel",
   );

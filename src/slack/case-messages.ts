@@ -19,6 +19,7 @@ export function createCaseMessages(ctx: Pick<SlackContext, "deps" | "client" | "
       vanpoolName: data.vanpoolName,
       results: data.evidence,
       firstNames: firstNames(data),
+      statusSince: data.statusSince,
     });
     const row = await prisma.case.findUniqueOrThrow({
       where: { id: caseId },

@@ -1,7 +1,7 @@
 // The digest: posted on POOLPATROL_DIGEST_CRON, or on demand. A database row per
 // period makes it one post per period across restarts and running instances.
 import cron from "node-cron";
-import { listCases } from "../data/case-repository.js";
+import { listCasesNeedingPerson } from "../data/case-card-repository.js";
 import { replyDeadline } from "../domain/case-lifecycle.js";
 import { digestMessage } from "./blocks/digest.js";
 import { programFigures } from "./program-figures.js";
@@ -18,7 +18,7 @@ export function createDigest(ctx: SlackContext) {
       prisma.case.findMany({ where: { status: "pending_reply" }, orderBy: { lastOutboundAt: "asc" } }),
       prisma.case.findMany({ where: { status: { in: ["resolved", "cancelled"] }, resolvedAt: { gte: since } } }),
       programFigures(prisma, since),
-      listCases(prisma, { status: "hitl_review" }),
+      listCasesNeedingPerson(prisma),
     ]);
     return digestMessage({
       since,
@@ -30,7 +30,11 @@ export function createDigest(ctx: SlackContext) {
         kind: a.kind,
         hours: (now.getTime() - a.createdAt.getTime()) / 3_600_000,
       })),
-      needsPerson: needsPerson.map((c) => ({ case_id: c.case_id, vanpool_id: c.vanpool_id, since: c.updated_at })),
+      needsPerson: needsPerson.map(({ record, since }) => ({
+        case_id: record.case_id,
+        vanpool_id: record.vanpool_id,
+        since,
+      })),
       waiting: waiting.map((c) => ({
         case_id: c.id,
         vanpool_id: c.vanpoolId,

@@ -127,14 +127,22 @@ describe.skipIf(!hasChromium)("the sandbox in a browser", () => {
     const card = channel().locator(".message", { hasText: "Cancel membership?" }).first();
     await expect.poll(() => card.count(), { timeout: 20_000 }).toBe(1);
     await card.getByRole("button", { name: "Approve cancellation" }).click();
+    // The refusal is in the card's thread, next to the card.
+    const vanpool = /Cancel membership\? (VP-\d+)/.exec((await card.textContent()) ?? "")![1]!;
+    await channel()
+      .locator(".message", { hasText: `${vanpool} ` })
+      .filter({ hasText: "check failed" })
+      .first()
+      .locator(".thread-link")
+      .click();
     await expect
-      .poll(() => channel().locator(".ephemeral", { hasText: "Only approvers can decide this" }).count(), {
+      .poll(() => page.locator("#thread-messages .ephemeral", { hasText: "Only approvers can decide this" }).count(), {
         timeout: 10_000,
       })
-      .toBe(1);
+      .toBeGreaterThan(0);
     expect(await db.prisma.case.count({ where: { status: "cancelled" } })).toBe(0);
-    await channel().locator(".ephemeral", { hasText: "Only approvers can decide this" }).scrollIntoViewIfNeeded();
     await shot("06-refused-cancellation");
+    await page.click("#close-thread");
   });
 
   it("answers a question in the case thread, and shows App Home", async () => {

@@ -160,6 +160,8 @@ describe("a case that needs a person", () => {
     );
     await h.bot.idle();
     expect(JSON.stringify(h.fake.home(CAROL)!.blocks)).toMatch(new RegExp(`\\*${record.id}\\* VP-109 · waiting`));
+    // A case waiting since the seeds (early November) shows its age in days, not the time of its last Slack update.
+    expect(JSON.stringify(h.fake.home(CAROL)!.blocks)).toMatch(/\*CASE-178B31FB\* VP-103 · waiting \d+ days/);
   });
 });
 

@@ -28,11 +28,19 @@ export interface CaseAlertInput {
   results: LatestResults;
   /** First names by employee id, to show riders as "EMP-1001 (Dana)". */
   firstNames?: Record<string, string>;
+  /** Since when the case has been in its status (how long a person has been awaited). */
+  statusSince?: Date;
 }
 
 export const CASE_ACTIONS = { viewEvidence: "view_evidence", reaudit: "reaudit" } as const;
 
-export function caseAlert({ record, vanpoolName, results, firstNames = {} }: CaseAlertInput): SlackMessage {
+export function caseAlert({
+  record,
+  vanpoolName,
+  results,
+  firstNames = {},
+  statusSince,
+}: CaseAlertInput): SlackMessage {
   const van = vanpoolName ? `${record.vanpool_id} ${vanpoolName}` : record.vanpool_id;
   const failed = record.failed_checks.length ? record.failed_checks.join(" and ") : "no check (missing data)";
   const title =
@@ -62,7 +70,7 @@ export function caseAlert({ record, vanpoolName, results, firstNames = {} }: Cas
       ];
     }),
     ...(record.status === "hitl_review" ? [section(`*What to decide*\n${hitlQuestion(record)}`)] : []),
-    context(nextStep(record)),
+    context(nextStep(record, statusSince ?? record.updated_at)),
     divider,
     actions([
       button("View evidence", CASE_ACTIONS.viewEvidence, record.case_id),
@@ -78,17 +86,17 @@ export function hitlQuestion(record: CaseRecord): string {
     return "Some riders could not be checked because data is missing (a home location or a shift). Fix the data and re-audit, or close the case with a reason.";
   if (record.meta.last_rejected_draft || /review/i.test(record.details))
     return "A rider's reply needs an answer: approve, edit or reject the drafted email in this thread.";
-  return `A rider answered but the ${record.failed_checks.join(" and ")} check still fails. Decide whether the data is wrong (fix it and re-audit), the rider should be written to again, or the case can be closed with a reason.`;
+  return `The ${record.failed_checks.join(" and ")} check still fails and Pool Patrol does not decide this alone. Decide whether the data is wrong (fix it and re-audit), the rider should be written to again, or the case can be closed with a reason.`;
 }
 
-function nextStep(record: CaseRecord): string {
+function nextStep(record: CaseRecord, since: Date): string {
   switch (record.status) {
     case "pending_reply":
       return record.last_outbound_at
         ? `Next: riders were emailed; if no one replies by ${slackDate(replyDeadline(record.last_outbound_at))}, Pool Patrol re-audits and may ask to cancel.`
         : "Next: waiting for riders to reply.";
     case "hitl_review":
-      return `Next: a person needs to look at this case. Waiting since ${slackDate(record.updated_at)}.`;
+      return `Next: a person needs to look at this case. Waiting since ${slackDate(since)}.`;
     case "pre_cancel":
       return "Next: a cancellation is waiting for an approver (see the card in this thread).";
     case "resolved":

@@ -10,6 +10,8 @@ import { age, context, divider, header, REASON_WORDS, STATUS_LABEL, section, sla
 export interface HomeInput {
   vanpools: { vanpool_id: string; name: string | null; riders: number; open_case: CaseRecord | null }[];
   openCases: CaseRecord[];
+  /** Cases waiting for a person and since when. */
+  needsPerson: { record: CaseRecord; since: Date }[];
   pendingForViewer: { approval: ApprovalRecord; vanpool_id: string; facts?: ApprovalCardFacts }[];
   viewerIsApprover: boolean;
   lastAudit: Date | null;
@@ -22,7 +24,7 @@ export function homeView(input: HomeInput): HomeView {
   const byStatus = new Map<string, CaseRecord[]>();
   for (const c of input.openCases) byStatus.set(c.status, [...(byStatus.get(c.status) ?? []), c]);
 
-  const needsPerson = input.openCases.filter((c) => c.status === "hitl_review");
+  const { needsPerson } = input;
   const blocks: KnownBlock[] = [
     header("🚐 Pool Patrol"),
     context(input.lastAudit ? `Last audit ${slackDate(input.lastAudit)}` : "No audit has run yet"),
@@ -37,10 +39,8 @@ export function homeView(input: HomeInput): HomeView {
 
   blocks.push(divider, header(`Needs a person (${needsPerson.length})`));
   if (needsPerson.length === 0) blocks.push(context("No case is waiting for a person."));
-  for (const c of needsPerson.slice(0, 8))
-    blocks.push(
-      section(`*${c.case_id}* ${c.vanpool_id} · waiting ${age(c.updated_at, input.now)}\n${hitlQuestion(c)}`),
-    );
+  for (const { record: c, since } of needsPerson.slice(0, 8))
+    blocks.push(section(`*${c.case_id}* ${c.vanpool_id} · waiting ${age(since, input.now)}\n${hitlQuestion(c)}`));
 
   blocks.push(divider, header(`Open cases (${input.openCases.length})`));
   for (const [status, cases] of byStatus) {

@@ -2,7 +2,7 @@
 // a person with their age, open cases by status, and when the last audit ran.
 import type { App } from "@slack/bolt";
 import { listApprovals } from "../../../data/approval-repository.js";
-import { findCaseCardData } from "../../../data/case-card-repository.js";
+import { findCaseCardData, listCasesNeedingPerson } from "../../../data/case-card-repository.js";
 import { listCases } from "../../../data/case-repository.js";
 import { listActiveVanpools } from "../../../data/vanpool-repository.js";
 import { lastAuditAt } from "../../../data/verification-repository.js";
@@ -18,12 +18,13 @@ export function registerAppHome(
   const { prisma } = deps.ctx.deps;
   app.event("app_home_opened", async ({ event, client }) => {
     if (event.tab && event.tab !== "home") return;
-    const [vanpools, cases, pending, lastAudit, approver] = await Promise.all([
+    const [vanpools, cases, pending, lastAudit, approver, needsPerson] = await Promise.all([
       listActiveVanpools(prisma),
       listCases(prisma),
       listApprovals(prisma, { status: "pending" }),
       lastAuditAt(prisma),
       deps.isApprover(event.user),
+      listCasesNeedingPerson(prisma),
     ]);
     const open = cases.filter((c) => !isClosed(c.status));
     const openByVan = new Map(open.map((c) => [c.vanpool_id, c]));
@@ -41,6 +42,7 @@ export function registerAppHome(
         .map((v) => ({ ...v, open_case: openByVan.get(v.vanpool_id) ?? null }))
         .sort((a, b) => Number(Boolean(b.open_case)) - Number(Boolean(a.open_case))),
       openCases: open,
+      needsPerson,
       pendingForViewer,
       viewerIsApprover: approver,
       lastAudit,
