@@ -111,7 +111,13 @@ describe.skipIf(!hasChromium)("the sandbox in a browser", () => {
     await shot("04-edit-modal");
     await page.click("#modal button[type=submit]");
     await expect.poll(() => card.last().textContent(), { timeout: 20_000 }).toMatch(/Edited by @Alex Rivera/);
-    expect(await card.last().getByRole("button").count()).toBe(0);
+    // Decided: no decision buttons left (an approver can still read the rider's full reply).
+    expect(
+      await card
+        .last()
+        .getByRole("button", { name: /Approve|Edit|Reject/ })
+        .count(),
+    ).toBe(0);
     const sent = await db.prisma.message.findFirst({
       where: { body: { startsWith: "Hi Wendell, thanks for writing." }, status: "sent" },
     });
