@@ -119,3 +119,19 @@ function toEmployeeFields(row: EmployeeRow): Omit<RiderSnapshot, "participant_id
 function point(lat: number | null, lng: number | null): LatLng | null {
   return lat === null || lng === null ? null : { lat, lng };
 }
+
+export async function vanpoolExists(prisma: PrismaClient, vanpoolId: string): Promise<boolean> {
+  return (await prisma.vanpool.count({ where: { id: vanpoolId } })) > 0;
+}
+
+/** Active vanpools with their number of active riders, by id. */
+export async function listActiveVanpools(
+  prisma: PrismaClient,
+): Promise<{ vanpool_id: string; name: string | null; riders: number }[]> {
+  const rows = await prisma.vanpool.findMany({
+    where: { status: "active" },
+    orderBy: { id: "asc" },
+    select: { id: true, name: true, _count: { select: { riders: { where: { status: "active" } } } } },
+  });
+  return rows.map((v) => ({ vanpool_id: v.id, name: v.name, riders: v._count.riders }));
+}

@@ -171,3 +171,50 @@ export async function findLatestResults(
   }
   return latest;
 }
+
+export type CaseEvidence = Awaited<ReturnType<typeof findLatestResults>>;
+
+/**
+ * The evidence a case stands on: the latest result of each check among the runs linked
+ * to the case, and the vanpool's unlinked runs (audits asked for by hand) up to the
+ * moment the case closed. A closed case keeps what it was decided on: later audits, or
+ * runs of another case, never change it.
+ */
+export async function findCaseEvidence(prisma: PrismaClient, caseId: string): Promise<CaseEvidence> {
+  const found = await prisma.case.findUnique({ where: { id: caseId }, select: { vanpoolId: true, resolvedAt: true } });
+  const evidence: CaseEvidence = {};
+  if (!found) return evidence;
+  for (const check of ["location", "shift"] as const) {
+    const row = await prisma.specialistResult.findFirst({
+      where: {
+        check,
+        run: {
+          vanpoolId: found.vanpoolId,
+          OR: [{ caseId }, { caseId: null, ...(found.resolvedAt ? { finishedAt: { lte: found.resolvedAt } } : {}) }],
+        },
+      },
+      orderBy: [{ run: { finishedAt: "desc" } }, { run: { seq: "desc" } }],
+      include: { run: true },
+    });
+    if (row)
+      evidence[check] = {
+        check,
+        verdict: row.verdict,
+        confidence: row.confidence,
+        reasoning: row.reasoning,
+        evidence: row.evidence as SpecialistResult["evidence"],
+        flagged: row.flagged,
+        policy: row.run.policy as Record<string, number>,
+        model: row.model,
+        run_id: row.runId,
+        finished_at: row.run.finishedAt,
+        as_of: row.run.asOf,
+      };
+  }
+  return evidence;
+}
+
+export async function lastAuditAt(prisma: PrismaClient): Promise<Date | null> {
+  const run = await prisma.verificationRun.findFirst({ orderBy: { finishedAt: "desc" }, select: { finishedAt: true } });
+  return run?.finishedAt ?? null;
+}

@@ -5,9 +5,10 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo, Server } from "node:net";
 import type { CliContext } from "../cli/context.js";
 import type { SlackSettings } from "../config/settings.js";
+import { loadSandboxWorkspace, saveSandboxWorkspace } from "../data/sandbox-workspace-repository.js";
 import { startScheduler } from "../jobs/scheduler.js";
 import { createSlackApp, type SlackApp } from "../slack/app.js";
-import { type FakeSlack, startLocalSlack } from "./slack/local-slack.js";
+import { type FakeSlack, startLocalSlack, type WorkspaceSnapshot } from "./slack/local-slack.js";
 import { createSandboxRoutes, type SandboxPeople } from "./ui-routes.js";
 
 export const SANDBOX_PEOPLE: SandboxPeople = {
@@ -18,6 +19,8 @@ export const SANDBOX_PEOPLE: SandboxPeople = {
   ],
   channel: { id: "C0AUDIT", name: "vanpool-audit" },
 };
+
+const WORKSPACE_ID = "sandbox";
 
 export interface RunningSandbox {
   url: string;
@@ -50,6 +53,11 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
       real_name: u.name,
     })),
     usergroups: { S0AUDITORS: ["U0BLAIR"] },
+    // The channel, its threads and App Home survive a restart, kept in the app's own database.
+    store: {
+      load: async () => (await loadSandboxWorkspace(ctx.db.prisma, WORKSPACE_ID)) as WorkspaceSnapshot | undefined,
+      save: (snapshot) => saveSandboxWorkspace(ctx.db.prisma, WORKSPACE_ID, snapshot),
+    },
     routes,
   });
   const settings: SlackSettings = {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CaseWorkflow } from "../cases/case-workflow.js";
 import type { PrismaClient } from "../data/prisma.js";
-import type { FakeSlack, SlackView } from "./slack/local-slack.js";
+import type { FakeSlack } from "./slack/local-slack.js";
 import { postSigned } from "./slack/local-slack.js";
 
 const UI_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "ui");
@@ -36,7 +36,36 @@ export interface SandboxRoutesDeps {
   idle(): Promise<void>;
 }
 
+/** Whom the page is before anyone chooses: the first approver, so the buttons work. */
+export function firstApprover(people: SandboxPeople): string {
+  return (people.users.find((u) => u.role.startsWith("approver")) ?? people.users[0]!).id;
+}
+
+/**
+ * Refuses what another web page could make a browser send: a request from another
+ * origin, or a POST whose body type a cross-site form can send (only JSON is taken).
+ * Scripts on the same machine send no Origin and drive the sandbox with JSON.
+ */
+export function crossSiteRefusal(req: http.IncomingMessage): string | undefined {
+  const origin = req.headers.origin;
+  const site = req.headers["sec-fetch-site"];
+  if (origin !== undefined) {
+    let host: string | undefined;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      host = undefined;
+    }
+    if (host !== req.headers.host) return "Requests from other sites are refused.";
+  }
+  if (site === "cross-site" || site === "same-site") return "Requests from other sites are refused.";
+  if (req.method !== "GET" && !/^application\/json\s*(;|$)/i.test(req.headers["content-type"] ?? ""))
+    return "The sandbox API takes application/json only.";
+  return undefined;
+}
+
 export function createSandboxRoutes(deps: SandboxRoutesDeps) {
+  const knownUser = (id: string | null) => (deps.people.users.some((u) => u.id === id) ? (id ?? undefined) : undefined);
   const closed = new Set<string>();
   const channel = deps.people.channel.id;
   const sign = (body: string) => postSigned(deps.appUrl(), deps.signingSecret, body);
@@ -63,6 +92,11 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
     };
   }
 
+  /**
+   * A click is sent with the message (or App Home) as the person saw it: the newest
+   * version that has the button. A card decided meanwhile still reaches the bot, which
+   * answers who decided first, as Slack does for a screen that was not refreshed.
+   */
   async function act(body: Record<string, unknown>) {
     const slack = deps.slack();
     const user = String(body.user);
@@ -70,26 +104,35 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
       action_id: String(body.action_id),
       value: body.value === undefined ? undefined : String(body.value),
     };
+    const shown = <T extends { blocks?: unknown }>(versions: T[]) =>
+      versions.findLast((v) =>
+        JSON.stringify(v.blocks ?? []).includes(`"action_id":${JSON.stringify(action.action_id)}`),
+      );
     let payload: string;
-    if (body.source === "home")
-      payload = slack.blockActionPayload({ user: { id: user }, view: slack.home(user) as SlackView, action });
-    else {
-      const message = slack.find((m) => m.ts === body.ts);
-      if (!message) throw new Error("That message is gone.");
+    if (body.source === "home") {
+      const view = shown(slack.viewHistory(slack.home(user)?.id ?? ""));
+      if (!view) throw new Error("That button is no longer in your App Home.");
+      payload = slack.blockActionPayload({ user: { id: user }, view, action });
+    } else {
+      const message = shown(slack.messageHistory(String(body.ts)));
+      if (!message || !slack.find((m) => m.ts === body.ts)) throw new Error("That message is gone.");
       payload = slack.blockActionPayload({ user: { id: user }, channel, message, action });
     }
     await sign(payload);
   }
 
-  async function submit(body: { user: string; view_id: string; values: Record<string, string> }) {
+  async function submit(body: Record<string, unknown>) {
     const slack = deps.slack();
-    const view = slack.view(body.view_id);
+    const view = slack.view(String(body.view_id));
     if (!view) throw new Error("That dialog is gone.");
-    const response = await sign(slack.viewSubmissionPayload({ user: { id: body.user }, view, values: body.values }));
+    const values = Object.fromEntries(
+      Object.entries((body.values ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+    );
+    const response = await sign(slack.viewSubmissionPayload({ user: { id: String(body.user) }, view, values }));
     const text = await response.text();
     const answer = text ? (JSON.parse(text) as { response_action?: string; errors?: Record<string, string> }) : {};
     if (answer.response_action === "errors") return { errors: answer.errors };
-    closed.add(body.view_id);
+    closed.add(view.id);
     return { ok: true };
   }
 
@@ -143,7 +186,25 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
       return true;
     }
     if (!url.pathname.startsWith("/sandbox/")) return false;
-    const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+    const refusal = crossSiteRefusal(req);
+    if (refusal) {
+      json(res, 403, { ok: false, error: refusal });
+      return true;
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+    } catch {
+      json(res, 400, { ok: false, error: "The body is not JSON." });
+      return true;
+    }
+    if (req.method === "POST" && !deps.people.users.some((u) => u.id === body.user)) {
+      json(res, 400, {
+        ok: false,
+        error: `Choose who you are first (${deps.people.users.map((u) => u.name).join(", ")}).`,
+      });
+      return true;
+    }
     try {
       switch (`${req.method} ${url.pathname}`) {
         case "GET /sandbox/state":
@@ -151,7 +212,7 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
             res,
             200,
             state(
-              url.searchParams.get("user") ?? deps.people.users[0]!.id,
+              knownUser(url.searchParams.get("user")) ?? firstApprover(deps.people),
               url.searchParams.get("thread") ?? undefined,
             ),
           );
@@ -176,7 +237,7 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
           await act(body);
           break;
         case "POST /sandbox/submit": {
-          const result = await submit(body as never);
+          const result = await submit(body);
           await deps.idle();
           json(res, 200, result);
           return true;

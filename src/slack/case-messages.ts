@@ -1,10 +1,11 @@
 // Keeps Slack in step with a case: posts (or updates in place) its alert in the
 // audit channel, posts approval cards in the alert's thread, and rebuilds a card
 // once decided. Where each message lives is stored on the case / approval row.
-import { type ApprovalRecord, listApprovals } from "../data/approval-repository.js";
+import { listApprovals } from "../data/approval-repository.js";
+import { findCaseCardData } from "../data/case-card-repository.js";
 import { getCase } from "../data/case-repository.js";
-import { findLatestResults } from "../data/verification-repository.js";
 import { approvalCard } from "./blocks/approval-card.js";
+import { approvalCardFacts, firstNames } from "./blocks/card-facts.js";
 import { caseAlert } from "./blocks/case-alert.js";
 import type { SlackContext } from "./slack-context.js";
 
@@ -12,12 +13,14 @@ export function createCaseMessages(ctx: Pick<SlackContext, "deps" | "client" | "
   const { prisma } = ctx.deps;
 
   async function syncCaseAlert(caseId: string): Promise<{ channel: string; ts: string }> {
-    const record = await getCase(prisma, caseId);
-    const [results, vanpool] = await Promise.all([
-      findLatestResults(prisma, record.vanpool_id),
-      prisma.vanpool.findUnique({ where: { id: record.vanpool_id }, select: { name: true } }),
-    ]);
-    const message = caseAlert({ record, vanpoolName: vanpool?.name ?? null, results });
+    const data = await findCaseCardData(prisma, caseId);
+    const message = caseAlert({
+      record: data.record,
+      vanpoolName: data.vanpoolName,
+      results: data.evidence,
+      firstNames: firstNames(data),
+      statusSince: data.statusSince,
+    });
     const row = await prisma.case.findUniqueOrThrow({
       where: { id: caseId },
       select: { slackChannel: true, slackTs: true },
@@ -39,13 +42,14 @@ export function createCaseMessages(ctx: Pick<SlackContext, "deps" | "client" | "
   async function syncCase(caseId: string): Promise<void> {
     const alert = await syncCaseAlert(caseId);
     const record = await getCase(prisma, caseId);
+    const data = await findCaseCardData(prisma, caseId);
     for (const approval of await listApprovals(prisma, { caseId })) {
       const row = await prisma.approvalRequest.findUniqueOrThrow({
         where: { id: approval.approval_id },
         select: { slackChannel: true, slackTs: true },
       });
       if (!row.slackTs && approval.status === "pending") {
-        const card = approvalCard(approval, record.vanpool_id);
+        const card = approvalCard(approval, record.vanpool_id, { facts: approvalCardFacts(data, approval) });
         // Posted in the case thread and shown in the channel too, so approvers see it.
         const posted = await ctx.client.chat.postMessage({
           channel: alert.channel,
@@ -58,13 +62,13 @@ export function createCaseMessages(ctx: Pick<SlackContext, "deps" | "client" | "
           data: { slackChannel: posted.channel!, slackTs: posted.ts! },
         });
       } else if (row.slackTs && row.slackChannel && approval.status !== "pending") {
-        await refreshCard(approval, row.slackChannel, row.slackTs, record.vanpool_id);
+        await ctx.client.chat.update({
+          channel: row.slackChannel,
+          ts: row.slackTs,
+          ...approvalCard(approval, record.vanpool_id, { facts: approvalCardFacts(data, approval) }),
+        });
       }
     }
-  }
-
-  async function refreshCard(approval: ApprovalRecord, channel: string, ts: string, vanpoolId: string): Promise<void> {
-    await ctx.client.chat.update({ channel, ts, ...approvalCard(approval, vanpoolId) });
   }
 
   async function postInThread(caseId: string, text: string): Promise<void> {

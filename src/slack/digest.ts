@@ -1,6 +1,7 @@
 // The digest: posted on POOLPATROL_DIGEST_CRON, or on demand. A database row per
 // period makes it one post per period across restarts and running instances.
 import cron from "node-cron";
+import { listCasesNeedingPerson } from "../data/case-card-repository.js";
 import { replyDeadline } from "../domain/case-lifecycle.js";
 import { digestMessage } from "./blocks/digest.js";
 import { programFigures } from "./program-figures.js";
@@ -11,12 +12,13 @@ export function createDigest(ctx: SlackContext) {
 
   async function build(since: Date) {
     const now = ctx.deps.now();
-    const [opened, pending, waiting, closed, figures] = await Promise.all([
+    const [opened, pending, waiting, closed, figures, needsPerson] = await Promise.all([
       prisma.case.findMany({ where: { createdAt: { gte: since } }, orderBy: { createdAt: "asc" } }),
       prisma.approvalRequest.findMany({ where: { status: "pending" }, orderBy: { createdAt: "asc" } }),
       prisma.case.findMany({ where: { status: "pending_reply" }, orderBy: { lastOutboundAt: "asc" } }),
       prisma.case.findMany({ where: { status: { in: ["resolved", "cancelled"] }, resolvedAt: { gte: since } } }),
       programFigures(prisma, since),
+      listCasesNeedingPerson(prisma),
     ]);
     return digestMessage({
       since,
@@ -27,6 +29,11 @@ export function createDigest(ctx: SlackContext) {
         case_id: a.caseId,
         kind: a.kind,
         hours: (now.getTime() - a.createdAt.getTime()) / 3_600_000,
+      })),
+      needsPerson: needsPerson.map(({ record, since }) => ({
+        case_id: record.case_id,
+        vanpool_id: record.vanpool_id,
+        since,
       })),
       waiting: waiting.map((c) => ({
         case_id: c.id,

@@ -28,6 +28,7 @@ import {
   methods,
   type ResponseContext,
   Workspace,
+  type WorkspaceSnapshot,
 } from "./web-api.js";
 
 export { type Surface, validateBlocks, validateView } from "./block-kit.js";
@@ -51,7 +52,7 @@ export {
   type ViewSubmissionInput,
   viewSubmissionPayload,
 } from "./payloads.js";
-export type { FakeUser, ResponseContext } from "./web-api.js";
+export type { FakeUser, ResponseContext, WorkspaceSnapshot } from "./web-api.js";
 
 export interface FakeSlackOptions {
   botToken?: string;
@@ -72,8 +73,15 @@ export interface FakeSlackOptions {
   /** Port to listen on (0: any free port). */
   port?: number;
   host?: string;
+  /** Keeps the workspace across restarts (the sandbox); without it the workspace lives in memory. */
+  store?: WorkspaceStore;
   /** More routes on the same server (the sandbox UI); return true when handled. */
   routes?: (req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: string) => boolean | Promise<boolean>;
+}
+
+export interface WorkspaceStore {
+  load(): Promise<WorkspaceSnapshot | undefined>;
+  save(snapshot: WorkspaceSnapshot): Promise<void>;
 }
 
 export interface ApiCall {
@@ -112,6 +120,8 @@ export interface FakeSlack {
   thread(channel: string, ts: string): SlackMessage[];
   find(predicate: (message: SlackMessage, channel: string) => boolean): SlackMessage | undefined;
   channelOf(ts: string): string | undefined;
+  /** Every version a message went through, first as posted (what a person with an old screen still sees). */
+  messageHistory(ts: string): SlackMessage[];
   ephemerals(user: string): { channel: string; message: SlackMessage }[];
   /** Modals as they are now, in the order they were opened. */
   views(user?: string): SlackView[];
@@ -156,6 +166,16 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
   ws.users.set(id.botUserId, { id: id.botUserId, name: "pool_patrol", is_bot: true });
   for (const user of options.users ?? []) ws.users.set(user.id, user);
   for (const [group, members] of Object.entries(options.usergroups ?? {})) ws.usergroups.set(group, members);
+  const stored = await options.store?.load();
+  if (stored) ws.restore(stored);
+  // Saves run one after another, each with the workspace as it is then, before the call is answered.
+  let saving: Promise<void> = Promise.resolve();
+  const persist = () => {
+    const store = options.store;
+    if (!store) return saving;
+    saving = saving.catch(() => undefined).then(() => store.save(ws.snapshot()));
+    return saving;
+  };
 
   const calls: ApiCall[] = [];
   const failures = new Map<string, Json[]>();
@@ -186,7 +206,12 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
     const call: ApiCall = { method, body: args, at: now() };
     calls.push(call);
     call.response = answer(method, token, args);
-    send(res, 200, call.response);
+    const response = call.response;
+    if (!options.store || !response.ok || !MUTATING.has(method)) return send(res, 200, response);
+    persist().then(
+      () => send(res, 200, response),
+      (error: Error) => send(res, 200, { ok: false, error: "fatal_error", detail: error.message }),
+    );
   }
 
   // Slack accepts at most five responses per response URL.
@@ -209,7 +234,10 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
     entry.uses += 1;
     try {
       applyResponse(ws, entry.context, body);
-      reply(200, { ok: true });
+      persist().then(
+        () => reply(200, { ok: true }),
+        (error: Error) => reply(500, { ok: false, error: "fatal_error", detail: error.message }),
+      );
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       reply(400, { ok: false, error: error.error, ...error.extra });
@@ -276,6 +304,7 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
       return undefined;
     },
     channelOf: (ts) => ws.entries.get(ts)?.channel,
+    messageHistory: (ts) => [...(ws.entries.get(ts)?.versions ?? [])],
     ephemerals: (user) => ws.ephemeralsFor(user),
     views: (user) =>
       [...ws.viewEntries.values()]
@@ -369,6 +398,7 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
         ...(input.blocks ? { blocks: input.blocks } : {}),
         ...(threadTs ? { thread_ts: threadTs, parent_user_id: ws.entries.get(threadTs)?.versions[0]?.user } : {}),
       });
+      persist().catch((error: Error) => process.stderr.write(`local Slack could not save: ${error.message}\n`));
       const channelType = input.channel.startsWith("D") ? "im" : input.channel.startsWith("G") ? "group" : "channel";
       const body = eventCallbackBody({
         team_id: id.teamId,
@@ -386,6 +416,15 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
       }),
   };
 }
+
+const MUTATING = new Set([
+  "chat.postMessage",
+  "chat.update",
+  "chat.delete",
+  "chat.postEphemeral",
+  "reactions.add",
+  "views.publish",
+]);
 
 /** Arguments from the query string and a JSON or form body; undefined when the JSON is broken. */
 function parseArgs(req: http.IncomingMessage, url: URL, raw: string): Json | undefined {

@@ -63,6 +63,13 @@ export function compareTs(a: string, b: string): number {
   return Number(as) - Number(bs) || Number(am.padEnd(6, "0")) - Number(bm.padEnd(6, "0"));
 }
 
+/** What a workspace keeps across restarts: messages with their versions, App Home tabs, and the ts clock. */
+export interface WorkspaceSnapshot {
+  entries: [string, Entry][];
+  homes: [string, { user: string; versions: SlackView[] }][];
+  lastMicros: number;
+}
+
 export class Workspace {
   /** Every message and ephemeral by ts, which is unique across the workspace. */
   readonly entries = new Map<string, Entry>();
@@ -80,6 +87,24 @@ export class Workspace {
     readonly now: () => number,
     private readonly triggerTtlMs: number,
   ) {}
+
+  /** Open modals are left out: like Slack's, they close when the client goes away. */
+  snapshot(): WorkspaceSnapshot {
+    const homes = [...this.homes.values()].flatMap((id) => {
+      const entry = this.viewEntries.get(id);
+      return entry ? [[id, entry] as [string, ViewEntry]] : [];
+    });
+    return { entries: [...this.entries], homes, lastMicros: this.lastMicros };
+  }
+
+  restore(snapshot: WorkspaceSnapshot): void {
+    for (const [ts, entry] of snapshot.entries) this.entries.set(ts, entry);
+    for (const [id, entry] of snapshot.homes) {
+      this.viewEntries.set(id, entry);
+      this.homes.set(entry.user, id);
+    }
+    this.lastMicros = Math.max(this.lastMicros, snapshot.lastMicros);
+  }
 
   nextTs(): string {
     this.lastMicros = Math.max(this.now() * 1000, this.lastMicros + 100);

@@ -185,13 +185,15 @@ async function refresh() {
   const query = new URLSearchParams({ user, ...(openThread ? { thread: openThread } : {}) });
   const response = await fetch(`/sandbox/state?${query}`);
   state = await response.json();
-  if (!user) {
+  // A fresh browser (or a person who no longer exists) starts as whom the sandbox chose: the first approver.
+  if (user !== state.user) {
     user = state.user;
     localStorage.setItem("poolpatrol.user", user);
   }
   render();
 }
 async function post(path, body) {
+  if (!state) await refresh();
   const response = await fetch(path, {
     method: "POST",
     headers: { "content-type": "application/json" },

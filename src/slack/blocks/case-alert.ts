@@ -1,119 +1,109 @@
 // The case alert in the audit channel: what failed, the key evidence, confidence,
 // status and what happens next. Its thread is where the case is discussed.
+import type { KnownBlock } from "@slack/types";
 import type { CaseRecord } from "../../data/case-repository.js";
-import { replyDeadline } from "../../domain/case-lifecycle.js";
-import type { EvidenceItem, SpecialistResult } from "../../domain/specialist-result.js";
+import { isClosed, replyDeadline } from "../../domain/case-lifecycle.js";
 import {
-  band,
+  actions,
   bandMiles,
   button,
   context,
   divider,
   fields,
   header,
-  homeLabel,
+  riderName,
   type SlackMessage,
   STATUS_LABEL,
   section,
   slackDate,
 } from "./format.js";
+import { concernedRiders, failedConfidence, type LatestResults, riderLine } from "./rider-evidence.js";
 
-export type LatestResults = Partial<
-  Record<
-    "location" | "shift",
-    Pick<SpecialistResult, "verdict" | "confidence" | "reasoning" | "evidence" | "flagged" | "policy">
-  >
->;
+export type { LatestResults } from "./rider-evidence.js";
 
 export interface CaseAlertInput {
   record: CaseRecord;
   vanpoolName: string | null;
+  /** The evidence the case stands on (for a closed case: what it was decided on). */
   results: LatestResults;
+  /** First names by employee id, to show riders as "EMP-1001 (Dana)". */
+  firstNames?: Record<string, string>;
+  /** Since when the case has been in its status (how long a person has been awaited). */
+  statusSince?: Date;
 }
 
 export const CASE_ACTIONS = { viewEvidence: "view_evidence", reaudit: "reaudit" } as const;
 
-export function caseAlert({ record, vanpoolName, results }: CaseAlertInput): SlackMessage {
+export function caseAlert({
+  record,
+  vanpoolName,
+  results,
+  firstNames = {},
+  statusSince,
+}: CaseAlertInput): SlackMessage {
   const van = vanpoolName ? `${record.vanpool_id} ${vanpoolName}` : record.vanpool_id;
   const failed = record.failed_checks.length ? record.failed_checks.join(" and ") : "no check (missing data)";
   const title =
     record.reason === "inconclusive" ? `${van}: needs a person (data missing)` : `${van}: ${failed} check failed`;
-  const confidence = Math.min(
-    ...(["location", "shift"] as const).filter((c) => results[c]).map((c) => results[c]!.confidence),
-  );
-  const blocks = [
+  const confidence = failedConfidence(results);
+  const closed = isClosed(record.status);
+  const blocks: KnownBlock[] = [
     header(`${record.status === "resolved" ? "✅" : record.status === "cancelled" ? "⛔" : "🚩"} ${title}`),
     fields([
       `*Case*\n${record.case_id}`,
       `*Status*\n${STATUS_LABEL[record.status] ?? record.status}`,
-      `*Flagged riders*\n${record.flagged.join(", ") || "none"}`,
-      `*Confidence*\n${Number.isFinite(confidence) ? `${confidence}/5` : "n/a"}`,
+      `*Flagged riders*\n${record.flagged.map((id) => riderName(id, firstNames[id])).join(", ") || "none"}`,
+      `*Confidence of the failed ${record.failed_checks.length > 1 ? "checks" : "check"}*\n${confidence === null ? "n/a" : `${confidence}/5`}`,
     ]),
     ...(["location", "shift"] as const).flatMap((check) => {
       const result = results[check];
       if (!result || result.verdict === "pass") return [];
+      const lines = concernedRiders(result).flatMap((id) => {
+        const line = riderLine(check, result, id);
+        return line ? [`• ${riderName(id, firstNames[id])} · ${line}`] : [];
+      });
+      const verdict = result.verdict === "fail" ? "failed" : "could not decide";
       return [
         section(
-          `*${check === "location" ? "📍 Location" : "🕒 Shift"}: ${result.verdict}*\n${keyEvidence(check, result).join("\n") || bandMiles(result.reasoning)}`,
+          `*${check === "location" ? "📍 Location" : "🕒 Shift"}: ${verdict}*\n${lines.join("\n") || bandMiles(result.reasoning)}`,
         ),
       ];
     }),
-    context(nextStep(record)),
+    ...(record.status === "hitl_review" ? [section(`*What to decide*\n${hitlQuestion(record)}`)] : []),
+    context(nextStep(record, statusSince ?? record.updated_at)),
     divider,
-    {
-      type: "actions",
-      elements: [
-        button("View evidence", CASE_ACTIONS.viewEvidence, record.case_id),
-        button("Re-audit", CASE_ACTIONS.reaudit, record.case_id),
-      ],
-    },
+    actions([
+      button("View evidence", CASE_ACTIONS.viewEvidence, record.case_id),
+      ...(closed ? [] : [button("Re-audit", CASE_ACTIONS.reaudit, record.case_id)]),
+    ]),
   ];
   return { text: `${title} (${record.case_id}, ${STATUS_LABEL[record.status] ?? record.status})`, blocks };
 }
 
-function keyEvidence(check: "location" | "shift", result: NonNullable<LatestResults["location"]>): string[] {
-  const concerned = new Set(result.verdict === "fail" ? result.flagged : riderIdsUndecided(result.evidence));
-  if (check === "location") {
-    const threshold = result.policy.max_distance_miles;
-    return result.evidence
-      .filter((e) => e.type === "employee_profile" && concerned.has(String(e.employee_id)))
-      .map((profile) => {
-        const distance = result.evidence.find(
-          (e) => e.type === "distance_check" && e.employee_id === profile.employee_id,
-        );
-        const miles = distance?.distance_miles as number | null | undefined;
-        return `• ${profile.employee_id} · ${homeLabel(profile.home_city as string | null, profile.home_zip as string | null)} · ${miles === null || miles === undefined ? "cannot be located" : `${band(miles)} from the pickup`} (limit ${threshold} mi)`;
-      });
-  }
-  const reference = result.evidence.find((e) => e.type === "shift_reference");
-  return result.evidence
-    .filter((e) => e.type === "employee_shift" && concerned.has(String(e.employee_id)))
-    .map((e) =>
-      e.days
-        ? `• ${e.employee_id} · ${e.shift_name} ${e.schedule} vs van ${reference?.description ?? "?"} · ${e.compatible_days}/${e.operating_days} days`
-        : `• ${e.employee_id} · no shift on record`,
-    );
+/** What the person looking at a "needs a person" case must decide. */
+export function hitlQuestion(record: CaseRecord): string {
+  if (record.reason === "inconclusive" || record.failed_checks.length === 0)
+    return "Some riders could not be checked because data is missing (a home location or a shift). Fix the data and re-audit, or close the case with a reason.";
+  if (record.meta.last_rejected_draft || /review/i.test(record.details))
+    return "A rider's reply needs an answer: approve, edit or reject the drafted email in this thread.";
+  return `The ${record.failed_checks.join(" and ")} check still fails and Pool Patrol does not decide this alone. Decide whether the data is wrong (fix it and re-audit), the rider should be written to again, or the case can be closed with a reason.`;
 }
 
-function riderIdsUndecided(evidence: EvidenceItem[]): string[] {
-  return evidence.filter((e) => e.verdict === "inconclusive" && e.employee_id).map((e) => String(e.employee_id));
-}
-
-function nextStep(record: CaseRecord): string {
+function nextStep(record: CaseRecord, since: Date): string {
   switch (record.status) {
     case "pending_reply":
       return record.last_outbound_at
         ? `Next: riders were emailed; if no one replies by ${slackDate(replyDeadline(record.last_outbound_at))}, Pool Patrol re-audits and may ask to cancel.`
         : "Next: waiting for riders to reply.";
     case "hitl_review":
-      return "Next: a person needs to look at this case (see the thread).";
+      return `Next: a person needs to look at this case. Waiting since ${slackDate(since)}.`;
     case "pre_cancel":
-      return "Next: a cancellation is waiting for an approver (see the thread).";
+      return "Next: a cancellation is waiting for an approver (see the card in this thread).";
     case "resolved":
-      return `Closed: resolved${record.resolved_at ? ` ${slackDate(record.resolved_at)}` : ""}.`;
+      return `Closed: resolved${record.resolved_at ? ` ${slackDate(record.resolved_at)}` : ""}. A new audit of ${record.vanpool_id} opens a new case if needed.`;
     case "cancelled":
-      return `Closed: membership cancelled${record.resolved_at ? ` ${slackDate(record.resolved_at)}` : ""}.`;
+      return `Closed: membership cancelled${record.resolved_at ? ` ${slackDate(record.resolved_at)}` : ""}. A new audit of ${record.vanpool_id} opens a new case if needed.`;
     default:
-      return `Status: ${record.status}.`;
+      return `Status: ${STATUS_LABEL[record.status] ?? record.status}.`;
   }
 }

@@ -1,13 +1,25 @@
 // The digest message: what changed since the last one, what waits on people and
 // riders, and how the program is doing.
 import { BASELINE_HOURS_PER_WEEK, type ProgramFigures } from "../program-figures.js";
-import { context, divider, fields, header, type SlackMessage, section, slackDate } from "./format.js";
+import {
+  age,
+  context,
+  divider,
+  fields,
+  header,
+  REASON_WORDS,
+  type SlackMessage,
+  section,
+  slackDate,
+} from "./format.js";
 
 export interface DigestInput {
   since: Date;
   now: Date;
-  opened: { case_id: string; vanpool_id: string; reason: string }[];
+  opened: { case_id: string; vanpool_id: string; reason: keyof typeof REASON_WORDS }[];
   pending: { approval_id: string; case_id: string; kind: string; hours: number }[];
+  /** Cases waiting for a person (hitl_review) and since when. */
+  needsPerson: { case_id: string; vanpool_id: string; since: Date }[];
   waiting: { case_id: string; vanpool_id: string; deadline: Date | null }[];
   resolved: string[];
   cancelled: string[];
@@ -24,13 +36,13 @@ export function digestMessage(d: DigestInput): SlackMessage {
   const f = d.figures;
   const weeks = Math.max(1, (d.now.getTime() - d.since.getTime()) / (7 * 86_400_000));
   return {
-    text: `Pool Patrol digest: ${d.opened.length} new case(s), ${d.pending.length} approval(s) waiting, ${d.resolved.length} resolved, ${d.cancelled.length} cancelled`,
+    text: `Pool Patrol digest: ${d.opened.length} new case(s), ${d.pending.length} approval(s) waiting, ${d.needsPerson.length} case(s) need a person, ${d.resolved.length} resolved, ${d.cancelled.length} cancelled`,
     blocks: [
       header("📋 Pool Patrol digest"),
       context(`Since ${slackDate(d.since)}`),
       section(
         `*New cases (${d.opened.length})*\n${list(
-          d.opened.map((c) => `• ${c.case_id} ${c.vanpool_id} · ${c.reason.replace("_", " ")}`),
+          d.opened.map((c) => `• ${c.case_id} ${c.vanpool_id} · ${REASON_WORDS[c.reason]}`),
           "None",
         )}`,
       ),
@@ -38,9 +50,15 @@ export function digestMessage(d: DigestInput): SlackMessage {
         `*Waiting for a decision (${d.pending.length})*\n${list(
           d.pending.map(
             (a) =>
-              `• ${a.approval_id} · ${a.kind.replace("_", " ")} on ${a.case_id} · waiting ${Math.round(a.hours)} h`,
+              `• ${a.kind === "cancellation" ? "Cancellation" : "Reply to a rider"} on ${a.case_id} · waiting ${Math.round(a.hours)} h`,
           ),
           "Nothing waiting",
+        )}`,
+      ),
+      section(
+        `*Needs a person (${d.needsPerson.length})*\n${list(
+          d.needsPerson.map((c) => `• ${c.case_id} ${c.vanpool_id} · waiting ${age(c.since, d.now)}`),
+          "None",
         )}`,
       ),
       section(

@@ -1,11 +1,21 @@
 // Small pure helpers shared by the Block Kit builders. Nothing here ever shows a
 // street address: a rider's home appears as a city or ZIP3 and a distance band.
+import type {
+  ActionsBlock,
+  Button,
+  ConfirmationDialog,
+  ContextBlock,
+  DividerBlock,
+  HeaderBlock,
+  KnownBlock,
+  PlainTextElement,
+  SectionBlock,
+} from "@slack/types";
 import { distanceBand } from "../../domain/geo.js";
 
-export type Block = Record<string, unknown>;
 export interface SlackMessage {
   text: string;
-  blocks: Block[];
+  blocks: KnownBlock[];
 }
 
 export const SECTION_LIMIT = 3000;
@@ -42,41 +52,61 @@ export function slackDate(date: Date, format = "{date_short_pretty} at {time}"):
   return `<!date^${Math.floor(date.getTime() / 1000)}^${format}|${date.toISOString().slice(0, 16).replace("T", " ")} UTC>`;
 }
 
-export const section = (text: string, extra: Block = {}): Block => ({
+export const plain = (text: string): PlainTextElement => ({ type: "plain_text", text, emoji: true });
+
+export const section = (text: string, accessory?: Button): SectionBlock => ({
   type: "section",
   text: { type: "mrkdwn", text: truncate(text, SECTION_LIMIT) },
-  ...extra,
+  ...(accessory ? { accessory } : {}),
 });
-export const fields = (items: string[]): Block => ({
+export const fields = (items: string[]): SectionBlock => ({
   type: "section",
   fields: items.slice(0, 10).map((t) => ({ type: "mrkdwn", text: truncate(t, 2000) })),
 });
-export const context = (text: string): Block => ({
+export const context = (text: string): ContextBlock => ({
   type: "context",
   elements: [{ type: "mrkdwn", text: truncate(text, SECTION_LIMIT) }],
 });
-export const header = (text: string): Block => ({
-  type: "header",
-  text: { type: "plain_text", text: truncate(text, 150), emoji: true },
-});
-export const divider: Block = { type: "divider" };
+export const header = (text: string): HeaderBlock => ({ type: "header", text: plain(truncate(text, 150)) });
+export const divider: DividerBlock = { type: "divider" };
+export const actions = (elements: Button[]): ActionsBlock => ({ type: "actions", elements });
 
 export function button(
   text: string,
   actionId: string,
   value: string,
   style?: "primary" | "danger",
-  confirm?: Block,
-): Block {
+  confirm?: ConfirmationDialog,
+): Button {
   return {
     type: "button",
-    text: { type: "plain_text", text: truncate(text, BUTTON_TEXT_LIMIT), emoji: true },
+    text: plain(truncate(text, BUTTON_TEXT_LIMIT)),
     action_id: actionId,
     value,
     ...(style ? { style } : {}),
     ...(confirm ? { confirm } : {}),
   };
 }
+
+/** A rider as people see them in Slack: id and first name, never an email address. */
+export function riderName(employeeId: string, firstName?: string | null): string {
+  return firstName ? `${employeeId} (${firstName})` : employeeId;
+}
+
+/** How long something has waited, in words: "3 h", "2 days". */
+export function age(since: Date, now: Date): string {
+  const hours = Math.max(0, (now.getTime() - since.getTime()) / 3_600_000);
+  if (hours < 1) return "under an hour";
+  if (hours < 48) return `${Math.round(hours)} h`;
+  return `${Math.floor(hours / 24)} days`;
+}
+
+export const REASON_WORDS: Record<"location_mismatch" | "shift_mismatch" | "both" | "inconclusive", string> = {
+  location_mismatch: "lives too far",
+  shift_mismatch: "shift does not match",
+  both: "too far and shift does not match",
+  inconclusive: "data missing",
+};
 
 export const STATUS_LABEL: Record<string, string> = {
   open: "Open",

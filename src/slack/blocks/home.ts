@@ -1,25 +1,31 @@
 // App Home: flagged vanpools first, open cases by status, the viewer's pending
 // approvals with their buttons, and when the last audit ran.
+import type { HomeView, KnownBlock } from "@slack/types";
 import type { ApprovalRecord } from "../../data/approval-repository.js";
 import type { CaseRecord } from "../../data/case-repository.js";
-import { approvalCard } from "./approval-card.js";
-import { type Block, context, divider, header, STATUS_LABEL, section, slackDate } from "./format.js";
+import { type ApprovalCardFacts, approvalCard } from "./approval-card.js";
+import { hitlQuestion } from "./case-alert.js";
+import { age, context, divider, header, REASON_WORDS, STATUS_LABEL, section, slackDate } from "./format.js";
 
 export interface HomeInput {
   vanpools: { vanpool_id: string; name: string | null; riders: number; open_case: CaseRecord | null }[];
   openCases: CaseRecord[];
-  pendingForViewer: { approval: ApprovalRecord; vanpool_id: string }[];
+  /** Cases waiting for a person and since when. */
+  needsPerson: { record: CaseRecord; since: Date }[];
+  pendingForViewer: { approval: ApprovalRecord; vanpool_id: string; facts?: ApprovalCardFacts }[];
   viewerIsApprover: boolean;
   lastAudit: Date | null;
+  now: Date;
 }
 
-export function homeView(input: HomeInput): Block {
+export function homeView(input: HomeInput): HomeView {
   const flagged = input.vanpools.filter((v) => v.open_case);
   const clean = input.vanpools.filter((v) => !v.open_case);
   const byStatus = new Map<string, CaseRecord[]>();
   for (const c of input.openCases) byStatus.set(c.status, [...(byStatus.get(c.status) ?? []), c]);
 
-  const blocks: Block[] = [
+  const { needsPerson } = input;
+  const blocks: KnownBlock[] = [
     header("🚐 Pool Patrol"),
     context(input.lastAudit ? `Last audit ${slackDate(input.lastAudit)}` : "No audit has run yet"),
     divider,
@@ -28,8 +34,13 @@ export function homeView(input: HomeInput): Block {
   if (!input.viewerIsApprover) blocks.push(context("You are not an approver, so no decisions wait for you."));
   else if (input.pendingForViewer.length === 0) blocks.push(context("Nothing to decide."));
   // Each card is a few blocks; keep the home within Slack's 100-block limit.
-  for (const { approval, vanpool_id } of input.viewerIsApprover ? input.pendingForViewer.slice(0, 8) : [])
-    blocks.push(...approvalCard(approval, vanpool_id, { uniqueActions: true }).blocks.slice(1));
+  for (const { approval, vanpool_id, facts } of input.viewerIsApprover ? input.pendingForViewer.slice(0, 6) : [])
+    blocks.push(...approvalCard(approval, vanpool_id, { uniqueActions: true, facts }).blocks.slice(1));
+
+  blocks.push(divider, header(`Needs a person (${needsPerson.length})`));
+  if (needsPerson.length === 0) blocks.push(context("No case is waiting for a person."));
+  for (const { record: c, since } of needsPerson.slice(0, 8))
+    blocks.push(section(`*${c.case_id}* ${c.vanpool_id} · waiting ${age(since, input.now)}\n${hitlQuestion(c)}`));
 
   blocks.push(divider, header(`Open cases (${input.openCases.length})`));
   for (const [status, cases] of byStatus) {
@@ -37,7 +48,9 @@ export function homeView(input: HomeInput): Block {
       section(
         `*${STATUS_LABEL[status] ?? status}* (${cases.length})\n${cases
           .slice(0, 15)
-          .map((c) => `• ${c.case_id} ${c.vanpool_id} · ${c.reason.replace("_", " ")}`)
+          .map(
+            (c) => `• ${c.case_id} ${c.vanpool_id} · ${REASON_WORDS[c.reason]} · ${age(c.created_at, input.now)} old`,
+          )
           .join("\n")}`,
       ),
     );

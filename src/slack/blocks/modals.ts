@@ -1,10 +1,9 @@
 // Modals: the full cited evidence of a case, the editor for a drafted reply, and
 // the reason for a rejection. Titles stay within Slack's 24 characters.
+import type { KnownBlock, ModalView } from "@slack/types";
 import type { ApprovalRecord } from "../../data/approval-repository.js";
 import type { CaseRecord } from "../../data/case-repository.js";
-import type { LatestResults } from "./case-alert.js";
 import {
-  type Block,
   band,
   bandMiles,
   context,
@@ -12,9 +11,14 @@ import {
   escapeMrkdwn,
   header,
   homeLabel,
+  plain,
+  riderName,
+  STATUS_LABEL,
   section,
+  slackDate,
   truncate,
 } from "./format.js";
+import type { LatestResults } from "./rider-evidence.js";
 
 export const VIEW_CALLBACKS = {
   editReply: "edit_escalation_reply_submit",
@@ -25,12 +29,14 @@ export const INPUTS = {
   reason: { block: "reject_reason", action: "reason" },
 } as const;
 
-const plain = (text: string) => ({ type: "plain_text" as const, text, emoji: true });
-
-export function evidenceModal(record: CaseRecord, results: LatestResults): Block {
-  const blocks: Block[] = [
+export function evidenceModal(
+  record: CaseRecord,
+  results: LatestResults,
+  firstNames: Record<string, string> = {},
+): ModalView {
+  const blocks: KnownBlock[] = [
     section(
-      `*${record.case_id}* · ${record.vanpool_id} · ${record.status}\nFailed: ${record.failed_checks.join(", ") || "none"} · Flagged: ${record.flagged.join(", ") || "none"}`,
+      `*${record.case_id}* · ${record.vanpool_id} · ${STATUS_LABEL[record.status] ?? record.status}\nFailed: ${record.failed_checks.join(", ") || "none"} · Flagged: ${record.flagged.map((id) => riderName(id, firstNames[id])).join(", ") || "none"}`,
     ),
   ];
   for (const check of ["location", "shift"] as const) {
@@ -87,8 +93,8 @@ function shiftLines(result: NonNullable<LatestResults["shift"]>): string[] {
   return lines;
 }
 
-export function editReplyModal(approval: ApprovalRecord): Block {
-  const payload = approval.payload as { to: string; body: string };
+export function editReplyModal(approval: ApprovalRecord, riderLabel: string): ModalView {
+  const payload = approval.payload as { body: string };
   return {
     type: "modal",
     callback_id: VIEW_CALLBACKS.editReply,
@@ -97,7 +103,7 @@ export function editReplyModal(approval: ApprovalRecord): Block {
     submit: plain("Send"),
     close: plain("Cancel"),
     blocks: [
-      context(`To ${escapeMrkdwn(payload.to)} · ${approval.case_id}`),
+      context(`To ${escapeMrkdwn(riderLabel)} · ${approval.case_id}`),
       {
         type: "input",
         block_id: INPUTS.body.block,
@@ -114,7 +120,7 @@ export function editReplyModal(approval: ApprovalRecord): Block {
   };
 }
 
-export function rejectModal(approval: ApprovalRecord): Block {
+export function rejectModal(approval: ApprovalRecord): ModalView {
   return {
     type: "modal",
     callback_id: VIEW_CALLBACKS.rejectApproval,
@@ -134,6 +140,20 @@ export function rejectModal(approval: ApprovalRecord): Block {
         label: plain("Reason"),
         element: { type: "plain_text_input", action_id: INPUTS.reason.action, multiline: true, min_length: 5 },
       },
+    ],
+  };
+}
+
+/** The unredacted reply, for an approver only (the card in the channel shows it redacted). */
+export function fullReplyModal(input: { rider: string; at: Date; body: string; caseId: string }): ModalView {
+  const chunks = input.body.match(/[\s\S]{1,2900}/g) ?? ["(empty)"];
+  return {
+    type: "modal",
+    title: plain("Full reply"),
+    close: plain("Close"),
+    blocks: [
+      context(`${escapeMrkdwn(input.rider)} wrote ${slackDate(input.at)} · ${input.caseId} · shown only to you`),
+      ...chunks.slice(0, 30).map((chunk) => section(escapeMrkdwn(chunk))),
     ],
   };
 }

@@ -1,11 +1,14 @@
 // Answers to case-thread questions, from stored evidence, emails and the audit trail,
 // each citing where it comes from. Nothing here re-audits.
+
 import { eventsFor } from "../../data/audit-log.js";
 import type { CaseRecord } from "../../data/case-repository.js";
 import { findThreadForCase } from "../../data/email-repository.js";
 import type { PrismaClient } from "../../data/prisma.js";
 import { findLatestResults } from "../../data/verification-repository.js";
 import { band, bandMiles, escapeMrkdwn, homeLabel, STATUS_LABEL, slackDate, truncate } from "../blocks/format.js";
+import { redactReply } from "../blocks/redact.js";
+import { trailSentence } from "../blocks/trail.js";
 import type { Understanding } from "./intent.js";
 
 export async function answer(
@@ -48,7 +51,14 @@ export async function answer(
         );
         if (replies.length === 0) return `• ${e.id} (${e.firstName}) has not replied.`;
         const last = replies.at(-1)!;
-        return `• ${e.id} (${e.firstName}) replied ${slackDate(last.at, "{date_short_pretty}")}${last.bucket ? ` (_${last.bucket}_)` : ""}:\n> ${escapeMrkdwn(truncate(last.body.split(/\n\s*\n|\nOn .*wrote:/)[0]!.replace(/\n/g, " "), 400))}\n_Source: ${last.message_id}_`;
+        return `• ${e.id} (${e.firstName}) replied ${slackDate(last.at, "{date_short_pretty}")}${last.bucket ? ` (_${last.bucket}_)` : ""}:\n> ${escapeMrkdwn(
+          truncate(
+            redactReply(last.body)
+              .split(/\n\s*\n|\nOn .*wrote:/)[0]!
+              .replace(/\n/g, " "),
+            400,
+          ),
+        )}\n_Source: ${last.message_id}_`;
       });
       return lines.length ? lines.join("\n") : `No flagged rider on ${record.case_id}.`;
     }
@@ -69,7 +79,7 @@ export async function answer(
     }
     case "status": {
       const events = (await eventsFor(prisma, [record.case_id])).slice(-6);
-      return `*${record.case_id}* is ${STATUS_LABEL[record.status]}${record.outcome ? ` (${record.outcome})` : ""}; re-audits ${record.re_audit_count}.\nRecent trail:\n${events.map((e) => `• ${slackDate(e.at, "{date_short_pretty} {time}")} ${e.actor.replace(/^slack:/, "")} ${e.action}`).join("\n")}\n_Source: audit trail_`;
+      return `*${record.case_id}* is ${STATUS_LABEL[record.status]}${record.outcome ? ` (${record.outcome})` : ""}; re-audits ${record.re_audit_count}.\nRecent trail:\n${events.map((e) => `• ${trailSentence(e)}`).join("\n")}\n_Source: audit trail_`;
     }
     default:
       return "";

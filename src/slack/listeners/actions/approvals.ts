@@ -1,16 +1,26 @@
 // Approval buttons and the modals behind Edit and Reject. Only approvers decide;
-// anyone else gets an ephemeral refusal and an audit event. A click on a decided
-// card (a second click, a stale card, the slower of two approvers) changes nothing
-// and says who decided first.
+// anyone else gets an ephemeral refusal (in the card's thread) and an audit event. A
+// click on a decided card (a second click, a stale card, the slower of two approvers)
+// changes nothing and says who decided first. "Show full reply" opens what a rider
+// wrote, unredacted, for approvers only.
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
-import { AlreadyDecidedError, type Decision, findApproval } from "../../../data/approval-repository.js";
+import {
+  AlreadyDecidedError,
+  type ApprovalRecord,
+  type Decision,
+  findApproval,
+} from "../../../data/approval-repository.js";
 import { recordEvent } from "../../../data/audit-log.js";
+import { findCaseCardData, findRiderReply } from "../../../data/case-card-repository.js";
+import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
 import { AppError } from "../../../errors.js";
-import { APPROVAL_ACTIONS, approvalAction } from "../../blocks/approval-card.js";
-import { editReplyModal, INPUTS, rejectModal, VIEW_CALLBACKS } from "../../blocks/modals.js";
+import { APPROVAL_ACTIONS, approvalAction, showFullReplyAction } from "../../blocks/approval-card.js";
+import { approvalCardFacts } from "../../blocks/card-facts.js";
+import { riderName, slackDate, truncate } from "../../blocks/format.js";
+import { editReplyModal, fullReplyModal, INPUTS, rejectModal, VIEW_CALLBACKS } from "../../blocks/modals.js";
 import type { CaseMessages } from "../../case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
-import { tellClicker } from "../../tell-clicker.js";
+import { type ClickPlace, clickPlace, tellClicker } from "../../tell-clicker.js";
 
 export interface ApprovalDeps {
   ctx: SlackContext;
@@ -18,53 +28,66 @@ export interface ApprovalDeps {
   isApprover(userId: string): Promise<boolean>;
 }
 
+const NOT_APPROVER = "Only approvers can decide this. Nothing was changed.";
+
+/** "Already approved by @x on <date>": who decided first, in words. */
+export function alreadyDecided(approval: ApprovalRecord): string {
+  if (approval.status === "expired")
+    return `This request expired${approval.decided_at ? ` ${slackDate(approval.decided_at)}` : ""} without a decision. Nothing was changed.`;
+  const by = approval.decided_by ? ` by <@${approval.decided_by}>` : "";
+  return `Already ${approval.status}${by}${approval.decided_at ? ` ${slackDate(approval.decided_at)}` : ""}. Nothing was changed.`;
+}
+
+const decidedWords = (approval: ApprovalRecord) =>
+  `${approval.status} the ${approval.kind === "cancellation" ? "cancellation" : "drafted reply"}`;
+
 export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
   const { ctx } = deps;
-
-  const tell = (body: BlockAction, text: string) => tellClicker(ctx.client, body, text);
+  const { prisma } = ctx.deps;
+  const tell = (place: ClickPlace, text: string) => tellClicker(ctx.client, place, text);
 
   /** The request behind a button, if the clicker may decide it and it is still open; otherwise says why not. */
-  async function decidable(body: BlockAction, approvalId: string) {
-    if (!(await deps.isApprover(body.user.id))) {
-      const approval = await findApproval(ctx.deps.prisma, approvalId);
+  async function decidable(place: ClickPlace, approvalId: string) {
+    const approval = await findApproval(prisma, approvalId);
+    if (!(await deps.isApprover(place.user.id))) {
       if (approval)
-        await recordEvent(ctx.deps.prisma, {
-          actor: `slack:${body.user.id}`,
+        await recordEvent(prisma, {
+          actor: `slack:${place.user.id}`,
           action: "approval.refused_not_approver",
           subjectType: "case",
           subjectId: approval.case_id,
           details: { approval_id: approvalId },
         });
-      await tell(body, "Only approvers can decide this. Nothing was changed.");
+      await tell(place, NOT_APPROVER);
       return undefined;
     }
-    const approval = await findApproval(ctx.deps.prisma, approvalId);
     if (!approval) {
-      await tell(body, `That request (${approvalId.slice(0, 40)}) does not exist. Nothing was changed.`);
+      await tell(place, `That request (${truncate(approvalId, 40)}) does not exist. Nothing was changed.`);
       return undefined;
     }
     if (approval.status !== "pending") {
-      await tell(body, new AlreadyDecidedError(approval).message.replace(/ by ([UW][A-Z0-9]+)/, " by <@$1>"));
+      await tell(place, alreadyDecided(approval));
       return undefined;
     }
     return approval;
   }
 
   async function decide(
-    body: BlockAction,
+    place: ClickPlace,
     approvalId: string,
     decision: Decision,
     extra: { body?: string; reason?: string } = {},
   ) {
     try {
-      const result = await ctx.workflow.decide(approvalId, decision, body.user.id, extra);
+      const result = await ctx.workflow.decide(approvalId, decision, place.user.id, extra);
       await deps.messages.syncCase(result.approval.case_id);
       await deps.messages.postInThread(
         result.approval.case_id,
-        `${result.approval.status === "rejected" ? "❌" : "✅"} <@${body.user.id}> ${result.approval.status} ${result.approval.approval_id}: ${result.note}`,
+        `${result.approval.status === "rejected" ? "❌" : "✅"} <@${place.user.id}> ${decidedWords(result.approval)}. ${result.note}`,
       );
     } catch (error) {
-      if (error instanceof AppError) await tell(body, error.message.replace(/ by ([UW][A-Z0-9]+)/, " by <@$1>"));
+      if (error instanceof AlreadyDecidedError) await tell(place, alreadyDecided(error.approval));
+      else if (error instanceof AppError) await tell(place, truncate(error.message, 300));
       else throw error;
     }
   }
@@ -78,19 +101,49 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
   ] as const) {
     app.action<BlockAction<ButtonAction>>(approvalAction(actionId), async ({ ack, body, action }) => {
       await ack();
-      const approval = await decidable(body, action.value ?? "");
+      const place = clickPlace(body);
+      const approval = await decidable(place, action.value ?? "");
       if (!approval) return;
       if (decision === "approve") {
-        ctx.background(`approve ${approval.approval_id}`, () => decide(body, approval.approval_id, "approve"));
+        ctx.background(`approve ${approval.approval_id}`, () => decide(place, approval.approval_id, "approve"));
         return;
       }
       // Opened right after the ack, while the trigger id is fresh.
-      await ctx.client.views.open({
-        trigger_id: body.trigger_id,
-        view: decision === "edit-modal" ? editReplyModal(approval) : rejectModal(approval),
-      } as never);
+      const view =
+        decision === "edit-modal" ? editReplyModal(approval, await riderLabel(approval)) : rejectModal(approval);
+      await ctx.client.views.open({ trigger_id: body.trigger_id, view });
     });
   }
+
+  async function riderLabel(approval: ApprovalRecord): Promise<string> {
+    const rider = approvalCardFacts(await findCaseCardData(prisma, approval.case_id), approval).riders[0];
+    return rider ? riderName(rider.employee_id, rider.first_name) : "the rider";
+  }
+
+  app.action<BlockAction<ButtonAction>>(showFullReplyAction, async ({ ack, body, action }) => {
+    await ack();
+    const place = clickPlace(body);
+    if (!(await deps.isApprover(body.user.id)))
+      return void (await tell(place, "Only approvers can read a rider's full reply; the card shows it redacted."));
+    const reply = await findRiderReply(prisma, action.value ?? "");
+    if (!reply) return void (await tell(place, "That reply is no longer on file."));
+    await ctx.client.views.open({
+      trigger_id: body.trigger_id,
+      view: fullReplyModal({
+        rider: reply.employee_id ? riderName(reply.employee_id, reply.first_name) : "A rider",
+        at: reply.at,
+        body: reply.body,
+        caseId: reply.case_id,
+      }),
+    });
+    await recordEvent(prisma, {
+      actor: `slack:${body.user.id}`,
+      action: "reply.read_in_full",
+      subjectType: "case",
+      subjectId: reply.case_id,
+      details: { message_id: reply.message_id },
+    });
+  });
 
   app.view(VIEW_CALLBACKS.editReply, async ({ ack, body, view }) => {
     const text = view.state.values[INPUTS.body.block]?.[INPUTS.body.action]?.value?.trim() ?? "";
@@ -124,19 +177,17 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
     decision: Decision,
     extra: { body?: string; reason?: string },
   ) {
-    const approval = await findApproval(ctx.deps.prisma, approvalId);
+    const approval = await findApproval(prisma, approvalId);
     if (!approval) return;
-    const where = await ctx.deps.prisma.approvalRequest.findUnique({
-      where: { id: approvalId },
-      select: { slackChannel: true, slackTs: true },
-    });
-    const asAction = {
+    // Answers go in the case's thread, where the card is.
+    const alert = await findCaseAlertLocation(prisma, approval.case_id);
+    const place: ClickPlace = {
       user: { id: userId },
-      channel: where?.slackChannel ? { id: where.slackChannel } : undefined,
-      message: undefined,
-    } as unknown as BlockAction;
+      channel: alert ? { id: alert.channel } : undefined,
+      threadTs: alert?.ts,
+    };
     // The approver check runs again at submit time: rights can change while a modal is open.
-    if (!(await deps.isApprover(userId))) return tell(asAction, "Only approvers can decide this. Nothing was changed.");
-    await decide(asAction, approvalId, decision, extra);
+    if (!(await deps.isApprover(userId))) return tell(place, NOT_APPROVER);
+    await decide(place, approvalId, decision, extra);
   }
 }

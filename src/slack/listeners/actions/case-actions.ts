@@ -1,42 +1,60 @@
-// Buttons on a case alert: "View evidence" opens the full cited evidence; "Re-audit"
-// re-runs the checks (approvers only when audits are restricted) and updates the alert.
+// Buttons on a case alert: "View evidence" opens the evidence the case stands on;
+// "Re-audit" re-runs the checks (approvers only when audits are restricted). A closed
+// case is never changed: a re-audit of its vanpool opens a new case if one is needed.
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
-import { findCase } from "../../../data/case-repository.js";
-import { findLatestResults } from "../../../data/verification-repository.js";
+import { findCaseCardData } from "../../../data/case-card-repository.js";
+import { isClosed } from "../../../domain/case-lifecycle.js";
+import { firstNames } from "../../blocks/card-facts.js";
 import { CASE_ACTIONS } from "../../blocks/case-alert.js";
+import { STATUS_LABEL } from "../../blocks/format.js";
 import { evidenceModal } from "../../blocks/modals.js";
 import type { CaseMessages } from "../../case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
-import { tellClicker } from "../../tell-clicker.js";
+import { clickPlace, tellClicker } from "../../tell-clicker.js";
 
 export function registerCaseActions(
   app: App,
   deps: { ctx: SlackContext; messages: CaseMessages; isApprover(userId: string): Promise<boolean> },
 ): void {
   const { ctx } = deps;
-  const tell = (body: BlockAction, text: string) => tellClicker(ctx.client, body, text);
+  const { prisma } = ctx.deps;
+  const tell = (body: BlockAction, text: string) => tellClicker(ctx.client, clickPlace(body), text);
+  const caseData = (caseId: string) => findCaseCardData(prisma, caseId).catch(() => undefined);
 
   app.action<BlockAction<ButtonAction>>(CASE_ACTIONS.viewEvidence, async ({ ack, body, action }) => {
     await ack();
-    const record = await findCase(ctx.deps.prisma, action.value ?? "");
-    if (!record) return void (await tell(body, "That case no longer exists."));
-    const results = await findLatestResults(ctx.deps.prisma, record.vanpool_id);
-    await ctx.client.views.open({ trigger_id: body.trigger_id, view: evidenceModal(record, results) } as never);
+    const data = await caseData(action.value ?? "");
+    if (!data) return void (await tell(body, "That case no longer exists."));
+    await ctx.client.views.open({
+      trigger_id: body.trigger_id,
+      view: evidenceModal(data.record, data.evidence, firstNames(data)),
+    });
   });
 
   app.action<BlockAction<ButtonAction>>(CASE_ACTIONS.reaudit, async ({ ack, body, action }) => {
     await ack();
-    const record = await findCase(ctx.deps.prisma, action.value ?? "");
-    if (!record) return void (await tell(body, "That case no longer exists."));
+    const data = await caseData(action.value ?? "");
+    if (!data) return void (await tell(body, "That case no longer exists."));
+    const { record } = data;
     if (ctx.slack.restrictAudits && !(await deps.isApprover(body.user.id)))
       return void (await tell(body, "Only approvers can re-audit. Nothing was changed."));
-    await tell(body, `Re-auditing ${record.vanpool_id}…`);
+    const closed = isClosed(record.status);
+    await tell(
+      body,
+      closed
+        ? `${record.case_id} is closed and stays as decided. Auditing ${record.vanpool_id} again; a new case opens if needed…`
+        : `Re-auditing ${record.vanpool_id}…`,
+    );
     ctx.background(`re-audit ${record.vanpool_id}`, async () => {
       const result = await ctx.workflow.auditVanpool(record.vanpool_id);
-      await deps.messages.syncCase(record.case_id);
+      if (!result.case_id || (closed && result.case_id === record.case_id)) {
+        await tell(body, `${record.vanpool_id} passes both checks; no new case is needed.`);
+        return;
+      }
+      await deps.messages.syncCase(result.case_id);
       await deps.messages.postInThread(
-        record.case_id,
-        `🔁 <@${body.user.id}> re-audited ${record.vanpool_id}: ${result.reasoning}`,
+        result.case_id,
+        `🔁 <@${body.user.id}> re-audited ${record.vanpool_id}: ${STATUS_LABEL[result.status ?? ""] ?? "done"}. ${result.reasoning}`,
       );
     });
   });

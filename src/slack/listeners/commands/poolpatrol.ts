@@ -1,15 +1,19 @@
 // /poolpatrol: acks at once (Slack allows 3 seconds), then does the work in the
-// background and answers through the response URL.
+// background and answers through the response URL. What a person typed is echoed
+// back at most 100 characters long.
 import type { App, RespondFn } from "@slack/bolt";
 import { findCase, findOpenCase, listCases } from "../../../data/case-repository.js";
-import { CASE_STATUSES, isCaseStatus } from "../../../domain/case-lifecycle.js";
+import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
+import { vanpoolExists } from "../../../data/vanpool-repository.js";
+import { isClosed } from "../../../domain/case-lifecycle.js";
 import { isId } from "../../../domain/ids.js";
-import { STATUS_LABEL } from "../../blocks/format.js";
-import { COMMAND_USAGE } from "../../blocks/help.js";
+import { age, REASON_WORDS, STATUS_LABEL, truncate } from "../../blocks/format.js";
+import { CASE_FILTER_WORDS, COMMAND_USAGE, parseCaseFilter } from "../../blocks/help.js";
 import type { CaseMessages } from "../../case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
 
 export const COMMAND = "/poolpatrol";
+const ECHO_LIMIT = 100;
 
 export interface CommandDeps {
   ctx: SlackContext;
@@ -19,8 +23,25 @@ export interface CommandDeps {
   permalink(channel: string, ts: string): Promise<string>;
 }
 
+/** What someone typed, quoted back safely: at most 100 characters, no formatting. */
+export const echo = (typed: string) => `\`${truncate(typed.replace(/[`<>&]/g, ""), ECHO_LIMIT)}\``;
+
 export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
   const { ctx } = deps;
+  const { prisma } = ctx.deps;
+
+  /** A link to the case alert, or nothing when Slack no longer has it. */
+  async function alertLink(caseId: string, label: string): Promise<string> {
+    const where = await findCaseAlertLocation(prisma, caseId);
+    if (!where) return "";
+    try {
+      return ` · <${await deps.permalink(where.channel, where.ts)}|${label}>`;
+    } catch (error) {
+      ctx.log.warn(`no permalink for ${caseId}: ${(error as Error).message}`);
+      return "";
+    }
+  }
+
   app.command(COMMAND, async ({ command, ack, respond }) => {
     const [verb = "help", ...args] = command.text.trim().split(/\s+/).filter(Boolean);
     const refuse = (problem: string) => ack({ response_type: "ephemeral", text: `${problem}\n\n${COMMAND_USAGE}` });
@@ -32,8 +53,8 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
           return refuse(`\`audit\` needs one vanpool id, like \`/poolpatrol audit VP-101\`.`);
         if (ctx.slack.restrictAudits && !(await deps.isApprover(command.user_id)))
           return refuse("Only approvers can start audits. Ask one of them, or use `/poolpatrol status`.");
-        if (!(await ctx.deps.prisma.vanpool.findUnique({ where: { id: vanpoolId }, select: { id: true } })))
-          return refuse(`There is no vanpool ${vanpoolId}.`);
+        if (!(await vanpoolExists(prisma, vanpoolId)))
+          return refuse(`There is no vanpool ${truncate(vanpoolId, ECHO_LIMIT)}.`);
         await ack({ response_type: "ephemeral", text: `Auditing ${vanpoolId}…` });
         ctx.background(`audit ${vanpoolId}`, () => auditAndReport(deps, vanpoolId, command.user_id, respond));
         return;
@@ -42,46 +63,39 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
         const id = args[0]?.toUpperCase();
         if (!id || args.length !== 1 || !(/^VP-\d+$/.test(id) || isId("case", id)))
           return refuse("`status` needs a vanpool id (VP-101) or a case id (CASE-1A2B3C4D).");
-        const record = id.startsWith("CASE-")
-          ? await findCase(ctx.deps.prisma, id)
-          : await findOpenCase(ctx.deps.prisma, id);
+        const record = id.startsWith("CASE-") ? await findCase(prisma, id) : await findOpenCase(prisma, id);
         if (!record) {
-          if (id.startsWith("CASE-")) return refuse(`There is no case ${id}.`);
-          if (!(await ctx.deps.prisma.vanpool.findUnique({ where: { id }, select: { id: true } })))
-            return refuse(`There is no vanpool ${id}.`);
+          if (id.startsWith("CASE-")) return refuse(`There is no case ${truncate(id, ECHO_LIMIT)}.`);
+          if (!(await vanpoolExists(prisma, id))) return refuse(`There is no vanpool ${truncate(id, ECHO_LIMIT)}.`);
           return ack({ response_type: "ephemeral", text: `${id} has no open case.` });
         }
-        const where = await ctx.deps.prisma.case.findUnique({
-          where: { id: record.case_id },
-          select: { slackChannel: true, slackTs: true },
-        });
-        const link =
-          where?.slackChannel && where.slackTs
-            ? ` · <${await deps.permalink(where.slackChannel, where.slackTs)}|case alert>`
-            : "";
+        const failed = record.failed_checks.length ? `${record.failed_checks.join(" and ")} failed` : "data missing";
         return ack({
           response_type: "ephemeral",
-          text: `*${record.case_id}* (${record.vanpool_id}): ${STATUS_LABEL[record.status]}. Failed: ${record.failed_checks.join(", ") || "none"}. Flagged: ${record.flagged.join(", ") || "none"}. Re-audits: ${record.re_audit_count}${link}`,
+          text: `*${record.case_id}* (${record.vanpool_id}) is *${STATUS_LABEL[record.status]}*: ${failed}; ${record.flagged.length} rider(s) flagged; re-audited ${record.re_audit_count} time(s)${await alertLink(record.case_id, "case alert")}`,
         });
       }
       case "cases": {
-        const status = args[0];
-        if (args.length > 1 || (status && !isCaseStatus(status)))
-          return refuse(`\`cases\` takes an optional status: ${CASE_STATUSES.join(", ")}.`);
-        const cases = (
-          await listCases(ctx.deps.prisma, { status: status && isCaseStatus(status) ? status : undefined })
-        ).filter((c) => status || !["resolved", "cancelled"].includes(c.status));
+        const words = args.join(" ");
+        const status = words ? parseCaseFilter(words) : undefined;
+        if (words && !status)
+          return refuse(
+            `I don't know the status ${echo(words)}. Try one of: ${Object.keys(CASE_FILTER_WORDS).join(", ")}.`,
+          );
+        const cases = (await listCases(prisma, { status })).filter((c) => status || !isClosed(c.status));
+        const now = ctx.deps.now();
         const lines = cases
           .slice(0, 40)
           .map(
             (c) =>
-              `• *${c.case_id}* ${c.vanpool_id} · ${STATUS_LABEL[c.status]} · ${c.reason.replace("_", " ")}${c.flagged.length ? ` · ${c.flagged.join(", ")}` : ""}`,
+              `• *${c.case_id}* ${c.vanpool_id} · ${STATUS_LABEL[c.status]} · ${REASON_WORDS[c.reason]} · opened ${age(c.created_at, now)} ago`,
           );
+        const label = status ? STATUS_LABEL[status] : "Open";
         return ack({
           response_type: "ephemeral",
           text: lines.length
-            ? `${status ? `Cases in ${status}` : "Open cases"} (${cases.length}):\n${lines.join("\n")}${cases.length > 40 ? "\n…" : ""}`
-            : `No ${status ?? "open"} cases.`,
+            ? `${status ? `Cases: ${label}` : "Open cases"} (${cases.length}):\n${lines.join("\n")}${cases.length > 40 ? "\n…" : ""}`
+            : `No ${status ? `"${label}"` : "open"} cases.`,
         });
       }
       case "digest":
@@ -93,7 +107,7 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
       case "help":
         return ack({ response_type: "ephemeral", text: COMMAND_USAGE });
       default:
-        return refuse(`I don't know \`${verb}\`.`);
+        return refuse(`I don't know ${echo(verb)}.`);
     }
   });
 }
@@ -105,14 +119,11 @@ async function auditAndReport(deps: CommandDeps, vanpoolId: string, userId: stri
     return;
   }
   await deps.messages.syncCase(result.case_id);
-  const where = await deps.ctx.deps.prisma.case.findUniqueOrThrow({
-    where: { id: result.case_id },
-    select: { slackChannel: true, slackTs: true },
-  });
-  const link = await deps.permalink(where.slackChannel!, where.slackTs!);
+  const where = await findCaseAlertLocation(deps.ctx.deps.prisma, result.case_id);
+  const link = where ? await deps.permalink(where.channel, where.ts) : undefined;
   await respond({
     response_type: "ephemeral",
-    text: `${vanpoolId}: ${result.case_id} is ${STATUS_LABEL[result.status ?? ""] ?? result.status}. See the <${link}|case alert> in <#${where.slackChannel}>.`,
+    text: `${vanpoolId}: ${result.case_id} is ${STATUS_LABEL[result.status ?? ""] ?? result.status}.${link && where ? ` See the <${link}|case alert> in <#${where.channel}>.` : ""}`,
   });
   deps.ctx.log.info(`audit ${vanpoolId} by ${userId}: ${result.case_id} ${result.status}`);
 }

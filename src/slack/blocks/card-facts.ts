@@ -1,0 +1,61 @@
+// From what is stored about a case to what its cards show: each rider's failing facts,
+// their latest reply and whether it was answered, and why the case reached a cancellation.
+import type { ApprovalRecord } from "../../data/approval-repository.js";
+import type { CaseCardData } from "../../data/case-card-repository.js";
+import { MAX_RE_AUDITS, replyDeadline } from "../../domain/case-lifecycle.js";
+import type { ApprovalCardFacts, CardRider, PreCancelReason } from "./approval-card.js";
+import { riderFailingFacts } from "./rider-evidence.js";
+
+export function firstNames(data: Pick<CaseCardData, "people">): Record<string, string> {
+  return Object.fromEntries(data.people.map((p) => [p.employee_id, p.first_name]));
+}
+
+export function cardRider(data: CaseCardData, employeeId: string): CardRider {
+  const person = data.people.find((p) => p.employee_id === employeeId);
+  const email = person?.email.toLowerCase();
+  const reply = email
+    ? data.emails.filter((m) => m.direction === "inbound" && m.from.toLowerCase() === email).at(-1)
+    : undefined;
+  const answer =
+    reply &&
+    data.emails.find(
+      (m) => m.direction === "outbound" && m.at >= reply.at && m.to.some((to) => to.toLowerCase() === email),
+    );
+  return {
+    employee_id: employeeId,
+    first_name: person?.first_name ?? null,
+    facts: riderFailingFacts(data.evidence, employeeId),
+    reply: reply
+      ? { message_id: reply.message_id, at: reply.at, body: reply.body, answered_at: answer?.at ?? null }
+      : null,
+  };
+}
+
+export function preCancelReason(data: CaseCardData): PreCancelReason {
+  const { record, preCancel } = data;
+  const failing = [...record.failed_checks];
+  const afterTimeout = preCancel ? preCancel.afterTimeout : record.re_audit_count < MAX_RE_AUDITS;
+  if (!afterTimeout) return { kind: "third_re_audit", count: Math.max(record.re_audit_count, MAX_RE_AUDITS), failing };
+  const lastEmail = data.emails
+    .filter((m) => m.direction === "outbound" && (!preCancel || m.at <= preCancel.at))
+    .at(-1)?.at;
+  const sentAt = lastEmail ?? record.last_outbound_at;
+  return { kind: "deadline", deadline: sentAt ? replyDeadline(sentAt) : null, failing };
+}
+
+export function approvalCardFacts(data: CaseCardData, approval: ApprovalRecord): ApprovalCardFacts {
+  if (approval.kind === "cancellation") {
+    const ids = (approval.payload as { employee_ids?: string[] }).employee_ids ?? [];
+    return { riders: ids.map((id) => cardRider(data, id)), whyNow: preCancelReason(data) };
+  }
+  const payload = approval.payload as { to?: string; reply_message_id?: string | null };
+  const to = String(payload.to ?? "").toLowerCase();
+  const sender = data.people.find((p) => p.email.toLowerCase() === to);
+  if (!sender) return { riders: [], whyNow: null };
+  const rider = cardRider(data, sender.employee_id);
+  // The card is about the reply the draft answers, not necessarily the rider's latest.
+  const answered = data.emails.find((m) => m.message_id === payload.reply_message_id);
+  if (answered && rider.reply?.message_id !== answered.message_id)
+    rider.reply = { message_id: answered.message_id, at: answered.at, body: answered.body, answered_at: null };
+  return { riders: [rider], whyNow: null };
+}

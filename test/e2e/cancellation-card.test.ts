@@ -1,0 +1,134 @@
+// A cancellation card with two riders, walked in a real browser (Debian's Chromium
+// through playwright-core): one rider replied with her new street address and phone,
+// the card shows the reply redacted; the sandbox restarts in the middle and the channel
+// is still there; an approver opens "Show full reply", a non-approver is refused in the
+// thread. Screenshots go to test-output/cancellation-card/ (git-ignored).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CliContext, openContext } from "../../src/cli/context.js";
+import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
+import { readFixtureDir } from "../../src/data/fixtures.js";
+import { seedFixtures } from "../../src/data/seed.js";
+import { type RunningSandbox, startSandbox } from "../../src/sandbox/sandbox.js";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { MOCK_DIR } from "../support/fixtures.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const hasChromium = fs.existsSync(CHROMIUM);
+const SHOTS = path.join(PROJECT_ROOT, "test-output", "cancellation-card");
+const REPLY =
+  "Hi, I moved back to 1450 N. Maple Street, Apt 4B in Hayward last month and I'm on Day Shift again. My number is (916) 555-0142.";
+
+let db: TestDatabase;
+let ctx: CliContext;
+let sandbox: RunningSandbox;
+let browser: Browser;
+let page: Page;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-cards-e2e-"));
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  db = await createTestDatabase();
+  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {});
+  sandbox = await startSandbox(ctx, { port: 0 });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+  });
+  // A fresh browser: nobody chosen yet.
+  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.goto(sandbox.url);
+}, 60_000);
+
+afterAll(async () => {
+  if (!hasChromium) return;
+  await browser?.close();
+  await sandbox?.close();
+  await ctx?.db.close();
+  await db?.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const channel = () => page.locator("#messages");
+const cancellationCard = () => channel().locator(".message", { hasText: "Cancel membership? VP-111" }).last();
+
+describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", () => {
+  it("starts as the first approver and shows the reply redacted, with the true reason", async () => {
+    await expect.poll(() => page.locator("#user").inputValue(), { timeout: 10_000 }).toBe("U0ALEX");
+    await page.fill("#composer-text", "/poolpatrol audit VP-111");
+    await page.press("#composer-text", "Enter");
+    await expect
+      .poll(() => channel().locator(".message", { hasText: "VP-111 Bay Fair Night Run" }).count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+
+    const record = await db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-111", status: "pending_reply" } });
+    const thread = await db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
+    const emailed = await fetch(`${sandbox.url}/sandbox/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        user: "U0ALEX",
+        thread_id: thread.id,
+        from: "wendell.ashby@northwind.example",
+        body: REPLY,
+      }),
+    });
+    expect(emailed.status).toBe(200);
+    const { timeouts } = await sandbox.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
+    for (const t of timeouts) if (t.case_id) await sandbox.bot.messages.syncCase(t.case_id);
+
+    await expect.poll(() => cancellationCard().count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    const text = (await cancellationCard().textContent()) ?? "";
+    expect(text).toContain("EMP-1028 (Wendell)");
+    expect(text).toContain("I moved back to [street address] in Hayward");
+    expect(text).toContain("My number is [phone number]");
+    expect(text).toMatch(/No reply by the deadline/);
+    expect(text).toMatch(/Why now: the reply deadline .* passed and a re-audit still fails location/);
+    expect(text).not.toMatch(/Maple|555-0142|@northwind|\(timeout\)/);
+    await cancellationCard().scrollIntoViewIfNeeded();
+    await shot("01-cancellation-card");
+  });
+
+  it("keeps the channel across a restart of the sandbox", async () => {
+    const port = Number(new URL(sandbox.url).port);
+    const before = await channel().locator(".message").count();
+    await sandbox.close();
+    sandbox = await startSandbox(ctx, { port });
+    expect(sandbox.slack.baseUrl).toContain(`:${port}`);
+    await page.reload();
+    await expect.poll(() => channel().locator(".message").count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(before);
+    await expect.poll(() => cancellationCard().count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await shot("02-after-restart");
+  });
+
+  it("opens the full reply for an approver, and refuses it to a non-approver in the thread", async () => {
+    await cancellationCard().getByRole("button", { name: "Show full reply" }).click();
+    await expect.poll(() => page.locator("#modal .dialog h2").textContent(), { timeout: 10_000 }).toBe("Full reply");
+    expect(await page.locator("#modal").textContent()).toContain("1450 N. Maple Street, Apt 4B");
+    await shot("03-full-reply-modal");
+    await page.locator("#modal [data-close]").click();
+
+    await page.selectOption("#user", "U0CASEY");
+    await page.waitForTimeout(300);
+    await cancellationCard().getByRole("button", { name: "Show full reply" }).click();
+    await channel()
+      .locator(".message", { hasText: "VP-111 Bay Fair Night Run" })
+      .first()
+      .locator(".thread-link")
+      .click();
+    await expect
+      .poll(() => page.locator("#thread-messages .ephemeral", { hasText: "Only approvers can read" }).count(), {
+        timeout: 10_000,
+      })
+      .toBe(1);
+    expect(await page.locator("#modal").isHidden()).toBe(true);
+    await shot("04-refused-in-thread");
+  });
+});

@@ -1,0 +1,104 @@
+// The sandbox behaves like Slack: its workspace survives a restart, the page starts as
+// the first approver, clicks on stale cards reach the bot, and other sites cannot drive it.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CliContext, openContext } from "../../src/cli/context.js";
+import { parseSettings } from "../../src/config/settings.js";
+import { readFixtureDir } from "../../src/data/fixtures.js";
+import { seedFixtures } from "../../src/data/seed.js";
+import { type RunningSandbox, startSandbox } from "../../src/sandbox/sandbox.js";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { MOCK_DIR } from "../support/fixtures.js";
+
+let db: TestDatabase;
+let ctx: CliContext;
+let sandbox: RunningSandbox;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-sandbox-api-"));
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {});
+  sandbox = await startSandbox(ctx, { port: 0 });
+}, 60_000);
+
+afterAll(async () => {
+  await sandbox?.close();
+  await ctx?.db.close();
+  await db?.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+type Message = { ts: string; text: string; blocks?: unknown[]; thread_ts?: string };
+type State = { user: string; messages: Message[]; ephemerals: Message[]; thread: Message[] | null };
+const api = (route: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${sandbox.url}${route}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+const state = async (query = "user=U0ALEX") =>
+  (await (await fetch(`${sandbox.url}/sandbox/state?${query}`)).json()) as State;
+
+describe("the sandbox API", () => {
+  it("starts a fresh page as the first approver and refuses actions from no one", async () => {
+    expect((await state("")).user).toBe("U0ALEX");
+    const response = await api("/sandbox/command", { text: "/poolpatrol help" });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toMatch(/Choose who you are/);
+  });
+
+  it("refuses cross-site requests and changes nothing, while same-machine JSON works", async () => {
+    const runs = await db.prisma.verificationRun.count();
+    const form = await fetch(`${sandbox.url}/sandbox/command`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: JSON.stringify({ user: "U0ALEX", text: "/poolpatrol audit VP-111" }),
+    });
+    expect(form.status).toBe(403);
+    const other = await api(
+      "/sandbox/command",
+      { user: "U0ALEX", text: "/poolpatrol audit VP-111" },
+      { origin: "http://evil.example" },
+    );
+    expect(other.status).toBe(403);
+    await sandbox.bot.idle();
+    expect(await db.prisma.verificationRun.count()).toBe(runs);
+
+    expect((await api("/sandbox/command", { user: "U0ALEX", text: "/poolpatrol audit VP-111" })).status).toBe(200);
+    await sandbox.bot.idle();
+    expect((await state()).messages.some((m) => /^VP-111 .*location check failed/.test(m.text))).toBe(true);
+  });
+
+  it("keeps the channel across a restart, and status answers properly", async () => {
+    const before = (await state()).messages.map((m) => m.ts);
+    await sandbox.close();
+    sandbox = await startSandbox(ctx, { port: 0 });
+    const after = await state();
+    expect(after.messages.map((m) => m.ts)).toEqual(expect.arrayContaining(before));
+    await api("/sandbox/command", { user: "U0CASEY", text: "/poolpatrol status VP-111" });
+    const answer = (await state("user=U0CASEY")).ephemerals.at(-1)!;
+    expect(answer.text).toMatch(/\(VP-111\) is \*Waiting for riders\*.*\|case alert>/);
+  });
+
+  it("sends a click on a stale card to the bot, which says who decided first", async () => {
+    const { timeouts } = await sandbox.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
+    for (const t of timeouts) if (t.case_id) await sandbox.bot.messages.syncCase(t.case_id);
+    const card = (await state()).messages.find((m) => /^Cancellation of .* VP-111/.test(m.text))!;
+    const approve = {
+      action_id: "approve_cancellation",
+      ts: card.ts,
+      value: /"value":"(APR-[^"]+)"/.exec(JSON.stringify(card.blocks))![1],
+    };
+    expect((await api("/sandbox/action", { user: "U0ALEX", ...approve })).status).toBe(200);
+    await sandbox.bot.idle();
+    // Blair's screen still shows the buttons.
+    expect((await api("/sandbox/action", { user: "U0BLAIR", ...approve })).status).toBe(200);
+    await sandbox.bot.idle();
+    const told = (await state("user=U0BLAIR")).ephemerals.at(-1)!;
+    expect(told.text).toMatch(/^Already approved by <@U0ALEX>/);
+    expect(told.thread_ts).toBeDefined();
+  });
+});

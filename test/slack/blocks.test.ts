@@ -1,0 +1,134 @@
+// Pure builders, no database: redaction, status words, confidence, trail sentences,
+// and cards that stay within Slack's limits (checked by the local Slack's validator).
+import type http from "node:http";
+import { describe, expect, it } from "vitest";
+import type { ApprovalRecord } from "../../src/data/approval-repository.js";
+import { validateBlocks, validateView } from "../../src/sandbox/slack/block-kit.js";
+import { crossSiteRefusal } from "../../src/sandbox/ui-routes.js";
+import { approvalCard } from "../../src/slack/blocks/approval-card.js";
+import { parseCaseFilter } from "../../src/slack/blocks/help.js";
+import { fullReplyModal } from "../../src/slack/blocks/modals.js";
+import { redactReply } from "../../src/slack/blocks/redact.js";
+import { failedConfidence, type LatestResults } from "../../src/slack/blocks/rider-evidence.js";
+import { trailSentence } from "../../src/slack/blocks/trail.js";
+
+describe("redactReply", () => {
+  it.each([
+    ["I moved to 1450 N. Maple Street, Apt 4B.", "I moved to [street address]."],
+    ["new place is 88 oak tree ln", "new place is [street address]"],
+    ["write to PO Box 12", "write to [street address]"],
+    [
+      "call (916) 555-0142 or 916.555.0199 or +1 916-555-0100",
+      "call [phone number] or [phone number] or [phone number]",
+    ],
+    ["mail dana.r+van@example.co.uk", "mail [email address]"],
+  ])("%j", (text, redacted) => expect(redactReply(text)).toBe(redacted));
+
+  it("leaves ordinary sentences alone", () => {
+    for (const text of ["I work 4 days a week on Day Shift", "It's 62 miles, 3 weeks ago", "Shift starts 06:00"])
+      expect(redactReply(text)).toBe(text);
+  });
+});
+
+describe("parseCaseFilter", () => {
+  it("takes the words help shows, any case or separator, and the old status names", () => {
+    expect(parseCaseFilter("needs a person")).toBe("hitl_review");
+    expect(parseCaseFilter("Needs-A-Person")).toBe("hitl_review");
+    expect(parseCaseFilter("hitl_review")).toBe("hitl_review");
+    expect(parseCaseFilter("waiting")).toBe("pending_reply");
+    expect(parseCaseFilter("cancellation pending")).toBe("pre_cancel");
+    expect(parseCaseFilter("frobnicate")).toBeUndefined();
+  });
+});
+
+describe("failedConfidence", () => {
+  const result = (verdict: "pass" | "fail" | "inconclusive", confidence: number) => ({
+    verdict,
+    confidence,
+    reasoning: "",
+    evidence: [],
+    flagged: [],
+    policy: {},
+  });
+  it("is the confidence of the failed check, not of a passing one", () => {
+    const results: LatestResults = { location: result("fail", 4), shift: result("pass", 3) };
+    expect(failedConfidence(results)).toBe(4);
+    expect(failedConfidence({ location: result("inconclusive", 2), shift: result("pass", 5) })).toBe(2);
+    expect(failedConfidence({ location: result("pass", 5), shift: result("pass", 5) })).toBeNull();
+  });
+});
+
+describe("trailSentence", () => {
+  it("says who did what in words", () => {
+    const at = new Date("2026-11-20T10:00:00Z");
+    expect(
+      trailSentence({
+        actor: "agent:case_manager",
+        action: "case.status_changed",
+        details: { from: "pending_reply", to: "pre_cancel" },
+        at,
+      }),
+    ).toMatch(/^<!date\^\d+\^.*> · Pool Patrol moved the case from Waiting for riders to Cancellation pending\.$/);
+    expect(
+      trailSentence({ actor: "slack:U0ALEX", action: "approval.approved", details: { kind: "cancellation" }, at }),
+    ).toMatch(/<@U0ALEX> approved a cancellation\.$/);
+  });
+});
+
+describe("cards within Slack's limits", () => {
+  const approval = (riders: number): ApprovalRecord => ({
+    approval_id: "APR-0123456789ABCDEF",
+    kind: "cancellation",
+    case_id: "CASE-0123456789ABCDEF",
+    payload: { employee_ids: Array.from({ length: riders }, (_, i) => `EMP-${2000 + i}`), reason: "x" },
+    status: "pending",
+    graph_thread_id: null,
+    interrupt_id: null,
+    decided_by: null,
+    decided_at: null,
+    decision_reason: null,
+    edited_body: null,
+    applied_at: null,
+    result_note: null,
+    created_at: new Date(),
+  });
+
+  it("keeps a 15-rider cancellation with long replies valid, action ids unique", () => {
+    const riders = Array.from({ length: 15 }, (_, i) => ({
+      employee_id: `EMP-${2000 + i}`,
+      first_name: "Dana",
+      facts: ["📍 Oakdale (953xx) · 50-75 mi from the pickup (limit 50 mi)"],
+      reply: { message_id: `MSG-${i}`, at: new Date(), body: "word ".repeat(2000), answered_at: null },
+    }));
+    const card = approvalCard(approval(15), "VP-111", {
+      facts: { riders, whyNow: { kind: "third_re_audit", count: 3, failing: ["location"] } },
+    });
+    expect(validateBlocks(card.blocks, "message")).toEqual([]);
+    expect(JSON.stringify(card.blocks)).toContain("…and 5 more riders");
+    expect(card.text).not.toMatch(/@/);
+  });
+
+  it("opens a very long reply in a valid modal", () => {
+    const view = fullReplyModal({ rider: "EMP-1 (Dana)", at: new Date(), body: "a".repeat(20_000), caseId: "CASE-1" });
+    expect(validateView(view, "modal")).toEqual([]);
+  });
+});
+
+describe("crossSiteRefusal", () => {
+  const req = (headers: Record<string, string>, method = "POST") =>
+    ({ method, headers: { host: "localhost:3500", ...headers } }) as unknown as http.IncomingMessage;
+  it("refuses other origins and form-sendable bodies, takes same-machine JSON", () => {
+    expect(crossSiteRefusal(req({ "content-type": "application/json" }))).toBeUndefined();
+    expect(
+      crossSiteRefusal(req({ "content-type": "application/json", origin: "http://localhost:3500" })),
+    ).toBeUndefined();
+    expect(crossSiteRefusal(req({ "content-type": "application/json", origin: "http://evil.example" }))).toMatch(
+      /other sites/,
+    );
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"])
+      expect(crossSiteRefusal(req({ "content-type": type }))).toMatch(/application\/json only/);
+    expect(crossSiteRefusal(req({ "sec-fetch-site": "cross-site", "content-type": "application/json" }))).toMatch(
+      /other sites/,
+    );
+  });
+});
