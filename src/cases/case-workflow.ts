@@ -163,6 +163,8 @@ export function createCaseWorkflow(deps: AgentDeps) {
     subject?: string;
     /** What the inbound email path knows: Message-ID, the text without quotes, attachments. */
     details?: InboundDetails;
+    /** A person attached this email to the thread (quarantine assign): the sender need not have been written to. */
+    trustSender?: boolean;
   }): Promise<ReplyResult> {
     const now = deps.now();
     const thread = await findThread(deps.prisma, input.threadId);
@@ -185,7 +187,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
         .flatMap((m) => [...m.to, ...m.cc])
         .map((a) => a.toLowerCase()),
     );
-    if (!onThread.has(input.from.toLowerCase())) {
+    if (!input.trustSender && !onThread.has(input.from.toLowerCase())) {
       const id = await quarantine(deps.prisma, {
         threadId: input.threadId,
         from: input.from,

@@ -176,6 +176,7 @@ export async function quarantine(
 ): Promise<string> {
   const row = await prisma.quarantinedEmail.create({
     data: {
+      id: newId("message"),
       threadId: input.threadId ?? null,
       fromAddress: input.from,
       subject: input.subject ?? null,

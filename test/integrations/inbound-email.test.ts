@@ -5,6 +5,7 @@ import type { AddressInfo, Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
+import { quarantineCommand } from "../../src/cli/quarantine-command.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { findThreadForCase } from "../../src/data/email-repository.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
@@ -177,8 +178,8 @@ describe("mail that matches no thread or sender is quarantined for a person", ()
     });
     const a = await postWebhook(webhook, receivedEvent(unknown));
     const b = await postWebhook(webhook, receivedEvent(stranger));
-    expect(a.body).toMatchObject({ quarantined: true });
-    expect(b.body).toMatchObject({ quarantined: true });
+    expect(a.body).toMatchObject({ quarantined: "unknown thread" });
+    expect(b.body).toMatchObject({ quarantined: "sender not written to" });
     expect(await inboundCount()).toBe(before);
     const held = await db.prisma.quarantinedEmail.findMany({
       where: { status: "open" },
@@ -189,6 +190,24 @@ describe("mail that matches no thread or sender is quarantined for a person", ()
     expect(posts).toHaveLength(2);
     for (const post of posts) expect(String(post.text)).not.toMatch(/@/);
     expect(String(posts[1]!.text)).toContain(thread.case_id);
+  });
+
+  it("a person attaches one to its thread and discards the other, each once", async () => {
+    const people = { prisma: db.prisma, workflow: workflow(), now: () => new Date() };
+    const listed = await quarantineCommand(people, ["list"]);
+    const [unknownId, strangerId] = [...listed.matchAll(/^(MSG-[0-9A-F]{8})/gm)].map((m) => m[1]!);
+    expect(listed).toContain("(unknown thread)");
+    const thread = await threadOf("VP-102");
+    const assigned = await quarantineCommand(people, ["assign", strangerId!, thread.thread_id], "U0ALICE");
+    expect(assigned).toContain(`${strangerId} attached to ${thread.thread_id}`);
+    const message = await db.prisma.message.findUniqueOrThrow({ where: { id: strangerId } });
+    expect(message).toMatchObject({ threadId: thread.thread_id, direction: "inbound" });
+    expect(await quarantineCommand(people, ["discard", unknownId!])).toBe(`${unknownId} discarded.`);
+    await expect(quarantineCommand(people, ["discard", unknownId!])).rejects.toThrow(/already discarded/);
+    await expect(quarantineCommand(people, ["assign", "MSG-00000000", thread.thread_id])).rejects.toThrow(
+      /No quarantined email MSG-00000000/,
+    );
+    expect(await quarantineCommand(people, ["list"])).toBe("Nothing in quarantine.");
   });
 });
 

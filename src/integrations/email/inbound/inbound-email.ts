@@ -42,7 +42,7 @@ export interface InboundOutcome {
   outcome: string;
   case_id?: string;
   message_id?: string;
-  quarantined?: boolean;
+  quarantined?: "unknown thread" | "sender not written to";
 }
 
 const DELIVERY_EVENTS = new Set(["email.delivered", "email.bounced", "email.complained", "email.delivery_delayed"]);
@@ -52,7 +52,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
   async function handleWebhook(request: {
     rawBody: string;
     headers: Record<string, string | string[] | undefined>;
-  }): Promise<{ status: number; body: Record<string, unknown> }> {
+  }): Promise<{ status: number; body: { error: string } | (InboundOutcome & { duplicate: boolean }) }> {
     let verified: ReturnType<typeof verifyResendWebhook>;
     try {
       verified = verifyResendWebhook(request.rawBody, request.headers, options.secret());
@@ -68,7 +68,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
     });
     // Processing failed before: the redelivery tries again; processed already: nothing more happens.
     const result = await processInboundEvent(verified.svixId);
-    return { status: 200, body: { ok: true, duplicate: !isNew, ...result } };
+    return { status: 200, body: { duplicate: !isNew, ...result } };
   }
 
   async function processInboundEvent(svixId: string): Promise<InboundOutcome> {
@@ -104,10 +104,11 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
     }));
     const match = await matchThread(deps.prisma, email);
     const automatic = detectAutoReply({ headers: email.headers, from: email.from, subject: email.subject, text });
-    if (!match) return hold(email, text, attachments, "unknown thread");
+    const held = { ...email, headers: { ...email.headers, ...(rfcMessageId ? { "message-id": rfcMessageId } : {}) } };
+    if (!match) return hold(held, text, attachments, "unknown thread");
     if (automatic.kind) return recordAutomatic(match.thread, email, text, automatic, rfcMessageId);
     if (!wasWrittenTo(match.thread, email.from))
-      return hold(email, text, attachments, "sender not written to", match.thread);
+      return hold(held, text, attachments, "sender not written to", match.thread);
 
     const result = await options.workflow.receiveReply({
       threadId: match.thread.thread_id,
@@ -117,7 +118,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
       details: { rfcMessageId, replyText: extractReplyText(text).reply, attachments },
     });
     return {
-      outcome: `Reply ${result.message_id} on ${match.thread.case_id} (matched by ${match.by}): ${result.note}`,
+      outcome: `Reply ${result.message_id} on ${match.thread.case_id} (matched by ${match.by}); the case is ${result.status}. ${result.note}`,
       case_id: match.thread.case_id,
       message_id: result.message_id,
     };
@@ -149,7 +150,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
       `An email could not be matched to a case: ${why}. Subject: "${withoutAddresses(email.subject)}". ` +
         `It is kept as ${kept.id}; a person can attach it to a thread or discard it with \`poolpatrol quarantine\`.`,
     );
-    return { outcome: `Quarantined as ${kept.id}: ${reason}.`, message_id: kept.id, quarantined: true };
+    return { outcome: `Quarantined as ${kept.id}: ${reason}.`, message_id: kept.id, quarantined: reason };
   }
 
   async function recordAutomatic(

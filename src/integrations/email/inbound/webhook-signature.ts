@@ -3,11 +3,11 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { Resend } from "resend";
 
-export interface SvixHeaders {
+export type SvixHeaders = {
   "svix-id": string;
   "svix-timestamp": string;
   "svix-signature": string;
-}
+};
 
 export class WebhookSignatureError extends Error {
   constructor(message: string) {
