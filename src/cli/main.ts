@@ -15,6 +15,7 @@ import { AppError, invalidInput, notFound } from "../errors.js";
 import { createInboundEmail } from "../integrations/email/inbound/inbound-email.js";
 import { deliverLocally, localSigningSecret } from "../integrations/email/inbound/local-delivery.js";
 import { localInboxDir, localMailbox } from "../integrations/email/inbound/mailbox.js";
+import { processSeededReplies } from "../integrations/email/inbound/seeded-replies.js";
 import { startScheduler } from "../jobs/scheduler.js";
 import { startSandbox } from "../sandbox/sandbox.js";
 import { createSlackApp } from "../slack/app.js";
@@ -206,12 +207,13 @@ async function db(args: string[]): Promise<number> {
     }
     const dir = path.resolve(values.from ?? path.join(PROJECT_ROOT, "mock"));
     const fixtures = readFixtureDir(dir);
-    return withContext(settings, async ({ db }) => {
-      const counts = await seedFixtures(db.prisma, fixtures);
+    return withContext(settings, async (ctx) => {
+      const counts = await seedFixtures(ctx.db.prisma, fixtures, { inbound: false });
+      const replies = await processSeededReplies(ctx.agentDeps, createCaseWorkflow(ctx.agentDeps), fixtures);
       log(
         `Seeded from ${dir}: ${Object.entries(counts)
           .map(([k, v]) => `${v} ${k}`)
-          .join(", ")}.`,
+          .join(", ")}; ${replies.length} riders' replies taken in as email.`,
       );
       return 0;
     });
@@ -237,7 +239,7 @@ async function auditReport(args: string[]): Promise<number> {
     log(
       `Pool Patrol on ${db.kind === "embedded" ? `the embedded PostgreSQL (${settings.dataDir})` : "the PostgreSQL at DATABASE_URL"}.`,
     );
-    await seedIfEmpty(db.prisma);
+    await seedIfEmpty({ db, agentDeps });
     const summary = await auditAllVanpools(auditDeps, { trigger: "startup_audit", onProgress: progressBar() });
     const cases = await openCasesFor(agentDeps, summary);
     process.stdout.write(
@@ -376,7 +378,7 @@ async function tickCommand(args: string[]): Promise<number> {
 async function runBot(settings: Settings): Promise<number> {
   const ctx = await openContext(settings, log);
   const slack = settings.slack!;
-  await seedIfEmpty(ctx.db.prisma);
+  await seedIfEmpty(ctx);
   const bot = await createSlackApp({ slack, deps: ctx.agentDeps });
   await bot.app.start(slack.port);
   const scheduler = startScheduler(bot, {
@@ -399,7 +401,7 @@ async function runBot(settings: Settings): Promise<number> {
 /** The local Slack sandbox with the real bot, until SIGINT/SIGTERM. */
 async function runSandbox(settings: Settings): Promise<number> {
   const ctx = await openContext(settings, log);
-  await seedIfEmpty(ctx.db.prisma);
+  await seedIfEmpty(ctx);
   const sandbox = await startSandbox(ctx, { port: settings.port });
   log(
     `Pool Patrol sandbox: open ${sandbox.url} (a local Slack workspace with the real bot; database ${ctx.db.kind}). Ctrl-C stops it.`,
@@ -410,10 +412,14 @@ async function runSandbox(settings: Settings): Promise<number> {
   return 0;
 }
 
-async function seedIfEmpty(prisma: CliContext["db"]["prisma"]): Promise<void> {
-  if ((await prisma.vanpool.count()) > 0) return;
-  const counts = await seedFixtures(prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
-  log(`Empty database: loaded the mock data (${counts.vanpools} vanpools, ${counts.employees} employees).`);
+async function seedIfEmpty(ctx: Pick<CliContext, "db" | "agentDeps">): Promise<void> {
+  if ((await ctx.db.prisma.vanpool.count()) > 0) return;
+  const fixtures = readFixtureDir(path.join(PROJECT_ROOT, "mock"));
+  const counts = await seedFixtures(ctx.db.prisma, fixtures, { inbound: false });
+  const replies = await processSeededReplies(ctx.agentDeps, createCaseWorkflow(ctx.agentDeps), fixtures);
+  log(
+    `Empty database: loaded the mock data (${counts.vanpools} vanpools, ${counts.employees} employees, ${replies.length} riders' replies taken in as email).`,
+  );
 }
 
 function untilStopped(): Promise<void> {
