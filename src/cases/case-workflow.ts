@@ -328,7 +328,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
         return { approval: { ...current, applied_at: now, result_note: note }, note };
       }
       const request = current.payload as { tool: string } & Record<string, unknown>;
-      const { tool, reply_message_id: _r, reply_body: _b, ...args } = request;
+      const { tool, reply_message_id: _r, reply_body: _b, reply_attachments: _a, ...args } = request;
       const decisionPayload =
         current.status === "approved"
           ? { type: "approve" }

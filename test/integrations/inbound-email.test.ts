@@ -211,6 +211,28 @@ describe("mail that matches no thread or sender is quarantined for a person", ()
   });
 });
 
+describe("attachments", () => {
+  it("are kept on the reply and listed on the approval card a person reviews", async () => {
+    const thread = await threadOf("VP-114");
+    const rider = thread.messages.find((m) => m.direction === "outbound")!.to[0]!;
+    const angry = stub.receive({
+      from: rider,
+      to: [plus(thread.thread_id)],
+      subject: `Re: ${thread.subject}`,
+      text: "This is unfair and I want to speak to a manager. My schedule is attached.",
+      attachments: [{ filename: "schedule.png", content_type: "image/png", size: 20480 }],
+    });
+    expect((await postWebhook(webhook, receivedEvent(angry))).status).toBe(200);
+    await bot.idle();
+    const record = await db.prisma.case.findUniqueOrThrow({ where: { id: thread.case_id } });
+    expect(record.status).toBe("hitl_review");
+    const card = slack
+      .thread("C0AUDIT", record.slackTs!)
+      .find((m) => String(JSON.stringify(m.blocks)).includes("Reply to review"));
+    expect(JSON.stringify(card?.blocks)).toContain("📎 Attached: schedule.png (image/png, 20 KB)");
+  });
+});
+
 describe("automatic mail and delivery events", () => {
   it("records an out-of-office on the thread, never classifies it, and moves the deadline to its return date + 2 days", async () => {
     const thread = await threadOf("VP-102");

@@ -15,6 +15,10 @@ export const APPROVAL_ACTIONS = {
   rejectCancellation: "reject_cancellation",
 } as const;
 
+/** "lease.pdf (application/pdf, 47 KB)" */
+const attachmentLabel = (a: { filename: string; content_type: string; size: number }) =>
+  `${a.filename} (${a.content_type}, ${Math.max(1, Math.round(a.size / 1024))} KB)`;
+
 const quote = (text: string, limit: number) =>
   truncate(text, limit)
     .split("\n")
@@ -33,10 +37,19 @@ export function approvalCard(
   const decided = approval.status !== "pending";
   const id = (actionId: string) => (options.uniqueActions ? `${actionId}:${approval.approval_id}` : actionId);
   if (approval.kind === "escalation_reply") {
-    const payload = approval.payload as { to: string; body: string; reply_body?: string | null };
+    const payload = approval.payload as {
+      to: string;
+      body: string;
+      reply_body?: string | null;
+      reply_attachments?: { filename: string; content_type: string; size: number }[];
+    };
+    const attachments = payload.reply_attachments ?? [];
     const blocks = [
       header(`✉️ Reply to review: ${approval.case_id}`),
       section(`*${escapeMrkdwn(payload.to)}* wrote:\n${quote(payload.reply_body ?? "(not kept)", 1200)}`),
+      ...(attachments.length
+        ? [context(`📎 Attached: ${attachments.map((a) => escapeMrkdwn(attachmentLabel(a))).join(", ")}`)]
+        : []),
       approval.status === "edited" && approval.edited_body
         ? section(`*Sent as edited:*\n${quote(approval.edited_body, 2500)}`)
         : section(
