@@ -207,13 +207,12 @@ async function db(args: string[]): Promise<number> {
     }
     const dir = path.resolve(values.from ?? path.join(PROJECT_ROOT, "mock"));
     const fixtures = readFixtureDir(dir);
-    return withContext(settings, async (ctx) => {
-      const counts = await seedFixtures(ctx.db.prisma, fixtures, { inbound: false });
-      const replies = await processSeededReplies(ctx.agentDeps, createCaseWorkflow(ctx.agentDeps), fixtures);
+    return withContext(settings, async ({ db }) => {
+      const counts = await seedFixtures(db.prisma, fixtures);
       log(
         `Seeded from ${dir}: ${Object.entries(counts)
           .map(([k, v]) => `${v} ${k}`)
-          .join(", ")}; ${replies.length} riders' replies taken in as email.`,
+          .join(", ")}.`,
       );
       return 0;
     });
@@ -412,6 +411,7 @@ async function runSandbox(settings: Settings): Promise<number> {
   return 0;
 }
 
+/** First start: the mock data, with the riders' replies taken in as email so cases stand where replies put them. */
 async function seedIfEmpty(ctx: Pick<CliContext, "db" | "agentDeps">): Promise<void> {
   if ((await ctx.db.prisma.vanpool.count()) > 0) return;
   const fixtures = readFixtureDir(path.join(PROJECT_ROOT, "mock"));
