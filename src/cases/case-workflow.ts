@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { type CaseManagerTask, createCaseManagerAgent } from "../agents/case-manager/agent.js";
 import type { AgentDeps } from "../agents/deps.js";
 import { createOutreachAgent } from "../agents/outreach/agent.js";
+import { sendRemovalNotices } from "../agents/outreach/removal-notices.js";
 import { type AgentTurn, pendingInterrupts, runAgentTurn } from "../agents/run-agent.js";
 import {
   type ApprovalRecord,
@@ -17,12 +18,18 @@ import {
 } from "../data/approval-repository.js";
 import { recordEvent } from "../data/audit-log.js";
 import { type CaseRecord, changeCase, findCase, findOpenCase, getCase } from "../data/case-repository.js";
-import { createInbound, findMessageByKey, findThread, quarantine } from "../data/email-repository.js";
+import {
+  createInbound,
+  findMessageByKey,
+  findThread,
+  type InboundDetails,
+  quarantine,
+} from "../data/email-repository.js";
 import { withAdvisoryLock } from "../data/locks.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
 import { isClosed, isReplyOverdue } from "../domain/case-lifecycle.js";
 import { invalidInput, notFound } from "../errors.js";
-import { sendCaseEmail } from "./email-service.js";
+import { emailServiceDeps, sendCaseEmail } from "./email-service.js";
 
 export interface CaseManagerResult {
   vanpool_id: string;
@@ -154,6 +161,10 @@ export function createCaseWorkflow(deps: AgentDeps) {
     from: string;
     body: string;
     subject?: string;
+    /** What the inbound email path knows: Message-ID, the text without quotes, attachments. */
+    details?: InboundDetails;
+    /** A person attached this email to the thread (quarantine assign): the sender need not have been written to. */
+    trustSender?: boolean;
   }): Promise<ReplyResult> {
     const now = deps.now();
     const thread = await findThread(deps.prisma, input.threadId);
@@ -176,7 +187,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
         .flatMap((m) => [...m.to, ...m.cc])
         .map((a) => a.toLowerCase()),
     );
-    if (!onThread.has(input.from.toLowerCase())) {
+    if (!input.trustSender && !onThread.has(input.from.toLowerCase())) {
       const id = await quarantine(deps.prisma, {
         threadId: input.threadId,
         from: input.from,
@@ -197,6 +208,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
         subject: input.subject ?? `Re: ${thread.subject}`,
         body: input.body,
         now,
+        ...input.details,
       });
       const record = await getCase(deps.prisma, thread.case_id);
       if (record.status !== "pending_reply") {
@@ -244,11 +256,11 @@ export function createCaseWorkflow(deps: AgentDeps) {
     });
     const timeouts: CaseManagerResult[] = [];
     for (const row of waiting) {
-      if (!isReplyOverdue(row.status, row.lastOutboundAt, now)) continue;
+      if (!isReplyOverdue(row.status, row.lastOutboundAt, now, row.replyExtendedUntil)) continue;
       timeouts.push(
         await withAdvisoryLock(deps.pool, `vanpool:${row.vanpoolId}`, async () => {
           const record = await getCase(deps.prisma, row.id);
-          if (!isReplyOverdue(record.status, record.last_outbound_at, now))
+          if (!isReplyOverdue(record.status, record.last_outbound_at, now, row.replyExtendedUntil))
             return {
               vanpool_id: record.vanpool_id,
               case_id: record.case_id,
@@ -316,7 +328,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
         return { approval: { ...current, applied_at: now, result_note: note }, note };
       }
       const request = current.payload as { tool: string } & Record<string, unknown>;
-      const { tool, reply_message_id: _r, reply_body: _b, ...args } = request;
+      const { tool, reply_message_id: _r, reply_body: _b, reply_attachments: _a, ...args } = request;
       const decisionPayload =
         current.status === "approved"
           ? { type: "approve" }
@@ -359,6 +371,12 @@ export function createCaseWorkflow(deps: AgentDeps) {
   }
 
   async function ensureApprovedEmailSent(approval: ApprovalRecord): Promise<void> {
+    if (approval.kind === "cancellation" && approval.status === "approved") {
+      const removed = (approval.payload.employee_ids as string[] | undefined) ?? [];
+      if ((await getCase(deps.prisma, approval.case_id)).status === "cancelled")
+        await sendRemovalNotices(deps, { caseId: approval.case_id, employeeIds: removed, actor: "scheduler" });
+      return;
+    }
     if (approval.kind !== "escalation_reply" || approval.status === "rejected") return;
     const key = `approval:${approval.approval_id}`;
     if ((await findMessageByKey(deps.prisma, key))?.status === "sent") return;
@@ -369,19 +387,16 @@ export function createCaseWorkflow(deps: AgentDeps) {
     });
     if (allowed === 0)
       throw invalidInput(`${draft.to} is not a flagged rider on ${record.case_id}; the draft was not sent.`);
-    await sendCaseEmail(
-      { prisma: deps.prisma, sender: deps.sender, from: deps.settings.email.from },
-      {
-        caseId: record.case_id,
-        vanpoolId: record.vanpool_id,
-        to: [draft.to],
-        subject: draft.subject,
-        body: approval.status === "edited" && approval.edited_body ? approval.edited_body : draft.body,
-        idempotencyKey: key,
-        actor: `person:${approval.decided_by}`,
-        now: deps.now(),
-      },
-    );
+    await sendCaseEmail(emailServiceDeps(deps), {
+      caseId: record.case_id,
+      vanpoolId: record.vanpool_id,
+      to: [draft.to],
+      subject: draft.subject,
+      body: approval.status === "edited" && approval.edited_body ? approval.edited_body : draft.body,
+      idempotencyKey: key,
+      actor: `person:${approval.decided_by}`,
+      now: deps.now(),
+    });
   }
 
   async function describeOutcome(approval: ApprovalRecord): Promise<string> {

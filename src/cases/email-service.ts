@@ -11,12 +11,16 @@ import {
   markSent,
 } from "../data/email-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
+import { newId } from "../domain/ids.js";
 import type { EmailSender } from "../integrations/email/email-sender.js";
+import { addressOf, replyAddressFor, rfcMessageIdFor } from "../integrations/email/reply-address.js";
 
 export interface EmailServiceDeps {
   prisma: PrismaClient;
   sender: EmailSender;
   from: string;
+  /** The address replies come back to, plus-addressed per thread. */
+  inboundAddress: string;
 }
 
 export interface CaseEmail {
@@ -43,9 +47,12 @@ export async function sendCaseEmail(
     subject: email.subject,
     now: email.now,
   });
+  const id = newId("message");
   const message =
     existing ??
     (await createOutbound(deps.prisma, {
+      id,
+      rfcMessageId: rfcMessageIdFor(id, deps.inboundAddress),
       threadId: thread.thread_id,
       from: deps.from,
       to: email.to,
@@ -62,6 +69,8 @@ export async function sendCaseEmail(
     subject: message.subject,
     text: message.body,
     messageId: message.message_id,
+    replyTo: replyAddressFor(deps.inboundAddress, thread.thread_id),
+    headers: threadingHeaders(message, thread.messages),
     idempotencyKey: email.idempotencyKey,
   });
   await markSent(deps.prisma, message.message_id, providerMessageId, email.now);
@@ -77,6 +86,30 @@ export async function sendCaseEmail(
   return { message: { ...message, status: "sent" }, alreadySent: false };
 }
 
-export function emailFrom(settings: Pick<Settings, "email">): string {
-  return settings.email.from;
+/** Message-ID, and In-Reply-To/References naming the earlier emails with the same rider. */
+function threadingHeaders(message: MessageRecord, earlier: MessageRecord[]): Record<string, string> {
+  const rider = new Set(message.to.map(addressOf));
+  const previous = earlier
+    .filter((m) => m.message_id !== message.message_id && m.rfc_message_id)
+    .filter((m) =>
+      m.direction === "outbound" ? m.to.some((a) => rider.has(addressOf(a))) : rider.has(addressOf(m.from)),
+    )
+    .map((m) => m.rfc_message_id!);
+  return {
+    ...(message.rfc_message_id ? { "Message-ID": message.rfc_message_id } : {}),
+    ...(previous.length ? { "In-Reply-To": previous.at(-1)!, References: previous.join(" ") } : {}),
+  };
+}
+
+export function emailServiceDeps(deps: {
+  prisma: PrismaClient;
+  sender: EmailSender;
+  settings: Pick<Settings, "email">;
+}) {
+  return {
+    prisma: deps.prisma,
+    sender: deps.sender,
+    from: deps.settings.email.from,
+    inboundAddress: deps.settings.email.inboundAddress,
+  };
 }

@@ -37,6 +37,7 @@ export function riderFacts(
         compatible_percent:
           typeof rider.compatible_day_ratio === "number" ? Math.round(rider.compatible_day_ratio * 100) : null,
         required_percent: Math.round(Number(shift.policy.min_compatible_day_ratio ?? 0.8) * 100),
+        tolerance_minutes: Number(shift.policy.tolerance_minutes ?? 60),
       };
     }
   }

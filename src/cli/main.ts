@@ -11,7 +11,11 @@ import { FixtureError, readFixtureDir } from "../data/fixtures.js";
 import { insertFixturesInBulk, seedFixtures } from "../data/seed.js";
 import { generateSyntheticFixtures } from "../data/synthetic.js";
 import { isId } from "../domain/ids.js";
-import { AppError, invalidInput } from "../errors.js";
+import { AppError, invalidInput, notFound } from "../errors.js";
+import { createInboundEmail } from "../integrations/email/inbound/inbound-email.js";
+import { deliverLocally, localSigningSecret } from "../integrations/email/inbound/local-delivery.js";
+import { localInboxDir, localMailbox } from "../integrations/email/inbound/mailbox.js";
+import { processSeededReplies } from "../integrations/email/inbound/seeded-replies.js";
 import { startScheduler } from "../jobs/scheduler.js";
 import { startSandbox } from "../sandbox/sandbox.js";
 import { createSlackApp } from "../slack/app.js";
@@ -27,6 +31,7 @@ import {
 } from "./case-commands.js";
 import { type CliContext, loadSettings, openContext } from "./context.js";
 import { formatAudit, formatSummary, progressBar } from "./format.js";
+import { quarantineCommand } from "./quarantine-command.js";
 
 export const USAGE = `Usage: poolpatrol <command>
 
@@ -42,7 +47,9 @@ export const USAGE = `Usage: poolpatrol <command>
   edit APR-XXXXXXXX --as USER --body TEXT
                                 decide an approval request (reject/edit: escalation replies)
   reply THREAD-XXXXXXXX --from EMAIL --body TEXT
-                                take in a rider's email reply
+                                take in a rider's email reply (through the same path as real email)
+  quarantine list | assign MSG-XXXXXXXX THREAD-XXXXXXXX | discard MSG-XXXXXXXX
+                                inbound email that matched no thread or sender
   tick [--now ISO]              run due reply timeouts and carry out pending decisions
   db migrate                    apply database migrations
   db seed [--from DIR | --synthetic N]
@@ -84,6 +91,8 @@ export async function main(argv: string[]): Promise<number> {
         return await decideCommand(command, rest);
       case "reply":
         return await replyCommand(rest);
+      case "quarantine":
+        return await quarantine(rest);
       case "tick":
         return await tickCommand(rest);
       case undefined:
@@ -229,7 +238,7 @@ async function auditReport(args: string[]): Promise<number> {
     log(
       `Pool Patrol on ${db.kind === "embedded" ? `the embedded PostgreSQL (${settings.dataDir})` : "the PostgreSQL at DATABASE_URL"}.`,
     );
-    await seedIfEmpty(db.prisma);
+    await seedIfEmpty({ db, agentDeps });
     const summary = await auditAllVanpools(auditDeps, { trigger: "startup_audit", onProgress: progressBar() });
     const cases = await openCasesFor(agentDeps, summary);
     process.stdout.write(
@@ -322,15 +331,29 @@ async function replyCommand(args: string[]): Promise<number> {
   if (!threadId || positionals.length !== 1) throw new UsageError("reply needs one thread id, like THREAD-1A2B3C4D.");
   if (!values.from || !values.body) throw new UsageError("reply needs --from EMAIL and --body TEXT.");
   return withContext(loadSettings(), async (ctx) => {
-    const result = await createCaseWorkflow(ctx.agentDeps).receiveReply({
-      threadId,
-      from: values.from!,
-      body: values.body!,
-      subject: values.subject,
+    // The same path as a reply through Resend: the local inbox, a signed email.received, the webhook handler.
+    const secret = localSigningSecret(ctx.settings);
+    const inbound = createInboundEmail(ctx.agentDeps, {
+      workflow: createCaseWorkflow(ctx.agentDeps),
+      mailbox: localMailbox(localInboxDir(ctx.settings)),
+      secret: () => secret,
     });
-    process.stdout.write(
-      `${result.message_id} recorded. ${result.handled ? formatWorkflowResult(result) : result.note}\n`,
-    );
+    const reply = { threadId, from: values.from!, body: values.body!, subject: values.subject };
+    const { rawBody, headers } = deliverLocally(ctx.settings, reply, secret);
+    const { body: answer } = await inbound.handleWebhook({ rawBody, headers });
+    if ("error" in answer) throw new Error(answer.error);
+    const kept = `The message was kept in quarantine (${answer.message_id}) for a person to look at.`;
+    if (answer.quarantined === "unknown thread") throw notFound(`No email thread ${threadId}. ${kept}`);
+    if (answer.quarantined) throw invalidInput(`${values.from} was not written to on ${threadId}. ${kept}`);
+    process.stdout.write(`${answer.message_id} recorded. ${answer.outcome}\n`);
+    return 0;
+  });
+}
+
+async function quarantine(args: string[]): Promise<number> {
+  return withContext(loadSettings(), async (ctx) => {
+    const deps = { prisma: ctx.db.prisma, workflow: createCaseWorkflow(ctx.agentDeps), now: ctx.agentDeps.now };
+    process.stdout.write(`${await quarantineCommand(deps, args)}\n`);
     return 0;
   });
 }
@@ -354,7 +377,7 @@ async function tickCommand(args: string[]): Promise<number> {
 async function runBot(settings: Settings): Promise<number> {
   const ctx = await openContext(settings, log);
   const slack = settings.slack!;
-  await seedIfEmpty(ctx.db.prisma);
+  await seedIfEmpty(ctx);
   const bot = await createSlackApp({ slack, deps: ctx.agentDeps });
   await bot.app.start(slack.port);
   const scheduler = startScheduler(bot, {
@@ -377,7 +400,7 @@ async function runBot(settings: Settings): Promise<number> {
 /** The local Slack sandbox with the real bot, until SIGINT/SIGTERM. */
 async function runSandbox(settings: Settings): Promise<number> {
   const ctx = await openContext(settings, log);
-  await seedIfEmpty(ctx.db.prisma);
+  await seedIfEmpty(ctx);
   const sandbox = await startSandbox(ctx, { port: settings.port });
   log(
     `Pool Patrol sandbox: open ${sandbox.url} (a local Slack workspace with the real bot; database ${ctx.db.kind}). Ctrl-C stops it.`,
@@ -388,10 +411,15 @@ async function runSandbox(settings: Settings): Promise<number> {
   return 0;
 }
 
-async function seedIfEmpty(prisma: CliContext["db"]["prisma"]): Promise<void> {
-  if ((await prisma.vanpool.count()) > 0) return;
-  const counts = await seedFixtures(prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
-  log(`Empty database: loaded the mock data (${counts.vanpools} vanpools, ${counts.employees} employees).`);
+/** First start: the mock data, with the riders' replies taken in as email so cases stand where replies put them. */
+async function seedIfEmpty(ctx: Pick<CliContext, "db" | "agentDeps">): Promise<void> {
+  if ((await ctx.db.prisma.vanpool.count()) > 0) return;
+  const fixtures = readFixtureDir(path.join(PROJECT_ROOT, "mock"));
+  const counts = await seedFixtures(ctx.db.prisma, fixtures, { inbound: false });
+  const replies = await processSeededReplies(ctx.agentDeps, createCaseWorkflow(ctx.agentDeps), fixtures);
+  log(
+    `Empty database: loaded the mock data (${counts.vanpools} vanpools, ${counts.employees} employees, ${replies.length} riders' replies taken in as email).`,
+  );
 }
 
 function untilStopped(): Promise<void> {

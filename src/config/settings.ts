@@ -53,6 +53,14 @@ const settingsSchema = z.object({
     emptyAsUndefined,
     z.string().min(3).default("Pool Patrol <pool-patrol@northwind.example>"),
   ),
+  POOLPATROL_INBOUND_ADDRESS: z.preprocess(
+    emptyAsUndefined,
+    z.email({ error: "must be an email address like replies@inbound.example.com" }).optional(),
+  ),
+  RESEND_WEBHOOK_SECRET: z.preprocess(
+    emptyAsUndefined,
+    z.string().startsWith("whsec_", "must be the webhook's signing secret, starting with whsec_").optional(),
+  ),
   POOLPATROL_CC_COORDINATOR: z.preprocess(
     emptyAsUndefined,
     z.enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" }).default("false"),
@@ -92,6 +100,11 @@ const settingsSchema = z.object({
   LANGSMITH_PROJECT: z.preprocess(emptyAsUndefined, z.string().default("pool-patrol")),
 });
 
+/** "Pool Patrol <pool-patrol@example.com>" -> "pool-patrol@example.com" */
+export function bareAddress(address: string): string {
+  return (address.match(/<([^>]+)>/)?.[1] ?? address).trim();
+}
+
 function isTimeZone(value: string): boolean {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: value });
@@ -108,7 +121,15 @@ export interface Settings {
   timeZone: string;
   policy: VerificationPolicy;
   googleMaps: { apiKey: string; baseUrl: string | undefined } | undefined;
-  email: { from: string; ccCoordinator: boolean; resend: { apiKey: string; baseUrl: string | undefined } | undefined };
+  email: {
+    from: string;
+    /** Replies come back to this address, plus-addressed per thread (replies+THREAD-…@domain). */
+    inboundAddress: string;
+    /** Signs Resend's webhooks; without it Pool Patrol makes one for local use (see inbound/webhook-secret.ts). */
+    webhookSecret: string | undefined;
+    ccCoordinator: boolean;
+    resend: { apiKey: string; baseUrl: string | undefined } | undefined;
+  };
   /** "rules" or an OpenAI model name, per agent. */
   models: Record<AgentName, string>;
   openai: { apiKey: string; baseUrl: string | undefined } | undefined;
@@ -225,6 +246,8 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     googleMaps: s.GOOGLE_MAPS_API_KEY ? { apiKey: s.GOOGLE_MAPS_API_KEY, baseUrl: s.GOOGLE_MAPS_BASE_URL } : undefined,
     email: {
       from: s.POOLPATROL_EMAIL_FROM,
+      inboundAddress: s.POOLPATROL_INBOUND_ADDRESS ?? bareAddress(s.POOLPATROL_EMAIL_FROM),
+      webhookSecret: s.RESEND_WEBHOOK_SECRET,
       ccCoordinator: ["true", "1", "yes"].includes(s.POOLPATROL_CC_COORDINATOR),
       resend: s.RESEND_API_KEY ? { apiKey: s.RESEND_API_KEY, baseUrl: s.RESEND_BASE_URL } : undefined,
     },

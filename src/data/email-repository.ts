@@ -17,7 +17,19 @@ export interface MessageRecord {
   status: string;
   bucket: ReplyBucket | null;
   confidence: number | null;
+  rfc_message_id: string | null;
+  /** Inbound: the reply without quoted history or signature. */
+  reply_text: string | null;
+  auto_reply: string | null;
+  attachments: AttachmentRecord[];
+  delivery_status: string | null;
   at: Date;
+}
+
+export interface AttachmentRecord {
+  filename: string;
+  content_type: string;
+  size: number;
 }
 
 export interface ThreadRecord {
@@ -74,6 +86,8 @@ export async function findMessage(prisma: PrismaClient, messageId: string): Prom
 export async function createOutbound(
   prisma: PrismaClient,
   input: {
+    id: string;
+    rfcMessageId: string;
     threadId: string;
     from: string;
     to: string[];
@@ -86,7 +100,8 @@ export async function createOutbound(
 ): Promise<MessageRecord> {
   const row = await prisma.message.create({
     data: {
-      id: newId("message"),
+      id: input.id,
+      rfcMessageId: input.rfcMessageId,
       threadId: input.threadId,
       direction: "outbound",
       fromAddress: input.from,
@@ -111,13 +126,26 @@ export async function markSent(
   await prisma.message.update({ where: { id: messageId }, data: { status: "sent", providerMessageId, sentAt: now } });
 }
 
+export interface InboundDetails {
+  /** A quarantined email assigned to a thread keeps its id. */
+  id?: string;
+  rfcMessageId?: string | null;
+  replyText?: string | null;
+  autoReply?: string | null;
+  attachments?: AttachmentRecord[];
+}
+
 export async function createInbound(
   prisma: PrismaClient,
-  input: { threadId: string; from: string; to: string[]; subject: string; body: string; now: Date },
+  input: { threadId: string; from: string; to: string[]; subject: string; body: string; now: Date } & InboundDetails,
 ): Promise<MessageRecord> {
   const row = await prisma.message.create({
     data: {
-      id: newId("message"),
+      id: input.id ?? newId("message"),
+      rfcMessageId: input.rfcMessageId ?? null,
+      replyText: input.replyText ?? null,
+      autoReply: input.autoReply ?? null,
+      attachments: (input.attachments ?? []) as object[],
       threadId: input.threadId,
       direction: "inbound",
       fromAddress: input.from,
@@ -148,6 +176,7 @@ export async function quarantine(
 ): Promise<string> {
   const row = await prisma.quarantinedEmail.create({
     data: {
+      id: newId("message"),
       threadId: input.threadId ?? null,
       fromAddress: input.from,
       subject: input.subject ?? null,
@@ -185,6 +214,11 @@ function toMessage(row: MessageRow): MessageRecord {
     status: row.status,
     bucket: row.bucket,
     confidence: row.confidence,
+    rfc_message_id: row.rfcMessageId,
+    reply_text: row.replyText,
+    auto_reply: row.autoReply,
+    attachments: row.attachments as unknown as AttachmentRecord[],
+    delivery_status: row.deliveryStatus,
     at: row.sentAt ?? row.receivedAt ?? row.createdAt,
   };
 }

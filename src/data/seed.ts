@@ -16,7 +16,15 @@ export interface SeedCounts {
 
 type Tx = Prisma.TransactionClient;
 
-export async function seedFixtures(prisma: PrismaClient, fixtures: Fixtures): Promise<SeedCounts> {
+/**
+ * `inbound: false` leaves the riders' replies out, for the caller to take them in as real
+ * inbound email afterwards (src/integrations/email/inbound/seeded-replies.ts).
+ */
+export async function seedFixtures(
+  prisma: PrismaClient,
+  fixtures: Fixtures,
+  options: { inbound?: boolean } = {},
+): Promise<SeedCounts> {
   return prisma.$transaction(
     async (tx) => {
       checkReferences(fixtures, await existingIds(tx));
@@ -62,6 +70,7 @@ export async function seedFixtures(prisma: PrismaClient, fixtures: Fixtures): Pr
         const data = { caseId: t.case_id, vanpoolId: t.vanpool_id, subject: t.subject, status: t.status };
         await tx.emailThread.upsert({ where: { id: t.thread_id }, create: { id: t.thread_id, ...data }, update: data });
         for (const m of t.messages) {
+          if (m.direction === "inbound" && options.inbound === false) continue;
           const at = new Date(m.sent_at);
           const message = {
             threadId: t.thread_id,

@@ -78,11 +78,24 @@ export function replyDeadline(lastOutboundAt: Date): Date {
   return new Date(lastOutboundAt.getTime() + REPLY_TIMEOUT_DAYS * DAY_MS);
 }
 
-/** A case waiting on riders times out 7 days after the last email to them. */
-export function isReplyOverdue(status: CaseStatus, lastOutboundAt: Date | null, now: Date): boolean {
-  return (
-    status === "pending_reply" && lastOutboundAt !== null && now.getTime() >= replyDeadline(lastOutboundAt).getTime()
-  );
+/**
+ * A case waiting on riders times out 7 days after the last email to them, or later when an
+ * out-of-office notice extended the deadline.
+ */
+export function isReplyOverdue(
+  status: CaseStatus,
+  lastOutboundAt: Date | null,
+  now: Date,
+  extendedUntil: Date | null = null,
+): boolean {
+  if (status !== "pending_reply" || lastOutboundAt === null) return false;
+  const deadline = Math.max(replyDeadline(lastOutboundAt).getTime(), extendedUntil?.getTime() ?? 0);
+  return now.getTime() >= deadline;
+}
+
+/** Out of office until a date (YYYY-MM-DD): the reply deadline moves to that date plus two days. */
+export function deadlineAfterReturn(returnDate: string): Date {
+  return new Date(Date.parse(`${returnDate}T00:00:00Z`) + 2 * DAY_MS);
 }
 
 export type AuditDecision =

@@ -6,6 +6,7 @@ import type { AddressInfo, Server } from "node:net";
 import type { CliContext } from "../cli/context.js";
 import type { SlackSettings } from "../config/settings.js";
 import { loadSandboxWorkspace, saveSandboxWorkspace } from "../data/sandbox-workspace-repository.js";
+import { deliverLocally, localSigningSecret } from "../integrations/email/inbound/local-delivery.js";
 import { startScheduler } from "../jobs/scheduler.js";
 import { createSlackApp, type SlackApp } from "../slack/app.js";
 import { type FakeSlack, startLocalSlack, type WorkspaceSnapshot } from "./slack/local-slack.js";
@@ -40,8 +41,7 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
     signingSecret,
     people: SANDBOX_PEOPLE,
     prisma: ctx.db.prisma,
-    workflow: () => bot.ctx.workflow,
-    syncCase: (id) => bot.messages.syncCase(id),
+    deliverEmail: (reply) => deliverLocally(ctx.settings, reply, localSigningSecret(ctx.settings)),
     idle: () => bot.idle(),
   });
   slack = await startLocalSlack({

@@ -5,8 +5,9 @@ import fs from "node:fs";
 import type http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CaseWorkflow } from "../cases/case-workflow.js";
 import type { PrismaClient } from "../data/prisma.js";
+import type { HandWrittenReply } from "../integrations/email/inbound/local-delivery.js";
+import { RESEND_WEBHOOK_PATH } from "../integrations/email/inbound/webhook-route.js";
 import type { FakeSlack } from "./slack/local-slack.js";
 import { postSigned } from "./slack/local-slack.js";
 
@@ -29,9 +30,8 @@ export interface SandboxRoutesDeps {
   signingSecret: string;
   people: SandboxPeople;
   prisma: PrismaClient;
-  workflow: () => CaseWorkflow;
-  /** After an email reply: bring Slack in step with the case. */
-  syncCase(caseId: string): Promise<void>;
+  /** A rider's reply put in the local inbox, with the signed email.received announcing it. */
+  deliverEmail(reply: HandWrittenReply): { rawBody: string; headers: Record<string, string> };
   /** Background work of the app (so a response can wait for it). */
   idle(): Promise<void>;
 }
@@ -259,15 +259,22 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
           );
           break;
         case "POST /sandbox/email": {
-          const result = await deps
-            .workflow()
-            .receiveReply({ threadId: String(body.thread_id), from: String(body.from), body: String(body.body) });
-          if (result.case_id) await deps.syncCase(result.case_id);
-          await deps.idle();
-          json(res, 200, {
-            ok: true,
-            note: result.handled ? `Reply recorded; ${result.case_id} is now ${result.status}.` : result.note,
+          // The same path as a real reply: signed email.received to the bot's webhook, the text from the inbox.
+          const { rawBody, headers } = deps.deliverEmail({
+            threadId: String(body.thread_id),
+            from: String(body.from),
+            body: String(body.body),
           });
+          const webhook = deps.appUrl().replace(/\/slack\/events$/, RESEND_WEBHOOK_PATH);
+          const response = await fetch(webhook, {
+            method: "POST",
+            headers: { "content-type": "application/json", ...headers },
+            body: rawBody,
+          });
+          const answer = (await response.json()) as { outcome?: string; error?: string };
+          await deps.idle();
+          if (!response.ok) json(res, 400, { ok: false, error: answer.error ?? "The webhook refused the email." });
+          else json(res, 200, { ok: true, note: answer.outcome });
           return true;
         }
         default:

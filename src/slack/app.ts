@@ -1,10 +1,13 @@
 // The Bolt app: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on PORT at
-// POST /slack/events. Listeners are thin; the work happens in the case workflow.
+// POST /slack/events; POST /webhooks/resend takes inbound email in both.
+// Listeners are thin; the work happens in the case workflow.
 import { App, LogLevel } from "@slack/bolt";
 import { WebClient } from "@slack/web-api";
 import type { AgentDeps } from "../agents/deps.js";
 import { createCaseWorkflow } from "../cases/case-workflow.js";
 import type { SlackSettings } from "../config/settings.js";
+import { createConfiguredInboundEmail, type InboundEmail } from "../integrations/email/inbound/inbound-email.js";
+import { resendWebhookRoute } from "../integrations/email/inbound/webhook-route.js";
 import { createApproverCheck } from "./approvers.js";
 import { createCaseMessages } from "./case-messages.js";
 import { createDigest } from "./digest.js";
@@ -35,12 +38,19 @@ export async function createSlackApp(options: SlackAppOptions) {
     .catch((error: Error) => {
       throw new Error(`Slack refused SLACK_BOT_TOKEN or could not be reached (auth.test: ${error.message}).`);
     });
+  // The Resend webhook shares the bot's HTTP port in every mode (Socket Mode: Bolt's own server on PORT).
+  let inbound: InboundEmail | undefined;
+  const webhook = resendWebhookRoute(
+    { handleWebhook: (request) => inbound!.handleWebhook(request) },
+    { error: (m) => app.logger.error(m) },
+  );
   const app = new App({
     token: slack.botToken,
+    customRoutes: [webhook],
     botId: identity.bot_id,
     botUserId: identity.user_id,
     ...(socketMode
-      ? { socketMode: true, appToken: slack.appToken }
+      ? { socketMode: true, appToken: slack.appToken, installerOptions: { port: slack.port } }
       : { signingSecret: slack.signingSecret!, processBeforeResponse: true }),
     clientOptions: {
       ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
@@ -63,6 +73,13 @@ export async function createSlackApp(options: SlackAppOptions) {
     log,
   };
   const messages = createCaseMessages(ctx);
+  inbound = createConfiguredInboundEmail(deps, {
+    workflow: ctx.workflow,
+    notify: async (text) => {
+      await app.client.chat.postMessage({ channel: slack.auditChannel, text });
+    },
+    onCaseChanged: (caseId) => messages.syncCase(caseId),
+  });
   const isApprover = createApproverCheck(app.client, slack.approvers);
   const digest = createDigest(ctx);
   const permalink = async (channel: string, ts: string) =>
@@ -74,7 +91,7 @@ export async function createSlackApp(options: SlackAppOptions) {
   registerAppHome(app, { ctx, isApprover });
   registerConversation(app, { ctx, messages, isApprover });
 
-  return { app, ctx, messages, digest, socketMode, idle: runner.idle };
+  return { app, ctx, messages, digest, socketMode, inbound, idle: runner.idle };
 }
 
 export type SlackApp = Awaited<ReturnType<typeof createSlackApp>>;

@@ -37,6 +37,7 @@ describe("email through Resend", () => {
       prisma: db.prisma,
       sender: resendSender({ apiKey: "re_test_key", baseUrl: stub.baseUrl }),
       from: "Pool Patrol <pool-patrol@northwind.example>",
+      inboundAddress: "replies@inbound.northwind.example",
     };
     const first = await sendCaseEmail(deps, { ...email("case-1:initial"), caseId: caseRow.id });
     const again = await sendCaseEmail(deps, { ...email("case-1:initial"), caseId: caseRow.id });
@@ -54,6 +55,7 @@ describe("email through Resend", () => {
       prisma: db.prisma,
       sender: resendSender({ apiKey: "re_test_key", baseUrl: stub.baseUrl }),
       from: "pool-patrol@northwind.example",
+      inboundAddress: "replies@inbound.northwind.example",
     };
     stub.failNext(500, "temporary outage");
     await expect(sendCaseEmail(deps, { ...email("case-1:follow_up"), caseId: caseRow.id })).rejects.toThrow(

@@ -9,6 +9,7 @@ import { changeCase, findOpenCase, getCase, openCase } from "../../data/case-rep
 import { caseReason, LifecycleError } from "../../domain/case-lifecycle.js";
 import type { AgentDeps } from "../deps.js";
 import { agentRunIdOf, logged } from "../logged-tool.js";
+import { sendRemovalNotices } from "../outreach/removal-notices.js";
 import { runOutreach } from "../outreach/run-outreach.js";
 import { runSpecialist } from "../specialists/run-specialist.js";
 
@@ -186,7 +187,18 @@ export function createCaseManagerTools(deps: AgentDeps) {
                 now,
                 meta: { cancelled_riders: employee_ids, approval_id: approval.approval_id },
               });
-        return { case_id, status: closed.status, removed: employee_ids, newly_removed: removed.count };
+        const notices = await sendRemovalNotices(deps, {
+          caseId: case_id,
+          employeeIds: employee_ids,
+          actor: `approved-by:${approval.decided_by}`,
+        });
+        return {
+          case_id,
+          status: closed.status,
+          removed: employee_ids,
+          newly_removed: removed.count,
+          removal_notices: notices.length,
+        };
       },
     ),
     {

@@ -8,10 +8,10 @@ import { latest, type Turn } from "../models/rules-model.js";
 import type { BuiltAgent } from "../run-agent.js";
 import { createOutreachTools } from "./tools.js";
 
-export const OUTREACH_PROMPT_VERSION = "outreach-v1";
+export const OUTREACH_PROMPT_VERSION = "outreach-v2";
 const SYSTEM_PROMPT = `You are Pool Patrol's Outreach Agent for a vanpool subsidy program. You receive a JSON task.
 - task "initial", "confirmation" or "follow_up": send each recipient their email with send_email (kind = the task, reference = the task's reference). You may improve the wording of the drafts, but keep every fact and never mention another rider.
-- task "reply": call classify_reply on the message first. For a question, answer with send_email (kind "answer", reference = the message id), quoting the policy sections given, citing each by its heading. For an escalation (dispute, anger, unclear intent or low confidence), never answer directly: put a calm, short reply through send_email_for_review. For an acknowledgment or an update, send nothing: the Case Manager re-checks the data first.
+- task "reply": call classify_reply on the message first. For a question the policy sections answer, answer with send_email (kind "answer", reference = the message id), quoting the policy sections given, citing each by its heading. A question no policy section answers goes to a person: put the answer draft through send_email_for_review, never promise a follow-up yourself. For an escalation (dispute, anger, unclear intent or low confidence), never answer directly: put a calm, short reply through send_email_for_review. For an acknowledgment or an update, send nothing: the Case Manager re-checks the data first.
 Finish with one sentence saying what you did.`;
 
 /** What the rules model does, step by step, for the same tasks. */
@@ -40,7 +40,7 @@ export function outreachRules(turn: Turn) {
       final: rejected ? "The reviewer rejected the draft; nothing was sent." : `Replied to the ${classified.bucket}.`,
     };
   }
-  if (classified.bucket === "question")
+  if (classified.bucket === "question" && reply.policy_sections.length > 0)
     return [
       {
         name: "send_email",
@@ -54,16 +54,18 @@ export function outreachRules(turn: Turn) {
         },
       },
     ];
-  if (classified.bucket === "escalation")
+  // A question the policy does not answer becomes a person's task, not a promise nothing keeps.
+  const forReview =
+    classified.bucket === "escalation"
+      ? reply.escalation_draft
+      : classified.bucket === "question"
+        ? reply.answer_draft
+        : null;
+  if (forReview)
     return [
       {
         name: "send_email_for_review",
-        args: {
-          case_id: task.case_id,
-          to: reply.from,
-          subject: reply.escalation_draft.subject,
-          body: reply.escalation_draft.body,
-        },
+        args: { case_id: task.case_id, to: reply.from, subject: forReview.subject, body: forReview.body },
       },
     ];
   return { final: `Classified as ${classified.bucket}; the Case Manager will re-check the data.` };

@@ -6,15 +6,22 @@ import { riderFacts } from "../../cases/rider-facts.js";
 import { createApproval } from "../../data/approval-repository.js";
 import { getCase } from "../../data/case-repository.js";
 import { findMessage, findThreadForCase } from "../../data/email-repository.js";
+import { type EmployeeContact, findEmployeeByEmail, findEmployeeContacts } from "../../data/employee-repository.js";
 import { findVanpoolSnapshot } from "../../data/vanpool-repository.js";
 import { findLatestResults } from "../../data/verification-repository.js";
-import { outreachTemplate } from "../../domain/case-lifecycle.js";
 import { notFound } from "../../errors.js";
 import type { AgentDeps } from "../deps.js";
 import { runAgentTurn } from "../run-agent.js";
 import { createOutreachAgent, type OutreachTask } from "./agent.js";
 import { loadPolicy, retrievePolicy } from "./policy.js";
-import { confirmationEmail, escalationDraft, followUpEmail, initialEmail, questionAnswerEmail } from "./templates.js";
+import {
+  confirmationEmail,
+  escalationDraft,
+  followUpEmail,
+  initialEmail,
+  questionAnswerEmail,
+  reviewClosedEmail,
+} from "./templates.js";
 
 export type OutreachPurpose = "initial" | "reply" | "confirmation" | "follow_up";
 
@@ -28,9 +35,24 @@ export interface OutreachResult {
 }
 
 const policySections = loadPolicy();
+const unique = (riders: EmployeeContact[]) => riders.filter((r, i) => riders.findIndex((o) => o.id === r.id) === i);
 
 export function outreachThreadId(caseId: string): string {
   return `outreach:${caseId}`;
+}
+
+/** The latest results limited to the checks that fail for this rider and are still open on the case. */
+export function ownFailingResults(
+  employeeId: string,
+  failedChecks: readonly string[],
+  results: Awaited<ReturnType<typeof findLatestResults>>,
+): Parameters<typeof riderFacts>[2] {
+  const own: Parameters<typeof riderFacts>[2] = {};
+  for (const check of ["location", "shift"] as const) {
+    const result = results[check];
+    if (result && failedChecks.includes(check) && result.flagged.includes(employeeId)) own[check] = result;
+  }
+  return own;
 }
 
 export async function runOutreach(
@@ -41,15 +63,18 @@ export async function runOutreach(
   const van = await findVanpoolSnapshot(deps.prisma, record.vanpool_id);
   if (!van) throw notFound(`No vanpool ${record.vanpool_id}.`);
   const results = await findLatestResults(deps.prisma, record.vanpool_id);
-  const employees = await deps.prisma.employee.findMany({
-    where: { id: { in: record.flagged } },
-    orderBy: { id: "asc" },
-  });
+  const flagged = await findEmployeeContacts(deps.prisma, record.flagged);
   const reply = input.message_id ? await findMessage(deps.prisma, input.message_id) : undefined;
   if (input.message_id && !reply) throw notFound(`No message ${input.message_id}.`);
-  const sender = reply ? employees.find((e) => e.email.toLowerCase() === reply.from.toLowerCase()) : undefined;
-  const facts = (e: { id: string; firstName: string }) =>
-    riderFacts(van, { employee_id: e.id, first_name: e.firstName }, results);
+  const sender = reply ? await findEmployeeByEmail(deps.prisma, reply.from) : undefined;
+  const facts = (e: EmployeeContact, checks: readonly string[] = record.failed_checks) =>
+    riderFacts(van, { employee_id: e.id, first_name: e.firstName }, ownFailingResults(e.id, checks, results));
+  const draftFor = (e: EmployeeContact, draft: { subject: string; body: string }) => ({
+    employee_id: e.id,
+    email: e.email,
+    first_name: e.firstName,
+    draft,
+  });
 
   const task: OutreachTask = {
     task: input.purpose,
@@ -59,33 +84,28 @@ export async function runOutreach(
     recipients: [],
   };
   if (input.purpose === "initial") {
-    const template = outreachTemplate(record.failed_checks);
-    task.recipients = employees.map((e) => ({
-      employee_id: e.id,
-      email: e.email,
-      first_name: e.firstName,
-      draft: initialEmail(template, facts(e)),
-    }));
-  } else if (input.purpose === "confirmation" || input.purpose === "follow_up") {
-    const to = sender ? [sender] : employees;
-    task.recipients = to.map((e) => ({
-      employee_id: e.id,
-      email: e.email,
-      first_name: e.firstName,
-      draft:
-        input.purpose === "confirmation"
-          ? confirmationEmail(facts(e))
-          : followUpEmail(outreachTemplate(record.failed_checks), facts(e)),
-    }));
+    task.recipients = flagged.map((e) => draftFor(e, initialEmail(facts(e))));
+  } else if (input.purpose === "confirmation") {
+    // Every check passes now: thank the rider who wrote, tell the others the review is closed.
+    task.recipients = unique([...(sender ? [sender] : []), ...flagged]).map((e) =>
+      draftFor(e, e.id === sender?.id ? confirmationEmail(facts(e, [])) : reviewClosedEmail(facts(e, []))),
+    );
+  } else if (input.purpose === "follow_up") {
+    // Only the rider who wrote hears back: still failing with their own facts, or fixed.
+    const stillFlagged = sender ? flagged.some((e) => e.id === sender.id) : false;
+    task.recipients = sender
+      ? [draftFor(sender, stillFlagged ? followUpEmail(facts(sender)) : confirmationEmail(facts(sender, [])))]
+      : flagged.map((e) => draftFor(e, followUpEmail(facts(e))));
   } else {
     if (!reply) throw notFound("A reply task needs the reply's message id.");
     const firstName = sender?.firstName ?? "there";
-    const sections = retrievePolicy(policySections, reply.body);
+    const question = reply.reply_text ?? reply.body;
+    const sections = retrievePolicy(policySections, question);
     task.reference = reply.message_id;
     task.reply = {
       message_id: reply.message_id,
       from: reply.from,
-      body: reply.body,
+      body: question,
       policy_sections: sections,
       answer_draft: questionAnswerEmail({ first_name: firstName, vanpool_id: record.vanpool_id }, sections),
       escalation_draft: escalationDraft({ first_name: firstName, vanpool_id: record.vanpool_id }),
@@ -124,6 +144,7 @@ export async function runOutreach(
         tool: draft.name,
         reply_message_id: input.message_id ?? null,
         reply_body: reply?.body ?? null,
+        reply_attachments: reply?.attachments ?? [],
       },
     });
     result.approval_id = approval.approval_id;

@@ -1,6 +1,6 @@
 // The emails Pool Patrol sends, as plain text a rider would be glad to receive.
-// Each email is about one rider and carries only that rider's own facts.
-import type { OutreachTemplate } from "../../domain/case-lifecycle.js";
+// Each email is about one rider and carries only that rider's own facts: a check
+// appears in RiderFacts only when it fails for that rider.
 
 export interface RiderFacts {
   first_name: string;
@@ -19,6 +19,7 @@ export interface RiderFacts {
     van_schedule: string | null;
     compatible_percent: number | null;
     required_percent: number;
+    tolerance_minutes: number;
   };
 }
 
@@ -28,8 +29,12 @@ export interface EmailDraft {
 }
 
 const SIGNATURE = "Thank you,\nThe Vanpool Program team (Pool Patrol)";
-const PORTAL =
-  "You can check and update your details in the Employee Portal (My Profile > Home Address, and My Schedule for shifts).";
+/** Where in the Employee Portal this rider fixes what their email is about. */
+function portal(f: RiderFacts): string {
+  const places = [f.location ? "My Profile > Home Address" : null, f.shift ? "My Schedule" : null].filter(Boolean);
+  const where = places.length ? places.join(", and ") : "My Profile";
+  return `You can check and update your details in the Employee Portal (${where}).`;
+}
 
 export function subjectFor(vanpoolId: string): string {
   return `Vanpool eligibility review for ${vanpoolId}`;
@@ -50,29 +55,41 @@ function shiftParagraph(f: NonNullable<RiderFacts["shift"]>): string {
   const yours = f.shift_name ? `${f.shift_name}${f.schedule ? ` (${f.schedule})` : ""}` : "no shift";
   return (
     `Our records show you working ${yours}, while the van runs ${f.van_schedule ?? "on a different schedule"}. ` +
-    `Riders need a shift that starts and ends within an hour of the van's on at least ${f.required_percent}% of its days${f.compatible_percent === null ? "" : `; yours matches on ${f.compatible_percent}%`}.`
+    `Riders need a shift that starts and ends within ${toleranceText(f.tolerance_minutes)} of the van's on at least ${f.required_percent}% of its days${f.compatible_percent === null ? "" : `; yours matches on ${f.compatible_percent}%`}.`
   );
 }
 
-export function initialEmail(template: OutreachTemplate, f: RiderFacts): EmailDraft {
+/** 60 -> "an hour", 90 -> "90 minutes", 120 -> "2 hours" */
+export function toleranceText(minutes: number): string {
+  if (minutes === 60) return "an hour";
+  if (minutes > 60 && minutes % 60 === 0) return `${minutes / 60} hours`;
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+function factParagraphs(f: RiderFacts): string[] {
+  return [f.location ? locationParagraph(f.location) : null, f.shift ? shiftParagraph(f.shift) : null].filter(
+    (p): p is string => p !== null,
+  );
+}
+
+export function initialEmail(f: RiderFacts): EmailDraft {
   const van = f.vanpool_name ? `${f.vanpool_name} (${f.vanpool_id})` : f.vanpool_id;
-  const facts = [
-    template !== "shift_mismatch" && f.location ? locationParagraph(f.location) : null,
-    template !== "location_mismatch" && f.shift ? shiftParagraph(f.shift) : null,
-  ].filter(Boolean);
+  const facts = factParagraphs(f);
   const topic =
-    template === "both_mismatch"
+    f.location && f.shift
       ? "your home location and work shift"
-      : template === "location_mismatch"
+      : f.location
         ? "your home location"
-        : "your work shift";
+        : f.shift
+          ? "your work shift"
+          : "your membership details";
   return {
     subject: subjectFor(f.vanpool_id),
     body: [
       `Hi ${f.first_name},`,
       `We review vanpool memberships regularly to keep the subsidy fair for everyone. Our latest review of ${van} could not confirm ${topic}.`,
       ...facts,
-      `If something has changed, please update it and reply to let us know. If our records are wrong, or you have questions, just reply to this email. ${PORTAL}`,
+      `If something has changed, please update it and reply to let us know. If our records are wrong, or you have questions, just reply to this email. ${portal(f)}`,
       "Please reply within 7 days. Nothing changes for your membership without a person on our team reviewing it first.",
       SIGNATURE,
     ].join("\n\n"),
@@ -84,24 +101,33 @@ export function confirmationEmail(f: RiderFacts): EmailDraft {
     subject: `Re: ${subjectFor(f.vanpool_id)}`,
     body: [
       `Hi ${f.first_name},`,
-      `Thanks for the update. We checked again and your details now meet the program's rules for ${f.vanpool_id}, so this review is closed. Enjoy the ride!`,
+      `Thanks for the update. We checked again and your details now meet the program's rules for ${f.vanpool_id}, so nothing more is needed from you. Enjoy the ride!`,
       SIGNATURE,
     ].join("\n\n"),
   };
 }
 
-export function followUpEmail(template: OutreachTemplate, f: RiderFacts): EmailDraft {
-  const facts = [
-    template !== "shift_mismatch" && f.location ? locationParagraph(f.location) : null,
-    template !== "location_mismatch" && f.shift ? shiftParagraph(f.shift) : null,
-  ].filter(Boolean);
+/** To a rider who never wrote, when the case closes because every check now passes. */
+export function reviewClosedEmail(f: RiderFacts): EmailDraft {
+  return {
+    subject: `Re: ${subjectFor(f.vanpool_id)}`,
+    body: [
+      `Hi ${f.first_name},`,
+      `Good news: we checked again and your details now meet the program's rules for ${f.vanpool_id}, so this review is closed and nothing is needed from you.`,
+      SIGNATURE,
+    ].join("\n\n"),
+  };
+}
+
+export function followUpEmail(f: RiderFacts): EmailDraft {
+  const facts = factParagraphs(f);
   return {
     subject: `Re: ${subjectFor(f.vanpool_id)}`,
     body: [
       `Hi ${f.first_name},`,
       "Thanks for getting back to us. We checked your records again, but they still do not meet the program's rules:",
       ...facts,
-      `Changes can take a business day to show up. ${PORTAL} Once they are updated, reply to this email and we will check again.`,
+      `Changes can take a business day to show up. ${portal(f)} Once they are updated, reply to this email and we will check again.`,
       SIGNATURE,
     ].join("\n\n"),
   };
@@ -114,7 +140,7 @@ export function questionAnswerEmail(
   const cited =
     sections.length > 0
       ? sections.map((s) => `From the program policy, "${s.heading}":\n${s.text}`).join("\n\n")
-      : "The program policy does not cover that directly; a member of the program team will follow up.";
+      : "The program policy does not cover that directly, so a member of the program team is looking into it and will write back to you.";
   return {
     subject: `Re: ${subjectFor(f.vanpool_id)}`,
     body: [
@@ -135,6 +161,21 @@ export function escalationDraft(f: Pick<RiderFacts, "first_name" | "vanpool_id">
       `Hi ${f.first_name},`,
       "Thank you for your message, and we are sorry for any frustration. A member of the vanpool program team is reviewing your case personally, and nothing will change for your membership while they do.",
       "If you have documents that show your current address or schedule, you are welcome to reply with them. You can also appeal any decision within 14 days by writing to vanpool-program@northwind.example.",
+      SIGNATURE,
+    ].join("\n\n"),
+  };
+}
+
+/** Sent once to each rider removed after a person approved the cancellation. */
+export function removalNoticeEmail(f: RiderFacts, appeals: string): EmailDraft {
+  const van = f.vanpool_name ? `${f.vanpool_name} (${f.vanpool_id})` : f.vanpool_id;
+  return {
+    subject: `Your vanpool membership in ${f.vanpool_id} has ended`,
+    body: [
+      `Hi ${f.first_name},`,
+      `After reviewing your case, a member of the vanpool program team approved ending your membership in ${van}, because your records still do not meet the program's rules:`,
+      ...factParagraphs(f),
+      `How to appeal: ${appeals}`,
       SIGNATURE,
     ].join("\n\n"),
   };

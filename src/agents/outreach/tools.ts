@@ -1,15 +1,16 @@
 // Outreach tools: classify a reply, send an email, or hold one for human review.
-// Recipients are checked against the case: only flagged riders (and the sender of a
-// reply being answered) can be written to.
+// Recipients are checked against the case: only flagged riders, and riders already
+// written to on the case (a rider whose update fixed their record hears back), can be written to.
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { sendCaseEmail } from "../../cases/email-service.js";
+import { emailServiceDeps, sendCaseEmail } from "../../cases/email-service.js";
 import { findDecidedUnapplied } from "../../data/approval-repository.js";
 import { recordEvent } from "../../data/audit-log.js";
 import { getCase } from "../../data/case-repository.js";
-import { findMessage, setClassification } from "../../data/email-repository.js";
+import { findMessage, findThread, findThreadForCase, setClassification } from "../../data/email-repository.js";
+import { findEmployeeContacts } from "../../data/employee-repository.js";
 import { findVanpoolSnapshot } from "../../data/vanpool-repository.js";
-import { notFound } from "../../errors.js";
+import { invalidInput, notFound } from "../../errors.js";
 import type { AgentDeps } from "../deps.js";
 import { agentRunIdOf, logged } from "../logged-tool.js";
 
@@ -25,18 +26,13 @@ export function createOutreachTools(deps: AgentDeps) {
   async function recipients(caseId: string) {
     const record = await getCase(deps.prisma, caseId);
     const van = await findVanpoolSnapshot(deps.prisma, record.vanpool_id);
-    const flagged = new Set(record.flagged);
-    const riders = (van?.riders ?? []).filter((r) => flagged.has(r.employee_id));
-    const employees =
-      riders.length === record.flagged.length
-        ? riders
-        : await deps.prisma.employee
-            .findMany({ where: { id: { in: record.flagged } } })
-            .then((rows) => rows.map((e) => ({ employee_id: e.id, email: e.email })));
+    const flagged = await findEmployeeContacts(deps.prisma, record.flagged);
+    const thread = await findThreadForCase(deps.prisma, caseId);
+    const writtenTo = (thread?.messages ?? []).filter((m) => m.direction === "outbound").flatMap((m) => m.to);
     const coordinator = van?.coordinator_id ? van.riders.find((r) => r.employee_id === van.coordinator_id) : undefined;
     return {
       record,
-      allowed: new Set(employees.map((e) => e.email.toLowerCase())),
+      allowed: new Set([...flagged.map((e) => e.email), ...writtenTo].map((a) => a.toLowerCase())),
       cc: deps.settings.email.ccCoordinator && coordinator ? [coordinator.email] : [],
     };
   }
@@ -48,21 +44,20 @@ export function createOutreachTools(deps: AgentDeps) {
   ) {
     const { record, allowed, cc } = await recipients(args.case_id);
     if (!allowed.has(args.to.toLowerCase()))
-      throw new Error(`${args.to} is not a flagged rider on ${args.case_id}; emails go to flagged riders only.`);
-    const { message, alreadySent } = await sendCaseEmail(
-      { prisma: deps.prisma, sender: deps.sender, from: deps.settings.email.from },
-      {
-        caseId: record.case_id,
-        vanpoolId: record.vanpool_id,
-        to: [args.to],
-        cc: cc.filter((c) => c.toLowerCase() !== args.to.toLowerCase()),
-        subject: args.subject,
-        body: args.body,
-        idempotencyKey: key,
-        actor,
-        now: deps.now(),
-      },
-    );
+      throw new Error(
+        `${args.to} is not a rider on ${args.case_id}; emails go to flagged riders and riders already written to.`,
+      );
+    const { message, alreadySent } = await sendCaseEmail(emailServiceDeps(deps), {
+      caseId: record.case_id,
+      vanpoolId: record.vanpool_id,
+      to: [args.to],
+      cc: cc.filter((c) => c.toLowerCase() !== args.to.toLowerCase()),
+      subject: args.subject,
+      body: args.body,
+      idempotencyKey: key,
+      actor,
+      now: deps.now(),
+    });
     return { sent: true, message_id: message.message_id, thread_id: message.thread_id, already_sent: alreadySent };
   }
 
@@ -70,14 +65,16 @@ export function createOutreachTools(deps: AgentDeps) {
     logged(deps.prisma, "classify_reply", async ({ message_id }: { message_id: string }) => {
       const message = await findMessage(deps.prisma, message_id);
       if (message?.direction !== "inbound") throw notFound(`No inbound message ${message_id}.`);
-      const result = deps.classifier.classify(message.body, message.subject);
+      if (message.auto_reply) throw invalidInput(`${message_id} is an automatic ${message.auto_reply}, not a reply.`);
+      // Quoted history and signatures are stripped on arrival; the classifier reads only what the rider wrote.
+      const result = deps.classifier.classify(message.reply_text ?? message.body, message.subject);
       await setClassification(deps.prisma, message_id, result.bucket, result.confidence);
-      const thread = await deps.prisma.emailThread.findUniqueOrThrow({ where: { id: message.thread_id } });
+      const thread = (await findThread(deps.prisma, message.thread_id))!;
       await recordEvent(deps.prisma, {
         actor: "agent:outreach",
         action: "reply.classified",
         subjectType: "case",
-        subjectId: thread.caseId,
+        subjectId: thread.case_id,
         at: deps.now(),
         details: {
           message_id,

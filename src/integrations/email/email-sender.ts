@@ -6,6 +6,10 @@ export interface OutgoingEmail {
   text: string;
   /** Pool Patrol's own message id (MSG-…), also the name of the outbox file. */
   messageId: string;
+  /** Where the rider's reply goes: the thread's plus address. */
+  replyTo: string;
+  /** Message-ID, and In-Reply-To/References on follow-ups. */
+  headers: Record<string, string>;
   /** The same key twice sends one email. */
   idempotencyKey: string;
 }

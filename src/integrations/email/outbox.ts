@@ -22,8 +22,9 @@ export function renderEml(email: OutgoingEmail): string {
     `From: ${email.from}`,
     `To: ${email.to.join(", ")}`,
     ...(email.cc.length ? [`Cc: ${email.cc.join(", ")}`] : []),
+    `Reply-To: ${email.replyTo}`,
     `Subject: ${email.subject}`,
-    `Message-ID: <${email.messageId}@poolpatrol.local>`,
+    ...Object.entries(email.headers).map(([name, value]) => `${name}: ${value}`),
     "MIME-Version: 1.0",
     "Content-Type: text/plain; charset=utf-8",
   ];

@@ -14,8 +14,10 @@ export function resendSender(options: { apiKey: string; baseUrl?: string }): Ema
           from: email.from,
           to: email.to,
           cc: email.cc.length ? email.cc : undefined,
+          replyTo: email.replyTo,
           subject: email.subject,
           text: email.text,
+          headers: email.headers,
         },
         { idempotencyKey: email.idempotencyKey },
       );

@@ -60,6 +60,10 @@ export interface ApprovalCardFacts {
   whyNow: PreCancelReason | null;
 }
 
+/** "lease.pdf (application/pdf, 47 KB)" */
+const attachmentLabel = (a: { filename: string; content_type: string; size: number }) =>
+  `${a.filename} (${a.content_type}, ${Math.max(1, Math.round(a.size / 1024))} KB)`;
+
 const quote = (text: string, limit: number) =>
   truncate(text, limit)
     .split("\n")
@@ -82,7 +86,13 @@ export function approvalCard(
     button("Show full reply", `${SHOW_FULL_REPLY}:${approval.approval_id}:${reply.message_id}`, reply.message_id);
 
   if (approval.kind === "escalation_reply") {
-    const payload = approval.payload as { body: string; reply_body?: string | null; reply_message_id?: string | null };
+    const payload = approval.payload as {
+      body: string;
+      reply_body?: string | null;
+      reply_message_id?: string | null;
+      reply_attachments?: { filename: string; content_type: string; size: number }[];
+    };
+    const attachments = payload.reply_attachments ?? [];
     const rider = riders[0];
     const who = rider ? riderName(rider.employee_id, rider.first_name) : "A rider";
     const reply: RiderReply | null =
@@ -96,6 +106,9 @@ export function approvalCard(
         `*${who}* wrote${reply ? ` ${slackDate(reply.at)}` : ""}:\n${quote(redactReply(reply?.body ?? payload.reply_body ?? "(not kept)"), 1200)}`,
         reply ? showReply(reply) : undefined,
       ),
+      ...(attachments.length
+        ? [context(`📎 Attached: ${attachments.map((a) => escapeMrkdwn(attachmentLabel(a))).join(", ")}`)]
+        : []),
       approval.status === "edited" && approval.edited_body
         ? section(`*Sent as edited:*\n${quote(redactReply(approval.edited_body), 2500)}`)
         : section(

@@ -1,0 +1,262 @@
+// The inbound email path, the same for Resend, the sandbox and `poolpatrol reply`:
+// the webhook verifies the signature, records the event once per svix-id and hands it
+// to processInboundEvent, which can run again safely (it is a job's body).
+import type { AgentDeps } from "../../../agents/deps.js";
+import { detectAutoReply } from "../../../agents/outreach/auto-reply.js";
+import { extractReplyText } from "../../../agents/outreach/reply-text.js";
+import type { CaseWorkflow } from "../../../cases/case-workflow.js";
+import { recordEvent } from "../../../data/audit-log.js";
+import { changeCase, getCase } from "../../../data/case-repository.js";
+import { type AttachmentRecord, createInbound, findThread, type ThreadRecord } from "../../../data/email-repository.js";
+import { findEmployeeByEmail } from "../../../data/employee-repository.js";
+import {
+  extendReplyDeadline,
+  findMessageByProviderId,
+  findMessageByRfcId,
+  findWebhookEvent,
+  markWebhookProcessed,
+  quarantineEmail,
+  recordDeliveryEvent,
+  recordWebhookEvent,
+} from "../../../data/inbound-repository.js";
+import { withAdvisoryLock } from "../../../data/locks.js";
+import { canTransition, deadlineAfterReturn } from "../../../domain/case-lifecycle.js";
+import { addressOf } from "../reply-address.js";
+import { createInboundMailbox, type InboundMailbox, type ReceivedEmail } from "./mailbox.js";
+import { matchThread, wasWrittenTo } from "./thread-matcher.js";
+import { webhookSecret } from "./webhook-secret.js";
+import { verifyResendWebhook, WebhookSignatureError } from "./webhook-signature.js";
+
+export interface InboundEmailOptions {
+  workflow: Pick<CaseWorkflow, "receiveReply">;
+  mailbox: InboundMailbox;
+  /** The webhook's signing secret (see webhook-secret.ts), read when a webhook arrives. */
+  secret: () => string | undefined;
+  /** Posts a line for a person in the audit channel; no-op without Slack. */
+  notify?: (text: string) => Promise<void>;
+  /** A case changed (Slack keeps its alert in step). */
+  onCaseChanged?: (caseId: string) => Promise<void>;
+}
+
+export interface InboundOutcome {
+  outcome: string;
+  case_id?: string;
+  message_id?: string;
+  quarantined?: "unknown thread" | "sender not written to";
+}
+
+const DELIVERY_EVENTS = new Set(["email.delivered", "email.bounced", "email.complained", "email.delivery_delayed"]);
+
+export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions) {
+  /** 401 for a bad, missing or stale signature (nothing recorded); 200 once recorded and processed. */
+  async function handleWebhook(request: {
+    rawBody: string;
+    headers: Record<string, string | string[] | undefined>;
+  }): Promise<{ status: number; body: { error: string } | (InboundOutcome & { duplicate: boolean }) }> {
+    let verified: ReturnType<typeof verifyResendWebhook>;
+    try {
+      verified = verifyResendWebhook(request.rawBody, request.headers, options.secret());
+    } catch (error) {
+      if (error instanceof WebhookSignatureError) return { status: 401, body: { error: error.message } };
+      throw error;
+    }
+    const isNew = await recordWebhookEvent(deps.prisma, {
+      svixId: verified.svixId,
+      type: verified.event.type,
+      payload: verified.event,
+      now: deps.now(),
+    });
+    // Processing failed before: the redelivery tries again; processed already: nothing more happens.
+    const result = await processInboundEvent(verified.svixId);
+    return { status: 200, body: { duplicate: !isNew, ...result } };
+  }
+
+  async function processInboundEvent(svixId: string): Promise<InboundOutcome> {
+    return withAdvisoryLock(deps.pool, `resend-event:${svixId}`, async () => {
+      const event = await findWebhookEvent(deps.prisma, svixId);
+      if (!event) return { outcome: `No webhook event ${svixId}.` };
+      if (event.processed_at) return { outcome: event.outcome ?? "Already processed." };
+      const data = (event.payload.data ?? {}) as Record<string, unknown>;
+      const result =
+        event.type === "email.received"
+          ? await receiveEmail(String(data.email_id))
+          : DELIVERY_EVENTS.has(event.type)
+            ? await recordDelivery(event.type, data)
+            : { outcome: `${event.type} is not used by Pool Patrol.` };
+      await markWebhookProcessed(deps.prisma, svixId, result.outcome, deps.now());
+      if (result.case_id) await options.onCaseChanged?.(result.case_id);
+      return result;
+    });
+  }
+
+  async function receiveEmail(emailId: string): Promise<InboundOutcome> {
+    const email = await options.mailbox.get(emailId);
+    const rfcMessageId = email.message_id ? `<${email.message_id.replace(/^<|>$/g, "")}>` : null;
+    if (rfcMessageId) {
+      const known = await findMessageByRfcId(deps.prisma, rfcMessageId);
+      if (known) return { outcome: `Already recorded as ${known.message_id}.`, message_id: known.message_id };
+    }
+    const text = email.text ?? htmlToText(email.html ?? "");
+    const attachments: AttachmentRecord[] = email.attachments.map((a) => ({
+      filename: a.filename ?? "(unnamed)",
+      content_type: a.content_type,
+      size: a.size,
+    }));
+    const match = await matchThread(deps.prisma, email);
+    const automatic = detectAutoReply({
+      headers: email.headers,
+      from: email.from,
+      subject: email.subject,
+      text,
+      receivedAt: deps.now(),
+    });
+    const held = { ...email, headers: { ...email.headers, ...(rfcMessageId ? { "message-id": rfcMessageId } : {}) } };
+    if (!match) return hold(held, text, attachments, "unknown thread");
+    if (automatic.kind) return recordAutomatic(match.thread, email, text, automatic, rfcMessageId);
+    if (!wasWrittenTo(match.thread, email.from))
+      return hold(held, text, attachments, "sender not written to", match.thread);
+
+    const result = await options.workflow.receiveReply({
+      threadId: match.thread.thread_id,
+      from: addressOf(email.from),
+      subject: email.subject,
+      body: text,
+      details: { rfcMessageId, replyText: extractReplyText(text).reply, attachments },
+    });
+    return {
+      outcome: `Reply ${result.message_id} on ${match.thread.case_id} (matched by ${match.by}); the case is ${result.status}. ${result.note}`,
+      case_id: match.thread.case_id,
+      message_id: result.message_id,
+    };
+  }
+
+  async function hold(
+    email: ReceivedEmail,
+    text: string,
+    attachments: AttachmentRecord[],
+    reason: "unknown thread" | "sender not written to",
+    thread?: ThreadRecord,
+  ): Promise<InboundOutcome> {
+    const kept = await quarantineEmail(deps.prisma, {
+      from: addressOf(email.from),
+      to: email.to,
+      subject: email.subject,
+      body: text,
+      reason,
+      headers: email.headers,
+      attachments,
+      threadId: thread?.thread_id,
+      now: deps.now(),
+    });
+    const why =
+      reason === "unknown thread"
+        ? "it does not answer any email Pool Patrol sent"
+        : `it came from someone Pool Patrol did not write to about ${thread?.case_id}`;
+    await options.notify?.(
+      `An email could not be matched to a case: ${why}. Subject: "${withoutAddresses(email.subject)}". ` +
+        `It is kept as ${kept.id}; a person can attach it to a thread or discard it with \`poolpatrol quarantine\`.`,
+    );
+    return { outcome: `Quarantined as ${kept.id}: ${reason}.`, message_id: kept.id, quarantined: reason };
+  }
+
+  async function recordAutomatic(
+    thread: ThreadRecord,
+    email: ReceivedEmail,
+    text: string,
+    automatic: ReturnType<typeof detectAutoReply>,
+    rfcMessageId: string | null,
+  ): Promise<InboundOutcome> {
+    const now = deps.now();
+    const message = await createInbound(deps.prisma, {
+      threadId: thread.thread_id,
+      from: addressOf(email.from),
+      to: email.to,
+      subject: email.subject,
+      body: text,
+      now,
+      rfcMessageId,
+      autoReply: automatic.kind,
+    });
+    const record = await getCase(deps.prisma, thread.case_id);
+    let note = `Automatic ${automatic.kind?.replace("_", " ")} recorded on ${record.case_id}; not a rider's answer.`;
+    if (automatic.kind === "out_of_office" && automatic.returnDate) {
+      const until = deadlineAfterReturn(automatic.returnDate);
+      await extendReplyDeadline(deps.prisma, record.case_id, until);
+      note += ` The reply deadline moves to ${until.toISOString().slice(0, 10)} (back ${automatic.returnDate}).`;
+    }
+    if (automatic.kind === "bounce") note += ` ${await holdForBounce(record.case_id, thread.messages.at(-1)?.to[0])}`;
+    await recordEvent(deps.prisma, {
+      actor: "email",
+      action: "reply.automatic",
+      subjectType: "case",
+      subjectId: record.case_id,
+      at: now,
+      details: { message_id: message.message_id, kind: automatic.kind, return_date: automatic.returnDate ?? null },
+    });
+    return { outcome: note, case_id: record.case_id, message_id: message.message_id };
+  }
+
+  async function recordDelivery(type: string, data: Record<string, unknown>): Promise<InboundOutcome> {
+    const message = await findMessageByProviderId(deps.prisma, String(data.email_id));
+    if (!message) return { outcome: `${type} for an email Pool Patrol did not send; ignored.` };
+    const kind = type.replace(/^email\./, "");
+    await recordDeliveryEvent(deps.prisma, {
+      messageId: message.message_id,
+      type: kind,
+      detail: (data.bounce ?? data.complaint ?? {}) as object,
+      occurredAt: new Date(String(data.created_at ?? deps.now().toISOString())),
+    });
+    const { case_id } = (await findThread(deps.prisma, message.thread_id))!;
+    if (kind !== "bounced") return { outcome: `${message.message_id} ${kind}.`, case_id };
+    return { outcome: `${message.message_id} bounced. ${await holdForBounce(case_id, message.to[0])}`, case_id };
+  }
+
+  /** A bounced email: a person fixes the address; no reply timeout runs meanwhile. */
+  async function holdForBounce(caseId: string, address: string | undefined): Promise<string> {
+    const employee = address ? await findEmployeeByEmail(deps.prisma, address) : undefined;
+    const why = `email to ${employee?.id ?? "a rider"} bounced: fix the address`;
+    const record = await getCase(deps.prisma, caseId);
+    if (record.status === "hitl_review" || !canTransition(record.status, "hitl_review"))
+      return `${caseId} stays ${record.status}.`;
+    await changeCase(deps.prisma, caseId, {
+      status: "hitl_review",
+      details: why,
+      why,
+      actor: "email:bounce",
+      now: deps.now(),
+    });
+    return `${caseId} moved to hitl_review: ${why}.`;
+  }
+
+  return { handleWebhook, processInboundEvent };
+}
+
+export type InboundEmail = ReturnType<typeof createInboundEmail>;
+
+function htmlToText(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, "\n")
+    .replace(/<\/p>/gi, "\n\n")
+    .replace(/<[^>]+>/g, "")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .trim();
+}
+
+function withoutAddresses(text: string): string {
+  return text.replace(/\S+@\S+/g, "(address)");
+}
+
+/** The inbound path as configured: Resend's receiving API or the local inbox, and the webhook secret. */
+export function createConfiguredInboundEmail(
+  deps: AgentDeps,
+  options: Omit<InboundEmailOptions, "mailbox" | "secret">,
+): InboundEmail {
+  return createInboundEmail(deps, {
+    ...options,
+    mailbox: createInboundMailbox(deps.settings),
+    secret: () => webhookSecret(deps.settings),
+  });
+}

@@ -1,0 +1,82 @@
+// Where the full text of a received email comes from: Resend's receiving API
+// (the webhook carries only metadata), or, without Resend, the local inbox folder that
+// the sandbox and `poolpatrol reply` deliver into (the counterpart of the outbox).
+import fs from "node:fs";
+import path from "node:path";
+import { Resend } from "resend";
+import type { Settings } from "../../../config/settings.js";
+
+export interface ReceivedEmail {
+  id: string;
+  from: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  text: string | null;
+  html: string | null;
+  headers: Record<string, string>;
+  /** RFC 5322 Message-ID of the email. */
+  message_id: string;
+  attachments: { filename: string | null; content_type: string; size: number }[];
+}
+
+export interface InboundMailbox {
+  get(emailId: string): Promise<ReceivedEmail>;
+}
+
+export class MailboxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MailboxError";
+  }
+}
+
+export function resendMailbox(options: { apiKey: string; baseUrl?: string }): InboundMailbox {
+  const resend = new Resend(options.apiKey, options.baseUrl ? { baseUrl: options.baseUrl } : undefined);
+  return {
+    async get(emailId) {
+      const { data, error } = await resend.emails.receiving.get(emailId);
+      if (error || !data)
+        throw new MailboxError(`Resend could not give email ${emailId}: ${error?.message ?? "no answer"}`);
+      return {
+        id: data.id,
+        from: data.from,
+        to: data.to,
+        cc: data.cc ?? [],
+        subject: data.subject,
+        text: data.text,
+        html: data.html,
+        headers: data.headers ?? {},
+        message_id: data.message_id,
+        attachments: data.attachments.map((a) => ({
+          filename: a.filename,
+          content_type: a.content_type,
+          size: a.size,
+        })),
+      };
+    },
+  };
+}
+
+export function localMailbox(dir: string): InboundMailbox & { deliver(email: ReceivedEmail): void } {
+  const file = (id: string) => path.join(dir, `${id.replace(/[^A-Za-z0-9_-]/g, "")}.json`);
+  return {
+    async get(emailId) {
+      if (!fs.existsSync(file(emailId))) throw new MailboxError(`No email ${emailId} in the local inbox.`);
+      return JSON.parse(fs.readFileSync(file(emailId), "utf8")) as ReceivedEmail;
+    },
+    deliver(email) {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(file(email.id), JSON.stringify(email, null, 2));
+    },
+  };
+}
+
+export function localInboxDir(settings: Pick<Settings, "dataDir">): string {
+  return path.join(settings.dataDir, "inbox");
+}
+
+/** Resend when RESEND_API_KEY is set; otherwise the local inbox in the data folder. */
+export function createInboundMailbox(settings: Pick<Settings, "email" | "dataDir">): InboundMailbox {
+  return settings.email.resend ? resendMailbox(settings.email.resend) : localMailbox(localInboxDir(settings));
+}

@@ -1,0 +1,283 @@
+// Inbound email over the real webhook: the Bolt app in HTTP mode serves POST
+// /webhooks/resend, Resend's part is the stub (receiving API, signed deliveries), and
+// every effect is counted at the stub, in the database and in the local Slack.
+import type { AddressInfo, Server } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
+import { quarantineCommand } from "../../src/cli/quarantine-command.js";
+import { parseSettings } from "../../src/config/settings.js";
+import { findThreadForCase } from "../../src/data/email-repository.js";
+import { readFixtureDir } from "../../src/data/fixtures.js";
+import { listDeliveryEvents } from "../../src/data/inbound-repository.js";
+import { seedFixtures } from "../../src/data/seed.js";
+import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { copyMockDir } from "../support/fixtures.js";
+import {
+  postWebhook,
+  type ResendStub,
+  receivedEvent,
+  startResendStub,
+  WEBHOOK_SECRET,
+} from "../support/resend-stub.js";
+import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
+
+const INBOUND = "replies@inbound.northwind.example";
+const WENDELL = "wendell.ashby@northwind.example";
+const DIEGO = "diego.fuentes@northwind.example";
+const LINH = "linh.tran@northwind.example";
+
+let stub: ResendStub;
+let slack: FakeSlack;
+let db: TestDatabase;
+let deps: AgentDeps;
+let bot: SlackApp;
+let webhook = "";
+
+beforeAll(async () => {
+  stub = await startResendStub();
+  slack = await startFakeSlack({ users: [{ id: "U0ALICE", name: "alice" }] });
+  db = await createTestDatabase();
+  const dir = copyMockDir((files) => {
+    const linh = files["employees.json"]!.find((e) => e.employee_id === "EMP-1071");
+    Object.assign(linh, { home_city: "Los Banos", home_zip: "93635", home_coords: null });
+  });
+  await seedFixtures(db.prisma, readFixtureDir(dir));
+  const settings = parseSettings({
+    RESEND_API_KEY: "re_test_key",
+    RESEND_BASE_URL: stub.baseUrl,
+    RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    POOLPATROL_INBOUND_ADDRESS: INBOUND,
+  });
+  deps = await buildAgentDeps(db, settings);
+  bot = await createSlackApp({
+    slack: {
+      botToken: slack.botToken,
+      signingSecret: "test-signing-secret",
+      appToken: undefined,
+      apiUrl: slack.apiUrl,
+      port: 0,
+      auditChannel: "C0AUDIT",
+      approvers: ["U0ALICE"],
+      restrictAudits: true,
+    },
+    deps,
+    retries: 0,
+  });
+  const server = (await bot.app.start(0)) as unknown as Server;
+  webhook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/resend`;
+});
+afterAll(async () => {
+  await bot.idle();
+  await bot.app.stop();
+  await slack.close();
+  await stub.close();
+  await db.drop();
+});
+
+const workflow = () => createCaseWorkflow(deps);
+const threadOf = async (vanpoolId: string) => {
+  const record = await db.prisma.case.findFirstOrThrow({ where: { vanpoolId }, orderBy: { createdAt: "desc" } });
+  return (await findThreadForCase(db.prisma, record.id))!;
+};
+const plus = (threadId: string) => `replies+${threadId}@inbound.northwind.example`;
+const inboundCount = () => db.prisma.message.count({ where: { direction: "inbound" } });
+
+describe("the webhook refuses what it cannot verify and changes nothing", () => {
+  it("forged, stale and unsigned deliveries get 401", async () => {
+    const email = stub.receive({ from: WENDELL, to: [INBOUND], subject: "hello", text: "hi" });
+    const before = { events: await db.prisma.resendWebhookEvent.count(), inbound: await inboundCount() };
+    const forged = await postWebhook(webhook, receivedEvent(email), {
+      secret: `whsec_${Buffer.from("someone else").toString("base64")}`,
+    });
+    const stale = await postWebhook(webhook, receivedEvent(email), { at: new Date(Date.now() - 10 * 60_000) });
+    const unsigned = await fetch(webhook, { method: "POST", body: JSON.stringify(receivedEvent(email)) });
+    expect([forged.status, stale.status, unsigned.status]).toEqual([401, 401, 401]);
+    expect(await db.prisma.resendWebhookEvent.count()).toBe(before.events);
+    expect(await inboundCount()).toBe(before.inbound);
+    expect(stub.receivingGets).not.toContain(email.id);
+  });
+});
+
+describe("a full loop: audit, replies over the webhook, re-audit, resolution", () => {
+  it("finds the thread by plus address, strips the quoted mail for the classifier and resolves the case", async () => {
+    const opened = await workflow().auditVanpool("VP-111");
+    expect(opened.status).toBe("pending_reply");
+    const thread = await threadOf("VP-111");
+
+    await db.prisma.employee.update({ where: { id: "EMP-1028" }, data: { homeCity: "San Jose", homeZip: "95123" } });
+    const reply = stub.receive({
+      from: `Wendell Ashby <${WENDELL}>`,
+      to: [plus(thread.thread_id)],
+      subject: `Re: ${thread.subject}`,
+      text: `I moved to San Jose last month and updated my address in the portal.\n\nThanks,\nWendell\n\nOn Mon, Nov 23, 2026 at 8:00 AM Pool Patrol wrote:\n> Hi Wendell,\n> Our records show your home in Oakdale.`,
+      attachments: [{ filename: "lease.pdf", content_type: "application/pdf", size: 48213 }],
+    });
+    const answer = await postWebhook(webhook, receivedEvent(reply), { id: "msg_wendell_1" });
+    expect(answer.status).toBe(200);
+    expect(stub.receivingGets.filter((id) => id === reply.id)).toHaveLength(1);
+
+    const stored = await db.prisma.message.findUniqueOrThrow({ where: { rfcMessageId: reply.message_id } });
+    expect(stored.replyText).toBe("I moved to San Jose last month and updated my address in the portal.");
+    expect(stored.body).toContain("> Our records show your home in Oakdale.");
+    expect(stored.bucket).toBe("update");
+    expect(stored.attachments).toEqual([{ filename: "lease.pdf", content_type: "application/pdf", size: 48213 }]);
+    // Wendell's record passes now; Diego's does not: Wendell hears back, Diego gets nothing new.
+    const toWendellNow = stub.sent.filter((s) => (s.body.to as string[]).includes(WENDELL));
+    expect(toWendellNow).toHaveLength(2);
+    expect((toWendellNow[1]!.body.headers as Record<string, string>)["In-Reply-To"]).toBe(reply.message_id);
+    expect(String(toWendellNow[1]!.body.text)).toContain("nothing more is needed from you");
+    expect(stub.sent.filter((s) => (s.body.to as string[]).includes(DIEGO))).toHaveLength(1);
+
+    // Diego answers from his mail client: no plus address, but In-Reply-To names the email he got.
+    await db.prisma.employee.update({ where: { id: "EMP-1083" }, data: { homeCity: "San Jose", homeZip: "95125" } });
+    const toDiego = stub.sent.find((s) => (s.body.to as string[]).includes(DIEGO))!;
+    const diego = stub.receive({
+      from: DIEGO,
+      to: [INBOUND],
+      subject: `RE: ${thread.subject}`,
+      text: "Updated my address in Workday yesterday, I live in San Jose now.",
+      headers: { "In-Reply-To": (toDiego.body.headers as Record<string, string>)["Message-ID"]! },
+    });
+    expect((await postWebhook(webhook, receivedEvent(diego))).status).toBe(200);
+    const record = await db.prisma.case.findUniqueOrThrow({ where: { id: thread.case_id } });
+    expect(record.status).toBe("resolved");
+    expect(stub.sent.filter((s) => (s.body.to as string[]).includes(DIEGO))).toHaveLength(2);
+  });
+
+  it("processes a redelivery (same svix-id) once", async () => {
+    const thread = await threadOf("VP-111");
+    const again = await postWebhook(
+      webhook,
+      receivedEvent(
+        stub.receive({ from: WENDELL, to: [plus(thread.thread_id)], subject: "Re: x", text: "Another note." }),
+      ),
+      { id: "msg_wendell_1" },
+    );
+    expect(again).toMatchObject({ status: 200, body: { duplicate: true } });
+    expect(await db.prisma.message.count({ where: { threadId: thread.thread_id, body: "Another note." } })).toBe(0);
+  });
+});
+
+describe("mail that matches no thread or sender is quarantined for a person", () => {
+  it("an unknown thread and a stranger on a known thread", async () => {
+    const before = await inboundCount();
+    const unknown = stub.receive({
+      from: "someone@elsewhere.example",
+      to: [INBOUND],
+      subject: "Carpool question",
+      text: "Is there a van from Gilroy?",
+    });
+    const thread = await threadOf("VP-102");
+    const stranger = stub.receive({
+      from: "stranger@elsewhere.example",
+      to: [plus(thread.thread_id)],
+      subject: `Re: ${thread.subject}`,
+      text: "I heard Maribel moved, just so you know.",
+    });
+    const a = await postWebhook(webhook, receivedEvent(unknown));
+    const b = await postWebhook(webhook, receivedEvent(stranger));
+    expect(a.body).toMatchObject({ quarantined: "unknown thread" });
+    expect(b.body).toMatchObject({ quarantined: "sender not written to" });
+    expect(await inboundCount()).toBe(before);
+    const held = await db.prisma.quarantinedEmail.findMany({
+      where: { status: "open" },
+      orderBy: { receivedAt: "asc" },
+    });
+    expect(held.map((q) => q.reason)).toEqual(["unknown thread", "sender not written to"]);
+    const posts = slack.messages("C0AUDIT").filter((m) => String(m.text).startsWith("An email could not be matched"));
+    expect(posts).toHaveLength(2);
+    for (const post of posts) expect(String(post.text)).not.toMatch(/@/);
+    expect(String(posts[1]!.text)).toContain(thread.case_id);
+  });
+
+  it("a person attaches one to its thread and discards the other, each once", async () => {
+    const people = { prisma: db.prisma, workflow: workflow(), now: () => new Date() };
+    const listed = await quarantineCommand(people, ["list"]);
+    const [unknownId, strangerId] = [...listed.matchAll(/^(MSG-[0-9A-F]{8})/gm)].map((m) => m[1]!);
+    expect(listed).toContain("(unknown thread)");
+    const thread = await threadOf("VP-102");
+    const assigned = await quarantineCommand(people, ["assign", strangerId!, thread.thread_id], "U0ALICE");
+    expect(assigned).toContain(`${strangerId} attached to ${thread.thread_id}`);
+    const message = await db.prisma.message.findUniqueOrThrow({ where: { id: strangerId } });
+    expect(message).toMatchObject({ threadId: thread.thread_id, direction: "inbound" });
+    expect(await quarantineCommand(people, ["discard", unknownId!])).toBe(`${unknownId} discarded.`);
+    await expect(quarantineCommand(people, ["discard", unknownId!])).rejects.toThrow(/already discarded/);
+    await expect(quarantineCommand(people, ["assign", "MSG-00000000", thread.thread_id])).rejects.toThrow(
+      /No quarantined email MSG-00000000/,
+    );
+    expect(await quarantineCommand(people, ["list"])).toBe("Nothing in quarantine.");
+  });
+});
+
+describe("attachments", () => {
+  it("are kept on the reply and listed on the approval card a person reviews", async () => {
+    const thread = await threadOf("VP-114");
+    const rider = thread.messages.find((m) => m.direction === "outbound")!.to[0]!;
+    const angry = stub.receive({
+      from: rider,
+      to: [plus(thread.thread_id)],
+      subject: `Re: ${thread.subject}`,
+      text: "This is unfair and I want to speak to a manager. My schedule is attached.",
+      attachments: [{ filename: "schedule.png", content_type: "image/png", size: 20480 }],
+    });
+    expect((await postWebhook(webhook, receivedEvent(angry))).status).toBe(200);
+    await bot.idle();
+    const record = await db.prisma.case.findUniqueOrThrow({ where: { id: thread.case_id } });
+    expect(record.status).toBe("hitl_review");
+    const card = slack
+      .thread("C0AUDIT", record.slackTs!)
+      .find((m) => String(JSON.stringify(m.blocks)).includes("Reply to review"));
+    expect(JSON.stringify(card?.blocks)).toContain("📎 Attached: schedule.png (image/png, 20 KB)");
+  });
+});
+
+describe("automatic mail and delivery events", () => {
+  it("records an out-of-office on the thread, never classifies it, and moves the deadline to its return date + 2 days", async () => {
+    const thread = await threadOf("VP-102");
+    const ooo = stub.receive({
+      from: "maribel.quintero@northwind.example",
+      to: [plus(thread.thread_id)],
+      subject: `Automatic reply: ${thread.subject}`,
+      text: "I am out of the office until December 14, 2026 with limited access to email.",
+      headers: { "Auto-Submitted": "auto-replied" },
+    });
+    expect((await postWebhook(webhook, receivedEvent(ooo))).status).toBe(200);
+    const stored = await db.prisma.message.findUniqueOrThrow({ where: { rfcMessageId: ooo.message_id } });
+    expect(stored).toMatchObject({ autoReply: "out_of_office", bucket: null });
+    const record = await db.prisma.case.findUniqueOrThrow({ where: { id: thread.case_id } });
+    expect(record.replyExtendedUntil?.toISOString()).toBe("2026-12-16T00:00:00.000Z");
+    // A week after the last email the case would time out; the extension holds it until Dec 16.
+    const tick = await workflow().tick(new Date("2026-12-15T12:00:00Z"));
+    expect(tick.timeouts.map((t) => t.case_id)).not.toContain(thread.case_id);
+    expect((await db.prisma.case.findUniqueOrThrow({ where: { id: thread.case_id } })).status).toBe("pending_reply");
+  });
+
+  it("records delivery events on the message; a bounce sends the case to a person and starts no timeout", async () => {
+    await workflow().auditVanpool("VP-101");
+    const thread = await threadOf("VP-101");
+    const toLinh = stub.sent.find((s) => (s.body.to as string[]).includes(LINH))!;
+    const event = (type: string, extra: Record<string, unknown> = {}) => ({
+      type,
+      data: { email_id: toLinh.id, created_at: new Date().toISOString(), to: [LINH], subject: "x", ...extra },
+    });
+    expect((await postWebhook(webhook, event("email.delivery_delayed"))).status).toBe(200);
+    const bounced = await postWebhook(
+      webhook,
+      event("email.bounced", { bounce: { type: "Permanent", subType: "General", message: "mailbox does not exist" } }),
+    );
+    expect(bounced.status).toBe(200);
+    const message = await db.prisma.message.findFirstOrThrow({ where: { providerMessageId: toLinh.id } });
+    expect(message.deliveryStatus).toBe("bounced");
+    expect((await listDeliveryEvents(db.prisma, message.id)).map((e) => e.type)).toEqual([
+      "delivery_delayed",
+      "bounced",
+    ]);
+    const record = await db.prisma.case.findUniqueOrThrow({ where: { id: thread.case_id } });
+    expect(record.status).toBe("hitl_review");
+    expect((record.meta as { details?: string }).details).toBe("email to EMP-1071 bounced: fix the address");
+    const tick = await workflow().tick(new Date("2027-01-31T12:00:00Z"));
+    expect(tick.timeouts.map((t) => t.case_id)).not.toContain(thread.case_id);
+  });
+});
