@@ -17,6 +17,7 @@ export interface MessageRecord {
   status: string;
   bucket: ReplyBucket | null;
   confidence: number | null;
+  idempotency_key: string | null;
   at: Date;
 }
 
@@ -102,13 +103,31 @@ export async function createOutbound(
   return toMessage(row);
 }
 
+/** The message went out: it is sent, and its case's reply clock starts now. */
 export async function markSent(
   prisma: PrismaClient,
-  messageId: string,
-  providerMessageId: string,
-  now: Date,
+  input: { messageId: string; caseId: string; providerMessageId: string; now: Date },
 ): Promise<void> {
-  await prisma.message.update({ where: { id: messageId }, data: { status: "sent", providerMessageId, sentAt: now } });
+  await prisma.$transaction([
+    prisma.message.update({
+      where: { id: input.messageId },
+      data: { status: "sent", providerMessageId: input.providerMessageId, sentAt: input.now },
+    }),
+    prisma.case.update({ where: { id: input.caseId }, data: { lastOutboundAt: input.now } }),
+  ]);
+}
+
+export async function markFailed(prisma: PrismaClient, messageId: string): Promise<void> {
+  await prisma.message.updateMany({ where: { id: messageId, status: "queued" }, data: { status: "failed" } });
+}
+
+/** Employee ids for addresses, so people read "EMP-1028" rather than an email address. */
+export async function employeeIdsFor(prisma: PrismaClient, addresses: string[]): Promise<string[]> {
+  const rows = await prisma.employee.findMany({
+    where: { OR: addresses.map((email) => ({ email: { equals: email, mode: "insensitive" as const } })) },
+    select: { id: true },
+  });
+  return rows.map((r) => r.id);
 }
 
 export async function createInbound(
@@ -185,6 +204,7 @@ function toMessage(row: MessageRow): MessageRecord {
     status: row.status,
     bucket: row.bucket,
     confidence: row.confidence,
+    idempotency_key: row.idempotencyKey,
     at: row.sentAt ?? row.receivedAt ?? row.createdAt,
   };
 }

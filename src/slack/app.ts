@@ -5,6 +5,7 @@ import { WebClient } from "@slack/web-api";
 import type { AgentDeps } from "../agents/deps.js";
 import { createCaseWorkflow } from "../cases/case-workflow.js";
 import type { SlackSettings } from "../config/settings.js";
+import type { JobEngine } from "../jobs/engine.js";
 import { createApproverCheck } from "./approvers.js";
 import { createCaseMessages } from "./case-messages.js";
 import { createDigest } from "./digest.js";
@@ -18,8 +19,14 @@ import { createBackgroundRunner, type SlackContext } from "./slack-context.js";
 export interface SlackAppOptions {
   slack: SlackSettings;
   deps: AgentDeps;
+  /** The running job engine: decisions, emails and Slack updates become its jobs. */
+  jobs?: JobEngine;
   /** Tests: no retries, so a failing call fails now. */
   retries?: number;
+  /** Spacing of posts to one channel (Slack allows about one a second). */
+  channelIntervalMs?: number;
+  /** Every Slack call gives up after this long. */
+  timeoutMs?: number;
   logLevel?: LogLevel;
 }
 
@@ -30,6 +37,7 @@ export async function createSlackApp(options: SlackAppOptions) {
   const identity = await new WebClient(slack.botToken, {
     ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
     retryConfig: { retries: options.retries ?? 2 },
+    timeout: options.timeoutMs ?? 15_000,
   }).auth
     .test()
     .catch((error: Error) => {
@@ -43,6 +51,7 @@ export async function createSlackApp(options: SlackAppOptions) {
       ? { socketMode: true, appToken: slack.appToken }
       : { signingSecret: slack.signingSecret!, processBeforeResponse: true }),
     clientOptions: {
+      timeout: options.timeoutMs ?? 15_000,
       ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
       ...(options.retries !== undefined ? { retryConfig: { retries: options.retries } } : {}),
     },
@@ -62,7 +71,7 @@ export async function createSlackApp(options: SlackAppOptions) {
     background: runner.background,
     log,
   };
-  const messages = createCaseMessages(ctx);
+  const messages = createCaseMessages(ctx, { channelIntervalMs: options.channelIntervalMs });
   const isApprover = createApproverCheck(app.client, slack.approvers);
   const digest = createDigest(ctx);
   const permalink = async (channel: string, ts: string) =>
@@ -74,7 +83,15 @@ export async function createSlackApp(options: SlackAppOptions) {
   registerAppHome(app, { ctx, isApprover });
   registerConversation(app, { ctx, messages, isApprover });
 
-  return { app, ctx, messages, digest, socketMode, idle: runner.idle };
+  /** Resolves when the work started so far is done: background tasks and the jobs they queued here. */
+  async function idle(): Promise<void> {
+    do {
+      await runner.idle();
+      await options.jobs?.drain();
+    } while (runner.busy());
+  }
+
+  return { app, ctx, messages, digest, socketMode, idle };
 }
 
 export type SlackApp = Awaited<ReturnType<typeof createSlackApp>>;

@@ -49,8 +49,8 @@ export function createOutreachTools(deps: AgentDeps) {
     const { record, allowed, cc } = await recipients(args.case_id);
     if (!allowed.has(args.to.toLowerCase()))
       throw new Error(`${args.to} is not a flagged rider on ${args.case_id}; emails go to flagged riders only.`);
-    const { message, alreadySent } = await sendCaseEmail(
-      { prisma: deps.prisma, sender: deps.sender, from: deps.settings.email.from },
+    const { message, alreadySent, queued } = await sendCaseEmail(
+      { prisma: deps.prisma, sender: deps.sender, from: deps.settings.email.from, jobs: deps.jobs },
       {
         caseId: record.case_id,
         vanpoolId: record.vanpool_id,
@@ -63,7 +63,13 @@ export function createOutreachTools(deps: AgentDeps) {
         now: deps.now(),
       },
     );
-    return { sent: true, message_id: message.message_id, thread_id: message.thread_id, already_sent: alreadySent };
+    return {
+      sent: !queued,
+      queued,
+      message_id: message.message_id,
+      thread_id: message.thread_id,
+      already_sent: alreadySent,
+    };
   }
 
   const classifyReply = tool(

@@ -106,7 +106,7 @@ function nextStep(record: CaseRecord): string {
         ? `Next: riders were emailed; if no one replies by ${slackDate(replyDeadline(record.last_outbound_at))}, Pool Patrol re-audits and may ask to cancel.`
         : "Next: waiting for riders to reply.";
     case "hitl_review":
-      return "Next: a person needs to look at this case (see the thread).";
+      return `Next: a person needs to look at this case${typeof record.meta.attention === "string" ? ` (${record.meta.attention})` : ""} (see the thread).`;
     case "pre_cancel":
       return "Next: a cancellation is waiting for an approver (see the thread).";
     case "resolved":

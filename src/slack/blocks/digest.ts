@@ -9,6 +9,8 @@ export interface DigestInput {
   opened: { case_id: string; vanpool_id: string; reason: string }[];
   pending: { approval_id: string; case_id: string; kind: string; hours: number }[];
   waiting: { case_id: string; vanpool_id: string; deadline: Date | null }[];
+  /** Cases waiting on a person, with why (e.g. an email that could not be sent). */
+  attention?: { case_id: string; vanpool_id: string; reason: string | null }[];
   resolved: string[];
   cancelled: string[];
   figures: ProgramFigures;
@@ -43,6 +45,16 @@ export function digestMessage(d: DigestInput): SlackMessage {
           "Nothing waiting",
         )}`,
       ),
+      ...(d.attention?.length
+        ? [
+            section(
+              `*Needs a person (${d.attention.length})*\n${list(
+                d.attention.map((c) => `• ${c.case_id} ${c.vanpool_id}${c.reason ? ` · ${c.reason}` : ""}`),
+                "None",
+              )}`,
+            ),
+          ]
+        : []),
       section(
         `*Waiting for riders (${d.waiting.length})*\n${list(
           d.waiting.map(
