@@ -7,6 +7,7 @@ import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
 import { parseSettings, type SlackSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
+import type { EmailSender } from "../../src/integrations/email/email-sender.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
 import type { Clock } from "../../src/jobs/clock.js";
 import { type JobEngine, startJobEngine } from "../../src/jobs/engine.js";
@@ -39,7 +40,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { triggerTtlMs?: number } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { triggerTtlMs?: number; sender?: EmailSender; env?: Record<string, string> } = {},
+): Promise<Harness> {
   const fake = await startFakeSlack({
     triggerTtlMs: options.triggerTtlMs,
     users: [
@@ -52,8 +55,8 @@ export async function startHarness(options: { triggerTtlMs?: number } = {}): Pro
   const db = await createTestDatabase();
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
   const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-slack-outbox-"));
-  const settings = parseSettings({});
-  const baseDeps = await buildAgentDeps(db, settings, { sender: outboxSender(outbox) });
+  const settings = parseSettings(options.env ?? {});
+  const baseDeps = await buildAgentDeps(db, settings, { sender: options.sender ?? outboxSender(outbox) });
   const slack: SlackSettings = {
     botToken: fake.botToken,
     signingSecret: SIGNING_SECRET,

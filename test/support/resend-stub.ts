@@ -10,12 +10,17 @@ export interface ResendStub {
   /** Emails accepted (one per idempotency key). */
   sent: { id: string; idempotencyKey: string | undefined; body: Record<string, unknown> }[];
   failNext(status: number, message: string): void;
+  /** The next `times` sends all fail this way (a longer outage). */
+  failFor(times: number, status: number, message: string): void;
+  /** Requests received, failed ones included. */
+  attempts(): number;
   close(): Promise<void>;
 }
 
 export async function startResendStub(): Promise<ResendStub> {
   const sent: ResendStub["sent"] = [];
-  let failure: { status: number; message: string } | undefined;
+  let failure: { status: number; message: string; times: number } | undefined;
+  let attempts = 0;
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (c) => (raw += c));
@@ -28,9 +33,10 @@ export async function startResendStub(): Promise<ResendStub> {
         return reply(404, { name: "not_found", message: "Not found", statusCode: 404 });
       if (req.headers.authorization !== "Bearer re_test_key")
         return reply(401, { name: "validation_error", message: "API key is invalid", statusCode: 401 });
+      attempts++;
       if (failure) {
         const { status, message } = failure;
-        failure = undefined;
+        if (--failure.times <= 0) failure = undefined;
         return reply(status, { name: "application_error", message, statusCode: status });
       }
       const key = req.headers["idempotency-key"] as string | undefined;
@@ -46,8 +52,12 @@ export async function startResendStub(): Promise<ResendStub> {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     sent,
     failNext(status, message) {
-      failure = { status, message };
+      failure = { status, message, times: 1 };
     },
+    failFor(times, status, message) {
+      failure = times > 0 ? { status, message, times } : undefined;
+    },
+    attempts: () => attempts,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
