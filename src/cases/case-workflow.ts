@@ -18,8 +18,16 @@ import {
   recordDecision,
 } from "../data/approval-repository.js";
 import { recordEvent } from "../data/audit-log.js";
-import { type CaseRecord, changeCase, findCase, findOpenCase, getCase } from "../data/case-repository.js";
-import { createInbound, findMessageByKey, findThread, quarantine } from "../data/email-repository.js";
+import {
+  type CaseRecord,
+  casesAwaitingReply,
+  changeCase,
+  findCase,
+  findCaseUpdatedSince,
+  findOpenCase,
+  getCase,
+} from "../data/case-repository.js";
+import { createInbound, employeeIdsFor, findMessageByKey, findThread, quarantine } from "../data/email-repository.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
 import { isClosed, isReplyOverdue } from "../domain/case-lifecycle.js";
 import { invalidInput, notFound } from "../errors.js";
@@ -131,11 +139,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
   async function latestCaseSince(vanpoolId: string, since: Date): Promise<CaseRecord | undefined> {
     const open = await findOpenCase(deps.prisma, vanpoolId);
     if (open) return open;
-    const row = await deps.prisma.case.findFirst({
-      where: { vanpoolId, updatedAt: { gte: since } },
-      orderBy: { updatedAt: "desc" },
-    });
-    return row ? getCase(deps.prisma, row.id) : undefined;
+    return findCaseUpdatedSince(deps.prisma, vanpoolId, since);
   }
 
   function taskCase(record: CaseRecord): CaseManagerTask["case"] {
@@ -253,13 +257,10 @@ export function createCaseWorkflow(deps: AgentDeps) {
   async function tick(now = deps.now()): Promise<{ applied: DecisionResult[]; timeouts: CaseManagerResult[] }> {
     const applied: DecisionResult[] = [];
     for (const approval of await listUnappliedDecisions(deps.prisma)) applied.push(await applyDecision(approval));
-    const waiting = await deps.prisma.case.findMany({
-      where: { status: "pending_reply", lastOutboundAt: { not: null } },
-      orderBy: { lastOutboundAt: "asc" },
-    });
     const timeouts: CaseManagerResult[] = [];
-    for (const row of waiting) {
-      if (isReplyOverdue(row.status, row.lastOutboundAt, now)) timeouts.push(await replyTimeout(row.id, now));
+    for (const record of await casesAwaitingReply(deps.prisma)) {
+      if (isReplyOverdue(record.status, record.last_outbound_at, now))
+        timeouts.push(await replyTimeout(record.case_id, now));
     }
     return { applied, timeouts };
   }
@@ -383,10 +384,8 @@ export function createCaseWorkflow(deps: AgentDeps) {
     if ((await findMessageByKey(deps.prisma, key))?.status === "sent") return;
     const record = await getCase(deps.prisma, approval.case_id);
     const draft = approval.payload as { to: string; subject: string; body: string };
-    const allowed = await deps.prisma.employee.count({
-      where: { id: { in: record.flagged }, email: { equals: draft.to, mode: "insensitive" } },
-    });
-    if (allowed === 0)
+    const addressed = await employeeIdsFor(deps.prisma, [draft.to]);
+    if (!addressed.some((id) => record.flagged.includes(id)))
       throw invalidInput(`${draft.to} is not a flagged rider on ${record.case_id}; the draft was not sent.`);
     await sendCaseEmail(
       { prisma: deps.prisma, sender: deps.sender, from: deps.settings.email.from, jobs: deps.jobs },

@@ -209,3 +209,25 @@ export async function countReAudit(prisma: PrismaClient, caseId: string, agentRu
   });
   return (await getCase(prisma, caseId)).re_audit_count;
 }
+
+/** The case of a vanpool changed at or after `since` (the one an agent run just closed, say). */
+export async function findCaseUpdatedSince(
+  prisma: PrismaClient,
+  vanpoolId: string,
+  since: Date,
+): Promise<CaseRecord | undefined> {
+  const row = await prisma.case.findFirst({
+    where: { vanpoolId, updatedAt: { gte: since } },
+    orderBy: { updatedAt: "desc" },
+  });
+  return row ? toCaseRecord(row) : undefined;
+}
+
+/** Cases waiting on riders since an email was sent, the longest waiting first. */
+export async function casesAwaitingReply(prisma: PrismaClient): Promise<CaseRecord[]> {
+  const rows = await prisma.case.findMany({
+    where: { status: "pending_reply", lastOutboundAt: { not: null } },
+    orderBy: { lastOutboundAt: "asc" },
+  });
+  return rows.map(toCaseRecord);
+}

@@ -63,7 +63,8 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
     restrictAudits: true,
   };
   if (!ctx.jobs) throw new Error('The sandbox needs the job engine: open the context with jobs: "bot".');
-  bot = await createSlackApp({ slack: settings, deps: ctx.agentDeps, jobs: ctx.jobs });
+  // The local Slack has no rate limits: posts are not spaced out.
+  bot = await createSlackApp({ slack: settings, deps: ctx.agentDeps, jobs: ctx.jobs, channelIntervalMs: 0 });
   const server = (await bot.app.start(0)) as unknown as Server;
   appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
   // Alerts and cards for the cases already open are queued as the jobs start.
