@@ -9,6 +9,6 @@ const ctx = await openContext(parseSettings(), () => {});
 const started = performance.now();
 const summary = await auditAllVanpools(ctx.auditDeps, { trigger: "bench" });
 const seconds = (performance.now() - started) / 1000;
-await ctx.db.close();
+await ctx.close();
 console.log(JSON.stringify({ total: summary.total, seconds, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
 process.exit(0);

@@ -5,6 +5,7 @@ import type { DataClients, PrismaClient } from "../data/prisma.js";
 import { createDistanceProvider } from "../integrations/distance/index.js";
 import type { EmailSender } from "../integrations/email/email-sender.js";
 import { createEmailSender } from "../integrations/email/index.js";
+import type { JobSender } from "../jobs/queues.js";
 import type { AuditDeps } from "../verification/audit.js";
 import { createCheckpointer } from "./checkpointer.js";
 import { createRulesClassifier, type ReplyClassifier } from "./outreach/classifier.js";
@@ -17,6 +18,8 @@ export interface AgentDeps extends AuditDeps {
   sender: EmailSender;
   checkpointer: BaseCheckpointSaver;
   classifier: ReplyClassifier;
+  /** The job engine, when one runs: side effects become jobs. Without it (evals, unit tests) they run inline. */
+  jobs?: JobSender;
 }
 
 export async function buildAgentDeps(

@@ -1,6 +1,8 @@
-// What the CLI (and later Slack) calls: audit a vanpool, take in a rider's reply,
-// run due timeouts, and carry out human decisions. Each operation on a case runs
-// under a database lock, so two processes never work the same case at once.
+// What the CLI and Slack call: audit a vanpool, take in a rider's reply, run due
+// timeouts, and carry out human decisions. Each operation on a case runs under a
+// lease on its vanpool, so two processes never work the same case at once. With a
+// job engine, a decision is recorded together with the job that carries it out, and
+// every change to a case queues a Slack sync for it.
 import { randomUUID } from "node:crypto";
 import { type CaseManagerTask, createCaseManagerAgent } from "../agents/case-manager/agent.js";
 import type { AgentDeps } from "../agents/deps.js";
@@ -17,18 +19,28 @@ import {
   recordDecision,
 } from "../data/approval-repository.js";
 import { recordEvent } from "../data/audit-log.js";
-import { type CaseRecord, changeCase, findCase, findOpenCase, getCase } from "../data/case-repository.js";
+import {
+  type CaseRecord,
+  casesAwaitingReply,
+  changeCase,
+  findCase,
+  findCaseUpdatedSince,
+  findOpenCase,
+  getCase,
+} from "../data/case-repository.js";
 import {
   createInbound,
+  employeeIdsFor,
   findMessageByKey,
   findThread,
   type InboundDetails,
   quarantine,
 } from "../data/email-repository.js";
-import { withAdvisoryLock } from "../data/locks.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
 import { isClosed, isReplyOverdue } from "../domain/case-lifecycle.js";
 import { invalidInput, notFound } from "../errors.js";
+import { caseJobs } from "../jobs/queues.js";
+import { withLease } from "./case-lease.js";
 import { emailServiceDeps, sendCaseEmail } from "./email-service.js";
 
 export interface CaseManagerResult {
@@ -50,6 +62,8 @@ export interface ReplyResult extends Partial<CaseManagerResult> {
 export interface DecisionResult {
   approval: ApprovalRecord;
   note: string;
+  /** True when a job carries the decision out (the note says so); false when it was carried out already. */
+  queued?: boolean;
 }
 
 export function caseThreadId(caseId: string): string {
@@ -57,6 +71,13 @@ export function caseThreadId(caseId: string): string {
 }
 
 export function createCaseWorkflow(deps: AgentDeps) {
+  const jobs = deps.jobs ? caseJobs(deps.jobs) : undefined;
+
+  /** Slack catches up with a case changed here, whichever process runs the bot. */
+  async function changed(caseId: string | null | undefined): Promise<void> {
+    if (caseId) await jobs?.syncCase(caseId);
+  }
+
   async function runCaseManager(task: CaseManagerTask, threadId: string): Promise<CaseManagerResult> {
     const started = deps.now();
     let turn: AgentTurn;
@@ -126,11 +147,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
   async function latestCaseSince(vanpoolId: string, since: Date): Promise<CaseRecord | undefined> {
     const open = await findOpenCase(deps.prisma, vanpoolId);
     if (open) return open;
-    const row = await deps.prisma.case.findFirst({
-      where: { vanpoolId, updatedAt: { gte: since } },
-      orderBy: { updatedAt: "desc" },
-    });
-    return row ? getCase(deps.prisma, row.id) : undefined;
+    return findCaseUpdatedSince(deps.prisma, vanpoolId, since);
   }
 
   function taskCase(record: CaseRecord): CaseManagerTask["case"] {
@@ -146,13 +163,15 @@ export function createCaseWorkflow(deps: AgentDeps) {
   async function auditVanpool(vanpoolId: string): Promise<CaseManagerResult> {
     if (!(await findVanpoolSnapshot(deps.prisma, vanpoolId)))
       throw notFound(`No vanpool ${vanpoolId}. Vanpool ids look like VP-101.`);
-    return withAdvisoryLock(deps.pool, `vanpool:${vanpoolId}`, async () => {
+    return withLease(deps.pool, `vanpool:${vanpoolId}`, async () => {
       const open = await findOpenCase(deps.prisma, vanpoolId);
       // Audits run on a thread of their own: they never disturb a case waiting on a person.
-      return runCaseManager(
+      const result = await runCaseManager(
         { task: "audit", vanpool_id: vanpoolId, case: open ? taskCase(open) : null },
         `audit:${vanpoolId}:${randomUUID()}`,
       );
+      await changed(result.case_id);
+      return result;
     });
   }
 
@@ -200,7 +219,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
         `${input.from} was not written to on ${input.threadId}. The message was kept in quarantine (${id}) for a person to look at.`,
       );
     }
-    return withAdvisoryLock(deps.pool, `vanpool:${thread.vanpool_id}`, async () => {
+    return withLease(deps.pool, `vanpool:${thread.vanpool_id}`, async () => {
       const message = await createInbound(deps.prisma, {
         threadId: thread.thread_id,
         from: input.from,
@@ -242,6 +261,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
         },
         caseThreadId(record.case_id),
       );
+      await changed(record.case_id);
       return { ...result, message_id: message.message_id, handled: true, note: result.reasoning };
     });
   }
@@ -250,41 +270,44 @@ export function createCaseWorkflow(deps: AgentDeps) {
   async function tick(now = deps.now()): Promise<{ applied: DecisionResult[]; timeouts: CaseManagerResult[] }> {
     const applied: DecisionResult[] = [];
     for (const approval of await listUnappliedDecisions(deps.prisma)) applied.push(await applyDecision(approval));
-    const waiting = await deps.prisma.case.findMany({
-      where: { status: "pending_reply", lastOutboundAt: { not: null } },
-      orderBy: { lastOutboundAt: "asc" },
-    });
     const timeouts: CaseManagerResult[] = [];
-    for (const row of waiting) {
-      if (!isReplyOverdue(row.status, row.lastOutboundAt, now, row.replyExtendedUntil)) continue;
-      timeouts.push(
-        await withAdvisoryLock(deps.pool, `vanpool:${row.vanpoolId}`, async () => {
-          const record = await getCase(deps.prisma, row.id);
-          if (!isReplyOverdue(record.status, record.last_outbound_at, now, row.replyExtendedUntil))
-            return {
-              vanpool_id: record.vanpool_id,
-              case_id: record.case_id,
-              status: record.status,
-              outcome: record.outcome,
-              reasoning: "Handled meanwhile.",
-              tools_used: [],
-            };
-          await recordEvent(deps.prisma, {
-            actor: "scheduler",
-            action: "case.reply_timeout",
-            subjectType: "case",
-            subjectId: record.case_id,
-            at: now,
-            details: { last_outbound_at: record.last_outbound_at },
-          });
-          return runCaseManager(
-            { task: "timeout", vanpool_id: record.vanpool_id, case: taskCase(record) },
-            caseThreadId(record.case_id),
-          );
-        }),
-      );
+    for (const record of await casesAwaitingReply(deps.prisma)) {
+      if (isReplyOverdue(record.status, record.last_outbound_at, now, record.reply_extended_until))
+        timeouts.push(await replyTimeout(record.case_id, now));
     }
     return { applied, timeouts };
+  }
+
+  /** Runs the reply timeout of a case if it is still due at `now`: a reply or a newer email supersedes it. */
+  async function replyTimeout(caseId: string, now: Date, sentAt?: Date): Promise<CaseManagerResult> {
+    const { vanpool_id } = await getCase(deps.prisma, caseId);
+    return withLease(deps.pool, `vanpool:${vanpool_id}`, async () => {
+      const record = await getCase(deps.prisma, caseId);
+      const superseded = sentAt && record.last_outbound_at?.getTime() !== sentAt.getTime();
+      if (superseded || !isReplyOverdue(record.status, record.last_outbound_at, now, record.reply_extended_until))
+        return {
+          vanpool_id: record.vanpool_id,
+          case_id: record.case_id,
+          status: record.status,
+          outcome: record.outcome,
+          reasoning: "Handled meanwhile.",
+          tools_used: [],
+        };
+      await recordEvent(deps.prisma, {
+        actor: "scheduler",
+        action: "case.reply_timeout",
+        subjectType: "case",
+        subjectId: record.case_id,
+        at: now,
+        details: { last_outbound_at: record.last_outbound_at },
+      });
+      const result = await runCaseManager(
+        { task: "timeout", vanpool_id: record.vanpool_id, case: taskCase(record) },
+        caseThreadId(record.case_id),
+      );
+      await changed(record.case_id);
+      return result;
+    });
   }
 
   async function decide(
@@ -297,20 +320,16 @@ export function createCaseWorkflow(deps: AgentDeps) {
     if (approval.kind === "cancellation" && decision === "edit")
       throw invalidInput("A cancellation can be approved or rejected, not edited.");
     if (decision === "edit" && !extra.body?.trim()) throw invalidInput("An edit needs the new email text (--body).");
-    const decided = await recordDecision(deps.prisma, {
-      approvalId,
-      decision,
-      actor,
-      now: deps.now(),
-      body: extra.body,
-      reason: extra.reason,
-    });
-    return applyDecision(decided);
+    const input = { approvalId, decision, actor, now: deps.now(), body: extra.body, reason: extra.reason };
+    if (!jobs) return applyDecision(await recordDecision(deps.prisma, input));
+    // Committed with its job: once the click is acknowledged, the decision is carried out even after a crash.
+    const decided = await recordDecision(deps.prisma, input, (db) => jobs.applyDecision(approvalId, db));
+    return { approval: decided, note: "Recorded; carrying it out now.", queued: true };
   }
 
   /** Resumes the paused agent with the recorded decision. Safe to repeat: side effects are keyed. */
   async function applyDecision(approval: ApprovalRecord): Promise<DecisionResult> {
-    return withAdvisoryLock(deps.pool, `approval:${approval.approval_id}`, async () => {
+    return withLease(deps.pool, `approval:${approval.approval_id}`, async () => {
       const current = await getApproval(deps.prisma, approval.approval_id);
       if (current.applied_at) return { approval: current, note: current.result_note ?? "Already carried out." };
       const now = deps.now();
@@ -325,6 +344,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
             ? await describeOutcome(current)
             : "The agent was no longer waiting on this request; nothing more was done.";
         await markApplied(deps.prisma, current.approval_id, note, now);
+        await changed(current.case_id);
         return { approval: { ...current, applied_at: now, result_note: note }, note };
       }
       const request = current.payload as { tool: string } & Record<string, unknown>;
@@ -339,7 +359,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
                 message: `Rejected by ${current.decided_by}${current.decision_reason ? `: ${current.decision_reason}` : ""}`,
               };
       const record = await getCase(deps.prisma, current.case_id);
-      await withAdvisoryLock(deps.pool, `vanpool:${record.vanpool_id}`, async () => {
+      await withLease(deps.pool, `vanpool:${record.vanpool_id}`, async () => {
         await runAgentTurn(deps, {
           ...paused,
           threadId,
@@ -366,6 +386,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
       await ensureApprovedEmailSent(current);
       const note = await describeOutcome(current);
       await markApplied(deps.prisma, current.approval_id, note, deps.now());
+      await changed(current.case_id);
       return { approval: await getApproval(deps.prisma, current.approval_id), note };
     });
   }
@@ -382,10 +403,8 @@ export function createCaseWorkflow(deps: AgentDeps) {
     if ((await findMessageByKey(deps.prisma, key))?.status === "sent") return;
     const record = await getCase(deps.prisma, approval.case_id);
     const draft = approval.payload as { to: string; subject: string; body: string };
-    const allowed = await deps.prisma.employee.count({
-      where: { id: { in: record.flagged }, email: { equals: draft.to, mode: "insensitive" } },
-    });
-    if (allowed === 0)
+    const addressed = await employeeIdsFor(deps.prisma, [draft.to]);
+    if (!addressed.some((id) => record.flagged.includes(id)))
       throw invalidInput(`${draft.to} is not a flagged rider on ${record.case_id}; the draft was not sent.`);
     await sendCaseEmail(emailServiceDeps(deps), {
       caseId: record.case_id,
@@ -413,7 +432,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
     return `No one was removed; ${record.case_id} is ${record.status} with the override recorded.`;
   }
 
-  return { auditVanpool, receiveReply, tick, decide, applyDecision };
+  return { auditVanpool, receiveReply, tick, replyTimeout, decide, applyDecision };
 }
 
 export type CaseWorkflow = ReturnType<typeof createCaseWorkflow>;

@@ -1,19 +1,28 @@
 // Sends one case email exactly once per idempotency key: the message is stored
 // before it is sent, a retry with the same key finds it, and the provider gets the
-// same key too.
+// same key too. With a job engine the send is a job (retried, then shown to people
+// if it still fails); the reply clock starts only once the email really went out.
+
 import type { Settings } from "../config/settings.js";
 import { recordEvent } from "../data/audit-log.js";
+import { changeCase, getCase } from "../data/case-repository.js";
 import {
   createOutbound,
+  employeeIdsFor,
   ensureThread,
+  findMessage,
   findMessageByKey,
+  findThread,
   type MessageRecord,
+  markFailed,
   markSent,
 } from "../data/email-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
+import { isClosed, replyDeadline } from "../domain/case-lifecycle.js";
 import { newId } from "../domain/ids.js";
 import type { EmailSender } from "../integrations/email/email-sender.js";
 import { addressOf, replyAddressFor, rfcMessageIdFor } from "../integrations/email/reply-address.js";
+import { caseJobs, type JobSender } from "../jobs/queues.js";
 
 export interface EmailServiceDeps {
   prisma: PrismaClient;
@@ -21,6 +30,7 @@ export interface EmailServiceDeps {
   from: string;
   /** The address replies come back to, plus-addressed per thread. */
   inboundAddress: string;
+  jobs?: JobSender;
 }
 
 export interface CaseEmail {
@@ -38,9 +48,9 @@ export interface CaseEmail {
 export async function sendCaseEmail(
   deps: EmailServiceDeps,
   email: CaseEmail,
-): Promise<{ message: MessageRecord; alreadySent: boolean }> {
+): Promise<{ message: MessageRecord; alreadySent: boolean; queued: boolean }> {
   const existing = await findMessageByKey(deps.prisma, email.idempotencyKey);
-  if (existing?.status === "sent") return { message: existing, alreadySent: true };
+  if (existing?.status === "sent") return { message: existing, alreadySent: true, queued: false };
   const thread = await ensureThread(deps.prisma, {
     caseId: email.caseId,
     vanpoolId: email.vanpoolId,
@@ -62,8 +72,30 @@ export async function sendCaseEmail(
       idempotencyKey: email.idempotencyKey,
       now: email.now,
     }));
+  if (deps.jobs) {
+    await caseJobs(deps.jobs).sendEmail(message.message_id, email.actor);
+    return { message, alreadySent: false, queued: true };
+  }
+  return {
+    message: await deliverCaseEmail(deps, message.message_id, email.actor, email.now),
+    alreadySent: false,
+    queued: false,
+  };
+}
+
+/** Hands a stored message to the provider (the send-email job). Safe to repeat. */
+export async function deliverCaseEmail(
+  deps: EmailServiceDeps,
+  messageId: string,
+  actor: string,
+  now: Date,
+): Promise<MessageRecord> {
+  const message = await findMessage(deps.prisma, messageId);
+  if (!message) throw new Error(`No message ${messageId}.`);
+  if (message.status === "sent") return message;
+  const thread = (await findThread(deps.prisma, message.thread_id))!;
   const { providerMessageId } = await deps.sender.send({
-    from: deps.from,
+    from: message.from,
     to: message.to,
     cc: message.cc,
     subject: message.subject,
@@ -71,19 +103,19 @@ export async function sendCaseEmail(
     messageId: message.message_id,
     replyTo: replyAddressFor(deps.inboundAddress, thread.thread_id),
     headers: threadingHeaders(message, thread.messages),
-    idempotencyKey: email.idempotencyKey,
+    idempotencyKey: message.idempotency_key ?? message.message_id,
   });
-  await markSent(deps.prisma, message.message_id, providerMessageId, email.now);
-  await deps.prisma.case.update({ where: { id: email.caseId }, data: { lastOutboundAt: email.now } });
+  await markSent(deps.prisma, { messageId, caseId: thread.case_id, providerMessageId, now });
   await recordEvent(deps.prisma, {
-    actor: email.actor,
+    actor,
     action: "email.sent",
     subjectType: "case",
-    subjectId: email.caseId,
-    at: email.now,
+    subjectId: thread.case_id,
+    at: now,
     details: { message_id: message.message_id, thread_id: thread.thread_id, to: message.to },
   });
-  return { message: { ...message, status: "sent" }, alreadySent: false };
+  if (deps.jobs) await caseJobs(deps.jobs).replyTimeout(thread.case_id, now, replyDeadline(now));
+  return { ...message, status: "sent" };
 }
 
 /** Message-ID, and In-Reply-To/References naming the earlier emails with the same rider. */
@@ -105,11 +137,49 @@ export function emailServiceDeps(deps: {
   prisma: PrismaClient;
   sender: EmailSender;
   settings: Pick<Settings, "email">;
+  jobs?: JobSender;
 }) {
   return {
     prisma: deps.prisma,
     sender: deps.sender,
     from: deps.settings.email.from,
     inboundAddress: deps.settings.email.inboundAddress,
+    jobs: deps.jobs,
   };
+}
+
+/**
+ * The email still failed after its retries: it is marked failed and the case goes to a
+ * person with the reason, e.g. "email to EMP-1028 failed: 429 rate limited".
+ */
+export async function giveUpOnEmail(
+  deps: EmailServiceDeps,
+  messageId: string,
+  error: string,
+  now: Date,
+): Promise<{ caseId: string; reason: string } | undefined> {
+  const message = await findMessage(deps.prisma, messageId);
+  if (!message || message.status === "sent") return undefined;
+  await markFailed(deps.prisma, messageId);
+  const thread = (await findThread(deps.prisma, message.thread_id))!;
+  const riders = await employeeIdsFor(deps.prisma, message.to);
+  const reason = `email to ${riders.join(", ") || "a rider"} failed: ${error}`;
+  const record = await getCase(deps.prisma, thread.case_id);
+  await recordEvent(deps.prisma, {
+    actor: "jobs",
+    action: "email.failed",
+    subjectType: "case",
+    subjectId: record.case_id,
+    at: now,
+    details: { message_id: messageId, why: reason },
+  });
+  if (!isClosed(record.status))
+    await changeCase(deps.prisma, record.case_id, {
+      status: "hitl_review",
+      why: reason,
+      actor: "jobs",
+      now,
+      meta: { attention: reason },
+    });
+  return { caseId: record.case_id, reason };
 }

@@ -6,6 +6,7 @@ import { runEvalCommand } from "../../evals/runner.js";
 import type { AgentDeps } from "../agents/deps.js";
 import { type CaseManagerResult, createCaseWorkflow } from "../cases/case-workflow.js";
 import { PROJECT_ROOT, type Settings, SettingsError } from "../config/settings.js";
+import { getApproval } from "../data/approval-repository.js";
 import { findOpenCase } from "../data/case-repository.js";
 import { FixtureError, readFixtureDir } from "../data/fixtures.js";
 import { insertFixturesInBulk, seedFixtures } from "../data/seed.js";
@@ -16,7 +17,7 @@ import { createInboundEmail } from "../integrations/email/inbound/inbound-email.
 import { deliverLocally, localSigningSecret } from "../integrations/email/inbound/local-delivery.js";
 import { localInboxDir, localMailbox } from "../integrations/email/inbound/mailbox.js";
 import { processSeededReplies } from "../integrations/email/inbound/seeded-replies.js";
-import { startScheduler } from "../jobs/scheduler.js";
+import { startBotJobs } from "../jobs/runtime.js";
 import { startSandbox } from "../sandbox/sandbox.js";
 import { createSlackApp } from "../slack/app.js";
 import type { AuditSummary } from "../verification/audit-service.js";
@@ -31,6 +32,7 @@ import {
 } from "./case-commands.js";
 import { type CliContext, loadSettings, openContext } from "./context.js";
 import { formatAudit, formatSummary, progressBar } from "./format.js";
+import { JOBS_USAGE, jobsCommand } from "./jobs-command.js";
 import { quarantineCommand } from "./quarantine-command.js";
 
 export const USAGE = `Usage: poolpatrol <command>
@@ -51,6 +53,7 @@ export const USAGE = `Usage: poolpatrol <command>
   quarantine list | assign MSG-XXXXXXXX THREAD-XXXXXXXX | discard MSG-XXXXXXXX
                                 inbound email that matched no thread or sender
   tick [--now ISO]              run due reply timeouts and carry out pending decisions
+${JOBS_USAGE}
   db migrate                    apply database migrations
   db seed [--from DIR | --synthetic N]
                                 load mock/ (or DIR, same JSON shapes), or N generated vanpools
@@ -95,6 +98,15 @@ export async function main(argv: string[]): Promise<number> {
         return await quarantine(rest);
       case "tick":
         return await tickCommand(rest);
+      case "jobs":
+        return await withContext(
+          loadSettings(),
+          async (ctx) => {
+            process.stdout.write(`${await jobsCommand(ctx, rest)}\n`);
+            return 0;
+          },
+          { jobs: "worker" },
+        );
       case undefined:
       case "help":
       case "--help":
@@ -127,17 +139,27 @@ function parse<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[]
   }
 }
 
+/** Commands that change cases pass `jobs: "worker"`: the jobs they queue (emails, decisions) run before they exit. */
 async function withContext<T>(
   settings: Settings,
   fn: (ctx: CliContext) => Promise<T>,
-  options: { now?: () => Date } = {},
+  options: { now?: () => Date; jobs?: "worker" } = {},
 ): Promise<T> {
   const ctx = await openContext(settings, log, options);
   try {
-    return await fn(ctx);
+    const result = await fn(ctx);
+    reportUnfinished(await ctx.settle());
+    return result;
   } finally {
-    await ctx.db.close();
+    await ctx.close();
   }
+}
+
+function reportUnfinished(jobs: Awaited<ReturnType<CliContext["settle"]>>): void {
+  for (const job of jobs)
+    log(
+      `poolpatrol: ${job.name} job ${job.id} ${job.state === "retry" ? "failed and will be retried" : job.state}${job.error ? `: ${job.error}` : ""}. \`poolpatrol jobs\` shows it.`,
+    );
 }
 
 async function audit(args: string[]): Promise<number> {
@@ -150,30 +172,34 @@ async function audit(args: string[]): Promise<number> {
   }
   if (id && !/^VP-\d+$/i.test(id)) throw new UsageError(`"${id}" is not a vanpool id; they look like VP-101.`);
   const settings = loadSettings();
-  return withContext(settings, async ({ auditDeps, agentDeps }) => {
-    if (values.all) {
-      const summary = await auditAllVanpools(auditDeps, {
-        trigger: "cli_audit_all",
-        onProgress: values.json ? undefined : progressBar(),
-      });
-      const cases = await openCasesFor(agentDeps, summary);
+  return withContext(
+    settings,
+    async ({ auditDeps, agentDeps }) => {
+      if (values.all) {
+        const summary = await auditAllVanpools(auditDeps, {
+          trigger: "cli_audit_all",
+          onProgress: values.json ? undefined : progressBar(),
+        });
+        const cases = await openCasesFor(agentDeps, summary);
+        process.stdout.write(
+          values.json
+            ? `${JSON.stringify({ ...summary, cases }, null, 2)}\n`
+            : `${formatSummary(summary)}\n${formatCases(cases)}`,
+        );
+        return 0;
+      }
+      // The Case Manager runs both specialists (and stores their results), then opens or advances the case.
+      const caseResult = await createCaseWorkflow(agentDeps).auditVanpool(id!.toUpperCase());
+      const audit = await latestAudit(agentDeps.prisma, caseResult.vanpool_id);
       process.stdout.write(
         values.json
-          ? `${JSON.stringify({ ...summary, cases }, null, 2)}\n`
-          : `${formatSummary(summary)}\n${formatCases(cases)}`,
+          ? `${JSON.stringify({ ...audit, case: caseResult }, null, 2)}\n`
+          : `${formatAudit(audit)}\n\nCase: ${formatWorkflowResult(caseResult)}\n`,
       );
       return 0;
-    }
-    // The Case Manager runs both specialists (and stores their results), then opens or advances the case.
-    const caseResult = await createCaseWorkflow(agentDeps).auditVanpool(id!.toUpperCase());
-    const audit = await latestAudit(agentDeps.prisma, caseResult.vanpool_id);
-    process.stdout.write(
-      values.json
-        ? `${JSON.stringify({ ...audit, case: caseResult }, null, 2)}\n`
-        : `${formatAudit(audit)}\n\nCase: ${formatWorkflowResult(caseResult)}\n`,
-    );
-    return 0;
-  });
+    },
+    { jobs: "worker" },
+  );
 }
 
 async function db(args: string[]): Promise<number> {
@@ -234,18 +260,22 @@ async function start(args: string[]): Promise<number> {
 async function auditReport(args: string[]): Promise<number> {
   parse(args, {});
   const settings = loadSettings();
-  return withContext(settings, async ({ db, auditDeps, agentDeps }) => {
-    log(
-      `Pool Patrol on ${db.kind === "embedded" ? `the embedded PostgreSQL (${settings.dataDir})` : "the PostgreSQL at DATABASE_URL"}.`,
-    );
-    await seedIfEmpty({ db, agentDeps });
-    const summary = await auditAllVanpools(auditDeps, { trigger: "startup_audit", onProgress: progressBar() });
-    const cases = await openCasesFor(agentDeps, summary);
-    process.stdout.write(
-      `${formatSummary(summary)}\n${formatCases(cases)}\nDetails: npx poolpatrol audit VP-101 (any id above), npx poolpatrol case show CASE-…, npx poolpatrol approvals.\n`,
-    );
-    return 0;
-  });
+  return withContext(
+    settings,
+    async ({ db, auditDeps, agentDeps }) => {
+      log(
+        `Pool Patrol on ${db.kind === "embedded" ? `the embedded PostgreSQL (${settings.dataDir})` : "the PostgreSQL at DATABASE_URL"}.`,
+      );
+      await seedIfEmpty({ db, agentDeps });
+      const summary = await auditAllVanpools(auditDeps, { trigger: "startup_audit", onProgress: progressBar() });
+      const cases = await openCasesFor(agentDeps, summary);
+      process.stdout.write(
+        `${formatSummary(summary)}\n${formatCases(cases)}\nDetails: npx poolpatrol audit VP-101 (any id above), npx poolpatrol case show CASE-…, npx poolpatrol approvals.\n`,
+      );
+      return 0;
+    },
+    { jobs: "worker" },
+  );
 }
 
 /** After a bulk audit, the Case Manager opens (or advances) a case for every vanpool that needs one. */
@@ -307,18 +337,23 @@ async function decideCommand(command: "approve" | "reject" | "edit", args: strin
   if (!values.as) throw new UsageError(`${command} needs --as USER: every decision records who made it.`);
   if (command === "edit" && !values.body)
     throw new UsageError("edit needs --body TEXT: the email as it should be sent.");
-  return withContext(loadSettings(), async (ctx) => {
-    const workflow = createCaseWorkflow(ctx.agentDeps);
-    const decision = command === "approve" ? "approve" : command === "reject" ? "reject" : "edit";
-    const result = await workflow.decide(approvalId, decision, values.as!, {
-      body: values.body,
-      reason: values.reason,
-    });
-    process.stdout.write(
-      `${result.approval.approval_id} ${result.approval.status} by ${result.approval.decided_by}: ${result.note}\n`,
-    );
-    return 0;
-  });
+  return withContext(
+    loadSettings(),
+    async (ctx) => {
+      const workflow = createCaseWorkflow(ctx.agentDeps);
+      const decision = command === "approve" ? "approve" : command === "reject" ? "reject" : "edit";
+      const result = await workflow.decide(approvalId, decision, values.as!, {
+        body: values.body,
+        reason: values.reason,
+      });
+      reportUnfinished(await ctx.settle());
+      const approval = await getApproval(ctx.db.prisma, approvalId);
+      const note = approval.result_note ?? result.note;
+      process.stdout.write(`${approval.approval_id} ${approval.status} by ${approval.decided_by}: ${note}\n`);
+      return 0;
+    },
+    { jobs: "worker" },
+  );
 }
 
 async function replyCommand(args: string[]): Promise<number> {
@@ -330,32 +365,40 @@ async function replyCommand(args: string[]): Promise<number> {
   const threadId = positionals[0]?.toUpperCase();
   if (!threadId || positionals.length !== 1) throw new UsageError("reply needs one thread id, like THREAD-1A2B3C4D.");
   if (!values.from || !values.body) throw new UsageError("reply needs --from EMAIL and --body TEXT.");
-  return withContext(loadSettings(), async (ctx) => {
-    // The same path as a reply through Resend: the local inbox, a signed email.received, the webhook handler.
-    const secret = localSigningSecret(ctx.settings);
-    const inbound = createInboundEmail(ctx.agentDeps, {
-      workflow: createCaseWorkflow(ctx.agentDeps),
-      mailbox: localMailbox(localInboxDir(ctx.settings)),
-      secret: () => secret,
-    });
-    const reply = { threadId, from: values.from!, body: values.body!, subject: values.subject };
-    const { rawBody, headers } = deliverLocally(ctx.settings, reply, secret);
-    const { body: answer } = await inbound.handleWebhook({ rawBody, headers });
-    if ("error" in answer) throw new Error(answer.error);
-    const kept = `The message was kept in quarantine (${answer.message_id}) for a person to look at.`;
-    if (answer.quarantined === "unknown thread") throw notFound(`No email thread ${threadId}. ${kept}`);
-    if (answer.quarantined) throw invalidInput(`${values.from} was not written to on ${threadId}. ${kept}`);
-    process.stdout.write(`${answer.message_id} recorded. ${answer.outcome}\n`);
-    return 0;
-  });
+  return withContext(
+    loadSettings(),
+    async (ctx) => {
+      // The same path as a reply through Resend: the local inbox, a signed email.received, the webhook handler.
+      const secret = localSigningSecret(ctx.settings);
+      const inbound = createInboundEmail(ctx.agentDeps, {
+        workflow: createCaseWorkflow(ctx.agentDeps),
+        mailbox: localMailbox(localInboxDir(ctx.settings)),
+        secret: () => secret,
+      });
+      const reply = { threadId, from: values.from!, body: values.body!, subject: values.subject };
+      const { rawBody, headers } = deliverLocally(ctx.settings, reply, secret);
+      const { body: answer } = await inbound.handleWebhook({ rawBody, headers });
+      if ("error" in answer) throw new Error(answer.error);
+      const kept = `The message was kept in quarantine (${answer.message_id}) for a person to look at.`;
+      if (answer.quarantined === "unknown thread") throw notFound(`No email thread ${threadId}. ${kept}`);
+      if (answer.quarantined) throw invalidInput(`${values.from} was not written to on ${threadId}. ${kept}`);
+      process.stdout.write(`${answer.message_id} recorded. ${answer.outcome}\n`);
+      return 0;
+    },
+    { jobs: "worker" },
+  );
 }
 
 async function quarantine(args: string[]): Promise<number> {
-  return withContext(loadSettings(), async (ctx) => {
-    const deps = { prisma: ctx.db.prisma, workflow: createCaseWorkflow(ctx.agentDeps), now: ctx.agentDeps.now };
-    process.stdout.write(`${await quarantineCommand(deps, args)}\n`);
-    return 0;
-  });
+  return withContext(
+    loadSettings(),
+    async (ctx) => {
+      const deps = { prisma: ctx.db.prisma, workflow: createCaseWorkflow(ctx.agentDeps), now: ctx.agentDeps.now };
+      process.stdout.write(`${await quarantineCommand(deps, args)}\n`);
+      return 0;
+    },
+    { jobs: "worker" },
+  );
 }
 
 async function tickCommand(args: string[]): Promise<number> {
@@ -369,37 +412,32 @@ async function tickCommand(args: string[]): Promise<number> {
       process.stdout.write(`${await tickText(createCaseWorkflow(ctx.agentDeps), now)}\n`);
       return 0;
     },
-    { now: () => now },
+    { now: () => now, jobs: "worker" },
   );
 }
 
-/** The Slack bot and its scheduler, in one process, until SIGINT/SIGTERM. */
+/** The Slack bot and its job workers, in one process, until SIGINT/SIGTERM. */
 async function runBot(settings: Settings): Promise<number> {
-  const ctx = await openContext(settings, log);
+  const ctx = await openContext(settings, log, { jobs: "bot" });
   const slack = settings.slack!;
   await seedIfEmpty(ctx);
-  const bot = await createSlackApp({ slack, deps: ctx.agentDeps });
+  const bot = await createSlackApp({ slack, deps: ctx.agentDeps, jobs: ctx.jobs, timeoutMs: settings.httpTimeoutMs });
   await bot.app.start(slack.port);
-  const scheduler = startScheduler(bot, {
-    reminderHours: settings.schedule.reminderHours,
-    expiryHours: settings.schedule.approvalExpiryHours,
-    digestCron: settings.schedule.digestCron,
-    timezone: settings.timeZone,
-  });
+  const clock = await startBotJobs(bot, ctx.jobs!, settings);
   log(
     `Pool Patrol is running in Slack (${bot.socketMode ? "Socket Mode" : `HTTP mode on port ${slack.port}, POST /slack/events`}), alerts in ${slack.auditChannel}; database ${ctx.db.kind}. Ctrl-C stops it.`,
   );
   await untilStopped();
-  scheduler.stop();
+  clock.stop();
   await bot.app.stop();
   await bot.idle();
-  await ctx.db.close();
+  await ctx.close();
   return 0;
 }
 
 /** The local Slack sandbox with the real bot, until SIGINT/SIGTERM. */
 async function runSandbox(settings: Settings): Promise<number> {
-  const ctx = await openContext(settings, log);
+  const ctx = await openContext(settings, log, { jobs: "bot" });
   await seedIfEmpty(ctx);
   const sandbox = await startSandbox(ctx, { port: settings.port });
   log(
@@ -407,7 +445,7 @@ async function runSandbox(settings: Settings): Promise<number> {
   );
   await untilStopped();
   await sandbox.close();
-  await ctx.db.close();
+  await ctx.close();
   return 0;
 }
 

@@ -95,6 +95,9 @@ const settingsSchema = z.object({
   POOLPATROL_REMINDER_HOURS: number(24, (n) => n.positive()),
   POOLPATROL_APPROVAL_EXPIRY_HOURS: number(72, (n) => n.positive()),
   POOLPATROL_DIGEST_CRON: z.preprocess(emptyAsUndefined, z.string().default("0 9 * * 1-5")),
+  POOLPATROL_CHECKPOINT_RETENTION_DAYS: number(30, (n) => n.int("must be a whole number of days").min(1)),
+  POOLPATROL_HTTP_TIMEOUT_MS: number(15_000, (n) => n.int().min(1000, "must be at least 1000 (ms)")),
+  POOLPATROL_JOB_CONCURRENCY: number(4, (n) => n.int().min(1).max(64)),
   LANGSMITH_API_KEY: optionalString,
   LANGSMITH_ENDPOINT: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
   LANGSMITH_PROJECT: z.preprocess(emptyAsUndefined, z.string().default("pool-patrol")),
@@ -140,6 +143,14 @@ export interface Settings {
   /** HTTP port: the Slack endpoint in HTTP mode, or the sandbox's page. */
   port: number;
   schedule: { reminderHours: number; approvalExpiryHours: number; digestCron: string };
+  jobs: {
+    /** Checkpoint threads of cases closed longer than this are deleted by the retention job. */
+    checkpointRetentionDays: number;
+    /** Jobs of one queue run at the same time in one process. */
+    concurrency: number;
+  };
+  /** Every call to Resend, Google Maps and Slack gives up after this long. */
+  httpTimeoutMs: number;
   langsmith: { apiKey: string; endpoint: string | undefined; project: string } | undefined;
 }
 
@@ -261,6 +272,11 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       approvalExpiryHours: s.POOLPATROL_APPROVAL_EXPIRY_HOURS,
       digestCron: s.POOLPATROL_DIGEST_CRON,
     },
+    jobs: {
+      checkpointRetentionDays: s.POOLPATROL_CHECKPOINT_RETENTION_DAYS,
+      concurrency: s.POOLPATROL_JOB_CONCURRENCY,
+    },
+    httpTimeoutMs: s.POOLPATROL_HTTP_TIMEOUT_MS,
     langsmith: s.LANGSMITH_API_KEY
       ? { apiKey: s.LANGSMITH_API_KEY, endpoint: s.LANGSMITH_ENDPOINT, project: s.LANGSMITH_PROJECT }
       : undefined,

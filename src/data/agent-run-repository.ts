@@ -71,3 +71,23 @@ export async function toolCallsOfRun(prisma: PrismaClient, runIds: string[]): Pr
   });
   return rows.map((r) => r.message);
 }
+
+/** Runs still `running` that started before `cutoff` belong to a process that died: marked failed, returned. */
+export async function failAbandonedRuns(
+  prisma: PrismaClient,
+  input: { cutoff: Date; now: Date },
+): Promise<{ id: string; caseId: string | null; vanpoolId: string | null }[]> {
+  const abandoned = await prisma.agentRun.findMany({
+    where: { status: "running", startedAt: { lt: input.cutoff } },
+    select: { id: true, caseId: true, vanpoolId: true },
+  });
+  await prisma.agentRun.updateMany({
+    where: { id: { in: abandoned.map((r) => r.id) }, status: "running" },
+    data: {
+      status: "failed",
+      error: "The process running this agent stopped before it finished.",
+      finishedAt: input.now,
+    },
+  });
+  return abandoned;
+}

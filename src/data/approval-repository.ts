@@ -3,6 +3,7 @@
 import { newId } from "../domain/ids.js";
 import { AppError, notFound } from "../errors.js";
 import { recordEvent } from "./audit-log.js";
+import { type SqlExecutor, transactionExecutor } from "./job-executor.js";
 import type { Prisma, PrismaClient } from "./prisma.js";
 
 export type ApprovalKind = "escalation_reply" | "cancellation";
@@ -120,10 +121,14 @@ export async function listApprovals(
   return rows.map(toRecord);
 }
 
-/** Atomic pending -> decided. Throws AlreadyDecidedError when someone (or something) got there first. */
+/**
+ * Atomic pending -> decided. Throws AlreadyDecidedError when someone (or something) got there first.
+ * `alsoInTransaction` (enqueueing the job that carries the decision out) commits with the decision or not at all.
+ */
 export async function recordDecision(
   prisma: PrismaClient,
   input: { approvalId: string; decision: Decision; actor: string; now: Date; body?: string; reason?: string },
+  alsoInTransaction?: (db: SqlExecutor) => Promise<unknown>,
 ): Promise<ApprovalRecord> {
   const status: ApprovalStatus =
     input.decision === "approve" ? "approved" : input.decision === "edit" ? "edited" : "rejected";
@@ -155,6 +160,7 @@ export async function recordDecision(
         ...(input.body ? { edited: true } : {}),
       },
     });
+    await alsoInTransaction?.(transactionExecutor(tx));
     return toRecord(row);
   });
 }
@@ -186,4 +192,56 @@ export async function findDecidedUnapplied(
     orderBy: { decidedAt: "desc" },
   });
   return row ? toRecord(row) : undefined;
+}
+
+/** Requests still pending after `cutoff` become expired (never a decision). Returns those this call expired. */
+export async function expirePendingBefore(
+  prisma: PrismaClient,
+  input: { cutoff: Date; now: Date; note: string },
+): Promise<ApprovalRecord[]> {
+  const due = await prisma.approvalRequest.findMany({ where: { status: "pending", createdAt: { lte: input.cutoff } } });
+  const expired: ApprovalRecord[] = [];
+  for (const row of due) {
+    const claimed = await prisma.approvalRequest.updateMany({
+      where: { id: row.id, status: "pending" },
+      data: {
+        status: "expired",
+        decidedBy: "system",
+        decidedAt: input.now,
+        appliedAt: input.now,
+        resultNote: input.note,
+      },
+    });
+    if (claimed.count === 1) {
+      await recordEvent(prisma, {
+        actor: "scheduler",
+        action: "approval.expired",
+        subjectType: "case",
+        subjectId: row.caseId,
+        at: input.now,
+        details: { approval_id: row.id },
+      });
+      expired.push(toRecord({ ...row, status: "expired" }));
+    }
+  }
+  return expired;
+}
+
+/** Pending requests posted in Slack and older than `cutoff`, not yet reminded: claimed once each. */
+export async function claimReminders(
+  prisma: PrismaClient,
+  input: { cutoff: Date; now: Date },
+): Promise<ApprovalRecord[]> {
+  const due = await prisma.approvalRequest.findMany({
+    where: { status: "pending", remindedAt: null, slackTs: { not: null }, createdAt: { lte: input.cutoff } },
+  });
+  const claimed: ApprovalRecord[] = [];
+  for (const row of due) {
+    const won = await prisma.approvalRequest.updateMany({
+      where: { id: row.id, remindedAt: null },
+      data: { remindedAt: input.now },
+    });
+    if (won.count === 1) claimed.push(toRecord(row));
+  }
+  return claimed;
 }

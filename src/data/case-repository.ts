@@ -26,6 +26,8 @@ export interface CaseRecord {
   outcome: "verified" | "resolved" | "cancelled" | null;
   re_audit_count: number;
   last_outbound_at: Date | null;
+  /** An out-of-office notice moved the reply deadline to this time. */
+  reply_extended_until: Date | null;
   created_at: Date;
   updated_at: Date;
   resolved_at: Date | null;
@@ -48,6 +50,7 @@ export function toCaseRecord(row: CaseRow): CaseRecord {
     outcome: row.outcome,
     re_audit_count: row.reAuditCount,
     last_outbound_at: row.lastOutboundAt,
+    reply_extended_until: row.replyExtendedUntil,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     resolved_at: row.resolvedAt,
@@ -208,4 +211,26 @@ export async function countReAudit(prisma: PrismaClient, caseId: string, agentRu
     data: { reAuditCount: { increment: 1 }, reAuditRunId: agentRunId },
   });
   return (await getCase(prisma, caseId)).re_audit_count;
+}
+
+/** The case of a vanpool changed at or after `since` (the one an agent run just closed, say). */
+export async function findCaseUpdatedSince(
+  prisma: PrismaClient,
+  vanpoolId: string,
+  since: Date,
+): Promise<CaseRecord | undefined> {
+  const row = await prisma.case.findFirst({
+    where: { vanpoolId, updatedAt: { gte: since } },
+    orderBy: { updatedAt: "desc" },
+  });
+  return row ? toCaseRecord(row) : undefined;
+}
+
+/** Cases waiting on riders since an email was sent, the longest waiting first. */
+export async function casesAwaitingReply(prisma: PrismaClient): Promise<CaseRecord[]> {
+  const rows = await prisma.case.findMany({
+    where: { status: "pending_reply", lastOutboundAt: { not: null } },
+    orderBy: { lastOutboundAt: "asc" },
+  });
+  return rows.map(toCaseRecord);
 }

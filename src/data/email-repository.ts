@@ -23,6 +23,7 @@ export interface MessageRecord {
   auto_reply: string | null;
   attachments: AttachmentRecord[];
   delivery_status: string | null;
+  idempotency_key: string | null;
   at: Date;
 }
 
@@ -117,13 +118,31 @@ export async function createOutbound(
   return toMessage(row);
 }
 
+/** The message went out: it is sent, and its case's reply clock starts now. */
 export async function markSent(
   prisma: PrismaClient,
-  messageId: string,
-  providerMessageId: string,
-  now: Date,
+  input: { messageId: string; caseId: string; providerMessageId: string; now: Date },
 ): Promise<void> {
-  await prisma.message.update({ where: { id: messageId }, data: { status: "sent", providerMessageId, sentAt: now } });
+  await prisma.$transaction([
+    prisma.message.update({
+      where: { id: input.messageId },
+      data: { status: "sent", providerMessageId: input.providerMessageId, sentAt: input.now },
+    }),
+    prisma.case.update({ where: { id: input.caseId }, data: { lastOutboundAt: input.now } }),
+  ]);
+}
+
+export async function markFailed(prisma: PrismaClient, messageId: string): Promise<void> {
+  await prisma.message.updateMany({ where: { id: messageId, status: "queued" }, data: { status: "failed" } });
+}
+
+/** Employee ids for addresses, so people read "EMP-1028" rather than an email address. */
+export async function employeeIdsFor(prisma: PrismaClient, addresses: string[]): Promise<string[]> {
+  const rows = await prisma.employee.findMany({
+    where: { OR: addresses.map((email) => ({ email: { equals: email, mode: "insensitive" as const } })) },
+    select: { id: true },
+  });
+  return rows.map((r) => r.id);
 }
 
 export interface InboundDetails {
@@ -219,6 +238,7 @@ function toMessage(row: MessageRow): MessageRecord {
     auto_reply: row.autoReply,
     attachments: row.attachments as unknown as AttachmentRecord[],
     delivery_status: row.deliveryStatus,
+    idempotency_key: row.idempotencyKey,
     at: row.sentAt ?? row.receivedAt ?? row.createdAt,
   };
 }

@@ -7,7 +7,7 @@ import type { CliContext } from "../cli/context.js";
 import type { SlackSettings } from "../config/settings.js";
 import { loadSandboxWorkspace, saveSandboxWorkspace } from "../data/sandbox-workspace-repository.js";
 import { deliverLocally, localSigningSecret } from "../integrations/email/inbound/local-delivery.js";
-import { startScheduler } from "../jobs/scheduler.js";
+import { startBotJobs } from "../jobs/runtime.js";
 import { createSlackApp, type SlackApp } from "../slack/app.js";
 import { type FakeSlack, startLocalSlack, type WorkspaceSnapshot } from "./slack/local-slack.js";
 import { createSandboxRoutes, type SandboxPeople } from "./ui-routes.js";
@@ -70,21 +70,19 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
     approvers: ["U0ALEX", "S0AUDITORS"],
     restrictAudits: true,
   };
-  bot = await createSlackApp({ slack: settings, deps: ctx.agentDeps });
+  if (!ctx.jobs) throw new Error('The sandbox needs the job engine: open the context with jobs: "bot".');
+  // The local Slack has no rate limits: posts are not spaced out.
+  bot = await createSlackApp({ slack: settings, deps: ctx.agentDeps, jobs: ctx.jobs, channelIntervalMs: 0 });
   const server = (await bot.app.start(0)) as unknown as Server;
   appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
-  const scheduler = startScheduler(bot, {
-    ...ctx.settings.schedule,
-    expiryHours: ctx.settings.schedule.approvalExpiryHours,
-    timezone: ctx.settings.timeZone,
-  });
-  await scheduler.minute(); // alerts and cards for the cases already open
+  // Alerts and cards for the cases already open are queued as the jobs start.
+  const clock = await startBotJobs(bot, ctx.jobs, ctx.settings);
   return {
     url: slack.baseUrl.replace("127.0.0.1", "localhost"),
     slack,
     bot,
     async close() {
-      scheduler.stop();
+      clock.stop();
       await bot.idle();
       await bot.app.stop();
       await slack.close();

@@ -8,6 +8,7 @@ import { createCaseWorkflow } from "../cases/case-workflow.js";
 import type { SlackSettings } from "../config/settings.js";
 import { createConfiguredInboundEmail, type InboundEmail } from "../integrations/email/inbound/inbound-email.js";
 import { resendWebhookRoute } from "../integrations/email/inbound/webhook-route.js";
+import type { JobEngine } from "../jobs/engine.js";
 import { createApproverCheck } from "./approvers.js";
 import { createCaseMessages } from "./case-messages.js";
 import { createDigest } from "./digest.js";
@@ -21,8 +22,14 @@ import { createBackgroundRunner, type SlackContext } from "./slack-context.js";
 export interface SlackAppOptions {
   slack: SlackSettings;
   deps: AgentDeps;
+  /** The running job engine: decisions, emails and Slack updates become its jobs. */
+  jobs?: JobEngine;
   /** Tests: no retries, so a failing call fails now. */
   retries?: number;
+  /** Spacing of posts to one channel (Slack allows about one a second). */
+  channelIntervalMs?: number;
+  /** Every Slack call gives up after this long. */
+  timeoutMs?: number;
   logLevel?: LogLevel;
 }
 
@@ -33,6 +40,7 @@ export async function createSlackApp(options: SlackAppOptions) {
   const identity = await new WebClient(slack.botToken, {
     ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
     retryConfig: { retries: options.retries ?? 2 },
+    timeout: options.timeoutMs ?? 15_000,
   }).auth
     .test()
     .catch((error: Error) => {
@@ -53,6 +61,7 @@ export async function createSlackApp(options: SlackAppOptions) {
       ? { socketMode: true, appToken: slack.appToken, installerOptions: { port: slack.port } }
       : { signingSecret: slack.signingSecret!, processBeforeResponse: true }),
     clientOptions: {
+      timeout: options.timeoutMs ?? 15_000,
       ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
       ...(options.retries !== undefined ? { retryConfig: { retries: options.retries } } : {}),
     },
@@ -72,7 +81,7 @@ export async function createSlackApp(options: SlackAppOptions) {
     background: runner.background,
     log,
   };
-  const messages = createCaseMessages(ctx);
+  const messages = createCaseMessages(ctx, { channelIntervalMs: options.channelIntervalMs });
   inbound = createConfiguredInboundEmail(deps, {
     workflow: ctx.workflow,
     notify: async (text) => {
@@ -91,7 +100,15 @@ export async function createSlackApp(options: SlackAppOptions) {
   registerAppHome(app, { ctx, isApprover });
   registerConversation(app, { ctx, messages, isApprover });
 
-  return { app, ctx, messages, digest, socketMode, inbound, idle: runner.idle };
+  /** Resolves when the work started so far is done: background tasks and the jobs they queued here. */
+  async function idle(): Promise<void> {
+    do {
+      await runner.idle();
+      await options.jobs?.drain();
+    } while (runner.busy());
+  }
+
+  return { app, ctx, messages, digest, socketMode, inbound, idle };
 }
 
 export type SlackApp = Awaited<ReturnType<typeof createSlackApp>>;

@@ -1,18 +1,55 @@
 // Keeps Slack in step with a case: posts (or updates in place) its alert in the
 // audit channel, posts approval cards in the alert's thread, and rebuilds a card
-// once decided. Where each message lives is stored on the case / approval row.
-import { listApprovals } from "../data/approval-repository.js";
+// once decided. Where each message lives is stored on the case / approval row; a
+// message deleted in Slack is posted again. Work on one case's messages is
+// serialised across processes, and posts are paced per channel.
+import type { ChatPostMessageArguments, ChatUpdateArguments } from "@slack/web-api";
+import { withLease } from "../cases/case-lease.js";
+import { type ApprovalRecord, listApprovals } from "../data/approval-repository.js";
 import { findCaseCardData } from "../data/case-card-repository.js";
 import { getCase } from "../data/case-repository.js";
+import {
+  approvalCardLocation,
+  caseAlertLocation,
+  type SlackLocation,
+  setApprovalCardLocation,
+  setCaseAlertLocation,
+} from "../data/slack-message-repository.js";
 import { approvalCard } from "./blocks/approval-card.js";
 import { approvalCardFacts, firstNames } from "./blocks/card-facts.js";
 import { caseAlert } from "./blocks/case-alert.js";
+import type { SlackMessage } from "./blocks/format.js";
+import { createChannelPacer } from "./channel-pacer.js";
 import type { SlackContext } from "./slack-context.js";
 
-export function createCaseMessages(ctx: Pick<SlackContext, "deps" | "client" | "slack">) {
-  const { prisma } = ctx.deps;
+const GONE = new Set(["message_not_found", "cant_update_message", "channel_not_found", "is_archived"]);
 
-  async function syncCaseAlert(caseId: string): Promise<{ channel: string; ts: string }> {
+export function createCaseMessages(
+  ctx: Pick<SlackContext, "deps" | "client" | "slack">,
+  options: { channelIntervalMs?: number } = {},
+) {
+  const { prisma, pool } = ctx.deps;
+  const pacer = createChannelPacer({ intervalMs: options.channelIntervalMs });
+
+  const post = (args: ChatPostMessageArguments) =>
+    pacer.run(args.channel, async () => {
+      const posted = await ctx.client.chat.postMessage(args);
+      return { channel: posted.channel!, ts: posted.ts! };
+    });
+
+  /** Updates a message in place; false when Slack no longer has it. */
+  const update = (args: ChatUpdateArguments) =>
+    pacer.run(args.channel, async () => {
+      try {
+        await ctx.client.chat.update(args);
+        return true;
+      } catch (error) {
+        if (GONE.has((error as { data?: { error?: string } }).data?.error ?? "")) return false;
+        throw error;
+      }
+    });
+
+  async function syncAlert(caseId: string): Promise<SlackLocation> {
     const data = await findCaseCardData(prisma, caseId);
     const message = caseAlert({
       record: data.record,
@@ -21,59 +58,50 @@ export function createCaseMessages(ctx: Pick<SlackContext, "deps" | "client" | "
       firstNames: firstNames(data),
       statusSince: data.statusSince,
     });
-    const row = await prisma.case.findUniqueOrThrow({
-      where: { id: caseId },
-      select: { slackChannel: true, slackTs: true },
-    });
-    if (row.slackChannel && row.slackTs) {
-      await ctx.client.chat.update({ channel: row.slackChannel, ts: row.slackTs, ...message });
-      return { channel: row.slackChannel, ts: row.slackTs };
-    }
-    const posted = await ctx.client.chat.postMessage({
-      channel: ctx.slack.auditChannel,
-      ...message,
-      unfurl_links: false,
-    });
-    await prisma.case.update({ where: { id: caseId }, data: { slackChannel: posted.channel!, slackTs: posted.ts! } });
-    return { channel: posted.channel!, ts: posted.ts! };
+    const where = await caseAlertLocation(prisma, caseId);
+    if (where && (await update({ ...where, ...message }))) return where;
+    const posted = await post({ channel: ctx.slack.auditChannel, ...message, unfurl_links: false });
+    await setCaseAlertLocation(prisma, caseId, posted);
+    return posted;
   }
+
+  const oneAtATime = <T>(caseId: string, work: () => Promise<T>) => withLease(pool, `slack:${caseId}`, work);
 
   /** The alert, then a card for each pending approval not yet in Slack, and refreshed cards for decided ones. */
   async function syncCase(caseId: string): Promise<void> {
-    const alert = await syncCaseAlert(caseId);
-    const record = await getCase(prisma, caseId);
-    const data = await findCaseCardData(prisma, caseId);
-    for (const approval of await listApprovals(prisma, { caseId })) {
-      const row = await prisma.approvalRequest.findUniqueOrThrow({
-        where: { id: approval.approval_id },
-        select: { slackChannel: true, slackTs: true },
-      });
-      if (!row.slackTs && approval.status === "pending") {
+    await oneAtATime(caseId, async () => {
+      const alert = await syncAlert(caseId);
+      const record = await getCase(prisma, caseId);
+      const data = await findCaseCardData(prisma, caseId);
+      for (const approval of await listApprovals(prisma, { caseId })) {
+        const where = await approvalCardLocation(prisma, approval.approval_id);
         const card = approvalCard(approval, record.vanpool_id, { facts: approvalCardFacts(data, approval) });
-        // Posted in the case thread and shown in the channel too, so approvers see it.
-        const posted = await ctx.client.chat.postMessage({
-          channel: alert.channel,
-          thread_ts: alert.ts,
-          reply_broadcast: true,
-          ...card,
-        });
-        await prisma.approvalRequest.update({
-          where: { id: approval.approval_id },
-          data: { slackChannel: posted.channel!, slackTs: posted.ts! },
-        });
-      } else if (row.slackTs && row.slackChannel && approval.status !== "pending") {
-        await ctx.client.chat.update({
-          channel: row.slackChannel,
-          ts: row.slackTs,
-          ...approvalCard(approval, record.vanpool_id, { facts: approvalCardFacts(data, approval) }),
-        });
+        if (where && approval.status !== "pending" && !(await update({ ...where, ...card })))
+          await postCard(alert, card, approval);
+        else if (!where && approval.status === "pending") await postCard(alert, card, approval);
       }
-    }
+    });
+  }
+
+  async function postCard(alert: SlackLocation, card: SlackMessage, approval: ApprovalRecord): Promise<void> {
+    // Posted in the case thread and shown in the channel too, so approvers see it.
+    const posted = await post({
+      channel: alert.channel,
+      thread_ts: alert.ts,
+      reply_broadcast: approval.status === "pending",
+      ...card,
+    });
+    await setApprovalCardLocation(prisma, approval.approval_id, posted);
+  }
+
+  /** Where the case's alert is now, posting it first if Slack does not have it yet. */
+  async function syncCaseAlert(caseId: string): Promise<SlackLocation> {
+    return oneAtATime(caseId, () => syncAlert(caseId));
   }
 
   async function postInThread(caseId: string, text: string): Promise<void> {
     const alert = await syncCaseAlert(caseId);
-    await ctx.client.chat.postMessage({ channel: alert.channel, thread_ts: alert.ts, text });
+    await post({ channel: alert.channel, thread_ts: alert.ts, text });
   }
 
   return { syncCase, syncCaseAlert, postInThread };

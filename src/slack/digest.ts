@@ -1,6 +1,6 @@
-// The digest: posted on POOLPATROL_DIGEST_CRON, or on demand. A database row per
-// period makes it one post per period across restarts and running instances.
-import cron from "node-cron";
+// The digest: posted by the digest job of each POOLPATROL_DIGEST_CRON slot, or on
+// demand. A database row per slot makes it one post per slot across restarts, job
+// retries and running instances.
 import { listCasesNeedingPerson } from "../data/case-card-repository.js";
 import { replyDeadline } from "../domain/case-lifecycle.js";
 import { digestMessage } from "./blocks/digest.js";
@@ -34,6 +34,7 @@ export function createDigest(ctx: SlackContext) {
         case_id: record.case_id,
         vanpool_id: record.vanpool_id,
         since,
+        reason: typeof record.meta.attention === "string" ? record.meta.attention : null,
       })),
       waiting: waiting.map((c) => ({
         case_id: c.id,
@@ -51,9 +52,10 @@ export function createDigest(ctx: SlackContext) {
     const last = await prisma.digestRun.findFirst({ where: { ts: { not: null } }, orderBy: { postedAt: "desc" } });
     const since = last?.postedAt ?? new Date(ctx.deps.now().getTime() - 7 * 86_400_000);
     if (!force) {
-      const claimed =
-        await prisma.$executeRaw`INSERT INTO digest_runs (period_key, channel, posted_at) VALUES (${periodKey}, ${ctx.slack.auditChannel}, ${ctx.deps.now()}) ON CONFLICT (period_key) DO NOTHING`;
-      if (claimed === 0) return `The digest for ${periodKey} was already posted.`;
+      await prisma.$executeRaw`INSERT INTO digest_runs (period_key, channel, posted_at) VALUES (${periodKey}, ${ctx.slack.auditChannel}, ${ctx.deps.now()}) ON CONFLICT (period_key) DO NOTHING`;
+      // A claimed slot without a ts is a post that did not finish (a crash, a Slack error): the retry posts it.
+      const claimed = await prisma.digestRun.findUniqueOrThrow({ where: { periodKey } });
+      if (claimed.ts) return `The digest for ${periodKey} was already posted.`;
     }
     const message = await build(since);
     const posted = await ctx.client.chat.postMessage({ channel: ctx.slack.auditChannel, ...message });
@@ -65,18 +67,5 @@ export function createDigest(ctx: SlackContext) {
     return `Digest posted in <#${ctx.slack.auditChannel}>.`;
   }
 
-  /** Schedules the digest; the period key is the minute the schedule fired, the same for every instance. */
-  function schedule(expression: string, timezone: string) {
-    return cron.schedule(
-      expression,
-      async (context) => {
-        const fired = context.triggeredAt ?? new Date();
-        const key = `scheduled:${new Date(Math.floor(fired.getTime() / 60_000) * 60_000).toISOString()}`;
-        ctx.background("scheduled digest", () => post(false, key));
-      },
-      { timezone, name: "poolpatrol-digest" },
-    );
-  }
-
-  return { post, build, schedule };
+  return { post, build };
 }

@@ -23,6 +23,7 @@ export function createBackgroundRunner(log: SlackContext["log"]) {
         .finally(() => running.delete(task));
       running.add(task);
     },
+    busy: () => running.size > 0,
     /** Resolves when every background task started so far (and those they started) is done. */
     async idle(): Promise<void> {
       while (running.size > 0) await Promise.allSettled([...running]);

@@ -7,7 +7,12 @@ import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
 import { parseSettings, type SlackSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
+import type { EmailSender } from "../../src/integrations/email/email-sender.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
+import type { Clock } from "../../src/jobs/clock.js";
+import { type JobEngine, startJobEngine } from "../../src/jobs/engine.js";
+import { QUEUE_OPTIONS } from "../../src/jobs/queues.js";
+import { startBotJobs } from "../../src/jobs/runtime.js";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
@@ -25,6 +30,9 @@ export interface Harness {
   deps: AgentDeps;
   slack: SlackSettings;
   bot: SlackApp;
+  /** The running instance's job engine and clock. */
+  jobs: JobEngine;
+  clock: Clock;
   url: string;
   post(body: string, options?: { timestamp?: number; headers?: Record<string, string> }): Promise<Response>;
   /** Stops this app instance and starts another on the same database and fake Slack: a restart. */
@@ -32,7 +40,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { triggerTtlMs?: number } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { triggerTtlMs?: number; sender?: EmailSender; env?: Record<string, string> } = {},
+): Promise<Harness> {
   const fake = await startFakeSlack({
     triggerTtlMs: options.triggerTtlMs,
     users: [
@@ -45,8 +55,8 @@ export async function startHarness(options: { triggerTtlMs?: number } = {}): Pro
   const db = await createTestDatabase();
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
   const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-slack-outbox-"));
-  const settings = parseSettings({});
-  const deps = await buildAgentDeps(db, settings, { sender: outboxSender(outbox) });
+  const settings = parseSettings(options.env ?? {});
+  const baseDeps = await buildAgentDeps(db, settings, { sender: options.sender ?? outboxSender(outbox) });
   const slack: SlackSettings = {
     botToken: fake.botToken,
     signingSecret: SIGNING_SECRET,
@@ -59,20 +69,45 @@ export async function startHarness(options: { triggerTtlMs?: number } = {}): Pro
   };
 
   let bot!: SlackApp;
+  let jobs!: JobEngine;
+  let clock!: Clock;
+  let deps!: AgentDeps;
   let url = "";
   async function boot() {
-    bot = await createSlackApp({ slack, deps, retries: 0 });
+    jobs = await startJobEngine({
+      databaseUrl: db.url,
+      log: () => {},
+      pollingIntervalSeconds: 0.5,
+      queues: QUEUE_OPTIONS,
+    });
+    deps = { ...baseDeps, jobs };
+    bot = await createSlackApp({ slack, deps, jobs, retries: 0, channelIntervalMs: 0 });
     const server = (await bot.app.start(0)) as unknown as Server;
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+    clock = await startBotJobs(bot, jobs, settings);
+  }
+  async function shutdown() {
+    clock.stop();
+    await bot.idle();
+    await bot.app.stop();
+    await jobs.stop();
   }
   await boot();
   const harness: Harness = {
     fake,
     db,
-    deps,
+    get deps() {
+      return deps;
+    },
     slack,
     get bot() {
       return bot;
+    },
+    get jobs() {
+      return jobs;
+    },
+    get clock() {
+      return clock;
     },
     get url() {
       return url;
@@ -82,13 +117,11 @@ export async function startHarness(options: { triggerTtlMs?: number } = {}): Pro
       return response;
     },
     async restart() {
-      await bot.idle();
-      await bot.app.stop();
+      await shutdown();
       await boot();
     },
     async close() {
-      await bot.idle();
-      await bot.app.stop();
+      await shutdown();
       await fake.close();
       await db.drop();
       fs.rmSync(outbox, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // The real Bolt app driven as Slack drives it: signed requests built from what the
 // bot actually posted, answered by a fake Slack Web API.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startScheduler } from "../../src/jobs/scheduler.js";
+import { parseSettings } from "../../src/config/settings.js";
 import { ALICE, AUDIT_CHANNEL, BOB, CAROL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
@@ -39,14 +39,7 @@ async function emailEscalation(vanpoolId: string, from: string, body: string) {
   const record = await h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId, status: "pending_reply" } });
   const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
   await h.bot.ctx.workflow.receiveReply({ threadId: thread.id, from, body });
-  const scheduler = startScheduler(h.bot, {
-    reminderHours: 24,
-    expiryHours: 72,
-    digestCron: "0 9 * * 1-5",
-    timezone: "UTC",
-  });
-  await scheduler.minute();
-  scheduler.stop();
+  await h.bot.idle(); // the reply queued a Slack sync: the card is in the thread
   return record.id;
 }
 
@@ -269,18 +262,35 @@ describe("questions in a case thread", () => {
 });
 
 describe("digest and App Home", () => {
-  it("posts one digest per period even with two instances running", async () => {
+  it("posts one digest per scheduled slot with two instances firing at different minutes", async () => {
     const { createSlackApp } = await import("../../src/slack/app.js");
-    const second = await createSlackApp({ slack: h.slack, deps: h.deps, retries: 0 });
+    const { startJobEngine } = await import("../../src/jobs/engine.js");
+    const { startBotJobs } = await import("../../src/jobs/runtime.js");
+    const { QUEUE_OPTIONS } = await import("../../src/jobs/queues.js");
+    const jobs = await startJobEngine({
+      databaseUrl: h.db.url,
+      log: () => {},
+      pollingIntervalSeconds: 0.5,
+      queues: QUEUE_OPTIONS,
+    });
+    const deps = { ...h.deps, jobs };
+    const second = await createSlackApp({ slack: h.slack, deps, jobs, retries: 0, channelIntervalMs: 0 });
+    const secondClock = await startBotJobs(second, jobs, parseSettings({}));
     const before = h.fake.messages(AUDIT_CHANNEL).filter((m) => /Pool Patrol digest/.test(String(m.text))).length;
-    const results = await Promise.all([
-      h.bot.digest.post(false, "scheduled:2026-11-23T17:00:00.000Z"),
-      second.digest.post(false, "scheduled:2026-11-23T17:00:00.000Z"),
+    // The 09:00 Los Angeles slot of Monday 2026-11-23: one instance fires on time, the other 3 minutes late.
+    const fired = await Promise.all([
+      h.clock.fireDigest(new Date("2026-11-23T17:00:04Z")),
+      secondClock.fireDigest(new Date("2026-11-23T17:03:41Z")),
     ]);
-    expect(results.filter((r) => r.startsWith("Digest posted"))).toHaveLength(1);
+    expect(fired.filter(Boolean)).toHaveLength(1);
+    await Promise.all([h.bot.idle(), second.idle()]);
     const digests = h.fake.messages(AUDIT_CHANNEL).filter((m) => /Pool Patrol digest/.test(String(m.text)));
     expect(digests.length).toBe(before + 1);
     expect(JSON.stringify(digests.at(-1)!.blocks)).toMatch(/Automation rate/);
+    // A retried digest job for the same slot posts nothing more.
+    expect(await second.digest.post(false, "scheduled:2026-11-23T17:00:00.000Z")).toMatch(/already posted/);
+    secondClock.stop();
+    await jobs.stop();
   });
 
   it("shows flagged vanpools first and the viewer's pending approvals with buttons", async () => {
@@ -308,13 +318,8 @@ describe("digest and App Home", () => {
 describe("waiting approvals", () => {
   it("get one reminder in their thread, then expire without ever counting as a decision", async () => {
     await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
-    const scheduler = startScheduler(h.bot, {
-      reminderHours: 24,
-      expiryHours: 72,
-      digestCron: "0 9 * * 1-5",
-      timezone: "UTC",
-    });
-    await scheduler.minute(); // every waiting request now has its card
+    await h.bot.idle(); // every waiting request now has its card
+    const minute = (n: number) => new Date(Date.now() + n * 60_000);
     const [first, second] = await h.db.prisma.approvalRequest.findMany({
       where: { status: "pending", slackTs: { not: null } },
       orderBy: { createdAt: "asc" },
@@ -328,9 +333,10 @@ describe("waiting approvals", () => {
       where: { id: second!.id },
       data: { createdAt: new Date(Date.now() - 80 * 3_600_000) },
     });
-    await scheduler.minute();
-    await scheduler.minute(); // a second pass reminds no one twice
-    scheduler.stop();
+    await h.clock.fireApprovals(minute(1));
+    await h.bot.idle();
+    await h.clock.fireApprovals(minute(2)); // a second pass reminds no one twice
+    await h.bot.idle();
     const reminders = h.fake.calls.filter(
       (c) => c.method === "chat.postMessage" && String(c.body.text).startsWith(`⏰ Reminder: ${first!.id}`),
     );

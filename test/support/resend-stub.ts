@@ -19,6 +19,10 @@ export interface ResendStub {
   failNext(status: number, message: string): void;
   /** Makes an inbound email available at the receiving API; returns its id. */
   receive(email: Partial<ReceivedEmail> & Pick<ReceivedEmail, "from" | "to" | "subject" | "text">): ReceivedEmail;
+  /** The next `times` sends all fail this way (a longer outage). */
+  failFor(times: number, status: number, message: string): void;
+  /** Requests received, failed ones included. */
+  attempts(): number;
   close(): Promise<void>;
 }
 
@@ -26,7 +30,8 @@ export async function startResendStub(): Promise<ResendStub> {
   const sent: ResendStub["sent"] = [];
   const received = new Map<string, ReceivedEmail>();
   const receivingGets: string[] = [];
-  let failure: { status: number; message: string } | undefined;
+  let failure: { status: number; message: string; times: number } | undefined;
+  let attempts = 0;
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (c) => (raw += c));
@@ -60,9 +65,10 @@ export async function startResendStub(): Promise<ResendStub> {
       }
       if (req.method !== "POST" || req.url !== "/emails")
         return reply(404, { name: "not_found", message: "Not found", statusCode: 404 });
+      attempts++;
       if (failure) {
         const { status, message } = failure;
-        failure = undefined;
+        if (--failure.times <= 0) failure = undefined;
         return reply(status, { name: "application_error", message, statusCode: status });
       }
       const key = req.headers["idempotency-key"] as string | undefined;
@@ -79,7 +85,7 @@ export async function startResendStub(): Promise<ResendStub> {
     sent,
     receivingGets,
     failNext(status, message) {
-      failure = { status, message };
+      failure = { status, message, times: 1 };
     },
     receive(partial) {
       const email: ReceivedEmail = {
@@ -94,6 +100,10 @@ export async function startResendStub(): Promise<ResendStub> {
       received.set(email.id, email);
       return email;
     },
+    failFor(times, status, message) {
+      failure = times > 0 ? { status, message, times } : undefined;
+    },
+    attempts: () => attempts,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -47,7 +47,7 @@ export function createOutreachTools(deps: AgentDeps) {
       throw new Error(
         `${args.to} is not a rider on ${args.case_id}; emails go to flagged riders and riders already written to.`,
       );
-    const { message, alreadySent } = await sendCaseEmail(emailServiceDeps(deps), {
+    const { message, alreadySent, queued } = await sendCaseEmail(emailServiceDeps(deps), {
       caseId: record.case_id,
       vanpoolId: record.vanpool_id,
       to: [args.to],
@@ -58,7 +58,13 @@ export function createOutreachTools(deps: AgentDeps) {
       actor,
       now: deps.now(),
     });
-    return { sent: true, message_id: message.message_id, thread_id: message.thread_id, already_sent: alreadySent };
+    return {
+      sent: !queued,
+      queued,
+      message_id: message.message_id,
+      thread_id: message.thread_id,
+      already_sent: alreadySent,
+    };
   }
 
   const classifyReply = tool(

@@ -5,6 +5,8 @@ import { straightLineDistance } from "./straight-line.js";
 
 export type { DistanceProvider, MeasuredDistance } from "./distance-provider.js";
 
-export function createDistanceProvider(settings: Pick<Settings, "googleMaps">): DistanceProvider {
-  return settings.googleMaps ? googleDistance(settings.googleMaps) : straightLineDistance;
+export function createDistanceProvider(settings: Pick<Settings, "googleMaps" | "httpTimeoutMs">): DistanceProvider {
+  return settings.googleMaps
+    ? googleDistance({ ...settings.googleMaps, timeoutMs: settings.httpTimeoutMs })
+    : straightLineDistance;
 }

@@ -7,8 +7,8 @@ import { resendSender } from "./resend-sender.js";
 export type { EmailSender } from "./email-sender.js";
 
 /** Resend when RESEND_API_KEY is set; otherwise the local outbox in the data folder. */
-export function createEmailSender(settings: Pick<Settings, "email" | "dataDir">): EmailSender {
+export function createEmailSender(settings: Pick<Settings, "email" | "dataDir" | "httpTimeoutMs">): EmailSender {
   return settings.email.resend
-    ? resendSender(settings.email.resend)
+    ? resendSender({ ...settings.email.resend, timeoutMs: settings.httpTimeoutMs })
     : outboxSender(path.join(settings.dataDir, "outbox"));
 }

@@ -4,12 +4,21 @@
 import { Resend } from "resend";
 import { EmailSendError, type EmailSender } from "./email-sender.js";
 
-export function resendSender(options: { apiKey: string; baseUrl?: string }): EmailSender {
+export function resendSender(options: { apiKey: string; baseUrl?: string; timeoutMs?: number }): EmailSender {
+  const timeoutMs = options.timeoutMs ?? 15_000;
   const resend = new Resend(options.apiKey, options.baseUrl ? { baseUrl: options.baseUrl } : undefined);
   return {
     name: "Resend",
     async send(email) {
-      const { data, error } = await resend.emails.send(
+      // Resend's client takes no timeout; a hung call is abandoned, and the retry reuses the idempotency key.
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new EmailSendError(`Resend did not answer within ${Math.round(timeoutMs / 1000)} s`)),
+          timeoutMs,
+        );
+      });
+      const sending = resend.emails.send(
         {
           from: email.from,
           to: email.to,
@@ -21,7 +30,12 @@ export function resendSender(options: { apiKey: string; baseUrl?: string }): Ema
         },
         { idempotencyKey: email.idempotencyKey },
       );
-      if (error || !data) throw new EmailSendError(`Resend refused the email: ${error?.message ?? "no answer"}`);
+      const { data, error } = await Promise.race([sending, timedOut]).finally(() => clearTimeout(timer));
+      if (error || !data) {
+        const status = (error as { statusCode?: number } | null)?.statusCode;
+        // Shown to people as the reason, e.g. "429 rate limited".
+        throw new EmailSendError(error ? `${status ? `${status} ` : ""}${error.message}` : "Resend gave no answer");
+      }
       return { providerMessageId: data.id };
     },
   };

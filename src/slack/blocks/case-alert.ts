@@ -96,7 +96,7 @@ function nextStep(record: CaseRecord, since: Date): string {
         ? `Next: riders were emailed; if no one replies by ${slackDate(replyDeadline(record.last_outbound_at))}, Pool Patrol re-audits and may ask to cancel.`
         : "Next: waiting for riders to reply.";
     case "hitl_review":
-      return `Next: a person needs to look at this case. Waiting since ${slackDate(since)}.`;
+      return `Next: a person needs to look at this case${typeof record.meta.attention === "string" ? ` (${record.meta.attention})` : ""}. Waiting since ${slackDate(since)}.`;
     case "pre_cancel":
       return "Next: a cancellation is waiting for an approver (see the card in this thread).";
     case "resolved":

@@ -18,8 +18,8 @@ export interface DigestInput {
   now: Date;
   opened: { case_id: string; vanpool_id: string; reason: keyof typeof REASON_WORDS }[];
   pending: { approval_id: string; case_id: string; kind: string; hours: number }[];
-  /** Cases waiting for a person (hitl_review) and since when. */
-  needsPerson: { case_id: string; vanpool_id: string; since: Date }[];
+  /** Cases waiting for a person (hitl_review), since when, and why when known (e.g. an email that could not be sent). */
+  needsPerson: { case_id: string; vanpool_id: string; since: Date; reason?: string | null }[];
   waiting: { case_id: string; vanpool_id: string; deadline: Date | null }[];
   resolved: string[];
   cancelled: string[];
@@ -57,7 +57,9 @@ export function digestMessage(d: DigestInput): SlackMessage {
       ),
       section(
         `*Needs a person (${d.needsPerson.length})*\n${list(
-          d.needsPerson.map((c) => `• ${c.case_id} ${c.vanpool_id} · waiting ${age(c.since, d.now)}`),
+          d.needsPerson.map(
+            (c) => `• ${c.case_id} ${c.vanpool_id} · waiting ${age(c.since, d.now)}${c.reason ? ` · ${c.reason}` : ""}`,
+          ),
           "None",
         )}`,
       ),

@@ -4,6 +4,7 @@
 import type { AgentDeps } from "../../../agents/deps.js";
 import { detectAutoReply } from "../../../agents/outreach/auto-reply.js";
 import { extractReplyText } from "../../../agents/outreach/reply-text.js";
+import { withLease } from "../../../cases/case-lease.js";
 import type { CaseWorkflow } from "../../../cases/case-workflow.js";
 import { recordEvent } from "../../../data/audit-log.js";
 import { changeCase, getCase } from "../../../data/case-repository.js";
@@ -19,8 +20,8 @@ import {
   recordDeliveryEvent,
   recordWebhookEvent,
 } from "../../../data/inbound-repository.js";
-import { withAdvisoryLock } from "../../../data/locks.js";
 import { canTransition, deadlineAfterReturn } from "../../../domain/case-lifecycle.js";
+import { caseJobs } from "../../../jobs/queues.js";
 import { addressOf } from "../reply-address.js";
 import { createInboundMailbox, type InboundMailbox, type ReceivedEmail } from "./mailbox.js";
 import { matchThread, wasWrittenTo } from "./thread-matcher.js";
@@ -72,7 +73,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
   }
 
   async function processInboundEvent(svixId: string): Promise<InboundOutcome> {
-    return withAdvisoryLock(deps.pool, `resend-event:${svixId}`, async () => {
+    return withLease(deps.pool, `resend-event:${svixId}`, async () => {
       const event = await findWebhookEvent(deps.prisma, svixId);
       if (!event) return { outcome: `No webhook event ${svixId}.` };
       if (event.processed_at) return { outcome: event.outcome ?? "Already processed." };
@@ -182,6 +183,8 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
     if (automatic.kind === "out_of_office" && automatic.returnDate) {
       const until = deadlineAfterReturn(automatic.returnDate);
       await extendReplyDeadline(deps.prisma, record.case_id, until);
+      if (deps.jobs && record.last_outbound_at)
+        await caseJobs(deps.jobs).replyTimeout(record.case_id, record.last_outbound_at, until);
       note += ` The reply deadline moves to ${until.toISOString().slice(0, 10)} (back ${automatic.returnDate}).`;
     }
     if (automatic.kind === "bounce") note += ` ${await holdForBounce(record.case_id, thread.messages.at(-1)?.to[0])}`;

@@ -80,6 +80,7 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
   ) {
     try {
       const result = await ctx.workflow.decide(approvalId, decision, place.user.id, extra);
+      if (result.queued) return; // its job updates the card and writes the outcome in the thread
       await deps.messages.syncCase(result.approval.case_id);
       await deps.messages.postInThread(
         result.approval.case_id,

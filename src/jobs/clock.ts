@@ -1,0 +1,59 @@
+// The clock: node-cron fires in every running instance, and each firing sends one
+// job per *scheduled slot* (the time the schedule was due, not when this instance
+// fired), with a job id derived from the slot. N instances, or one that fires late,
+// make one job per slot.
+import cron, { type ScheduledTask } from "node-cron";
+import type { JobEngine } from "./engine.js";
+import { jobIdFor } from "./engine.js";
+import { QUEUES } from "./queues.js";
+
+const MINUTE = 60_000;
+const LOOK_BACK_MINUTES = 8 * 24 * 60;
+
+/** The latest minute at or before `at` that `task`'s expression matches (the slot a late firing belongs to). */
+export function scheduledSlot(task: Pick<ScheduledTask, "match">, at: Date): Date {
+  const minute = new Date(Math.floor(at.getTime() / MINUTE) * MINUTE);
+  for (let i = 0; i < LOOK_BACK_MINUTES; i++) {
+    const candidate = new Date(minute.getTime() - i * MINUTE);
+    if (task.match(candidate)) return candidate;
+  }
+  return minute;
+}
+
+export interface ClockOptions {
+  digestCron: string;
+  timezone: string;
+  /** Tests: when this instance's firing happens, relative to the slot. */
+  now?: () => Date;
+}
+
+export function startClock(engine: JobEngine, options: ClockOptions) {
+  const now = options.now ?? (() => new Date());
+  const tasks: ScheduledTask[] = [];
+  const every = (name: string, expression: string, queue: string, timezone = options.timezone) => {
+    const task = cron.schedule(expression, () => fire(task, queue), { name, timezone, noOverlap: true });
+    tasks.push(task);
+    return task;
+  };
+
+  async function fire(task: ScheduledTask, queue: string, at = now()): Promise<string | null> {
+    const slot = scheduledSlot(task, at).toISOString();
+    return engine.send(queue, { slot }, { id: jobIdFor(`${queue}:${slot}`) });
+  }
+
+  const digest = every("poolpatrol-digest", options.digestCron, QUEUES.digest);
+  const approvals = every("poolpatrol-approvals", "* * * * *", QUEUES.approvalsDue);
+  const retention = every("poolpatrol-retention", "17 3 * * *", QUEUES.retention);
+
+  return {
+    /** Fires a schedule now, as node-cron would at `at` (tests, start-up catch-up). */
+    fireDigest: (at?: Date) => fire(digest, QUEUES.digest, at),
+    fireApprovals: (at?: Date) => fire(approvals, QUEUES.approvalsDue, at),
+    fireRetention: (at?: Date) => fire(retention, QUEUES.retention, at),
+    stop() {
+      for (const task of tasks) task.stop();
+    },
+  };
+}
+
+export type Clock = ReturnType<typeof startClock>;

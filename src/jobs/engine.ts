@@ -1,0 +1,156 @@
+// The job engine: pg-boss on the app's own PostgreSQL, in the `pgboss` schema. Every
+// queue gets retries with backoff, an expiry (the job's timeout) and a dead-letter
+// queue; workers run in the bot, the sandbox and, briefly, in CLI commands.
+//
+// Hooking in a queue: `await engine.defineQueue("name", { ... })`, then
+// `await engine.work("name", async (job) => { ... })` in the processes that should run it,
+// and `engine.send("name", data, options)` (with `{ db: executor }` inside a transaction).
+import { createHash } from "node:crypto";
+import PgBoss from "pg-boss";
+
+export const JOB_SCHEMA = "pgboss";
+const DEAD_LETTERS = "dead-letters";
+
+export interface QueueDefaults {
+  retryLimit?: number;
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  expireInSeconds?: number;
+  policy?: PgBoss.QueuePolicy;
+}
+
+const DEFAULTS: Required<Omit<QueueDefaults, "policy">> = {
+  retryLimit: 4,
+  retryDelay: 2,
+  retryBackoff: true,
+  expireInSeconds: 300,
+};
+
+export interface UnfinishedJob {
+  id: string;
+  name: string;
+  state: string;
+  error: string | undefined;
+}
+
+export type JobHandler<T> = (job: PgBoss.JobWithMetadata<T>) => Promise<unknown>;
+
+export interface JobEngine {
+  boss: PgBoss;
+  defineQueue(name: string, options?: QueueDefaults): Promise<void>;
+  /** Runs `handler` for jobs of `name` in this process, `concurrency` at a time. */
+  work<T extends object>(name: string, handler: JobHandler<T>, options?: { concurrency?: number }): Promise<void>;
+  send(name: string, data: object, options?: PgBoss.SendOptions): Promise<string | null>;
+  /** Waits for this job in `drain` too (a job retried by hand). */
+  track(name: string, id: string): void;
+  /** Queues this process works: jobs sent to them are picked up at once, not at the next poll. */
+  worked(): string[];
+  /**
+   * Waits until every job this process sent to a queue it works has finished or is waiting to be
+   * retried (CLI commands); returns the ones that did not complete, with their error.
+   */
+  drain(timeoutMs?: number): Promise<UnfinishedJob[]>;
+  stop(): Promise<void>;
+}
+
+/** A job id derived from a key: sending the same key twice (two replicas, a retry) makes one job. */
+export function jobIdFor(key: string): string {
+  const hex = createHash("sha256").update(key).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export async function startJobEngine(options: {
+  databaseUrl: string;
+  log: (line: string) => void;
+  /** How often idle workers look for new jobs. */
+  pollingIntervalSeconds?: number;
+  /** Run pg-boss maintenance (expiry, archiving, retention) in this process. */
+  supervise?: boolean;
+  /** Queues created at start, so a job sent to one is never dropped for want of its queue. */
+  queues?: Record<string, QueueDefaults>;
+}): Promise<JobEngine> {
+  const boss = new PgBoss({
+    connectionString: options.databaseUrl,
+    schema: JOB_SCHEMA,
+    max: 4,
+    supervise: options.supervise ?? true,
+    schedule: false,
+    archiveCompletedAfterSeconds: 12 * 3600,
+    archiveFailedAfterSeconds: 7 * 24 * 3600,
+    deleteAfterDays: 14,
+  });
+  boss.on("error", (error) => options.log(`job engine: ${error.message}`));
+  await boss.start();
+  await boss.createQueue(DEAD_LETTERS, { name: DEAD_LETTERS, retryLimit: 0 });
+
+  const workers = new Map<string, string[]>();
+  const sent = new Map<string, string>();
+  const polling = options.pollingIntervalSeconds ?? 2;
+
+  const engine: JobEngine = {
+    boss,
+    async defineQueue(name, queue = {}) {
+      await boss.createQueue(name, {
+        name,
+        ...DEFAULTS,
+        ...queue,
+        deadLetter: DEAD_LETTERS,
+      });
+    },
+    async work<T extends object>(name: string, handler: JobHandler<T>, work: { concurrency?: number } = {}) {
+      const ids: string[] = [];
+      for (let i = 0; i < (work.concurrency ?? 1); i++) {
+        ids.push(
+          await boss.work<T>(
+            name,
+            { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: polling },
+            async ([job]) => handler(job!),
+          ),
+        );
+      }
+      workers.set(name, [...(workers.get(name) ?? []), ...ids]);
+    },
+    async send(name, data, sendOptions = {}) {
+      const id = await boss.send(name, data, sendOptions);
+      const local = workers.get(name);
+      if (local) {
+        if (id) sent.set(id, name);
+        // Inside a caller's transaction the job is not visible yet; the next poll finds it.
+        if (!sendOptions.db) for (const worker of local) boss.notifyWorker(worker);
+      }
+      return id;
+    },
+    worked: () => [...workers.keys()],
+    track(name, id) {
+      sent.set(id, name);
+      for (const worker of workers.get(name) ?? []) boss.notifyWorker(worker);
+    },
+    async drain(timeoutMs = 120_000) {
+      const deadline = Date.now() + timeoutMs;
+      const unfinished = new Map<string, UnfinishedJob>();
+      while (sent.size > 0) {
+        for (const [id, name] of [...sent]) {
+          const job = await boss.getJobById<object>(name, id, { includeArchive: true });
+          const due = job?.state === "active" || (job?.state === "created" && job.startAfter.getTime() <= Date.now());
+          if (due && Date.now() < deadline) continue;
+          sent.delete(id);
+          // A job due later (a reply timeout in 7 days) is not waited for.
+          if (job && job.state !== "completed" && (job.state !== "created" || due))
+            unfinished.set(id, { id, name, state: job.state, error: errorOf(job.output) });
+        }
+        if (sent.size > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return [...unfinished.values()];
+    },
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 20_000 });
+    },
+  };
+  for (const [name, queue] of Object.entries(options.queues ?? {})) await engine.defineQueue(name, queue);
+  return engine;
+}
+
+function errorOf(output: object | null | undefined): string | undefined {
+  const message = (output as { message?: unknown } | null | undefined)?.message;
+  return typeof message === "string" ? message : undefined;
+}

@@ -1,0 +1,57 @@
+// Every queue Pool Patrol uses, with its retry and timeout policy, and typed senders
+// so callers never spell a queue name or a job id by hand.
+import type PgBoss from "pg-boss";
+import type { SqlExecutor } from "../data/job-executor.js";
+import { type JobEngine, jobIdFor, type QueueDefaults } from "./engine.js";
+
+export type JobSender = Pick<JobEngine, "send">;
+
+export const QUEUES = {
+  applyDecision: "apply-decision",
+  sendEmail: "send-email",
+  replyTimeout: "reply-timeout",
+  approvalsDue: "approvals-due",
+  retention: "retention",
+  syncCase: "slack-sync-case",
+  threadNote: "slack-thread-note",
+  digest: "slack-digest",
+} as const;
+
+export const QUEUE_OPTIONS: Record<(typeof QUEUES)[keyof typeof QUEUES], QueueDefaults> = {
+  [QUEUES.applyDecision]: { retryLimit: 5, expireInSeconds: 600 },
+  // Resend's idempotency key makes a retried send safe; the last failure is shown to people.
+  [QUEUES.sendEmail]: { retryLimit: 3, retryDelay: 2, expireInSeconds: 120 },
+  [QUEUES.replyTimeout]: { retryLimit: 5, expireInSeconds: 600 },
+  [QUEUES.approvalsDue]: { retryLimit: 2, expireInSeconds: 120 },
+  [QUEUES.retention]: { retryLimit: 2, expireInSeconds: 900 },
+  // At most one waiting and one running sync per case: bursts collapse, two syncs never race to post.
+  [QUEUES.syncCase]: { retryLimit: 6, expireInSeconds: 120, policy: "stately" },
+  [QUEUES.threadNote]: { retryLimit: 6, expireInSeconds: 120 },
+  [QUEUES.digest]: { retryLimit: 4, expireInSeconds: 300 },
+};
+
+const inTx = (db?: SqlExecutor): PgBoss.SendOptions => (db ? { db } : {});
+
+export function caseJobs(jobs: JobSender) {
+  return {
+    applyDecision: (approvalId: string, db?: SqlExecutor) =>
+      jobs.send(QUEUES.applyDecision, { approvalId }, { id: jobIdFor(`decision:${approvalId}`), ...inTx(db) }),
+    sendEmail: (messageId: string, actor: string) =>
+      jobs.send(QUEUES.sendEmail, { messageId, actor }, { id: jobIdFor(`email:${messageId}`) }),
+    /**
+     * Due 7 days after the last successful email (or later, when an out-of-office notice moved the
+     * deadline); a later email or a reply makes it a no-op.
+     */
+    replyTimeout: (caseId: string, lastOutboundAt: Date, due: Date) =>
+      jobs.send(
+        QUEUES.replyTimeout,
+        { caseId, lastOutboundAt: lastOutboundAt.toISOString() },
+        { id: jobIdFor(`timeout:${caseId}:${lastOutboundAt.toISOString()}:${due.toISOString()}`), startAfter: due },
+      ),
+    syncCase: (caseId: string) => jobs.send(QUEUES.syncCase, { caseId }, { singletonKey: caseId }),
+    threadNote: (caseId: string, key: string, text: string) =>
+      jobs.send(QUEUES.threadNote, { caseId, text }, { id: jobIdFor(`note:${caseId}:${key}`) }),
+  };
+}
+
+export type CaseJobs = ReturnType<typeof caseJobs>;

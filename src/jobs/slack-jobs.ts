@@ -1,0 +1,36 @@
+// Workers for the Slack queues, run by the bot (or the sandbox): case alerts and
+// cards, thread notes, and the digest of each scheduled slot.
+import { casesMissingFromSlack } from "../data/slack-message-repository.js";
+import type { CaseMessages } from "../slack/case-messages.js";
+import type { createDigest } from "../slack/digest.js";
+import type { JobEngine } from "./engine.js";
+import { caseJobs, QUEUES } from "./queues.js";
+
+export interface SlackJobDeps {
+  messages: CaseMessages;
+  digest: ReturnType<typeof createDigest>;
+  prisma: Parameters<typeof casesMissingFromSlack>[0];
+  concurrency: number;
+}
+
+export async function registerSlackJobs(engine: JobEngine, deps: SlackJobDeps): Promise<void> {
+  await engine.work<{ caseId: string }>(QUEUES.syncCase, (job) => deps.messages.syncCase(job.data.caseId), {
+    concurrency: deps.concurrency,
+  });
+  await engine.work<{ caseId: string; text: string }>(
+    QUEUES.threadNote,
+    (job) => deps.messages.postInThread(job.data.caseId, job.data.text),
+    { concurrency: deps.concurrency },
+  );
+  await engine.work<{ slot: string }>(QUEUES.digest, async (job) => ({
+    note: await deps.digest.post(false, `scheduled:${job.data.slot}`),
+  }));
+}
+
+/** Cases opened or changed while no bot ran (the CLI, a crash) get their alert and cards. */
+export async function queueMissingAlerts(engine: JobEngine, prisma: SlackJobDeps["prisma"]): Promise<number> {
+  const jobs = caseJobs(engine);
+  const missing = await casesMissingFromSlack(prisma);
+  for (const caseId of missing) await jobs.syncCase(caseId);
+  return missing.length;
+}

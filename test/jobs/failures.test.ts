@@ -1,0 +1,145 @@
+// Faults injected through the local stubs while the bot runs its jobs: Resend
+// refusing or recovering, a case alert deleted in Slack, a second instance on the
+// same database. Effects are counted where they land (the Resend stub, the fake Slack).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseSettings } from "../../src/config/settings.js";
+import { resendSender } from "../../src/integrations/email/resend-sender.js";
+import { startJobEngine } from "../../src/jobs/engine.js";
+import { QUEUE_OPTIONS } from "../../src/jobs/queues.js";
+import { startBotJobs } from "../../src/jobs/runtime.js";
+import { createSlackApp } from "../../src/slack/app.js";
+import { AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
+import { type ResendStub, startResendStub } from "../support/resend-stub.js";
+
+let h: Harness;
+let resend: ResendStub;
+beforeAll(async () => {
+  resend = await startResendStub();
+  h = await startHarness({ sender: resendSender({ apiKey: "re_test_key", baseUrl: resend.baseUrl, timeoutMs: 3000 }) });
+});
+afterAll(async () => {
+  await h.close();
+  await resend.close();
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const caseOf = (vanpoolId: string) =>
+  h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId, status: { notIn: ["resolved", "cancelled"] } } });
+const alertsFor = (caseId: string) =>
+  h.fake.messages(AUDIT_CHANNEL).filter((m) => String(m.text).includes(`(${caseId},`));
+
+describe("outreach email failures", () => {
+  it("an email Resend keeps refusing moves the case to a person, with the reason on the alert, in the thread and in the digest", async () => {
+    resend.failFor(100, 429, "rate limited");
+    const result = await h.bot.ctx.workflow.auditVanpool("VP-111");
+    const caseId = result.case_id!;
+    const record = await until("the case to need a person", async () => {
+      const row = await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } });
+      return row.status === "hitl_review" && row;
+    });
+    await h.bot.idle();
+    expect(record.lastOutboundAt).toBeNull(); // no reply clock for mail that never left
+    expect(resend.sent).toHaveLength(0);
+    const reason = /email to EMP-\d+ failed: 429 rate limited/i;
+    const alert = await until("the alert to show the reason", async () => {
+      const latest = alertsFor(caseId).at(-1);
+      return latest && reason.test(JSON.stringify(latest.blocks)) && latest;
+    });
+    expect(alertsFor(caseId)).toHaveLength(1);
+    await until("the reason in the case thread", async () =>
+      h.fake.thread(AUDIT_CHANNEL, alert.ts).some((m) => reason.test(String(m.text))),
+    );
+    // Every email of the case gave up after its retries, none was sent.
+    await until("every email to give up", async () => {
+      const rows = await h.db.prisma.message.findMany({ where: { thread: { caseId }, direction: "outbound" } });
+      return rows.length > 0 && rows.every((m) => m.status === "failed");
+    });
+    expect(resend.sent).toHaveLength(0);
+    expect(resend.attempts()).toBeGreaterThanOrEqual(4); // the first try and three retries
+    await h.bot.digest.post(true);
+    expect(JSON.stringify(h.fake.messages(AUDIT_CHANNEL).at(-1)!.blocks)).toMatch(reason);
+    resend.failFor(0, 200, "");
+  });
+
+  it("an email refused once is retried and reaches the rider exactly once; the reply clock starts when it is sent", async () => {
+    resend.failFor(1, 500, "temporary outage");
+    const before = resend.sent.length;
+    const result = await h.bot.ctx.workflow.auditVanpool("VP-109");
+    const caseId = result.case_id!;
+    const flagged = (await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).meta as { flagged: string[] };
+    const sent = await until("every email to be sent", async () => {
+      const rows = await h.db.prisma.message.findMany({ where: { thread: { caseId }, direction: "outbound" } });
+      return rows.length === flagged.flagged.length && rows.every((m) => m.status === "sent") && rows;
+    });
+    await h.bot.idle();
+    expect(resend.sent.length - before).toBe(sent.length);
+    expect(new Set(resend.sent.slice(before).map((s) => s.idempotencyKey)).size).toBe(sent.length);
+    const record = await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } });
+    expect(record.status).toBe("pending_reply");
+    expect(record.lastOutboundAt).not.toBeNull();
+    const timeouts = await h.db.pool.query(
+      `SELECT start_after FROM pgboss.job WHERE name = 'reply-timeout' AND data->>'caseId' = $1`,
+      [caseId],
+    );
+    expect(timeouts.rowCount).toBeGreaterThan(0);
+    const due = new Date(timeouts.rows.at(-1).start_after).getTime();
+    expect(due - record.lastOutboundAt!.getTime()).toBeGreaterThan(6.9 * 86_400_000);
+  });
+});
+
+describe("Slack in step with the database", () => {
+  it("re-posts a case alert deleted in Slack and stores where the new one is", async () => {
+    const record = await caseOf("VP-109");
+    await h.bot.messages.syncCase(record.id);
+    const before = await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } });
+    await h.bot.ctx.client.chat.delete({ channel: before.slackChannel!, ts: before.slackTs! });
+    await h.bot.messages.postInThread(record.id, "A note after the alert was deleted.");
+    const after = await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } });
+    expect(after.slackTs).not.toBe(before.slackTs);
+    expect(
+      h.fake.thread(AUDIT_CHANNEL, after.slackTs!).some((m) => /after the alert was deleted/.test(String(m.text))),
+    ).toBe(true);
+  });
+
+  it("two instances on one database post one alert per case", async () => {
+    const jobs = await startJobEngine({
+      databaseUrl: h.db.url,
+      log: () => {},
+      pollingIntervalSeconds: 0.5,
+      queues: QUEUE_OPTIONS,
+    });
+    const second = await createSlackApp({
+      slack: h.slack,
+      deps: { ...h.deps, jobs },
+      jobs,
+      retries: 0,
+      channelIntervalMs: 0,
+    });
+    const clock = await startBotJobs(second, jobs, parseSettings({}));
+    try {
+      // Both instances are asked to bring every open case into Slack at once.
+      const open = await h.db.prisma.case.findMany({ where: { status: { notIn: ["resolved", "cancelled"] } } });
+      await Promise.all(open.flatMap((c) => [h.bot.messages.syncCase(c.id), second.messages.syncCase(c.id)]));
+      await Promise.all([h.bot.idle(), second.idle()]);
+      for (const c of open) expect(alertsFor(c.id), c.id).toHaveLength(1);
+      const cards = h.fake
+        .messages(AUDIT_CHANNEL)
+        .flatMap((m) => h.fake.thread(AUDIT_CHANNEL, m.ts))
+        .filter((m) => /needs review|cancel/i.test(String(m.text)) && m.thread_ts);
+      expect(new Set(cards.map((m) => m.ts)).size).toBe(cards.length);
+    } finally {
+      clock.stop();
+      await second.idle();
+      await jobs.stop();
+    }
+  });
+});
