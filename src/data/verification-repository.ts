@@ -135,21 +135,40 @@ export async function findLatestRun(prisma: PrismaClient, vanpoolId: string): Pr
   };
 }
 
-/** The newest stored result of each check for a vanpool (a selective re-audit updates one). */
+export type StoredResult = StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string };
+export type LatestResults = Partial<Record<"location" | "shift", StoredResult>>;
+
+/**
+ * The newest stored result of each check for a vanpool (a selective re-audit updates one),
+ * or the newest finished by a moment (what a case closed at that moment was decided on).
+ */
 export async function findLatestResults(
   prisma: PrismaClient,
   vanpoolId: string,
-): Promise<
-  Partial<
-    Record<"location" | "shift", StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string }>
-  >
-> {
-  const latest: Partial<
-    Record<"location" | "shift", StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string }>
-  > = {};
+  options: { finishedBy?: Date } = {},
+): Promise<LatestResults> {
+  return latestPerCheck(prisma, {
+    vanpoolId,
+    ...(options.finishedBy ? { finishedAt: { lte: options.finishedBy } } : {}),
+  });
+}
+
+/**
+ * The evidence a case was decided on: the newest result of each check among the runs
+ * linked to the case. Later audits of the vanpool (not linked) never change it.
+ */
+export async function findCaseEvidence(prisma: PrismaClient, caseId: string): Promise<LatestResults> {
+  return latestPerCheck(prisma, { caseId });
+}
+
+async function latestPerCheck(
+  prisma: PrismaClient,
+  runWhere: { vanpoolId: string; finishedAt?: { lte: Date } } | { caseId: string },
+): Promise<LatestResults> {
+  const latest: LatestResults = {};
   for (const check of ["location", "shift"] as const) {
     const row = await prisma.specialistResult.findFirst({
-      where: { check, run: { vanpoolId } },
+      where: { check, run: runWhere },
       orderBy: [{ run: { finishedAt: "desc" } }, { run: { seq: "desc" } }],
       include: { run: true },
     });
