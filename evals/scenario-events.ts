@@ -83,7 +83,7 @@ export function scenarioPlayer(
       }
       case "decision": {
         const oldest = await store.prisma.approvalRequest.findFirst({
-          where: { status: "pending" },
+          where: { status: "pending", case: { vanpoolId } },
           orderBy: { createdAt: "asc" },
         });
         if (!oldest) return false;

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { createConversation } from "../../src/agents/conversation/agent.js";
-import { redact } from "../../src/agents/conversation/redact.js";
+import { redactFinding } from "../../src/agents/conversation/redact.js";
 import { buildAgentDeps } from "../../src/agents/deps.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { PROJECT_ROOT } from "../../src/config/settings.js";
@@ -73,7 +73,10 @@ async function prepare(example: Inputs, context: EvalContext) {
     async recheck(caseId) {
       const result = await workflow.auditVanpool(latest!.vanpool_id);
       loaded = undefined; // the scenario changed: the next question replays it
-      return { text: `🔁 Re-checked: ${redact(result.reasoning)}`, sources: [`new audit of ${caseId}'s vanpool`] };
+      return {
+        text: `🔁 Re-checked: ${redactFinding(result.reasoning)}`,
+        sources: [`new audit of ${caseId}'s vanpool`],
+      };
     },
   });
   loaded = { key, conversation, caseId: latest?.case_id ?? null };

@@ -91,13 +91,20 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
 
 export type Conversation = ReturnType<typeof createConversation>;
 
+const OVERVIEWS = new Set(["case_overview", "vanpool_overview"]);
+
 function toAnswer(turn: BaseMessage[], model: string): ConversationAnswer {
   const toolResults = turn.filter((m) => m.getType() === "tool") as ToolMessage[];
-  const sources = [...new Set(toolResults.flatMap((m) => factsOf(m).sources))];
+  // The facts asked for first, then the case they belong to.
+  const ordered = [
+    ...toolResults.filter((m) => !OVERVIEWS.has(m.name ?? "")),
+    ...toolResults.filter((m) => OVERVIEWS.has(m.name ?? "")),
+  ];
+  const sources = [...new Set(ordered.flatMap((m) => factsOf(m).sources))];
   const final = turn.filter((m) => m.getType() === "ai").at(-1);
   const text = typeof final?.content === "string" ? final.content.trim() : "";
-  const substantive = toolResults.some((m) => m.name !== "case_overview" && m.name !== "vanpool_overview");
-  const clarified = !substantive && text.endsWith("?");
+  const substantive = toolResults.some((m) => !OVERVIEWS.has(m.name ?? ""));
+  const clarified = !substantive && text.includes("?");
   const answer = clarified || sources.length === 0 ? text : `${text}\n_Sources: ${sources.join("; ")}_`;
   return { answer, sources: clarified ? [] : sources, clarified, model };
 }

@@ -19,7 +19,7 @@ import { distanceBand } from "../../domain/geo.js";
 import type { CheckKind } from "../../domain/specialist-result.js";
 import { programFigures } from "../../slack/program-figures.js";
 import { loadPolicy, type PolicySection, retrievePolicy } from "../outreach/policy.js";
-import { redact } from "./redact.js";
+import { redact, redactFinding } from "./redact.js";
 import { type RosterEntry, riderName } from "./understand.js";
 
 export interface FactsDeps {
@@ -62,7 +62,7 @@ export function day(deps: Pick<FactsDeps, "timeZone">, date: Date): string {
 
 const notFoundCase = (caseId: string): Facts => ({
   text: `I found no case ${caseId}. Case ids look like CASE-1A2B3C4D.`,
-  sources: [],
+  sources: ["case records"],
 });
 
 async function roster(prisma: PrismaClient, record: CaseRecord): Promise<{ people: Person[]; roster: RosterEntry[] }> {
@@ -157,13 +157,20 @@ async function evidenceFor(prisma: PrismaClient, record: CaseRecord): Promise<La
 export async function checkResults(
   deps: FactsDeps,
   caseId: string,
-  options: { check?: CheckKind; employee_ids?: string[] } = {},
+  options: { check?: CheckKind; employee_ids?: string[]; only_failing?: boolean } = {},
 ): Promise<Facts> {
   const record = await findCase(deps.prisma, caseId);
   if (!record) return notFoundCase(caseId);
   const { people } = await roster(deps.prisma, record);
   const results = await evidenceFor(deps.prisma, record);
-  const checks = options.check ? [options.check] : (["location", "shift"] as const);
+  const failing = (["location", "shift"] as const).filter(
+    (c) => results[c]?.verdict === "fail" || (!results[c] && record.failed_checks.includes(c)),
+  );
+  const checks = options.check
+    ? [options.check]
+    : options.only_failing && failing.length
+      ? failing
+      : (["location", "shift"] as const);
   const asked = options.employee_ids?.length ? options.employee_ids : undefined;
   const parts: string[] = [];
   const sources: string[] = [];
@@ -171,11 +178,14 @@ export async function checkResults(
     const result = results[check];
     if (!result) {
       const recorded = record.failed_checks.includes(check)
-        ? ` The case recorded this finding when it opened: ${redact(record.details)}`
+        ? ` The case recorded this finding when it opened: ${redactFinding(recordedFor(record.details, check))}`
         : record.failed_checks.length
           ? ` The case was opened on the ${record.failed_checks.join(" and ")} check only.`
           : "";
-      parts.push(`*${label(check)}:* no stored ${check} result for ${record.vanpool_id}.${recorded}`);
+      const who = record.failed_checks.includes(check)
+        ? ` Flagged on this case: ${(asked ?? record.flagged).map((id) => nameOf(people, id)).join(", ")}.`
+        : "";
+      parts.push(`*${label(check)}:* no stored ${check} result for ${record.vanpool_id}.${who}${recorded}`);
       sources.push(`case record ${caseId}`);
       continue;
     }
@@ -187,12 +197,21 @@ export async function checkResults(
     parts.push(
       [
         `*${label(check)}: ${result.verdict}* (confidence ${result.confidence}/5), checked ${day(deps, result.finished_at)}${closedNote}.${reference}`,
-        ...(riders.length ? riders : [`• ${redact(result.reasoning)}`]),
+        ...(riders.length ? riders : [`• ${redactFinding(result.reasoning)}`]),
       ].join("\n"),
     );
     sources.push(`${check} check of ${day(deps, result.finished_at)} (run ${result.run_id.slice(0, 8)})`);
   }
   return { text: parts.join("\n\n"), sources };
+}
+
+/** A finding recorded for both checks ("Location: … Shift: …"), narrowed to one. */
+function recordedFor(details: string, check: CheckKind): string {
+  const part = new RegExp(
+    `${check === "location" ? "Location" : "Shift"}:\\s*(.*?)(?=\\s(?:Location|Shift):|$)`,
+    "s",
+  ).exec(details);
+  return part?.[1] ?? details;
 }
 
 const label = (check: CheckKind) => (check === "location" ? "📍 Location check" : "🕒 Shift check");
@@ -369,7 +388,8 @@ function firstSentences(text: string, n: number): string {
 
 export async function vanpoolOverview(deps: FactsDeps, vanpoolId: string): Promise<CaseFacts | Facts> {
   const van = await findVanpoolSnapshot(deps.prisma, vanpoolId);
-  if (!van) return { text: `I found no vanpool ${vanpoolId}. Vanpool ids look like VP-101.`, sources: [] };
+  if (!van)
+    return { text: `I found no vanpool ${vanpoolId}. Vanpool ids look like VP-101.`, sources: ["vanpool records"] };
   const cases = await listCases(deps.prisma, { vanpoolId });
   const results = await findLatestResults(deps.prisma, vanpoolId);
   const open = cases.find((c) => !isClosed(c.status));

@@ -1,5 +1,6 @@
 // What a channel may read of a rider's words or a recorded finding: no street
-// addresses, phone numbers, email addresses, full ZIP codes or exact distances.
+// addresses, phone numbers, email addresses or full ZIP codes; and in findings,
+// distances as bands.
 import { distanceBand } from "../../domain/geo.js";
 
 const STREET_TYPES =
@@ -16,13 +17,17 @@ export function redact(text: string): string {
     .replace(EMAIL, "[email address]")
     .replace(PHONE, "[phone number]")
     .replace(STREET, "[street address]")
-    .replace(/\b(ZIP\s*)(\d{3})\d{2}\b/gi, "$1$2xx")
-    .replace(
-      /\b(?:about |roughly |~)?(\d+(?:\.\d+)?) ?(?:mi|miles)\b/g,
-      (found, miles: string, at: number, all: string) =>
-        // The policy's limit is a rule, not a rider's distance.
-        /(limit|within|threshold|limit is|limit of)\s*$/i.test(all.slice(Math.max(0, at - 12), at))
-          ? found
-          : distanceBand(Number(miles)),
-    );
+    .replace(/\b(ZIP\s*)(\d{3})\d{2}\b/gi, "$1$2xx");
+}
+
+/** A finding or a check's reasoning: exact distances become bands (the policy's limit stays). */
+export function redactFinding(text: string): string {
+  return redact(text).replace(
+    /\b(?:about |roughly |~)?(\d+(?:\.\d+)?) ?(?:mi|miles)\b/g,
+    (found, miles: string, at: number, all: string) =>
+      // The policy's limit is a rule, not a rider's distance.
+      /(limit|within|threshold|limit is|limit of)\s*$/i.test(all.slice(Math.max(0, at - 12), at))
+        ? found
+        : distanceBand(Number(miles)),
+  );
 }

@@ -9,8 +9,10 @@ import {
   CLARIFYING_OPTIONS,
   namedSubject,
   type RosterEntry,
+  sameWord,
   type ThreadContext,
   type Topic,
+  tokens,
   understand,
 } from "./understand.js";
 
@@ -49,6 +51,24 @@ function threadContext(turn: Turn): ThreadContext & { caseId?: string } {
   }
   return { topics: [], riderIds: [] };
 }
+
+const asksWhyFailed = (question: string) =>
+  tokens(question).some((t) =>
+    [
+      "fail",
+      "failed",
+      "failing",
+      "failure",
+      "flagged",
+      "flag",
+      "wrong",
+      "problem",
+      "why",
+      "reason",
+      "explain",
+      "issue",
+    ].some((w) => sameWord(t, w)),
+  );
 
 const isCaseFacts = (facts: CaseFacts | Facts): facts is CaseFacts => "roster" in facts;
 
@@ -92,7 +112,10 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
   else if (u.action) calls.push({ name: "approval_card", args: { case_id: caseId, wanted: u.action } });
   for (const topic of u.action ? [] : u.topics) {
     if (topic === "checks" || topic === "flagged")
-      calls.push({ name: "check_results", args: { case_id: caseId, check: u.check, employee_ids } });
+      calls.push({
+        name: "check_results",
+        args: { case_id: caseId, check: u.check, employee_ids, only_failing: asksWhyFailed(question) || undefined },
+      });
     if (topic === "replies") calls.push({ name: "rider_replies", args: { case_id: caseId, employee_ids } });
     if (topic === "emails") calls.push({ name: "emails_sent", args: { case_id: caseId, employee_ids } });
     if (topic === "next") calls.push({ name: "next_steps", args: { case_id: caseId } });

@@ -43,12 +43,21 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
         "A case in plain words: status, why it opened, flagged riders, re-audits and its timeline. Also returns its roster (riders' names and ids).",
       schema: z.object({ case_id: caseId }),
     }),
-    tool(async ({ case_id, check, employee_ids }) => checkResults(deps, case_id, { check, employee_ids }), {
-      name: "check_results",
-      description:
-        "Each check's stored result for the case: verdict, confidence, the van's reference, and per rider the distance band or shift and compatible days. A closed case shows the evidence it was decided on.",
-      schema: z.object({ case_id: caseId, check: z.enum(["location", "shift"]).optional(), employee_ids: riders }),
-    }),
+    tool(
+      async ({ case_id, check, employee_ids, only_failing }) =>
+        checkResults(deps, case_id, { check, employee_ids, only_failing }),
+      {
+        name: "check_results",
+        description:
+          "Each check's stored result for the case: verdict, confidence, the van's reference, and per rider the distance band or shift and compatible days. A closed case shows the evidence it was decided on.",
+        schema: z.object({
+          case_id: caseId,
+          check: z.enum(["location", "shift"]).optional(),
+          employee_ids: riders,
+          only_failing: z.boolean().optional().describe("true for 'why did it fail': only the failing checks"),
+        }),
+      },
+    ),
     tool(async ({ case_id, employee_ids }) => riderReplies(deps, case_id, employee_ids), {
       name: "rider_replies",
       description: "The riders' email replies on the case, in full (street addresses, phones and emails redacted).",

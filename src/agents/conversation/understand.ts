@@ -64,7 +64,7 @@ const LEXICON: Record<Topic, Record<string, number>> = {
   ),
   flagged: words("who:2 which:1 riders:2 rider:1 flagged:2 people:2 employees:2 involved:3 names:2 list:2 members:2"),
   policy: words(
-    "policy:3 rule:3 rules:3 limit:3 allowed:2 allow:2 exception:3 exceptions:3 appeal:3 appeals:3 eligibility:3 threshold:3 tolerance:3 privacy:3 program:1 covers:2 requirement:3 requirements:3 guideline:3 minutes:1",
+    "policy:3 process:3 procedure:3 rule:3 rules:3 limit:3 allowed:2 allow:2 exception:3 exceptions:3 appeal:3 appeals:3 eligibility:3 threshold:3 tolerance:3 privacy:3 program:1 covers:2 requirement:3 requirements:3 guideline:3 minutes:1",
   ),
   why_not_cancel: {},
   program: words(
@@ -85,7 +85,9 @@ const CHECK_WORDS: Record<CheckKind, Record<string, number>> = {
   location: words(
     "location:3 distance:3 far:3 miles:3 mile:3 live:3 lives:3 living:2 home:2 address:3 zip:3 commute:2 pickup:2 away:2 moved:2 move:1",
   ),
-  shift: words("shift:3 shifts:3 schedule:3 hours:3 night:2 swing:2 compatible:2 days:1 works:1 graveyard:2 roster:1"),
+  shift: words(
+    "shift:3 shifts:3 schedule:3 hours:3 time:1 runs:1 run:1 night:2 swing:2 compatible:2 days:1 works:1 graveyard:2 roster:1",
+  ),
 };
 
 const PRONOUNS = new Set(["he", "him", "his", "she", "her", "hers", "himself", "herself"]);
@@ -154,7 +156,9 @@ function mentionedRiders(text: string, toks: string[], roster: RosterEntry[]): s
   return [...found];
 }
 
-export function understand(question: string, roster: RosterEntry[], context?: ThreadContext): Understanding {
+export function understand(asked: string, roster: RosterEntry[], context?: ThreadContext): Understanding {
+  // Fillers that look like facts: "so far" is not a distance.
+  const question = asked.replace(/\bso far\b|\bthanks?( you)?\b|\bplease\b/gi, " ");
   const lower = question.toLowerCase();
   const toks = tokens(question);
   const flagged = roster.filter((r) => r.flagged).map((r) => r.employee_id);
@@ -182,11 +186,27 @@ export function understand(question: string, roster: RosterEntry[], context?: Th
   const adjusted = scores.map(([topic, s]) => {
     if (topic === "emails" && weSent) return [topic, s + 3] as const;
     if (topic === "replies" && weSent) return [topic, Math.max(0, s - 2)] as const;
-    if (topic === "program" && /\bhow many\b/.test(lower) && !/\b(days?|miles?)\b/.test(lower))
+    if (
+      topic === "program" &&
+      /\bhow many\b/.test(lower) &&
+      !/\bhow many (re-?audits?|days?|miles?|riders?|emails?)\b/.test(lower)
+    )
       return [topic, s + 3] as const;
+    if (topic === "policy" && /\bhow (do|to|can|does)\b.*\b(update|change|appeal|fix)\b|\bprocess\b/.test(lower))
+      return [topic, s + 3] as const;
+    if (
+      topic === "status" &&
+      /\bwaiting (on|for) (a |an )?(person|human|someone|approver)|\bneeds? a (person|human)/.test(lower)
+    )
+      return [topic, s + 4] as const;
     if (topic === "next" && /\bwhat (happens|now|next)\b|\btime ?out\b|\bhow long\b/.test(lower))
       return [topic, s + 3] as const;
-    if (topic === "checks" && /\bhow far\b|\bwhat shift\b|\bwhy\b.*\b(fail|flag)/.test(lower))
+    if (
+      topic === "checks" &&
+      /\bhow far\b|\bwhat shift\b|\bwhy\b.*\b(fail|flag)|\bwhat (time|hours)\b.*\bvan\b|\bvan'?s? (schedule|hours)\b/.test(
+        lower,
+      )
+    )
       return [topic, s + 3] as const;
     return [topic, s] as const;
   });
@@ -208,6 +228,8 @@ export function understand(question: string, roster: RosterEntry[], context?: Th
   const topCheck = checkScores.sort((a, b) => b[1] - a[1])[0]!;
   let check: CheckKind | undefined = topCheck[1] >= 2 && checkScores[1]![1] < topCheck[1] ? topCheck[0] : undefined;
 
+  // "and the other rider?" names riders, not a new topic: it continues the thread's.
+  if (saysOther && topics.every((t) => t === "flagged") && !/\b(who|which)\b/.test(lower)) topics = [];
   const followUp =
     topics.length === 0 && (named.length > 0 || saysOther || pronoun || /\b(and|what about|how about)\b/.test(lower));
   if (followUp && context && context.topics.length > 0) {
@@ -246,4 +268,4 @@ export const riderName = (r: Pick<RosterEntry, "employee_id" | "first_name" | "l
   `${r.first_name} ${r.last_name} (${r.employee_id})`;
 
 export const CLARIFYING_OPTIONS =
-  "I'm not sure what you want to know. Do you mean *why the case was flagged* (the check results), *what the riders replied*, *which emails we sent*, *what happens next and when*, or *the policy* behind it? Approvers can also say _re-check location_.";
+  "I'm not sure what you want to know (approvers can also say _re-check location_). Do you mean *why the case was flagged* (the check results), *what the riders replied*, *which emails we sent*, *what happens next and when*, or *the policy* behind it?";
