@@ -23,6 +23,7 @@ let ctx: CliContext;
 let sandbox: RunningSandbox;
 let browser: Browser;
 let page: Page;
+const pageErrors: string[] = [];
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-conversation-"));
 
 beforeAll(async () => {
@@ -37,6 +38,7 @@ beforeAll(async () => {
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
   });
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on("pageerror", (error) => pageErrors.push(error.message));
   await page.goto(sandbox.url);
   await page.selectOption("#user", "U0CASEY");
 }, 60_000);
@@ -58,6 +60,8 @@ const lastBotAnswer = (list: ReturnType<Page["locator"]>) =>
 
 describe.skipIf(!hasChromium)("asking the Case Manager in the sandbox", () => {
   it("answers in a case thread, then 'and the other rider?' about the other one", async () => {
+    await shot("00-start");
+    expect(pageErrors).toEqual([]);
     const alert = channel().locator(".message", { hasText: "VP-115" }).first();
     await expect.poll(() => alert.count(), { timeout: 20_000 }).toBe(1);
     await alert.locator(".thread-link").click();
