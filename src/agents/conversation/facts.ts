@@ -189,7 +189,7 @@ export async function checkResults(
       sources.push(`case record ${caseId}`);
       continue;
     }
-    const riders = (asked ?? (result.flagged.length ? result.flagged : [])).map((id) =>
+    const riders = (asked ?? (result.flagged.length ? result.flagged : uncheckedRiders(result))).map((id) =>
       riderLine(check, result, id, people),
     );
     const closedNote = isClosed(record.status) ? " (the evidence the case was decided on)" : "";
@@ -212,6 +212,15 @@ function recordedFor(details: string, check: CheckKind): string {
     "s",
   ).exec(details);
   return part?.[1] ?? details;
+}
+
+/** Riders a check could not decide (no home location, no shift): what an inconclusive result is waiting for. */
+function uncheckedRiders(result: StoredResult): string[] {
+  if (result.verdict !== "inconclusive") return [];
+  const type = result.check === "location" ? "distance_check" : "employee_shift";
+  return result.evidence
+    .filter((e) => e.type === type && e.verdict !== "pass" && e.verdict !== "fail")
+    .map((e) => String(e.employee_id));
 }
 
 const label = (check: CheckKind) => (check === "location" ? "📍 Location check" : "🕒 Shift check");
