@@ -66,6 +66,8 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
       {
         configurable: { thread_id: `conversation:${input.threadId}`, asker_is_approver: input.askerIsApprover },
         recursionLimit: 16,
+        // Answers only read: the thread's state is saved once, when the answer is done.
+        durability: "exit",
       },
     );
     const messages = state.messages as BaseMessage[];
