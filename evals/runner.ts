@@ -8,6 +8,7 @@ import { invalidInput } from "../src/errors.js";
 import { type Example, readDataset } from "./dataset.js";
 import { caseKind } from "./kinds/case-kind.js";
 import type { EvalContext, EvalKind, ExampleResult } from "./kinds/kind.js";
+import { questionKind } from "./kinds/question-kind.js";
 import { replyKind } from "./kinds/reply-kind.js";
 import { locationKind, shiftKind } from "./kinds/verdict-kinds.js";
 import { recordLangSmithExperiment } from "./langsmith.js";
@@ -20,6 +21,7 @@ export const EVAL_KINDS: Record<string, AnyKind> = {
   location: locationKind,
   reply: replyKind,
   case: caseKind,
+  question: questionKind,
 };
 
 export interface EvalReport {
@@ -122,7 +124,12 @@ export async function runEvalCommand(
   const lines = [`${report.dataset} (${report.kind})`, ...EVAL_KINDS[report.kind]!.describeMetrics(report.metrics)];
   if (failing.length > 0) {
     lines.push("", `Failing examples (${failing.length}):`);
-    for (const r of failing) lines.push(`  ${r.id}: expected ${compact(r.expected)}, got ${compact(r.actual)}`);
+    for (const r of failing)
+      lines.push(
+        "answer" in (r.actual as object)
+          ? `  ${r.id}: expected ${JSON.stringify(r.expected)}\n    actual: ${JSON.stringify(r.actual)}`
+          : `  ${r.id}: expected ${compact(r.expected)}, got ${compact(r.actual)}`,
+      );
   }
   if (experiment) lines.push("", `LangSmith experiment: ${experiment.experimentName}`);
   io.out(`${lines.join("\n")}\n`);

@@ -7,34 +7,12 @@ import path from "node:path";
 import { z } from "zod";
 import { buildAgentDeps } from "../../src/agents/deps.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
-import { findThreadForCase } from "../../src/data/email-repository.js";
-import { coordsSchema, employeeFixture, shiftFixture, vanpoolFixture } from "../../src/data/fixture-schema.js";
+import { employeeFixture, shiftFixture, vanpoolFixture } from "../../src/data/fixture-schema.js";
 import { seedFixtures } from "../../src/data/seed.js";
-import { replyDeadline } from "../../src/domain/case-lifecycle.js";
-import { AppError } from "../../src/errors.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
+import { type ScenarioPlay, scenarioEvent, scenarioPlayer } from "../scenario-events.js";
 import type { EvalKind, ExampleResult } from "./kind.js";
 
-const event = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("audit") }),
-  z.object({ type: z.literal("reply"), from: z.string(), body: z.string() }),
-  z.object({ type: z.literal("timeout") }),
-  z.object({
-    type: z.literal("decision"),
-    decision: z.enum(["approve", "edit", "reject"]),
-    body: z.string().optional(),
-    reason: z.string().optional(),
-  }),
-  z.object({
-    type: z.literal("update_data"),
-    employee_id: z.string(),
-    changes: z.object({
-      home_zip: z.string().optional(),
-      home_coords: coordsSchema.nullable().optional(),
-      shift_id: z.string().nullable().optional(),
-    }),
-  }),
-]);
 const inputs = z.object({
   data: z.object({
     vanpools: z.array(vanpoolFixture),
@@ -43,7 +21,7 @@ const inputs = z.object({
   }),
   vanpool_id: z.string(),
   now: z.iso.datetime(),
-  events: z.array(event).min(1),
+  events: z.array(scenarioEvent).min(1),
 });
 const expected = z.object({
   status: z.string().nullable(),
@@ -60,9 +38,6 @@ type Actual = Required<Pick<Expected, "status" | "outcome" | "emails_sent" | "ap
   refusals: number;
 };
 
-const HOUR = 3_600_000;
-const MINUTE = 60_000;
-
 export const caseKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
   inputs,
   expected,
@@ -70,74 +45,17 @@ export const caseKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
     const store = await context.scenarioStore();
     await store.reset();
     await seedFixtures(store.prisma, { ...scenario.data, cases: [], emailThreads: [] });
-    let clock = new Date(scenario.now);
     const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-eval-outbox-"));
+    let player!: ScenarioPlay;
     const workflow = createCaseWorkflow(
-      await buildAgentDeps(store, context.settings, { now: () => clock, sender: outboxSender(outbox) }),
+      await buildAgentDeps(store, context.settings, { now: () => player.clock(), sender: outboxSender(outbox) }),
     );
+    player = scenarioPlayer(store, workflow, scenario.vanpool_id, new Date(scenario.now));
     const currentCase = () =>
       store.prisma.case.findFirst({ where: { vanpoolId: scenario.vanpool_id }, orderBy: { createdAt: "desc" } });
-    let decisions = 0;
-    let refusals = 0;
-
-    async function runStep(step: z.infer<typeof event>): Promise<void> {
-      switch (step.type) {
-        case "audit":
-          await workflow.auditVanpool(scenario.vanpool_id);
-          return;
-        case "reply": {
-          const open = await currentCase();
-          const thread = open ? await findThreadForCase(store.prisma, open.id) : undefined;
-          if (thread) await workflow.receiveReply({ threadId: thread.thread_id, from: step.from, body: step.body });
-          return;
-        }
-        case "update_data": {
-          const c = step.changes;
-          await store.prisma.employee.update({
-            where: { id: step.employee_id },
-            data: {
-              ...(c.home_zip !== undefined ? { homeZip: c.home_zip } : {}),
-              ...(c.home_coords !== undefined
-                ? { homeLat: c.home_coords?.lat ?? null, homeLng: c.home_coords?.lng ?? null }
-                : {}),
-              ...(c.shift_id !== undefined ? { shiftId: c.shift_id } : {}),
-            },
-          });
-          return;
-        }
-        case "timeout": {
-          const open = await currentCase();
-          const from = open?.lastOutboundAt ?? clock;
-          clock = new Date(Math.max(clock.getTime(), replyDeadline(from).getTime() + MINUTE));
-          await workflow.tick(clock);
-          return;
-        }
-        case "decision": {
-          const oldest = await store.prisma.approvalRequest.findFirst({
-            where: { status: "pending" },
-            orderBy: { createdAt: "asc" },
-          });
-          if (!oldest) return;
-          await workflow.decide(oldest.id, step.decision, "eval-reviewer", {
-            body: step.body ?? (step.decision === "edit" ? "Edited by the reviewer." : undefined),
-            reason: step.reason,
-          });
-          decisions++;
-        }
-      }
-    }
 
     try {
-      for (const step of scenario.events) {
-        try {
-          await runStep(step);
-        } catch (error) {
-          // The product refusing a step (an unknown sender, a decided request) is behaviour to score, not a crash.
-          if (!(error instanceof AppError)) throw error;
-          refusals++;
-        }
-        clock = new Date(clock.getTime() + HOUR);
-      }
+      const { decisions, refusals } = await player.play(scenario.events);
       const finalCase = await currentCase();
       const approvals = await store.prisma.approvalRequest.findMany({ orderBy: { createdAt: "asc" } });
       const toolRows = await store.prisma.agentRunLog.findMany({

@@ -234,3 +234,18 @@ export async function casesAwaitingReply(prisma: PrismaClient): Promise<CaseReco
   });
   return rows.map(toCaseRecord);
 }
+
+/** The case whose Slack alert opened a thread. */
+export async function findCaseBySlackThread(
+  db: Db,
+  channel: string,
+  threadTs: string,
+): Promise<CaseRecord | undefined> {
+  const row = await db.case.findFirst({ where: { slackChannel: channel, slackTs: threadTs } });
+  return row ? toCaseRecord(row) : undefined;
+}
+
+export async function countCasesByStatus(db: Db): Promise<Partial<Record<CaseStatus, number>>> {
+  const rows = await db.case.groupBy({ by: ["status"], _count: { _all: true } });
+  return Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
+}

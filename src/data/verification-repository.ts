@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { SpecialistResult, Verdict } from "../domain/specialist-result.js";
 import type { VanpoolAudit } from "../verification/audit.js";
-import type { PrismaClient } from "./prisma.js";
+import type { Prisma, PrismaClient } from "./prisma.js";
 
 export interface StoredRun {
   run_id: string;
@@ -135,21 +135,32 @@ export async function findLatestRun(prisma: PrismaClient, vanpoolId: string): Pr
   };
 }
 
-/** The newest stored result of each check for a vanpool (a selective re-audit updates one). */
+export type StoredResult = StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string };
+export type LatestResults = Partial<Record<"location" | "shift", StoredResult>>;
+
+/**
+ * The newest stored result of each check for a vanpool (a selective re-audit updates one),
+ * or the newest finished by a moment (what a case closed at that moment was decided on).
+ */
 export async function findLatestResults(
   prisma: PrismaClient,
   vanpoolId: string,
-): Promise<
-  Partial<
-    Record<"location" | "shift", StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string }>
-  >
-> {
-  const latest: Partial<
-    Record<"location" | "shift", StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string }>
-  > = {};
+  options: { finishedBy?: Date } = {},
+): Promise<LatestResults> {
+  return latestPerCheck(prisma, {
+    vanpoolId,
+    ...(options.finishedBy ? { finishedAt: { lte: options.finishedBy } } : {}),
+  });
+}
+
+async function latestPerCheck(
+  prisma: PrismaClient,
+  runWhere: Prisma.VerificationRunWhereInput,
+): Promise<LatestResults> {
+  const latest: LatestResults = {};
   for (const check of ["location", "shift"] as const) {
     const row = await prisma.specialistResult.findFirst({
-      where: { check, run: { vanpoolId } },
+      where: { check, run: runWhere },
       orderBy: [{ run: { finishedAt: "desc" } }, { run: { seq: "desc" } }],
       include: { run: true },
     });
@@ -172,7 +183,7 @@ export async function findLatestResults(
   return latest;
 }
 
-export type CaseEvidence = Awaited<ReturnType<typeof findLatestResults>>;
+export type CaseEvidence = LatestResults;
 
 /**
  * The evidence a case stands on: the latest result of each check among the runs linked
@@ -182,36 +193,11 @@ export type CaseEvidence = Awaited<ReturnType<typeof findLatestResults>>;
  */
 export async function findCaseEvidence(prisma: PrismaClient, caseId: string): Promise<CaseEvidence> {
   const found = await prisma.case.findUnique({ where: { id: caseId }, select: { vanpoolId: true, resolvedAt: true } });
-  const evidence: CaseEvidence = {};
-  if (!found) return evidence;
-  for (const check of ["location", "shift"] as const) {
-    const row = await prisma.specialistResult.findFirst({
-      where: {
-        check,
-        run: {
-          vanpoolId: found.vanpoolId,
-          OR: [{ caseId }, { caseId: null, ...(found.resolvedAt ? { finishedAt: { lte: found.resolvedAt } } : {}) }],
-        },
-      },
-      orderBy: [{ run: { finishedAt: "desc" } }, { run: { seq: "desc" } }],
-      include: { run: true },
-    });
-    if (row)
-      evidence[check] = {
-        check,
-        verdict: row.verdict,
-        confidence: row.confidence,
-        reasoning: row.reasoning,
-        evidence: row.evidence as SpecialistResult["evidence"],
-        flagged: row.flagged,
-        policy: row.run.policy as Record<string, number>,
-        model: row.model,
-        run_id: row.runId,
-        finished_at: row.run.finishedAt,
-        as_of: row.run.asOf,
-      };
-  }
-  return evidence;
+  if (!found) return {};
+  return latestPerCheck(prisma, {
+    vanpoolId: found.vanpoolId,
+    OR: [{ caseId }, { caseId: null, ...(found.resolvedAt ? { finishedAt: { lte: found.resolvedAt } } : {}) }],
+  });
 }
 
 export async function lastAuditAt(prisma: PrismaClient): Promise<Date | null> {

@@ -63,6 +63,8 @@ export function crossSiteRefusal(req: http.IncomingMessage): string | undefined 
     return "The sandbox API takes application/json only.";
   return undefined;
 }
+/** The person's direct-message channel with the bot. */
+const dmChannel = (user: string) => `D${user.slice(1)}`;
 
 export function createSandboxRoutes(deps: SandboxRoutesDeps) {
   const knownUser = (id: string | null) => (deps.people.users.some((u) => u.id === id) ? (id ?? undefined) : undefined);
@@ -84,7 +86,9 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
     return {
       people: deps.people,
       user,
+      botUserId: slack.botUserId,
       messages: slack.messages(channel),
+      dm: slack.messages(dmChannel(user)),
       thread: thread ? slack.thread(channel, thread) : null,
       ephemerals,
       modal,
@@ -223,16 +227,18 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
         case "POST /sandbox/command":
           await command(String(body.user), String(body.text));
           break;
-        case "POST /sandbox/message":
-          await sign(
-            deps.slack().userMessage({
-              user: String(body.user),
-              channel,
-              text: String(body.text),
-              ...(body.thread_ts ? { thread_ts: String(body.thread_ts) } : {}),
-            }).body,
-          );
+        case "POST /sandbox/message": {
+          const sent = deps.slack().userMessage({
+            user: String(body.user),
+            channel: body.dm ? dmChannel(String(body.user)) : channel,
+            // "@Pool Patrol" typed in the page is a mention of the bot, as Slack's composer makes it.
+            text: String(body.text).replace(/@pool[ _]?patrol\b/gi, `<@${deps.slack().botUserId}>`),
+            ...(body.thread_ts ? { thread_ts: String(body.thread_ts) } : {}),
+          });
+          await sign(sent.body);
+          if (sent.mention) await sign(sent.mention);
           break;
+        }
         case "POST /sandbox/action":
           await act(body);
           break;
@@ -251,7 +257,7 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
               event: {
                 type: "app_home_opened",
                 user: String(body.user),
-                channel: `D${String(body.user).slice(1)}`,
+                channel: dmChannel(String(body.user)),
                 tab: "home",
                 event_ts: `${Date.now() / 1000}`,
               },

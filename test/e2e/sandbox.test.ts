@@ -164,7 +164,7 @@ describe.skipIf(!hasChromium)("the sandbox in a browser", () => {
     await page.press("#thread-text", "Enter");
     await expect
       .poll(() => page.locator("#thread-messages").textContent(), { timeout: 20_000 })
-      .toMatch(/Source: location result/);
+      .toMatch(/Sources: location check/);
     await shot("07-thread-answer");
     await page.click("#nav-home");
     await expect.poll(() => page.locator("#home").textContent(), { timeout: 10_000 }).toMatch(/Open cases/);

@@ -9,8 +9,15 @@ import { startHarness } from "./harness.js";
 
 const manifest = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "manifest.json"), "utf8"));
 
-/** Slack event types a "message" listener needs, by conversation type the bot works in. */
-const MESSAGE_EVENTS = ["message.channels", "message.groups"];
+/** Slack event types a "message" listener needs, by conversation type the bot works in (channels, private channels, DMs). */
+const MESSAGE_EVENTS = ["message.channels", "message.groups", "message.im"];
+/** The scope each subscribed event needs. */
+const EVENT_SCOPES: Record<string, string> = {
+  "message.channels": "channels:history",
+  "message.groups": "groups:history",
+  "message.im": "im:history",
+  app_mention: "app_mentions:read",
+};
 
 describe("manifest.json", () => {
   it("matches the commands, events and interactivity the app registers", async () => {
@@ -49,6 +56,8 @@ describe("manifest.json", () => {
       expect(registered.views).toBeGreaterThan(0);
       expect(manifest.settings.interactivity.is_enabled).toBe(true);
       expect(manifest.features.app_home.home_tab_enabled).toBe(registered.events.has("app_home_opened"));
+      // People can write to the bot in its Messages tab: direct messages are a way of asking.
+      expect(manifest.features.app_home.messages_tab_read_only_enabled).toBe(false);
       expect(manifest.settings.socket_mode_enabled).toBe(true);
       expect(manifest.features.slash_commands[0].usage_hint).toMatch(/audit VP-101/);
     } finally {
@@ -78,9 +87,10 @@ describe("manifest.json", () => {
     };
     const unknown = [...methods].filter((m) => !(m in needs));
     expect(unknown).toEqual([]);
-    const required = new Set(
-      [...methods].flatMap((m) => needs[m]!).concat("commands", "app_mentions:read", "users:read"),
+    const eventScopes = (manifest.settings.event_subscriptions.bot_events as string[]).flatMap((e) =>
+      EVENT_SCOPES[e] ? [EVENT_SCOPES[e]] : [],
     );
+    const required = new Set([...methods].flatMap((m) => needs[m]!).concat("commands", "users:read", ...eventScopes));
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...required].sort());
   });
 });

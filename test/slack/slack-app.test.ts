@@ -211,56 +211,6 @@ describe("approval cards", () => {
   });
 });
 
-describe("questions in a case thread", () => {
-  it("answers from stored evidence with a source, carries the thread forward, and ignores a retried event", async () => {
-    const alert = alertOf("VP-111");
-    const asked = h.fake.userMessage({
-      user: CAROL,
-      channel: AUDIT_CHANNEL,
-      text: "why did this case fail? tell me about EMP-1028",
-      thread_ts: alert.ts,
-    });
-    await h.post(asked.body);
-    await h.bot.idle();
-    let replies = h.fake.thread(AUDIT_CHANNEL, alert.ts).filter((m) => m.bot_id && /Source:/.test(String(m.text)));
-    expect(replies.at(-1)!.text).toMatch(/Location: fail.*EMP-1028: home Oakdale \(953xx\), 50-75 mi/s);
-
-    const followUp = h.fake.userMessage({
-      user: CAROL,
-      channel: AUDIT_CHANNEL,
-      text: "and the other rider?",
-      thread_ts: alert.ts,
-    });
-    await h.post(followUp.body);
-    await h.bot.idle();
-    replies = h.fake.thread(AUDIT_CHANNEL, alert.ts).filter((m) => m.bot_id && /Source:/.test(String(m.text)));
-    expect(replies.at(-1)!.text).toMatch(/EMP-1083: home Salinas/);
-    expect(replies.at(-1)!.text).not.toMatch(/EMP-1028/);
-
-    const count = h.fake.thread(AUDIT_CHANNEL, alert.ts).length;
-    await h.post(followUp.body); // Slack retrying the same event_id
-    await h.bot.idle();
-    expect(h.fake.thread(AUDIT_CHANNEL, alert.ts).length).toBe(count);
-  });
-
-  it("asks one clarifying question when unsure, and only approvers may ask for a re-check", async () => {
-    const alert = alertOf("VP-111");
-    await h.post(
-      h.fake.userMessage({ user: CAROL, channel: AUDIT_CHANNEL, text: "hmm, interesting", thread_ts: alert.ts }).body,
-    );
-    await h.bot.idle();
-    expect(h.fake.thread(AUDIT_CHANNEL, alert.ts).at(-1)!.text).toMatch(/I'm not sure what you're asking/);
-    const runs = await h.db.prisma.verificationRun.count();
-    await h.post(
-      h.fake.userMessage({ user: CAROL, channel: AUDIT_CHANNEL, text: "re-check location please", thread_ts: alert.ts })
-        .body,
-    );
-    await h.bot.idle();
-    expect(h.fake.thread(AUDIT_CHANNEL, alert.ts).at(-1)!.text).toMatch(/Only approvers can ask for a re-check/);
-    expect(await h.db.prisma.verificationRun.count()).toBe(runs);
-  });
-});
-
 describe("digest and App Home", () => {
   it("posts one digest per scheduled slot with two instances firing at different minutes", async () => {
     const { createSlackApp } = await import("../../src/slack/app.js");

@@ -21,6 +21,8 @@ export interface Turn {
   results: { name: string; content: unknown; rejected: boolean }[];
   /** Tool calls made so far in this turn, by name. */
   called: string[];
+  /** Earlier turns of the same thread, oldest first: each task and the tool calls made for it. */
+  history?: { task: Record<string, unknown>; calls: ToolCallPlan[] }[];
 }
 
 export class RulesChatModel extends BaseChatModel {
@@ -72,8 +74,20 @@ export function readTurn(messages: BaseMessage[]): Turn {
       const tool = m as ToolMessage;
       return { name: tool.name ?? "", content: parseJson(tool.content), rejected: tool.status === "error" };
     });
-  return { task: (task && typeof task === "object" ? task : {}) as Record<string, unknown>, results, called };
+  return { task: asTask(task), results, called, history: earlierTurns(messages.slice(0, Math.max(start, 0))) };
 }
+
+function earlierTurns(messages: BaseMessage[]): NonNullable<Turn["history"]> {
+  const turns: NonNullable<Turn["history"]> = [];
+  for (const m of messages) {
+    if (m.getType() === "human") turns.push({ task: asTask(parseJson(m.content)), calls: [] });
+    else if (m.getType() === "ai" && turns.length > 0)
+      for (const c of (m as AIMessage).tool_calls ?? []) turns.at(-1)!.calls.push({ name: c.name, args: c.args });
+  }
+  return turns;
+}
+
+const asTask = (value: unknown) => (value && typeof value === "object" ? value : {}) as Record<string, unknown>;
 
 function parseJson(content: unknown): unknown {
   const text =

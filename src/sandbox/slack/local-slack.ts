@@ -143,9 +143,11 @@ export interface FakeSlack {
   viewSubmissionPayload(input: Filled<ViewSubmissionInput, "user" | "trigger_id" | Ids>): string;
   eventCallbackBody(input: EventCallbackInput): string;
   /** A person posts in a channel or thread: stored like any message, returned with its message event. */
+  /** A person's message as Slack delivers it: the `message` event, plus an `app_mention` event when it @mentions the bot. */
   userMessage(input: { user: string; channel: string; text: string; thread_ts?: string; blocks?: Json[] }): {
     message: SlackMessage;
     body: string;
+    mention?: string;
   };
   close(): Promise<void>;
 }
@@ -406,7 +408,24 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
         bot_user_id: id.botUserId,
         event: { ...message, channel: input.channel, event_ts: ts, channel_type: channelType },
       });
-      return { message, body };
+      const mentioned = input.text.includes(`<@${id.botUserId}>`) && channelType !== "im";
+      const mention = mentioned
+        ? eventCallbackBody({
+            team_id: id.teamId,
+            api_app_id: id.appId,
+            bot_user_id: id.botUserId,
+            event: {
+              type: "app_mention",
+              user: input.user,
+              text: input.text,
+              ts,
+              channel: input.channel,
+              event_ts: ts,
+              ...(threadTs ? { thread_ts: threadTs } : {}),
+            },
+          })
+        : undefined;
+      return { message, body, ...(mention ? { mention } : {}) };
     },
 
     close: () =>

@@ -27,6 +27,7 @@ function slackDate(unix, format, fallback) {
     .replace("{time}", time);
 }
 function userName(id) {
+  if (state && id === state.botUserId) return "Pool Patrol";
   const found = state?.people.users.find((u) => u.id === id);
   return found ? found.name : id;
 }
@@ -113,10 +114,11 @@ function messageHtml(m, options) {
   const body = m.blocks?.length
     ? blocks(m.blocks, { kind: "message", ts: m.ts })
     : `<div>${mrkdwn(m.text || "")}</div>`;
-  const replies =
-    options.threadLink && m.reply_count
+  const replies = !options.threadLink
+    ? ""
+    : m.reply_count
       ? `<button class="thread-link" data-thread="${m.ts}">${m.reply_count} ${m.reply_count === 1 ? "reply" : "replies"}</button>`
-      : "";
+      : `<button class="thread-link start" data-thread="${m.ts}">Reply in thread</button>`;
   return `<div class="message${options.ephemeral ? " ephemeral" : ""}" data-ts="${m.ts}">
     <div class="avatar${isBot ? "" : " person"}">${isBot ? "🚐" : escapeHtml(name[0] || "?")}</div>
     <div><div class="meta"><strong>${escapeHtml(name)}</strong>${isBot ? '<span class="app-badge">APP</span>' : ""}<time>${time}</time></div>
@@ -157,6 +159,13 @@ function render() {
     if (count !== renderedThreadCount) threadList.scrollTop = threadList.scrollHeight;
     renderedThreadCount = count;
   }
+
+  const dmList = $("dm-messages");
+  const dmAtBottom = dmList.scrollHeight - dmList.scrollTop - dmList.clientHeight < 60;
+  dmList.innerHTML = state.dm.length
+    ? state.dm.map((m) => messageHtml(m, { ephemeral: false, threadLink: false })).join("")
+    : '<div class="empty">Ask Pool Patrol anything about a case, e.g. <code>why did CASE-48F81374 fail?</code></div>';
+  if (dmAtBottom) dmList.scrollTop = dmList.scrollHeight;
 
   $("home").innerHTML = state.home
     ? blocks(state.home.blocks, { kind: "home" })
@@ -242,6 +251,7 @@ document.addEventListener("click", async (event) => {
     for (const b of document.querySelectorAll(".nav-item")) b.classList.toggle("active", b.dataset.pane === pane);
     $("pane-channel").classList.toggle("hidden", pane !== "channel");
     $("pane-home").classList.toggle("hidden", pane !== "home");
+    $("pane-dm").classList.toggle("hidden", pane !== "dm");
     if (pane === "home") await post("/sandbox/home", {});
   }
 });
@@ -276,6 +286,13 @@ $("thread-composer").addEventListener("submit", async (event) => {
   if (!text) return;
   $("thread-text").value = "";
   await post("/sandbox/message", { text, thread_ts: openThread });
+});
+$("dm-composer").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const text = $("dm-text").value.trim();
+  if (!text) return;
+  $("dm-text").value = "";
+  await post("/sandbox/message", { text, dm: true });
 });
 $("close-thread").addEventListener("click", () => {
   openThread = null;

@@ -1,0 +1,77 @@
+// `npm run bench`, conversation section: the Case Manager answering thread questions
+// offline (rules model) from stored evidence on the mock data after an audit of every
+// vanpool, in threads with follow-ups. Prints answer latency; asserts nothing.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createConversation } from "../src/agents/conversation/agent.js";
+import { buildAgentDeps } from "../src/agents/deps.js";
+import { createCaseWorkflow } from "../src/cases/case-workflow.js";
+import { PROJECT_ROOT, parseSettings } from "../src/config/settings.js";
+import { listCases } from "../src/data/case-repository.js";
+import { ensureDatabaseExists } from "../src/data/database.js";
+import { startEmbeddedPostgres } from "../src/data/embedded-postgres.js";
+import { readFixtureDir } from "../src/data/fixtures.js";
+import { migrateDatabase } from "../src/data/migrations.js";
+import { createDataClients } from "../src/data/prisma.js";
+import { seedFixtures } from "../src/data/seed.js";
+import { listVanpoolIds } from "../src/data/vanpool-repository.js";
+import { outboxSender } from "../src/integrations/email/outbox.js";
+
+const ROUNDS = Number(process.argv[2] ?? 5);
+const THREAD = [
+  "why did this case fail?",
+  "and the other rider?",
+  "what did the rider say?",
+  "when does this case time out?",
+  "what emails did we send?",
+  "why did tihs case fial",
+  "did the shift check pass?",
+  "what's the policy on distance?",
+  "how many cases wait for a person?",
+  "hmm",
+];
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-conversation-"));
+fs.chmodSync(dataDir, 0o755);
+const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-outbox-"));
+const server = await startEmbeddedPostgres({ dataDir });
+try {
+  await ensureDatabaseExists(server.serverUrl, "bench_conversation");
+  const url = server.urlFor("bench_conversation");
+  await migrateDatabase(url);
+  const clients = createDataClients(url);
+  await seedFixtures(clients.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
+  const deps = await buildAgentDeps(clients, parseSettings({}), { sender: outboxSender(outbox) });
+  const workflow = createCaseWorkflow(deps);
+  for (const id of await listVanpoolIds(clients.prisma)) await workflow.auditVanpool(id);
+  const cases = await listCases(clients.prisma);
+  const conversation = createConversation(deps, {
+    recheck: async () => ({ text: "not used", sources: [] }),
+  });
+  const latencies: number[] = [];
+  for (let round = 0; round < ROUNDS; round++)
+    for (const record of cases) {
+      const threadId = `bench-${round}-${record.case_id}`;
+      for (const question of THREAD) {
+        const started = performance.now();
+        await conversation.ask({ threadId, question, caseId: record.case_id, askerIsApprover: false });
+        latencies.push(performance.now() - started);
+      }
+    }
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
+  console.log(
+    `\nConversation (rules model, ${cases.length} cases, threads of ${THREAD.length} questions with follow-ups, ${os.cpus().length} cores)`,
+  );
+  console.log("answers   p50 ms   p95 ms   max ms");
+  console.log(
+    `${String(latencies.length).padStart(7)} ${at(0.5).toFixed(0).padStart(8)} ${at(0.95).toFixed(0).padStart(8)} ${latencies.at(-1)!.toFixed(0).padStart(8)}`,
+  );
+  await clients.prisma.$disconnect();
+  await clients.pool.end();
+} finally {
+  await server.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(outbox, { recursive: true, force: true });
+}

@@ -1,0 +1,121 @@
+// The Case Manager in conversation: one LangGraph agent per Slack thread (the thread
+// is the checkpoint thread, so follow-ups and restarts keep context) with read-only
+// tools over stored facts. Offline the rules model drives it; with a model configured
+// the same agent answers free form with the same tools, and falls back to the rules
+// model if the model fails mid-answer. Every answer names its sources.
+import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { createAgent } from "langchain";
+import type { Settings } from "../../config/settings.js";
+import type { PrismaClient } from "../../data/prisma.js";
+import { createAgentModel } from "../models/index.js";
+import { RulesChatModel } from "../models/rules-model.js";
+import type { Facts } from "./facts.js";
+import { type ConversationTask, conversationRules } from "./rules.js";
+import { type ConversationActions, createConversationTools } from "./tools.js";
+
+export const CONVERSATION_PROMPT_VERSION = "case-manager-conversation-v1";
+const SYSTEM_PROMPT = `You are Pool Patrol's Case Manager, answering auditors in Slack about vanpool audit cases.
+Each user message is JSON: {"question", "case_id"} where case_id is the case whose thread this is (may be null).
+- Facts come only from your tools. Call case_overview first (or vanpool_overview / program_figures) to learn the case and its riders' names and ids; then the tools the question needs. Never guess a fact.
+- Use the earlier messages of the thread to resolve follow-ups ("and the other rider?", "what did she say?").
+- Never show street addresses, email addresses, phone numbers or exact distances: use the bands and cities the tools give.
+- You never cancel, approve or send anything. For "cancel him", "approve it" or "draft a follow-up" call approval_card. Call recheck only when someone explicitly asks to re-check or re-audit.
+- If the question is truly ambiguous, ask ONE short clarifying question that lists the likely options.
+Answer briefly in Slack mrkdwn.`;
+
+export interface ConversationDeps {
+  prisma: PrismaClient;
+  settings: Pick<Settings, "models" | "openai" | "modelTimeoutMs" | "timeZone">;
+  checkpointer: BaseCheckpointSaver;
+  now(): Date;
+}
+
+export interface ConversationQuestion {
+  /** The Slack thread (or DM) the question was asked in. */
+  threadId: string;
+  question: string;
+  caseId: string | null;
+  askerIsApprover: boolean;
+}
+
+export interface ConversationAnswer {
+  answer: string;
+  sources: string[];
+  clarified: boolean;
+  model: string;
+}
+
+type Agent = ReturnType<typeof createAgent>;
+
+export function createConversation(deps: ConversationDeps, actions: ConversationActions) {
+  const tools = createConversationTools(
+    { prisma: deps.prisma, timeZone: deps.settings.timeZone, now: deps.now },
+    actions,
+  );
+  const build = (model: RulesChatModel | ReturnType<typeof createAgentModel>["chat"]) =>
+    createAgent({ model, tools, systemPrompt: SYSTEM_PROMPT, checkpointer: deps.checkpointer });
+  const rules = build(new RulesChatModel(conversationRules, "case_manager_conversation"));
+  const configured = createAgentModel("case_manager", deps.settings, conversationRules);
+  const model = configured.isRules ? undefined : { name: configured.name, agent: build(configured.chat) };
+
+  async function run(agent: Agent, input: ConversationQuestion): Promise<BaseMessage[]> {
+    const task: ConversationTask = { question: input.question, case_id: input.caseId };
+    const state = await agent.invoke(
+      { messages: [{ role: "user", content: JSON.stringify(task) }] },
+      {
+        configurable: { thread_id: `conversation:${input.threadId}`, asker_is_approver: input.askerIsApprover },
+        recursionLimit: 16,
+        // Answers only read: the thread's state is saved once, when the answer is done.
+        durability: "exit",
+      },
+    );
+    const messages = state.messages as BaseMessage[];
+    return messages.slice(messages.map((m) => m.getType()).lastIndexOf("human") + 1);
+  }
+
+  async function ask(input: ConversationQuestion): Promise<ConversationAnswer> {
+    let turn: BaseMessage[];
+    let used = "rules";
+    if (model) {
+      try {
+        turn = await run(model.agent, input);
+        used = model.name;
+      } catch {
+        turn = await run(rules, input);
+      }
+    } else turn = await run(rules, input);
+    return toAnswer(turn, used);
+  }
+
+  return { ask };
+}
+
+export type Conversation = ReturnType<typeof createConversation>;
+
+const OVERVIEWS = new Set(["case_overview", "vanpool_overview"]);
+
+function toAnswer(turn: BaseMessage[], model: string): ConversationAnswer {
+  const toolResults = turn.filter((m) => m.getType() === "tool") as ToolMessage[];
+  // The facts asked for first, then the case they belong to.
+  const ordered = [
+    ...toolResults.filter((m) => !OVERVIEWS.has(m.name ?? "")),
+    ...toolResults.filter((m) => OVERVIEWS.has(m.name ?? "")),
+  ];
+  const sources = [...new Set(ordered.flatMap((m) => factsOf(m).sources))];
+  const final = turn.filter((m) => m.getType() === "ai").at(-1);
+  const text = typeof final?.content === "string" ? final.content.trim() : "";
+  const substantive = toolResults.some((m) => !OVERVIEWS.has(m.name ?? ""));
+  const clarified = !substantive && text.includes("?");
+  const answer = clarified || sources.length === 0 ? text : `${text}\n_Sources: ${sources.join("; ")}_`;
+  return { answer, sources: clarified ? [] : sources, clarified, model };
+}
+
+function factsOf(message: ToolMessage): Facts {
+  try {
+    const parsed = JSON.parse(String(message.content)) as Partial<Facts>;
+    return { text: parsed.text ?? "", sources: Array.isArray(parsed.sources) ? parsed.sources : [] };
+  } catch {
+    return { text: String(message.content), sources: [] };
+  }
+}

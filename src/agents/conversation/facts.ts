@@ -1,0 +1,471 @@
+// Stored facts in plain words, each with the sources it was read from. Read-only:
+// nothing here audits, sends or decides. A closed case answers from the evidence it
+// was decided on, never from a later audit of its vanpool.
+import { listApprovals } from "../../data/approval-repository.js";
+import { eventsFor } from "../../data/audit-log.js";
+import { type CaseRecord, countCasesByStatus, findCase, listCases } from "../../data/case-repository.js";
+import { findThreadForCase, type MessageRecord } from "../../data/email-repository.js";
+import { findPeople, findRiderIds, type Person } from "../../data/people-repository.js";
+import type { PrismaClient } from "../../data/prisma.js";
+import { findVanpoolSnapshot } from "../../data/vanpool-repository.js";
+import {
+  findCaseEvidence,
+  findLatestResults,
+  type LatestResults,
+  type StoredResult,
+} from "../../data/verification-repository.js";
+import { isClosed, MAX_RE_AUDITS, replyDeadline } from "../../domain/case-lifecycle.js";
+import { distanceBand } from "../../domain/geo.js";
+import type { CheckKind } from "../../domain/specialist-result.js";
+import { programFigures } from "../../slack/program-figures.js";
+import { loadPolicy, type PolicySection, retrievePolicy } from "../outreach/policy.js";
+import { redact, redactFinding } from "./redact.js";
+import { type RosterEntry, riderName } from "./understand.js";
+
+export interface FactsDeps {
+  prisma: PrismaClient;
+  timeZone: string;
+  now(): Date;
+}
+
+export interface Facts {
+  text: string;
+  sources: string[];
+}
+
+export interface CaseFacts extends Facts {
+  case_id: string;
+  vanpool_id: string;
+  roster: RosterEntry[];
+}
+
+export const STATUS_WORDS: Record<string, string> = {
+  open: "open",
+  verification: "being verified",
+  pending_reply: "waiting for the riders' replies",
+  re_audit: "being re-audited",
+  hitl_review: "waiting for a person to review it",
+  pre_cancel: "waiting for an approver to decide on cancellation",
+  resolved: "resolved",
+  cancelled: "cancelled",
+};
+const REASON_WORDS: Record<string, string> = {
+  location_mismatch: "the location check failed (home too far from the pickup)",
+  shift_mismatch: "the shift check failed (shift does not match the van's hours)",
+  both: "both the location and the shift checks failed",
+  inconclusive: "a check could not decide (data missing)",
+};
+
+export function day(deps: Pick<FactsDeps, "timeZone">, date: Date): string {
+  return date.toLocaleDateString("en-US", { timeZone: deps.timeZone, month: "short", day: "numeric", year: "numeric" });
+}
+
+const notFoundCase = (caseId: string): Facts => ({
+  text: `I found no case ${caseId}. Case ids look like CASE-1A2B3C4D.`,
+  sources: ["case records"],
+});
+
+async function roster(prisma: PrismaClient, record: CaseRecord): Promise<{ people: Person[]; roster: RosterEntry[] }> {
+  const ids = [...new Set([...record.flagged, ...(await findRiderIds(prisma, record.vanpool_id))])];
+  const people = await findPeople(prisma, ids);
+  return {
+    people,
+    roster: people.map((p) => ({
+      employee_id: p.employee_id,
+      first_name: p.first_name,
+      last_name: p.last_name,
+      flagged: record.flagged.includes(p.employee_id),
+    })),
+  };
+}
+
+const nameOf = (people: Person[], id: string) => {
+  const p = people.find((x) => x.employee_id === id);
+  return p ? riderName(p) : id;
+};
+
+export async function caseOverview(deps: FactsDeps, caseId: string): Promise<CaseFacts | Facts> {
+  const record = await findCase(deps.prisma, caseId);
+  if (!record) return notFoundCase(caseId);
+  const { people, roster: entries } = await roster(deps.prisma, record);
+  const van = await findVanpoolSnapshot(deps.prisma, record.vanpool_id);
+  const thread = await findThreadForCase(deps.prisma, caseId);
+  const events = await eventsFor(deps.prisma, [caseId]);
+  const timeline: [Date, string][] = [[record.created_at, `case opened: ${REASON_WORDS[record.reason]}`]];
+  for (const m of thread?.messages ?? [])
+    timeline.push([
+      m.at,
+      m.direction === "outbound"
+        ? `email sent to ${recipients(people, m)}`
+        : `reply from ${senderName(people, m)}${m.bucket ? ` (read as ${m.bucket})` : ""}`,
+    ]);
+  for (const e of events) {
+    const line = eventWords(e.action, e.details, e.actor);
+    if (line) timeline.push([e.at, line]);
+  }
+  if (record.resolved_at && !events.some((e) => e.details.to === record.status))
+    timeline.push([record.resolved_at, `case ${record.status}`]);
+  timeline.sort((a, b) => a[0].getTime() - b[0].getTime());
+  const flaggedNames = record.flagged.map((id) => nameOf(people, id));
+  const text = [
+    `*${caseId}* (${van?.name ? `${van.name}, ` : ""}${record.vanpool_id}) is ${STATUS_WORDS[record.status]}${record.outcome ? ` (outcome: ${record.outcome})` : ""}.`,
+    `Opened ${day(deps, record.created_at)} because ${REASON_WORDS[record.reason]}.`,
+    flaggedNames.length ? `Flagged: ${flaggedNames.join(", ")}.` : "No rider is flagged.",
+    `Re-audits so far: ${record.re_audit_count} of ${MAX_RE_AUDITS}.`,
+    "Timeline:",
+    ...timeline.map(([at, what]) => `• ${day(deps, at)}: ${what}`),
+  ].join("\n");
+  return {
+    text,
+    sources: [`case record ${caseId}`, "audit trail", ...(thread ? [`email thread ${thread.thread_id}`] : [])],
+    case_id: caseId,
+    vanpool_id: record.vanpool_id,
+    roster: entries,
+  };
+}
+
+function eventWords(action: string, details: Record<string, unknown>, actor: string): string | undefined {
+  const who = actor.startsWith("slack:")
+    ? `<@${actor.slice(6)}>`
+    : actor.startsWith("agent:")
+      ? "the Case Manager"
+      : "";
+  switch (action) {
+    case "case.status_changed":
+      return `now ${STATUS_WORDS[String(details.to)] ?? details.to}${details.why ? ` (${redact(String(details.why))})` : ""}`;
+    case "approval.approved":
+    case "approval.edited":
+    case "approval.rejected":
+      return `${String(details.kind ?? "request").replace("_", " ")} ${action.split(".")[1]}${who ? ` by ${who}` : ""}`;
+    case "approval.expired":
+      return "a waiting approval request expired";
+    case "rider.removed":
+      return `rider ${details.employee_id} removed from the vanpool`;
+    default:
+      return undefined;
+  }
+}
+
+/** Open cases show the vanpool's newest evidence; closed ones the evidence they were decided on. */
+async function evidenceFor(prisma: PrismaClient, record: CaseRecord): Promise<LatestResults> {
+  if (!isClosed(record.status)) return findLatestResults(prisma, record.vanpool_id);
+  const linked = await findCaseEvidence(prisma, record.case_id);
+  const before = await findLatestResults(prisma, record.vanpool_id, { finishedBy: record.resolved_at ?? undefined });
+  return { location: linked.location ?? before.location, shift: linked.shift ?? before.shift };
+}
+
+export async function checkResults(
+  deps: FactsDeps,
+  caseId: string,
+  options: { check?: CheckKind; employee_ids?: string[]; only_failing?: boolean } = {},
+): Promise<Facts> {
+  const record = await findCase(deps.prisma, caseId);
+  if (!record) return notFoundCase(caseId);
+  const { people } = await roster(deps.prisma, record);
+  const results = await evidenceFor(deps.prisma, record);
+  const failing = (["location", "shift"] as const).filter(
+    (c) => results[c]?.verdict === "fail" || (!results[c] && record.failed_checks.includes(c)),
+  );
+  const checks = options.check
+    ? [options.check]
+    : options.only_failing && failing.length
+      ? failing
+      : (["location", "shift"] as const);
+  const asked = options.employee_ids?.length ? options.employee_ids : undefined;
+  const parts: string[] = [];
+  const sources: string[] = [];
+  for (const check of checks) {
+    const result = results[check];
+    if (!result) {
+      const recorded = record.failed_checks.includes(check)
+        ? ` The case recorded this finding when it opened: ${redactFinding(recordedFor(record.details, check))}`
+        : record.failed_checks.length
+          ? ` The case was opened on the ${record.failed_checks.join(" and ")} check only.`
+          : "";
+      const who = record.failed_checks.includes(check)
+        ? ` Flagged on this case: ${(asked ?? record.flagged).map((id) => nameOf(people, id)).join(", ")}.`
+        : "";
+      parts.push(`*${label(check)}:* no stored ${check} result for ${record.vanpool_id}.${who}${recorded}`);
+      sources.push(`case record ${caseId}`);
+      continue;
+    }
+    const riders = (asked ?? (result.flagged.length ? result.flagged : uncheckedRiders(result))).map((id) =>
+      riderLine(check, result, id, people),
+    );
+    const closedNote = isClosed(record.status) ? " (the evidence the case was decided on)" : "";
+    const reference = check === "shift" ? shiftReference(result) : pickup(result);
+    parts.push(
+      [
+        `*${label(check)}: ${result.verdict}* (confidence ${result.confidence}/5), checked ${day(deps, result.finished_at)}${closedNote}.${reference}`,
+        ...(riders.length ? riders : [`• ${redactFinding(result.reasoning)}`]),
+      ].join("\n"),
+    );
+    sources.push(`${check} check of ${day(deps, result.finished_at)} (run ${result.run_id.slice(0, 8)})`);
+  }
+  return { text: parts.join("\n\n"), sources };
+}
+
+/** A finding recorded for both checks ("Location: … Shift: …"), narrowed to one. */
+function recordedFor(details: string, check: CheckKind): string {
+  const part = new RegExp(
+    `${check === "location" ? "Location" : "Shift"}:\\s*(.*?)(?=\\s(?:Location|Shift):|$)`,
+    "s",
+  ).exec(details);
+  return part?.[1] ?? details;
+}
+
+/** Riders a check could not decide (no home location, no shift): what an inconclusive result is waiting for. */
+function uncheckedRiders(result: StoredResult): string[] {
+  if (result.verdict !== "inconclusive") return [];
+  const type = result.check === "location" ? "distance_check" : "employee_shift";
+  return result.evidence
+    .filter((e) => e.type === type && e.verdict !== "pass" && e.verdict !== "fail")
+    .map((e) => String(e.employee_id));
+}
+
+const label = (check: CheckKind) => (check === "location" ? "📍 Location check" : "🕒 Shift check");
+
+function pickup(result: StoredResult): string {
+  const limit = result.policy.max_distance_miles;
+  return limit ? ` The limit is ${limit} mi from the van's pickup.` : "";
+}
+
+function shiftReference(result: StoredResult): string {
+  const reference = result.evidence.find((e) => e.type === "shift_reference");
+  if (!reference?.description) return "";
+  const source =
+    reference.source === "vanpool_schedule" ? "the van's operating schedule" : "the schedule most riders share";
+  return ` The van's reference: ${reference.description} (${source}).`;
+}
+
+function riderLine(check: CheckKind, result: StoredResult, id: string, people: Person[]): string {
+  const who = nameOf(people, id);
+  if (check === "location") {
+    const profile = result.evidence.find((e) => e.type === "employee_profile" && e.employee_id === id);
+    const distance = result.evidence.find((e) => e.type === "distance_check" && e.employee_id === id);
+    if (!profile || !distance) return `• ${who}: not part of this location check.`;
+    const miles = distance.distance_miles as number | null;
+    const zip = String(profile.home_zip ?? "");
+    const home = `${profile.home_city ?? "unknown city"} (${/^\d{5}$/.test(zip) ? `${zip.slice(0, 3)}xx` : "ZIP unknown"})`;
+    return `• ${who}: ${verdictWord(distance.verdict)}. Home in ${home}, ${miles === null ? "distance unknown" : distanceBand(miles)} from the pickup (limit ${distance.threshold_miles} mi).`;
+  }
+  const shift = result.evidence.find((e) => e.type === "employee_shift" && e.employee_id === id);
+  if (!shift) return `• ${who}: not part of this shift check.`;
+  const days =
+    shift.compatible_days !== undefined
+      ? ` Compatible on ${shift.compatible_days} of ${shift.operating_days} operating days (needs ${Math.round(Number(result.policy.min_compatible_day_ratio ?? 0.8) * 100)}%).`
+      : "";
+  return `• ${who}: ${verdictWord(shift.verdict)}. On ${shift.shift_name ?? "no recorded shift"}${shift.schedule ? ` (${shift.schedule})` : ""}.${days}`;
+}
+
+const verdictWord = (v: unknown) => (v === "fail" ? "fails" : v === "pass" ? "passes" : "could not be checked");
+
+function recipients(people: Person[], m: MessageRecord): string {
+  return m.to.map((address) => personByEmail(people, address)).join(", ");
+}
+function senderName(people: Person[], m: MessageRecord): string {
+  return personByEmail(people, m.from);
+}
+function personByEmail(people: Person[], address: string): string {
+  const p = people.find((x) => x.email.toLowerCase() === address.toLowerCase());
+  return p ? `${p.first_name} ${p.last_name}` : "someone outside the case";
+}
+
+export async function riderReplies(deps: FactsDeps, caseId: string, employeeIds: string[] = []): Promise<Facts> {
+  const record = await findCase(deps.prisma, caseId);
+  if (!record) return notFoundCase(caseId);
+  const { people } = await roster(deps.prisma, record);
+  const thread = await findThreadForCase(deps.prisma, caseId);
+  const ids = employeeIds.length ? employeeIds : record.flagged;
+  const lines: string[] = [];
+  const sources: string[] = [];
+  for (const id of ids) {
+    const person = people.find((p) => p.employee_id === id);
+    const replies = (thread?.messages ?? []).filter(
+      (m) => m.direction === "inbound" && person && m.from.toLowerCase() === person.email.toLowerCase(),
+    );
+    if (replies.length === 0) {
+      lines.push(`${nameOf(people, id)} has not replied${thread ? "" : " (no email has been sent on this case)"}.`);
+      continue;
+    }
+    for (const reply of replies) {
+      const quoted = redact(stripQuoted(reply.body))
+        .split("\n")
+        .map((l) => `> ${l}`)
+        .join("\n");
+      lines.push(
+        `${nameOf(people, id)} replied on ${day(deps, reply.at)}${reply.bucket ? ` (read as ${reply.bucket})` : ""}:\n${quoted}`,
+      );
+      sources.push(`reply of ${day(deps, reply.at)} (${reply.message_id})`);
+    }
+  }
+  return { text: lines.join("\n\n"), sources: sources.length ? sources : [`email thread of ${caseId}`] };
+}
+
+/** The rider's own words, without the quoted email under "On … wrote:". */
+function stripQuoted(body: string): string {
+  return body
+    .split(/\n(?:On .+wrote:|-{2,} ?Original Message|>)/)[0]!
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+export async function emailsSent(deps: FactsDeps, caseId: string, employeeIds: string[] = []): Promise<Facts> {
+  const record = await findCase(deps.prisma, caseId);
+  if (!record) return notFoundCase(caseId);
+  const { people } = await roster(deps.prisma, record);
+  const thread = await findThreadForCase(deps.prisma, caseId);
+  const emails = (thread?.messages ?? []).filter((m) => m.direction === "outbound");
+  const wanted = employeeIds.length
+    ? emails.filter((m) =>
+        people.some(
+          (p) => employeeIds.includes(p.employee_id) && m.to.some((t) => t.toLowerCase() === p.email.toLowerCase()),
+        ),
+      )
+    : emails;
+  if (wanted.length === 0)
+    return {
+      text: `No email has been sent on ${caseId}${employeeIds.length ? " to that rider" : ""}.`,
+      sources: [`case record ${caseId}`],
+    };
+  const lines = wanted.map(
+    (m) => `• ${day(deps, m.at)}: to ${recipients(people, m)}, "${redact(m.subject)}" (${m.status})`,
+  );
+  return {
+    text: `${wanted.length} email${wanted.length === 1 ? "" : "s"} sent on ${caseId}:\n${lines.join("\n")}`,
+    sources: [`email thread ${thread!.thread_id}`],
+  };
+}
+
+export async function nextSteps(deps: FactsDeps, caseId: string): Promise<Facts> {
+  const record = await findCase(deps.prisma, caseId);
+  if (!record) return notFoundCase(caseId);
+  const { people } = await roster(deps.prisma, record);
+  const pending = await listApprovals(deps.prisma, { caseId, status: "pending" });
+  const checks = record.failed_checks.length ? record.failed_checks.join(" and ") : "both";
+  const sources = [`case record ${caseId}`, "case lifecycle rules"];
+  let text: string;
+  switch (record.status) {
+    case "pending_reply": {
+      const waitingOn = record.flagged.map((id) => nameOf(people, id)).join(", ");
+      if (!record.last_outbound_at) {
+        text = `${caseId} is waiting for replies from ${waitingOn}; no email is recorded yet, so the 7-day reply window has not started.`;
+        break;
+      }
+      const deadline = replyDeadline(record.last_outbound_at);
+      const passed = deadline.getTime() <= deps.now().getTime();
+      text =
+        `${caseId} is waiting for replies from ${waitingOn}. The reply window ${passed ? "closed" : "closes"} on *${day(deps, deadline)}* (7 days after the last email, ${day(deps, record.last_outbound_at)}).` +
+        `\nNext: a reply that says the data changed triggers a re-audit of the ${checks} check. With no reply by the deadline (it times out), the Case Manager re-audits the ${checks} check; if it still fails, the case moves to cancellation pending and an approver must approve any cancellation. Re-audits so far: ${record.re_audit_count} of ${MAX_RE_AUDITS}.`;
+      break;
+    }
+    case "hitl_review":
+      text = `${caseId} is waiting for a person. ${pending.length ? `Waiting: ${pending.map((a) => cardWords(a.kind)).join(", ")} in the case thread.` : "No approval card is waiting; an approver can re-check the data or decide how to proceed."} Nothing times out automatically while a person reviews it.`;
+      break;
+    case "pre_cancel":
+      text = `${caseId} is waiting for an approver to decide on cancellation. ${pending.length ? `The ${pending.map((a) => cardWords(a.kind)).join(", ")} is in the case thread: Approve or Reject there.` : "No card is waiting."} Nothing is cancelled without an approver.`;
+      break;
+    case "resolved":
+    case "cancelled":
+      text = `${caseId} was ${record.status} on ${day(deps, record.resolved_at ?? record.updated_at)}; nothing further happens on it. A later audit of ${record.vanpool_id} would open a new case.`;
+      break;
+    default:
+      text = `${caseId} is ${STATUS_WORDS[record.status]}; the Case Manager moves it on as soon as that finishes.`;
+  }
+  return { text, sources };
+}
+
+const cardWords = (kind: string) => (kind === "cancellation" ? "cancellation card" : "drafted reply to review");
+
+let policy: PolicySection[] | undefined;
+export function policySections(question: string, headings: string[] = []): Facts {
+  policy ??= loadPolicy();
+  const named = policy.filter((s) => headings.includes(s.heading));
+  const found = named.length ? named : retrievePolicy(policy, question);
+  if (found.length === 0)
+    return { text: "The program policy says nothing I can match to that question.", sources: ["Program policy"] };
+  return {
+    text: found.map((s) => `*Policy, § ${s.heading}:* ${firstSentences(s.text, 3)}`).join("\n"),
+    sources: found.map((s) => `Program policy § ${s.heading}`),
+  };
+}
+
+function firstSentences(text: string, n: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return (flat.match(/[^.!?]+[.!?]+/g) ?? [flat]).slice(0, n).join("").trim();
+}
+
+export async function vanpoolOverview(deps: FactsDeps, vanpoolId: string): Promise<CaseFacts | Facts> {
+  const van = await findVanpoolSnapshot(deps.prisma, vanpoolId);
+  if (!van)
+    return { text: `I found no vanpool ${vanpoolId}. Vanpool ids look like VP-101.`, sources: ["vanpool records"] };
+  const cases = await listCases(deps.prisma, { vanpoolId });
+  const results = await findLatestResults(deps.prisma, vanpoolId);
+  const open = cases.find((c) => !isClosed(c.status));
+  const focus = open ?? cases[0];
+  const checks = (["location", "shift"] as const)
+    .map((c) => (results[c] ? `${c} ${results[c]!.verdict} (${day(deps, results[c]!.finished_at)})` : `${c} not run`))
+    .join(", ");
+  const text = [
+    `*${van.name ?? vanpoolId}* (${vanpoolId}) at ${van.work_site}: ${van.riders.length} active riders of ${van.capacity} seats.`,
+    `Latest checks: ${checks}.`,
+    cases.length
+      ? `Cases: ${cases.map((c) => `${c.case_id} ${STATUS_WORDS[c.status]}`).join("; ")}.`
+      : "No case has ever been opened on it.",
+  ].join("\n");
+  const sources = [`vanpool record ${vanpoolId}`, ...(cases.length ? ["case records"] : [])];
+  if (!focus) return { text, sources };
+  const { roster: entries } = await roster(deps.prisma, focus);
+  return { text, sources, case_id: focus.case_id, vanpool_id: vanpoolId, roster: entries };
+}
+
+export async function programFacts(deps: FactsDeps): Promise<Facts> {
+  const byStatus = await countCasesByStatus(deps.prisma);
+  const pending = await listApprovals(deps.prisma, { status: "pending" });
+  const since = new Date(deps.now().getTime() - 30 * 86_400_000);
+  const figures = await programFigures(deps.prisma, since);
+  const open = Object.entries(byStatus)
+    .filter(([s]) => !["resolved", "cancelled"].includes(s))
+    .reduce((n, [, c]) => n + (c ?? 0), 0);
+  const waitingForPerson = (byStatus.hitl_review ?? 0) + (byStatus.pre_cancel ?? 0);
+  const text = [
+    `${open} open case${open === 1 ? "" : "s"}: ${
+      Object.entries(byStatus)
+        .filter(([s]) => !["resolved", "cancelled"].includes(s))
+        .map(([s, n]) => `${n} ${STATUS_WORDS[s]}`)
+        .join(", ") || "none"
+    }.`,
+    `${waitingForPerson} case${waitingForPerson === 1 ? " waits" : "s wait"} for a person; ${pending.length} approval card${pending.length === 1 ? " is" : "s are"} pending.`,
+    `Closed: ${byStatus.resolved ?? 0} resolved, ${byStatus.cancelled ?? 0} cancelled.`,
+    `Last 30 days: ${figures.vanpoolChecks} vanpool checks, ${figures.closedCases} cases closed${figures.automationRate === null ? "" : ` (${Math.round(figures.automationRate * 100)}% without a person)`}, about ${Math.round(figures.hoursSaved)} audit hours saved.`,
+  ].join("\n");
+  return { text, sources: ["case records", "approval requests", "verification runs (last 30 days)"] };
+}
+
+export async function approvalPointer(
+  deps: FactsDeps,
+  caseId: string,
+  wanted: "cancel" | "approve" | "follow_up",
+): Promise<Facts> {
+  const record = await findCase(deps.prisma, caseId);
+  if (!record) return notFoundCase(caseId);
+  const pending = await listApprovals(deps.prisma, { caseId, status: "pending" });
+  const sources = [`approval requests of ${caseId}`];
+  const never = "I never cancel, approve or send from a conversation: decisions are made on the cards, by approvers.";
+  if (isClosed(record.status))
+    return { text: `${caseId} is already ${record.status}; there is nothing left to decide. ${never}`, sources };
+  if (pending.length)
+    return {
+      text: `Waiting in the case thread: the ${pending.map((a) => cardWords(a.kind)).join(" and the ")}. Use its buttons to decide. ${never}`,
+      sources,
+    };
+  if (wanted === "follow_up")
+    return {
+      text: `No drafted email is waiting on ${caseId}. Follow-ups go out through the Outreach agent when a rider replies or a re-audit still fails, and drafts that need a person appear as a card in the case thread. ${never}`,
+      sources: [...sources, "case lifecycle rules"],
+    };
+  return {
+    text: `No card is waiting on ${caseId} (it is ${STATUS_WORDS[record.status]}). A cancellation card opens only when the checks still fail after the reply deadline or after ${MAX_RE_AUDITS} re-audits. An approver can say _re-check_ to audit it again now. ${never}`,
+    sources: [...sources, "case lifecycle rules"],
+  };
+}

@@ -1,0 +1,144 @@
+// The offline conversation policy for the rules model: first read the case (or the
+// case or vanpool the question names) to learn its riders, then understand the
+// question against that roster and the thread's earlier turns, call the tools the
+// question needs, and answer with their facts. One clarifying question, with the
+// likely options, only when the question cannot be placed.
+import { latest, type ToolCallPlan, type Turn } from "../models/rules-model.js";
+import type { CaseFacts, Facts } from "./facts.js";
+import {
+  CLARIFYING_OPTIONS,
+  namedSubject,
+  type RosterEntry,
+  sameWord,
+  type ThreadContext,
+  type Topic,
+  tokens,
+  understand,
+} from "./understand.js";
+
+export interface ConversationTask {
+  question: string;
+  /** The case whose thread this is, if any. */
+  case_id: string | null;
+}
+
+const TOPIC_OF_TOOL: Record<string, Topic> = {
+  check_results: "checks",
+  rider_replies: "replies",
+  emails_sent: "emails",
+  next_steps: "next",
+  policy_sections: "policy",
+  program_figures: "program",
+};
+
+export const NO_CASE_QUESTION =
+  "Which case do you mean? Name it (CASE-1A2B3C4D) or its vanpool (VP-101), or ask in the case alert's thread.";
+
+function threadContext(turn: Turn): ThreadContext & { caseId?: string } {
+  for (const earlier of [...(turn.history ?? [])].reverse()) {
+    const calls = earlier.calls.filter((c) => c.name !== "case_overview" && c.name !== "vanpool_overview");
+    const overview = earlier.calls.find((c) => c.name === "case_overview");
+    if (calls.length === 0 && !overview) continue;
+    const topics = [...new Set(calls.map((c) => TOPIC_OF_TOOL[c.name]).filter((t): t is Topic => Boolean(t)))];
+    const withRiders = calls.find((c) => Array.isArray(c.args.employee_ids) && c.args.employee_ids.length > 0);
+    const withCheck = calls.find((c) => typeof c.args.check === "string");
+    return {
+      topics: topics.length ? topics : ["status"],
+      riderIds: (withRiders?.args.employee_ids as string[] | undefined) ?? [],
+      check: withCheck?.args.check as ThreadContext["check"],
+      caseId: (calls.find((c) => c.args.case_id)?.args.case_id ?? overview?.args.case_id) as string | undefined,
+    };
+  }
+  return { topics: [], riderIds: [] };
+}
+
+const asksWhyFailed = (question: string) =>
+  tokens(question).some((t) =>
+    [
+      "fail",
+      "failed",
+      "failing",
+      "failure",
+      "flagged",
+      "flag",
+      "wrong",
+      "problem",
+      "why",
+      "reason",
+      "explain",
+      "issue",
+    ].some((w) => sameWord(t, w)),
+  );
+
+const isCaseFacts = (facts: CaseFacts | Facts): facts is CaseFacts => "roster" in facts;
+
+export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string } {
+  const task = turn.task as unknown as ConversationTask;
+  const question = String(task.question ?? "");
+  const context = threadContext(turn);
+  const overview =
+    latest<CaseFacts | Facts>(turn, "case_overview") ?? latest<CaseFacts | Facts>(turn, "vanpool_overview");
+
+  if (turn.called.length === 0) {
+    const named = namedSubject(question);
+    const general = understand(question, [], undefined);
+    if (!named.caseId && !named.vanpoolId && general.topics[0] === "program")
+      return [{ name: "program_figures", args: {} }];
+    if (named.caseId) return [{ name: "case_overview", args: { case_id: named.caseId } }];
+    if (named.vanpoolId) return [{ name: "vanpool_overview", args: { vanpool_id: named.vanpoolId } }];
+    const caseId = task.case_id ?? context.caseId;
+    if (caseId) return [{ name: "case_overview", args: { case_id: caseId } }];
+    if (general.topics.includes("policy")) return [{ name: "policy_sections", args: { question } }];
+    return { final: NO_CASE_QUESTION };
+  }
+
+  if (!overview || !isCaseFacts(overview)) return { final: compose(turn, []) };
+
+  const roster: RosterEntry[] = overview.roster;
+  const caseId = overview.case_id;
+  const named = namedSubject(question);
+  // A new subject starts afresh: riders of another case are not "the other one" here.
+  const sameCase = context.caseId === caseId;
+  let u = understand(question, roster, sameCase ? context : { ...context, riderIds: [] });
+  if (u.clarify === CLARIFYING_OPTIONS && (named.caseId || named.vanpoolId))
+    u = { topics: named.vanpoolId && !named.caseId ? ["vanpool", "checks"] : ["status", "checks"], riderIds: [] };
+  if (u.clarify) return { final: u.clarify };
+  if (turn.called.some((n) => n !== "case_overview" && n !== "vanpool_overview"))
+    return { final: compose(turn, u.topics) };
+
+  const calls: ToolCallPlan[] = [];
+  const employee_ids = u.riderIds.length ? u.riderIds : undefined;
+  if (u.action === "recheck") calls.push({ name: "recheck", args: { case_id: caseId } });
+  else if (u.action) calls.push({ name: "approval_card", args: { case_id: caseId, wanted: u.action } });
+  for (const topic of u.action ? [] : u.topics) {
+    if (topic === "checks" || topic === "flagged")
+      calls.push({
+        name: "check_results",
+        args: { case_id: caseId, check: u.check, employee_ids, only_failing: asksWhyFailed(question) || undefined },
+      });
+    if (topic === "replies") calls.push({ name: "rider_replies", args: { case_id: caseId, employee_ids } });
+    if (topic === "emails") calls.push({ name: "emails_sent", args: { case_id: caseId, employee_ids } });
+    if (topic === "next") calls.push({ name: "next_steps", args: { case_id: caseId } });
+    if (topic === "policy") calls.push({ name: "policy_sections", args: { question } });
+    if (topic === "program") calls.push({ name: "program_figures", args: {} });
+    if (topic === "why_not_cancel")
+      calls.push(
+        { name: "next_steps", args: { case_id: caseId } },
+        { name: "policy_sections", args: { question, headings: ["What happens if a check still fails"] } },
+      );
+  }
+  const unique = calls.filter((c, i) => calls.findIndex((d) => JSON.stringify(d) === JSON.stringify(c)) === i);
+  if (unique.length === 0) return { final: compose(turn, u.topics) };
+  return unique;
+}
+
+/** The answer: the facts of every tool this turn called, the overview first when it is the subject. */
+function compose(turn: Turn, topics: Topic[]): string {
+  const overviews = turn.results.filter((r) => r.name === "case_overview" || r.name === "vanpool_overview");
+  const asked = turn.results.filter((r) => !overviews.includes(r));
+  const withOverview = asked.length === 0 || topics.includes("status") || topics.includes("vanpool");
+  return (withOverview ? [...overviews, ...asked] : asked)
+    .map((r) => (r.content as Facts).text)
+    .filter(Boolean)
+    .join("\n\n");
+}

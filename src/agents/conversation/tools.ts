@@ -1,0 +1,114 @@
+// The conversation's tools: read-only views of stored facts, plus the two guarded
+// ways an action asked for in a thread can go: a re-check (approvers only, checked
+// from who asked, never from the model's arguments) and a pointer to the approval
+// card (nothing is cancelled, approved or sent from a conversation).
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { tool } from "@langchain/core/tools";
+import { z } from "zod";
+import {
+  approvalPointer,
+  caseOverview,
+  checkResults,
+  emailsSent,
+  type Facts,
+  type FactsDeps,
+  nextSteps,
+  policySections,
+  programFacts,
+  riderReplies,
+  vanpoolOverview,
+} from "./facts.js";
+
+export interface ConversationActions {
+  /** Audits the case's vanpool again and says what came of it. */
+  recheck(caseId: string): Promise<Facts>;
+}
+
+export interface Asker {
+  is_approver: boolean;
+}
+
+export function askerOf(config: RunnableConfig | undefined): Asker {
+  return { is_approver: config?.configurable?.asker_is_approver === true };
+}
+
+const caseId = z.string().describe("CASE-… id");
+const riders = z.array(z.string()).optional().describe("EMP-… ids to narrow to; omit for every flagged rider");
+
+export function createConversationTools(deps: FactsDeps, actions: ConversationActions) {
+  return [
+    tool(async ({ case_id }) => caseOverview(deps, case_id), {
+      name: "case_overview",
+      description:
+        "A case in plain words: status, why it opened, flagged riders, re-audits and its timeline. Also returns its roster (riders' names and ids).",
+      schema: z.object({ case_id: caseId }),
+    }),
+    tool(
+      async ({ case_id, check, employee_ids, only_failing }) =>
+        checkResults(deps, case_id, { check, employee_ids, only_failing }),
+      {
+        name: "check_results",
+        description:
+          "Each check's stored result for the case: verdict, confidence, the van's reference, and per rider the distance band or shift and compatible days. A closed case shows the evidence it was decided on.",
+        schema: z.object({
+          case_id: caseId,
+          check: z.enum(["location", "shift"]).optional(),
+          employee_ids: riders,
+          only_failing: z.boolean().optional().describe("true for 'why did it fail': only the failing checks"),
+        }),
+      },
+    ),
+    tool(async ({ case_id, employee_ids }) => riderReplies(deps, case_id, employee_ids), {
+      name: "rider_replies",
+      description: "The riders' email replies on the case, in full (street addresses, phones and emails redacted).",
+      schema: z.object({ case_id: caseId, employee_ids: riders }),
+    }),
+    tool(async ({ case_id, employee_ids }) => emailsSent(deps, case_id, employee_ids), {
+      name: "emails_sent",
+      description: "The emails Pool Patrol sent on the case: when, to whom, subject.",
+      schema: z.object({ case_id: caseId, employee_ids: riders }),
+    }),
+    tool(async ({ case_id }) => nextSteps(deps, case_id), {
+      name: "next_steps",
+      description: "The case's deadline (reply window, time-out) and what happens next.",
+      schema: z.object({ case_id: caseId }),
+    }),
+    tool(async ({ question, headings }) => policySections(question, headings), {
+      name: "policy_sections",
+      description: "Program policy sections that answer a question, quoted with their headings for citation.",
+      schema: z.object({ question: z.string(), headings: z.array(z.string()).optional() }),
+    }),
+    tool(async ({ vanpool_id }) => vanpoolOverview(deps, vanpool_id), {
+      name: "vanpool_overview",
+      description: "A vanpool by id (VP-…): name, site, riders, latest checks and its cases.",
+      schema: z.object({ vanpool_id: z.string() }),
+    }),
+    tool(async () => programFacts(deps), {
+      name: "program_figures",
+      description: "Program-wide figures: open cases by status, cases waiting for a person, pending approvals, totals.",
+      schema: z.object({}),
+    }),
+    tool(
+      async ({ case_id }, config) => {
+        if (!askerOf(config).is_approver)
+          return {
+            text: "Only approvers can ask for a re-check. Nothing was changed.",
+            sources: ["approver list"],
+          } satisfies Facts;
+        return actions.recheck(case_id);
+      },
+      {
+        name: "recheck",
+        description:
+          "Audit the case's vanpool again now (both checks). Only for approvers, only when they explicitly ask for a re-check.",
+        schema: z.object({ case_id: caseId }),
+      },
+    ),
+    tool(async ({ case_id, wanted }) => approvalPointer(deps, case_id, wanted), {
+      name: "approval_card",
+      description:
+        "When someone asks to cancel, approve or draft a follow-up: where the approval card for it is, or what would open one. Never acts.",
+      schema: z.object({ case_id: caseId, wanted: z.enum(["cancel", "approve", "follow_up"]) }),
+    }),
+  ];
+}

@@ -1,0 +1,271 @@
+// Offline understanding of a question about a case: what it asks about (one or more
+// topics, or an action), which check, which riders (by id, first or last name,
+// "she", "the other one"), and whether it names another case or vanpool. Words are
+// matched with typos allowed; the thread's earlier turns resolve follow-ups. Pure.
+import { distance } from "fastest-levenshtein";
+import type { CheckKind } from "../../domain/specialist-result.js";
+
+export type Topic =
+  | "checks"
+  | "replies"
+  | "emails"
+  | "next"
+  | "status"
+  | "flagged"
+  | "policy"
+  | "why_not_cancel"
+  | "program"
+  | "vanpool";
+export type Action = "recheck" | "cancel" | "approve" | "follow_up";
+
+export interface RosterEntry {
+  employee_id: string;
+  first_name: string;
+  last_name: string;
+  flagged: boolean;
+}
+
+/** What the thread established before this question. */
+export interface ThreadContext {
+  topics: Topic[];
+  riderIds: string[];
+  check?: CheckKind;
+}
+
+export interface Understanding {
+  topics: Topic[];
+  action?: Action;
+  check?: CheckKind;
+  /** Riders the question is about; empty means every flagged rider. */
+  riderIds: string[];
+  clarify?: string;
+}
+
+export interface NamedSubject {
+  caseId?: string;
+  vanpoolId?: string;
+}
+
+const LEXICON: Record<Topic, Record<string, number>> = {
+  checks: words(
+    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 night:1 proof:2 findings:2 found:2",
+  ),
+  replies: words(
+    "say:3 said:3 says:3 saying:3 reply:3 replied:3 replies:3 respond:3 responded:3 response:3 responses:3 wrote:2 answer:2 answered:2 hear:3 heard:3 told:2 explain:1 explained:2 claim:2 claimed:2 mention:2 mentioned:2 write:1 back:1 inbound:3 excuse:2 side:1",
+  ),
+  emails: words(
+    "email:2 emails:3 emailed:3 sent:3 send:2 mail:2 contacted:3 contact:1 outreach:3 notified:3 notify:2 letter:2 message:1 messages:1 outbound:3 wrote:1 reached:2",
+  ),
+  next: words(
+    "when:2 deadline:3 due:3 timeout:3 expire:3 expires:3 expiry:3 until:2 next:3 happens:2 happen:2 date:1 overdue:3 clock:2 soon:2 time:1 long:1 left:1 wait:1 waiting:1 after:1 then:1",
+  ),
+  status: words(
+    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 audited:1 reaudits:2 reaudit:1",
+  ),
+  flagged: words("who:2 which:1 riders:2 rider:1 flagged:2 people:2 employees:2 involved:3 names:2 list:2 members:2"),
+  policy: words(
+    "policy:3 process:3 procedure:3 rule:3 rules:3 limit:3 allowed:2 allow:2 exception:3 exceptions:3 appeal:3 appeals:3 eligibility:3 threshold:3 tolerance:3 privacy:3 program:1 covers:2 requirement:3 requirements:3 guideline:3 minutes:1",
+  ),
+  why_not_cancel: {},
+  program: words(
+    "many:2 total:2 program:1 overall:2 backlog:3 figures:3 stats:3 statistics:3 automation:3 queue:2 cases:1 open:1 saved:2",
+  ),
+  vanpool: words("vanpool:1 van:1 roster:2 capacity:3 site:1 seats:2"),
+};
+
+const ACTIONS: Record<Action, RegExp> = {
+  recheck:
+    /\b(re-?check|re-?audit|re-?run|re-?verify|check (it |them |him |her |this )?again|audit (it |this )?again|run (the )?(checks?|audit) again|verify (it )?again)\b/,
+  cancel: /\b(cancel|remove|kick|terminate|drop|revoke)\b/,
+  approve: /\b(approve|approved|sign off|go ahead|okay it|ok it)\b/,
+  follow_up: /\b(draft|follow[- ]?up|nudge|remind|reminder|write (to|him|her|them)|email (him|her|them) again)\b/,
+};
+
+const CHECK_WORDS: Record<CheckKind, Record<string, number>> = {
+  location: words(
+    "location:3 distance:3 far:3 miles:3 mile:3 live:3 lives:3 living:2 home:2 address:3 zip:3 commute:2 pickup:2 away:2 moved:2 move:1",
+  ),
+  shift: words(
+    "shift:3 shifts:3 schedule:3 hours:3 time:1 runs:1 run:1 night:2 swing:2 compatible:2 days:1 works:1 graveyard:2 roster:1",
+  ),
+};
+
+const PRONOUNS = new Set(["he", "him", "his", "she", "her", "hers", "himself", "herself"]);
+const PLURAL = new Set(["they", "them", "their", "both", "everyone", "all", "each"]);
+const STOP = new Set(
+  "a an the and or of to in on at is are was were be been do does did has have had it its this that what whats how i me my we us our you your for with from about any there can could would should will just please pool patrol case".split(
+    " ",
+  ),
+);
+
+function words(spec: string): Record<string, number> {
+  return Object.fromEntries(spec.split(" ").map((w) => [w.split(":")[0]!, Number(w.split(":")[1])]));
+}
+
+export function tokens(text: string): string[] {
+  return (
+    text
+      .toLowerCase()
+      .replace(/['’]s\b/g, "")
+      .replace(/re-(check|audit|run|verify)/g, "re$1")
+      .match(/[a-z0-9]+/g) ?? []
+  );
+}
+
+/** Typo-tolerant match of a typed word against a known word. */
+export function sameWord(typed: string, known: string): boolean {
+  if (typed === known) return true;
+  if (typed.length < 4 || known.length < 4) return false;
+  if (typed[0] !== known[0] && typed.length < 6) return false;
+  const allowed = known.length >= 8 ? 2 : 1;
+  return distance(typed, known) <= allowed;
+}
+
+function score(toks: string[], lexicon: Record<string, number>): number {
+  let total = 0;
+  for (const t of toks) {
+    if (STOP.has(t)) continue;
+    let best = 0;
+    for (const [w, weight] of Object.entries(lexicon)) if (weight > best && sameWord(t, w)) best = weight;
+    total += best;
+  }
+  return total;
+}
+
+/** A case or vanpool id named in the question ("case 48f81374", "VP 102"). */
+export function namedSubject(text: string): NamedSubject {
+  const hex =
+    /\bcase[\s#:-]*([0-9a-f]{8})\b/i.exec(text)?.[1] ??
+    /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])([0-9a-f]{8})\b/i.exec(text)?.[1];
+  const vp = /\b(?:vp|vanpool|van)[\s#:-]*(\d{3})\b/i.exec(text)?.[1];
+  return { ...(hex ? { caseId: `CASE-${hex.toUpperCase()}` } : {}), ...(vp ? { vanpoolId: `VP-${vp}` } : {}) };
+}
+
+function mentionedRiders(text: string, toks: string[], roster: RosterEntry[]): string[] {
+  const found = new Set<string>();
+  for (const m of text.matchAll(/\bemp[\s#:-]*(\d{3,5})\b/gi)) found.add(`EMP-${m[1]}`);
+  for (const m of text.matchAll(/\b(\d{4})\b/g))
+    for (const r of roster) if (r.employee_id.endsWith(`-${m[1]}`)) found.add(r.employee_id);
+  for (const t of toks) {
+    if (STOP.has(t) || t.length < 3) continue;
+    for (const r of roster) {
+      const names = [r.first_name, r.last_name].map((n) => n.toLowerCase());
+      if (names.some((n) => (t.length < 4 ? t === n : sameWord(t, n)))) found.add(r.employee_id);
+    }
+  }
+  return [...found];
+}
+
+export function understand(asked: string, roster: RosterEntry[], context?: ThreadContext): Understanding {
+  // Fillers that look like facts: "so far" is not a distance.
+  const question = asked.replace(/\bso far\b|\bthanks?( you)?\b|\bplease\b/gi, " ");
+  const lower = question.toLowerCase();
+  const toks = tokens(question);
+  const flagged = roster.filter((r) => r.flagged).map((r) => r.employee_id);
+  const named = mentionedRiders(question, toks, roster);
+  const saysOther = /\b(the )?other (one|rider|person|employee|guy|lady|woman|man)?\b|\bsecond (one|rider)\b/.test(
+    lower,
+  );
+  const pronoun = toks.some((t) => PRONOUNS.has(t));
+  const plural = toks.some((t) => PLURAL.has(t));
+
+  let action: Action | undefined;
+  const whyNot =
+    /\bwhy (not|hasn'?t|haven'?t|isn'?t|wasn'?t|didn'?t|don'?t|won'?t|no)\b|\bwhy (is|was) (s?he|it|they) (still|not)\b/.test(
+      lower,
+    );
+  if (ACTIONS.recheck.test(lower.replace(/-/g, ""))) action = "recheck";
+  else if (ACTIONS.follow_up.test(lower)) action = "follow_up";
+  else if (ACTIONS.cancel.test(lower) && !whyNot && !/\b(would|will|could|happens?|when|if)\b/.test(lower))
+    action = "cancel";
+  else if (ACTIONS.approve.test(lower) && !/\b(who|when|was|been|has)\b/.test(lower)) action = "approve";
+
+  const scores = (Object.keys(LEXICON) as Topic[]).map((topic) => [topic, score(toks, LEXICON[topic])] as const);
+  // "what did we send her" is about our emails, "what did she say" about her reply.
+  const weSent = /\b(we|you|pool patrol)\b.*\b(send|sent|tell|told|email(ed)?|write|wrote|ask(ed)?)\b/.test(lower);
+  const adjusted = scores.map(([topic, s]) => {
+    if (topic === "emails" && weSent) return [topic, s + 3] as const;
+    if (topic === "replies" && weSent) return [topic, Math.max(0, s - 2)] as const;
+    if (
+      topic === "program" &&
+      /\bhow many\b/.test(lower) &&
+      !/\bhow many (re-?audits?|days?|miles?|riders?|emails?)\b/.test(lower)
+    )
+      return [topic, s + 3] as const;
+    if (topic === "policy" && /\bhow (do|to|can|does)\b.*\b(update|change|appeal|fix)\b|\bprocess\b/.test(lower))
+      return [topic, s + 3] as const;
+    if (
+      topic === "status" &&
+      /\bwaiting (on|for) (a |an )?(person|human|someone|approver)|\bneeds? a (person|human)/.test(lower)
+    )
+      return [topic, s + 4] as const;
+    if (topic === "next" && /\bwhat (happens|now|next)\b|\btime ?out\b|\bhow long\b/.test(lower))
+      return [topic, s + 3] as const;
+    if (
+      topic === "checks" &&
+      /\bhow far\b|\bwhat shift\b|\bwhy\b.*\b(fail|flag)|\bwhat (time|hours)\b.*\bvan\b|\bvan'?s? (schedule|hours)\b/.test(
+        lower,
+      )
+    )
+      return [topic, s + 3] as const;
+    return [topic, s] as const;
+  });
+  let topics: Topic[] = [];
+  if (whyNot && /\b(cancel|remove|kick|closed?|resolved?)/.test(lower)) topics = ["why_not_cancel"];
+  else {
+    const best = Math.max(...adjusted.map(([, s]) => s));
+    if (best >= 2)
+      topics = adjusted
+        .filter(([, s]) => s >= Math.max(2, best * 0.75))
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 2)
+        .map(([t]) => t);
+  }
+  // A rider named with "who" is about that rider's results, not the list.
+  if (topics[0] === "flagged" && named.length > 0) topics = ["checks"];
+
+  const checkScores = (Object.keys(CHECK_WORDS) as CheckKind[]).map((c) => [c, score(toks, CHECK_WORDS[c])] as const);
+  const topCheck = checkScores.sort((a, b) => b[1] - a[1])[0]!;
+  let check: CheckKind | undefined = topCheck[1] >= 2 && checkScores[1]![1] < topCheck[1] ? topCheck[0] : undefined;
+
+  // "and the other rider?" names riders, not a new topic: it continues the thread's.
+  if (saysOther && topics.every((t) => t === "flagged") && !/\b(who|which)\b/.test(lower)) topics = [];
+  const followUp =
+    topics.length === 0 && (named.length > 0 || saysOther || pronoun || /\b(and|what about|how about)\b/.test(lower));
+  if (followUp && context && context.topics.length > 0) {
+    topics = context.topics;
+    check ??= context.check;
+  }
+
+  let riderIds = named;
+  if (riderIds.length === 0 && saysOther) {
+    const focus = context?.riderIds ?? [];
+    const others = flagged.filter((id) => !focus.includes(id));
+    if (focus.length === 0 && flagged.length > 2)
+      return { topics, action, check, riderIds: [], clarify: whichRider(roster, flagged) };
+    riderIds = focus.length > 0 ? others : flagged.slice(1);
+  } else if (riderIds.length === 0 && pronoun && !plural) {
+    const focus = context?.riderIds ?? [];
+    if (focus.length === 1) riderIds = focus;
+    else if (flagged.length === 1) riderIds = flagged;
+    else if (flagged.length > 1 && !action)
+      return { topics, action, check, riderIds: [], clarify: whichRider(roster, flagged) };
+  }
+
+  if (topics.length === 0 && !action) {
+    if (riderIds.length > 0) topics = ["checks", "replies"];
+    else return { topics, check, riderIds, clarify: CLARIFYING_OPTIONS };
+  }
+  return { topics, action, check, riderIds };
+}
+
+function whichRider(roster: RosterEntry[], ids: string[]): string {
+  const names = ids.map((id) => roster.find((r) => r.employee_id === id)!).map(riderName);
+  return `Which rider do you mean: ${names.slice(0, -1).join(", ")} or ${names.at(-1)}?`;
+}
+
+export const riderName = (r: Pick<RosterEntry, "employee_id" | "first_name" | "last_name">) =>
+  `${r.first_name} ${r.last_name} (${r.employee_id})`;
+
+export const CLARIFYING_OPTIONS =
+  "I'm not sure what you want to know (approvers can also say _re-check location_). Do you mean *why the case was flagged* (the check results), *what the riders replied*, *which emails we sent*, *what happens next and when*, or *the policy* behind it?";

@@ -1,0 +1,36 @@
+// Employees by id, as conversations name them: names, city and ZIP, shift name; the
+// email address only to match a rider's replies, never to show.
+import type { PrismaClient } from "./prisma.js";
+
+export interface Person {
+  employee_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  home_city: string;
+  home_zip: string;
+  shift_name: string | null;
+}
+
+export async function findPeople(prisma: PrismaClient, ids: string[]): Promise<Person[]> {
+  const rows = await prisma.employee.findMany({
+    where: { id: { in: ids } },
+    include: { shift: { select: { name: true } } },
+    orderBy: { id: "asc" },
+  });
+  return rows.map((r) => ({
+    employee_id: r.id,
+    first_name: r.firstName,
+    last_name: r.lastName,
+    email: r.email,
+    home_city: r.homeCity,
+    home_zip: r.homeZip,
+    shift_name: r.shift?.name ?? null,
+  }));
+}
+
+/** Riders of a vanpool, active or removed (a cancelled case still names its riders). */
+export async function findRiderIds(prisma: PrismaClient, vanpoolId: string): Promise<string[]> {
+  const rows = await prisma.rider.findMany({ where: { vanpoolId }, select: { employeeId: true } });
+  return rows.map((r) => r.employeeId);
+}

@@ -1,0 +1,124 @@
+// Asking the Case Manager in the sandbox, in a real browser: a question in a case
+// thread and its follow-up, an @mention in the channel, a thread started on any
+// message, and a direct message. Screenshots in test-output/conversation/.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CliContext, openContext } from "../../src/cli/context.js";
+import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
+import { readFixtureDir } from "../../src/data/fixtures.js";
+import { seedFixtures } from "../../src/data/seed.js";
+import { type RunningSandbox, startSandbox } from "../../src/sandbox/sandbox.js";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { MOCK_DIR } from "../support/fixtures.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const hasChromium = fs.existsSync(CHROMIUM);
+const SHOTS = path.join(PROJECT_ROOT, "test-output", "conversation");
+
+let db: TestDatabase;
+let ctx: CliContext;
+let sandbox: RunningSandbox;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-conversation-"));
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  db = await createTestDatabase();
+  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {});
+  sandbox = await startSandbox(ctx, { port: 0 });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+  });
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  await page.goto(sandbox.url);
+  await page.selectOption("#user", "U0CASEY");
+}, 60_000);
+
+afterAll(async () => {
+  if (!hasChromium) return;
+  await browser?.close();
+  await sandbox?.close();
+  await ctx?.db.close();
+  await db?.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+const channel = () => page.locator("#messages");
+const thread = () => page.locator("#thread-messages");
+const lastBotAnswer = (list: ReturnType<Page["locator"]>) =>
+  list.locator(".message", { has: page.locator(".app-badge") }).last();
+
+describe.skipIf(!hasChromium)("asking the Case Manager in the sandbox", () => {
+  it("answers in a case thread, then 'and the other rider?' about the other one", async () => {
+    await shot("00-start");
+    expect(pageErrors).toEqual([]);
+    const alert = channel().locator(".message", { hasText: "VP-115" }).first();
+    await expect.poll(() => alert.count(), { timeout: 20_000 }).toBe(1);
+    await alert.locator(".thread-link").click();
+    await page.fill("#thread-text", "what did tamika say?");
+    await page.press("#thread-text", "Enter");
+    await expect
+      .poll(() => lastBotAnswer(thread()).textContent(), { timeout: 20_000 })
+      .toMatch(/Tamika Howard \(EMP-1024\) replied.*Day Shift starting Monday 11\/16.*Sources: reply of/s);
+    await shot("01-thread-question");
+
+    await page.fill("#thread-text", "and the other rider?");
+    await page.press("#thread-text", "Enter");
+    await expect
+      .poll(() => lastBotAnswer(thread()).textContent(), { timeout: 20_000 })
+      .toMatch(/Cody Rasmussen \(EMP-1088\) has not replied/);
+    expect(await lastBotAnswer(thread()).textContent()).not.toMatch(/Tamika/);
+    await shot("02-follow-up-other-rider");
+    await page.click("#close-thread");
+  });
+
+  it("answers an @mention in the channel that names a case, in a thread under the question", async () => {
+    await page.fill("#composer-text", "@Pool Patrol why did CASE-48F81374 fail?");
+    await page.press("#composer-text", "Enter");
+    const asked = channel().locator(".message", { hasText: "why did CASE-48F81374 fail?" }).last();
+    await expect.poll(() => asked.locator(".thread-link").textContent(), { timeout: 20_000 }).toMatch(/1 reply/);
+    expect(await asked.textContent()).toMatch(/@Pool Patrol why did/);
+    await asked.locator(".thread-link").click();
+    await expect
+      .poll(() => lastBotAnswer(thread()).textContent(), { timeout: 20_000 })
+      .toMatch(/Maribel Quintero \(EMP-1065\).*Los Banos/s);
+    expect(await lastBotAnswer(thread()).textContent()).not.toMatch(/93635|@northwind|64 miles/);
+    await shot("03-mention-answer");
+    await page.click("#close-thread");
+  });
+
+  it("starts a thread on any message and asks there with a mention", async () => {
+    await page.fill("#composer-text", "Anyone looking at the Folsom van this week?");
+    await page.press("#composer-text", "Enter");
+    const plain = channel().locator(".message", { hasText: "Anyone looking at the Folsom van" }).last();
+    await expect.poll(() => plain.count(), { timeout: 10_000 }).toBe(1);
+    await plain.getByRole("button", { name: "Reply in thread" }).click();
+    await page.fill("#thread-text", "@Pool Patrol what did the riders on VP-114 say?");
+    await page.press("#thread-text", "Enter");
+    await expect
+      .poll(() => lastBotAnswer(thread()).textContent(), { timeout: 20_000 })
+      .toMatch(/Lucia Bianchi \(EMP-1102\) replied.*reduced share/s);
+    await shot("04-thread-on-any-message");
+    await page.click("#close-thread");
+  });
+
+  it("answers a direct message", async () => {
+    await page.click("#nav-dm");
+    await page.fill("#dm-text", "how many cases wait for a person?");
+    await page.press("#dm-text", "Enter");
+    await expect
+      .poll(() => lastBotAnswer(page.locator("#dm-messages")).textContent(), { timeout: 20_000 })
+      .toMatch(/wait(s)? for a person/);
+    await shot("05-direct-message");
+  });
+});

@@ -1,0 +1,134 @@
+// The Case Manager in Slack: questions in a case alert's thread, @mentions and direct
+// messages, answered from stored evidence through the real Bolt app and the fake Slack.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALICE, AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "./harness.js";
+
+let h: Harness;
+let alertTs: string;
+beforeAll(async () => {
+  h = await startHarness();
+  await h.post(
+    h.fake.slashCommandBody({
+      command: "/poolpatrol",
+      text: "audit VP-111",
+      user_id: ALICE,
+      channel_id: AUDIT_CHANNEL,
+    }),
+  );
+  await h.bot.idle();
+  alertTs = h.fake
+    .messages(AUDIT_CHANNEL)
+    .find((m) => /VP-111/.test(String(m.text)) && /CASE-/.test(String(m.text)))!.ts;
+}, 60_000);
+afterAll(async () => {
+  await h.close();
+});
+
+async function ask(user: string, text: string, threadTs = alertTs, channel = AUDIT_CHANNEL) {
+  const asked = h.fake.userMessage({ user, channel, text, thread_ts: threadTs });
+  await h.post(asked.body);
+  await h.bot.idle();
+  return asked;
+}
+const lastBotText = (threadTs: string, channel = AUDIT_CHANNEL) =>
+  String(
+    h.fake
+      .thread(channel, threadTs)
+      .filter((m) => m.bot_id)
+      .at(-1)!.text,
+  );
+
+describe("questions in a case thread", () => {
+  it("answers one rider's evidence with sources, then 'and the other rider?', and ignores a retried event", async () => {
+    await ask(CAROL, "why did this case fail? tell me about EMP-1028");
+    let answer = lastBotText(alertTs);
+    expect(answer).toMatch(/Location check: fail/);
+    expect(answer).toMatch(/Wendell Ashby \(EMP-1028\): fails\. Home in Oakdale \(953xx\), 50-75 mi/);
+    expect(answer).not.toMatch(/EMP-1083/);
+    expect(answer).toMatch(/_Sources: location check of .* \(run [0-9a-f]{8}\)/);
+    expect(answer).not.toMatch(/63\.1|Laurel Canyon|@northwind/);
+
+    const followUp = await ask(CAROL, "and the other rider?");
+    answer = lastBotText(alertTs);
+    expect(answer).toMatch(/Diego Fuentes \(EMP-1083\): fails\. Home in Salinas \(939xx\)/);
+    expect(answer).not.toMatch(/EMP-1028/);
+
+    const count = h.fake.thread(AUDIT_CHANNEL, alertTs).length;
+    await h.post(followUp.body); // Slack retrying the same event_id
+    await h.bot.idle();
+    expect(h.fake.thread(AUDIT_CHANNEL, alertTs).length).toBe(count);
+  });
+
+  it("keeps the thread's context across a restart", async () => {
+    await ask(CAROL, "what did diego say?");
+    expect(lastBotText(alertTs)).toMatch(/Diego Fuentes \(EMP-1083\) has not replied/);
+    await h.restart();
+    await ask(CAROL, "and wendell?");
+    expect(lastBotText(alertTs)).toMatch(/Wendell Ashby \(EMP-1028\) has not replied/);
+  });
+
+  it("asks one clarifying question with options when unsure, and only approvers may ask for a re-check", async () => {
+    await ask(CAROL, "hmm, interesting");
+    expect(lastBotText(alertTs)).toMatch(/Do you mean \*why the case was flagged\*.*\*what the riders replied\*/);
+    const runs = await h.db.prisma.verificationRun.count();
+    await ask(CAROL, "re-check location please");
+    expect(lastBotText(alertTs)).toMatch(/Only approvers can ask for a re-check\. Nothing was changed\./);
+    expect(await h.db.prisma.verificationRun.count()).toBe(runs);
+
+    await ask(ALICE, "re-check location please");
+    expect(lastBotText(alertTs)).toMatch(/Re-checked VP-111/);
+    expect(await h.db.prisma.verificationRun.count()).toBeGreaterThan(runs);
+  });
+
+  it("never cancels from a conversation: 'cancel him' points to the card or says what would open one", async () => {
+    const before = await h.db.prisma.case.findFirstOrThrow({
+      where: { vanpoolId: "VP-111" },
+      orderBy: { createdAt: "desc" },
+    });
+    await ask(ALICE, "cancel diego");
+    expect(lastBotText(alertTs)).toMatch(/I never cancel, approve or send from a conversation/);
+    const after = await h.db.prisma.case.findUniqueOrThrow({ where: { id: before.id } });
+    expect(after.status).toBe(before.status);
+    expect(await h.db.prisma.rider.count({ where: { vanpoolId: "VP-111", status: "active" } })).toBeGreaterThan(0);
+  });
+});
+
+describe("mentions and direct messages", () => {
+  it("answers an @mention in the channel that names a case, in a thread under the mention", async () => {
+    const record = await h.db.prisma.case.findFirstOrThrow({
+      where: { vanpoolId: "VP-111" },
+      orderBy: { createdAt: "desc" },
+    });
+    const mention = h.fake.userMessage({
+      user: CAROL,
+      channel: AUDIT_CHANNEL,
+      text: `<@${h.fake.botUserId}> what emails went out on ${record.id}?`,
+    });
+    await h.post(
+      h.fake.eventCallbackBody({
+        event: {
+          type: "app_mention",
+          user: CAROL,
+          text: mention.message.text,
+          ts: mention.message.ts,
+          channel: AUDIT_CHANNEL,
+        },
+      }),
+    );
+    await h.bot.idle();
+    const answer = lastBotText(mention.message.ts);
+    expect(answer).toMatch(/email sent on|emails sent on/);
+    expect(answer).toMatch(/Diego Fuentes/);
+    expect(answer).not.toMatch(/@northwind/);
+  });
+
+  it("answers a direct message, and asks which case when none is named", async () => {
+    const dm = "D0CAROL";
+    await h.post(h.fake.userMessage({ user: CAROL, channel: dm, text: "why was it flagged?" }).body);
+    await h.bot.idle();
+    expect(String(h.fake.messages(dm).at(-1)!.text)).toMatch(/Which case do you mean\?/);
+    await h.post(h.fake.userMessage({ user: CAROL, channel: dm, text: "how many cases wait for a person?" }).body);
+    await h.bot.idle();
+    expect(String(h.fake.messages(dm).at(-1)!.text)).toMatch(/wait(s)? for a person/);
+  });
+});
