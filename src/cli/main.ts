@@ -13,6 +13,7 @@ import { generateSyntheticFixtures } from "../data/synthetic.js";
 import { isId } from "../domain/ids.js";
 import { AppError, invalidInput } from "../errors.js";
 import { startScheduler } from "../jobs/scheduler.js";
+import { startSweepEngine } from "../jobs/sweep-runtime.js";
 import { startSandbox } from "../sandbox/sandbox.js";
 import { createSlackApp } from "../slack/app.js";
 import type { AuditSummary } from "../verification/audit-service.js";
@@ -27,6 +28,7 @@ import {
 } from "./case-commands.js";
 import { type CliContext, loadSettings, openContext } from "./context.js";
 import { formatAudit, formatSummary, progressBar } from "./format.js";
+import { formatSweep, runSweepAndWait } from "./sweep-command.js";
 
 export const USAGE = `Usage: poolpatrol <command>
 
@@ -141,18 +143,11 @@ async function audit(args: string[]): Promise<number> {
   }
   if (id && !/^VP-\d+$/i.test(id)) throw new UsageError(`"${id}" is not a vanpool id; they look like VP-101.`);
   const settings = loadSettings();
-  return withContext(settings, async ({ auditDeps, agentDeps }) => {
+  return withContext(settings, async (ctx) => {
+    const { agentDeps } = ctx;
     if (values.all) {
-      const summary = await auditAllVanpools(auditDeps, {
-        trigger: "cli_audit_all",
-        onProgress: values.json ? undefined : progressBar(),
-      });
-      const cases = await openCasesFor(agentDeps, summary);
-      process.stdout.write(
-        values.json
-          ? `${JSON.stringify({ ...summary, cases }, null, 2)}\n`
-          : `${formatSummary(summary)}\n${formatCases(cases)}`,
-      );
+      const totals = await runSweepAndWait(ctx, { log, onProgress: values.json ? undefined : progressBar() });
+      process.stdout.write(values.json ? `${JSON.stringify(totals, null, 2)}\n` : formatSweep(totals));
       return 0;
     }
     // The Case Manager runs both specialists (and stores their results), then opens or advances the case.
@@ -355,7 +350,9 @@ async function runBot(settings: Settings): Promise<number> {
   const ctx = await openContext(settings, log);
   const slack = settings.slack!;
   await seedIfEmpty(ctx.db.prisma);
-  const bot = await createSlackApp({ slack, deps: ctx.agentDeps });
+  const sweeps = await startSweepEngine({ databaseUrl: ctx.db.url, agent: ctx.agentDeps, settings, log });
+  const bot = await createSlackApp({ slack, deps: ctx.agentDeps, startSweep: sweeps.startSweep });
+  await sweeps.attach(bot, slack.auditChannel);
   await bot.app.start(slack.port);
   const scheduler = startScheduler(bot, {
     reminderHours: settings.schedule.reminderHours,
@@ -368,6 +365,7 @@ async function runBot(settings: Settings): Promise<number> {
   );
   await untilStopped();
   scheduler.stop();
+  await sweeps.stop();
   await bot.app.stop();
   await bot.idle();
   await ctx.db.close();

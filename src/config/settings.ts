@@ -87,6 +87,16 @@ const settingsSchema = z.object({
   POOLPATROL_REMINDER_HOURS: number(24, (n) => n.positive()),
   POOLPATROL_APPROVAL_EXPIRY_HOURS: number(72, (n) => n.positive()),
   POOLPATROL_DIGEST_CRON: z.preprocess(emptyAsUndefined, z.string().default("0 9 * * 1-5")),
+  POOLPATROL_AUDIT_CRON: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default("0 6 * * 1")
+      .refine((v) => cron.validate(v), { error: "is not a cron expression" }),
+  ),
+  POOLPATROL_SWEEP_CONCURRENCY: number(8, (n) => n.int("must be a whole number").min(1).max(64)),
+  POOLPATROL_SWEEP_PAGE_SIZE: number(500, (n) => n.int("must be a whole number").min(10).max(5000)),
+  POOLPATROL_SWEEP_PAGE_TIMEOUT_SECONDS: number(900, (n) => n.int("must be a whole number of seconds").min(5)),
   LANGSMITH_API_KEY: optionalString,
   LANGSMITH_ENDPOINT: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
   LANGSMITH_PROJECT: z.preprocess(emptyAsUndefined, z.string().default("pool-patrol")),
@@ -119,6 +129,8 @@ export interface Settings {
   /** HTTP port: the Slack endpoint in HTTP mode, or the sandbox's page. */
   port: number;
   schedule: { reminderHours: number; approvalExpiryHours: number; digestCron: string };
+  /** Audits of every vanpool: on `cron`, in pages of `pageSize`, `concurrency` case steps at a time per page. */
+  sweep: { cron: string; concurrency: number; pageSize: number; pageTimeoutSeconds: number };
   langsmith: { apiKey: string; endpoint: string | undefined; project: string } | undefined;
 }
 
@@ -237,6 +249,12 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       reminderHours: s.POOLPATROL_REMINDER_HOURS,
       approvalExpiryHours: s.POOLPATROL_APPROVAL_EXPIRY_HOURS,
       digestCron: s.POOLPATROL_DIGEST_CRON,
+    },
+    sweep: {
+      cron: s.POOLPATROL_AUDIT_CRON,
+      concurrency: s.POOLPATROL_SWEEP_CONCURRENCY,
+      pageSize: s.POOLPATROL_SWEEP_PAGE_SIZE,
+      pageTimeoutSeconds: s.POOLPATROL_SWEEP_PAGE_TIMEOUT_SECONDS,
     },
     langsmith: s.LANGSMITH_API_KEY
       ? { apiKey: s.LANGSMITH_API_KEY, endpoint: s.LANGSMITH_ENDPOINT, project: s.LANGSMITH_PROJECT }

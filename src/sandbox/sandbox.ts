@@ -6,6 +6,7 @@ import type { AddressInfo, Server } from "node:net";
 import type { CliContext } from "../cli/context.js";
 import type { SlackSettings } from "../config/settings.js";
 import { startScheduler } from "../jobs/scheduler.js";
+import { startSweepEngine } from "../jobs/sweep-runtime.js";
 import { createSlackApp, type SlackApp } from "../slack/app.js";
 import { type FakeSlack, startLocalSlack } from "./slack/local-slack.js";
 import { createSandboxRoutes, type SandboxPeople } from "./ui-routes.js";
@@ -62,7 +63,14 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
     approvers: ["U0ALEX", "S0AUDITORS"],
     restrictAudits: true,
   };
-  bot = await createSlackApp({ slack: settings, deps: ctx.agentDeps });
+  const sweeps = await startSweepEngine({
+    databaseUrl: ctx.db.url,
+    agent: ctx.agentDeps,
+    settings: ctx.settings,
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  bot = await createSlackApp({ slack: settings, deps: ctx.agentDeps, startSweep: sweeps.startSweep });
+  await sweeps.attach(bot, settings.auditChannel);
   const server = (await bot.app.start(0)) as unknown as Server;
   appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
   const scheduler = startScheduler(bot, {
@@ -77,6 +85,7 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
     bot,
     async close() {
       scheduler.stop();
+      await sweeps.stop();
       await bot.idle();
       await bot.app.stop();
       await slack.close();

@@ -11,7 +11,11 @@ import type { SlackContext } from "./slack-context.js";
 export function createCaseMessages(ctx: Pick<SlackContext, "deps" | "client" | "slack">) {
   const { prisma } = ctx.deps;
 
-  async function syncCaseAlert(caseId: string): Promise<{ channel: string; ts: string }> {
+  /** `thread`: where a new alert goes instead of the channel (a sweep's summary thread). */
+  async function syncCaseAlert(
+    caseId: string,
+    options: { thread?: { channel: string; ts: string } } = {},
+  ): Promise<{ channel: string; ts: string }> {
     const record = await getCase(prisma, caseId);
     const [results, vanpool] = await Promise.all([
       findLatestResults(prisma, record.vanpool_id),
@@ -27,7 +31,8 @@ export function createCaseMessages(ctx: Pick<SlackContext, "deps" | "client" | "
       return { channel: row.slackChannel, ts: row.slackTs };
     }
     const posted = await ctx.client.chat.postMessage({
-      channel: ctx.slack.auditChannel,
+      channel: options.thread?.channel ?? ctx.slack.auditChannel,
+      ...(options.thread ? { thread_ts: options.thread.ts } : {}),
       ...message,
       unfurl_links: false,
     });
@@ -36,8 +41,8 @@ export function createCaseMessages(ctx: Pick<SlackContext, "deps" | "client" | "
   }
 
   /** The alert, then a card for each pending approval not yet in Slack, and refreshed cards for decided ones. */
-  async function syncCase(caseId: string): Promise<void> {
-    const alert = await syncCaseAlert(caseId);
+  async function syncCase(caseId: string, options: { thread?: { channel: string; ts: string } } = {}): Promise<void> {
+    const alert = await syncCaseAlert(caseId, options);
     const record = await getCase(prisma, caseId);
     for (const approval of await listApprovals(prisma, { caseId })) {
       const row = await prisma.approvalRequest.findUniqueOrThrow({
