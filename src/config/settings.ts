@@ -94,7 +94,7 @@ const settingsSchema = z.object({
       .default("0 6 * * 1")
       .refine((v) => cron.validate(v), { error: "is not a cron expression" }),
   ),
-  POOLPATROL_SWEEP_CONCURRENCY: number(8, (n) => n.int("must be a whole number").min(1).max(64)),
+  POOLPATROL_SWEEP_CONCURRENCY: number(4, (n) => n.int("must be a whole number").min(1).max(64)),
   POOLPATROL_SWEEP_PAGE_SIZE: number(500, (n) => n.int("must be a whole number").min(10).max(5000)),
   POOLPATROL_SWEEP_PAGE_TIMEOUT_SECONDS: number(900, (n) => n.int("must be a whole number of seconds").min(5)),
   LANGSMITH_API_KEY: optionalString,
