@@ -1,10 +1,12 @@
-// `npm run bench`: seeds synthetic vanpools into a throwaway embedded PostgreSQL and
-// times `audit --all` at each size, in a child process so its peak memory is its own.
-// Prints numbers; asserts nothing.
-import { execFileSync } from "node:child_process";
+// `npm run bench`: seeds synthetic vanpools into a throwaway embedded PostgreSQL and times a
+// full sweep (audit, then case opening from the stored results) at each size, with one and
+// with two worker processes (each a child, so its peak memory is its own). Prints numbers;
+// asserts nothing. `npm run bench -- 10000` picks the sizes.
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { PROJECT_ROOT } from "../src/config/settings.js";
 import { ensureDatabaseExists } from "../src/data/database.js";
 import { startEmbeddedPostgres } from "../src/data/embedded-postgres.js";
@@ -13,48 +15,86 @@ import { createDataClients } from "../src/data/prisma.js";
 import { insertFixturesInBulk } from "../src/data/seed.js";
 import { generateSyntheticFixtures } from "../src/data/synthetic.js";
 
+const run = promisify(execFile);
 const sizes = process.argv
   .slice(2)
   .map(Number)
   .filter((n) => n > 0);
-const SIZES = sizes.length > 0 ? sizes : [1_000, 10_000];
+const SIZES = sizes.length > 0 ? sizes : [10_000, 100_000];
+
+interface WorkerReport {
+  checked: number;
+  newCases: number;
+  stillFailing: number;
+  errors: number;
+  firstError: string | null;
+  seconds: number;
+  maxRssMb: number;
+}
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-"));
 fs.chmodSync(dataDir, 0o755);
 const server = await startEmbeddedPostgres({ dataDir });
 try {
   console.log(
-    `Pool Patrol benchmark: audit --all on synthetic vanpools (${os.cpus().length} cores, Node ${process.version})\n`,
+    `Pool Patrol benchmark: full sweep on synthetic vanpools (${os.cpus().length} cores, Node ${process.version})`,
   );
-  console.log("vanpools   riders    seed s   audit s   vanpools/s   peak RSS MB");
+  console.log("Each database is fresh: the sweep audits every vanpool and opens a case for each failing one.\n");
+  console.log("vanpools  workers   seed s  sweep s  cases opened  cases/s  errors  peak RSS MB (per worker)");
   for (const size of SIZES) {
-    const database = `bench_${size}`;
-    await ensureDatabaseExists(server.serverUrl, database);
-    const url = server.urlFor(database);
-    await migrateDatabase(url);
-    const { prisma, pool } = createDataClients(url);
-    const seedStarted = performance.now();
-    const fixtures = generateSyntheticFixtures(size);
-    await insertFixturesInBulk(prisma, fixtures);
-    const riders = fixtures.employees.length;
-    const seedSeconds = (performance.now() - seedStarted) / 1000;
-    await prisma.$disconnect();
-    await pool.end();
-    const out = execFileSync(
-      process.execPath,
-      ["--import", "tsx", path.join(PROJECT_ROOT, "scripts", "bench-audit.ts")],
-      {
-        env: { ...process.env, DATABASE_URL: url },
-        encoding: "utf8",
-        maxBuffer: 1 << 26,
-      },
-    );
-    const { total, seconds, maxRssMb } = JSON.parse(out.trim().split("\n").at(-1)!);
-    console.log(
-      `${String(total).padStart(8)} ${String(riders).padStart(8)} ${seedSeconds.toFixed(1).padStart(9)} ${seconds.toFixed(2).padStart(9)} ${(total / seconds).toFixed(0).padStart(12)} ${maxRssMb.toFixed(0).padStart(13)}`,
-    );
+    for (const workers of [1, 2]) {
+      const url = await freshDatabase(`bench_${size}_${workers}`);
+      const seedStarted = performance.now();
+      const { prisma, pool } = createDataClients(url);
+      await insertFixturesInBulk(prisma, generateSyntheticFixtures(size));
+      await prisma.$disconnect();
+      await pool.end();
+      const seedSeconds = (performance.now() - seedStarted) / 1000;
+      const reports = await Promise.all(
+        Array.from({ length: workers }, (_, i) => sweepWorker(url, `bench-${size}-${workers}`, i === 0)),
+      );
+      const [first] = reports as [WorkerReport];
+      console.log(
+        [
+          String(size).padStart(8),
+          String(workers).padStart(8),
+          seedSeconds.toFixed(1).padStart(8),
+          first.seconds.toFixed(1).padStart(8),
+          String(first.newCases).padStart(13),
+          (first.newCases / first.seconds).toFixed(0).padStart(8),
+          String(first.errors).padStart(7),
+          `  ${reports.map((r) => r.maxRssMb.toFixed(0)).join(" / ")}`,
+        ].join(" "),
+      );
+      if (first.firstError) console.log(`  first error: ${first.firstError}`);
+    }
   }
 } finally {
   await server.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+async function freshDatabase(name: string): Promise<string> {
+  await ensureDatabaseExists(server.serverUrl, name);
+  const url = server.urlFor(name);
+  await migrateDatabase(url);
+  return url;
+}
+
+async function sweepWorker(url: string, sweepId: string, starts: boolean): Promise<WorkerReport> {
+  const { stdout } = await run(
+    process.execPath,
+    ["--import", "tsx", path.join(PROJECT_ROOT, "scripts", "bench-sweep.ts")],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        POOLPATROL_DATA_DIR: path.join(dataDir, "app"),
+        BENCH_SWEEP_ID: sweepId,
+        BENCH_START: starts ? "1" : "0",
+      },
+      maxBuffer: 1 << 26,
+    },
+  );
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as WorkerReport;
 }

@@ -18,6 +18,7 @@ import { deliverLocally, localSigningSecret } from "../integrations/email/inboun
 import { localInboxDir, localMailbox } from "../integrations/email/inbound/mailbox.js";
 import { processSeededReplies } from "../integrations/email/inbound/seeded-replies.js";
 import { startBotJobs } from "../jobs/runtime.js";
+import { startSweepEngine } from "../jobs/sweep-runtime.js";
 import { startSandbox } from "../sandbox/sandbox.js";
 import { createSlackApp } from "../slack/app.js";
 import type { AuditSummary } from "../verification/audit-service.js";
@@ -34,6 +35,7 @@ import { type CliContext, loadSettings, openContext } from "./context.js";
 import { formatAudit, formatSummary, progressBar } from "./format.js";
 import { JOBS_USAGE, jobsCommand } from "./jobs-command.js";
 import { quarantineCommand } from "./quarantine-command.js";
+import { formatSweep, runSweepAndWait } from "./sweep-command.js";
 
 export const USAGE = `Usage: poolpatrol <command>
 
@@ -174,18 +176,11 @@ async function audit(args: string[]): Promise<number> {
   const settings = loadSettings();
   return withContext(
     settings,
-    async ({ auditDeps, agentDeps }) => {
+    async (ctx) => {
+      const { agentDeps } = ctx;
       if (values.all) {
-        const summary = await auditAllVanpools(auditDeps, {
-          trigger: "cli_audit_all",
-          onProgress: values.json ? undefined : progressBar(),
-        });
-        const cases = await openCasesFor(agentDeps, summary);
-        process.stdout.write(
-          values.json
-            ? `${JSON.stringify({ ...summary, cases }, null, 2)}\n`
-            : `${formatSummary(summary)}\n${formatCases(cases)}`,
-        );
+        const totals = await runSweepAndWait(ctx, { log, onProgress: values.json ? undefined : progressBar() });
+        process.stdout.write(values.json ? `${JSON.stringify(totals, null, 2)}\n` : formatSweep(totals));
         return 0;
       }
       // The Case Manager runs both specialists (and stores their results), then opens or advances the case.
@@ -421,7 +416,15 @@ async function runBot(settings: Settings): Promise<number> {
   const ctx = await openContext(settings, log, { jobs: "bot" });
   const slack = settings.slack!;
   await seedIfEmpty(ctx);
-  const bot = await createSlackApp({ slack, deps: ctx.agentDeps, jobs: ctx.jobs, timeoutMs: settings.httpTimeoutMs });
+  const sweeps = await startSweepEngine({ databaseUrl: ctx.db.url, agent: ctx.agentDeps, settings, log });
+  const bot = await createSlackApp({
+    slack,
+    deps: ctx.agentDeps,
+    jobs: ctx.jobs,
+    timeoutMs: settings.httpTimeoutMs,
+    startSweep: sweeps.startSweep,
+  });
+  await sweeps.attach(bot, slack.auditChannel);
   await bot.app.start(slack.port);
   const clock = await startBotJobs(bot, ctx.jobs!, settings);
   log(
@@ -429,6 +432,7 @@ async function runBot(settings: Settings): Promise<number> {
   );
   await untilStopped();
   clock.stop();
+  await sweeps.stop();
   await bot.app.stop();
   await bot.idle();
   await ctx.close();

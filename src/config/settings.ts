@@ -98,6 +98,16 @@ const settingsSchema = z.object({
   POOLPATROL_CHECKPOINT_RETENTION_DAYS: number(30, (n) => n.int("must be a whole number of days").min(1)),
   POOLPATROL_HTTP_TIMEOUT_MS: number(15_000, (n) => n.int().min(1000, "must be at least 1000 (ms)")),
   POOLPATROL_JOB_CONCURRENCY: number(4, (n) => n.int().min(1).max(64)),
+  POOLPATROL_AUDIT_CRON: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default("0 6 * * 1")
+      .refine((v) => cron.validate(v), { error: "is not a cron expression" }),
+  ),
+  POOLPATROL_SWEEP_CONCURRENCY: number(4, (n) => n.int("must be a whole number").min(1).max(64)),
+  POOLPATROL_SWEEP_PAGE_SIZE: number(500, (n) => n.int("must be a whole number").min(10).max(5000)),
+  POOLPATROL_SWEEP_PAGE_TIMEOUT_SECONDS: number(900, (n) => n.int("must be a whole number of seconds").min(5)),
   LANGSMITH_API_KEY: optionalString,
   LANGSMITH_ENDPOINT: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
   LANGSMITH_PROJECT: z.preprocess(emptyAsUndefined, z.string().default("pool-patrol")),
@@ -151,6 +161,8 @@ export interface Settings {
   };
   /** Every call to Resend, Google Maps and Slack gives up after this long. */
   httpTimeoutMs: number;
+  /** Audits of every vanpool: on `cron`, in pages of `pageSize`, `concurrency` case steps at a time per page. */
+  sweep: { cron: string; concurrency: number; pageSize: number; pageTimeoutSeconds: number };
   langsmith: { apiKey: string; endpoint: string | undefined; project: string } | undefined;
 }
 
@@ -277,6 +289,12 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       concurrency: s.POOLPATROL_JOB_CONCURRENCY,
     },
     httpTimeoutMs: s.POOLPATROL_HTTP_TIMEOUT_MS,
+    sweep: {
+      cron: s.POOLPATROL_AUDIT_CRON,
+      concurrency: s.POOLPATROL_SWEEP_CONCURRENCY,
+      pageSize: s.POOLPATROL_SWEEP_PAGE_SIZE,
+      pageTimeoutSeconds: s.POOLPATROL_SWEEP_PAGE_TIMEOUT_SECONDS,
+    },
     langsmith: s.LANGSMITH_API_KEY
       ? { apiKey: s.LANGSMITH_API_KEY, endpoint: s.LANGSMITH_ENDPOINT, project: s.LANGSMITH_PROJECT }
       : undefined,

@@ -8,6 +8,7 @@ import type { SlackSettings } from "../config/settings.js";
 import { loadSandboxWorkspace, saveSandboxWorkspace } from "../data/sandbox-workspace-repository.js";
 import { deliverLocally, localSigningSecret } from "../integrations/email/inbound/local-delivery.js";
 import { startBotJobs } from "../jobs/runtime.js";
+import { startSweepEngine } from "../jobs/sweep-runtime.js";
 import { createSlackApp, type SlackApp } from "../slack/app.js";
 import { type FakeSlack, startLocalSlack, type WorkspaceSnapshot } from "./slack/local-slack.js";
 import { createSandboxRoutes, type SandboxPeople } from "./ui-routes.js";
@@ -71,8 +72,21 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
     restrictAudits: true,
   };
   if (!ctx.jobs) throw new Error('The sandbox needs the job engine: open the context with jobs: "bot".');
+  const sweeps = await startSweepEngine({
+    databaseUrl: ctx.db.url,
+    agent: ctx.agentDeps,
+    settings: ctx.settings,
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
   // The local Slack has no rate limits: posts are not spaced out.
-  bot = await createSlackApp({ slack: settings, deps: ctx.agentDeps, jobs: ctx.jobs, channelIntervalMs: 0 });
+  bot = await createSlackApp({
+    slack: settings,
+    deps: ctx.agentDeps,
+    jobs: ctx.jobs,
+    channelIntervalMs: 0,
+    startSweep: sweeps.startSweep,
+  });
+  await sweeps.attach(bot, settings.auditChannel);
   const server = (await bot.app.start(0)) as unknown as Server;
   appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
   // Alerts and cards for the cases already open are queued as the jobs start.
@@ -83,6 +97,7 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
     bot,
     async close() {
       clock.stop();
+      await sweeps.stop();
       await bot.idle();
       await bot.app.stop();
       await slack.close();

@@ -31,6 +31,8 @@ export interface SlackAppOptions {
   /** Every Slack call gives up after this long. */
   timeoutMs?: number;
   logLevel?: LogLevel;
+  /** `/poolpatrol audit all`: starts (or joins) a sweep. */
+  startSweep?(userId: string): Promise<{ joined: boolean }>;
 }
 
 export async function createSlackApp(options: SlackAppOptions) {
@@ -94,7 +96,14 @@ export async function createSlackApp(options: SlackAppOptions) {
   const permalink = async (channel: string, ts: string) =>
     (await app.client.chat.getPermalink({ channel, message_ts: ts })).permalink ?? "";
 
-  registerPoolpatrolCommand(app, { ctx, messages, isApprover, postDigest: (force) => digest.post(force), permalink });
+  registerPoolpatrolCommand(app, {
+    ctx,
+    messages,
+    isApprover,
+    postDigest: (force) => digest.post(force),
+    permalink,
+    startSweep: options.startSweep,
+  });
   registerApprovalActions(app, { ctx, messages, isApprover });
   registerCaseActions(app, { ctx, messages, isApprover });
   registerAppHome(app, { ctx, isApprover });

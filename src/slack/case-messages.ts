@@ -49,7 +49,8 @@ export function createCaseMessages(
       }
     });
 
-  async function syncAlert(caseId: string): Promise<SlackLocation> {
+  /** `thread`: where a new alert goes instead of the channel (a sweep's summary thread). */
+  async function syncAlert(caseId: string, thread?: SlackLocation): Promise<SlackLocation> {
     const data = await findCaseCardData(prisma, caseId);
     const message = caseAlert({
       record: data.record,
@@ -60,7 +61,12 @@ export function createCaseMessages(
     });
     const where = await caseAlertLocation(prisma, caseId);
     if (where && (await update({ ...where, ...message }))) return where;
-    const posted = await post({ channel: ctx.slack.auditChannel, ...message, unfurl_links: false });
+    const posted = await post({
+      channel: thread?.channel ?? ctx.slack.auditChannel,
+      ...(thread ? { thread_ts: thread.ts } : {}),
+      ...message,
+      unfurl_links: false,
+    });
     await setCaseAlertLocation(prisma, caseId, posted);
     return posted;
   }
@@ -68,9 +74,9 @@ export function createCaseMessages(
   const oneAtATime = <T>(caseId: string, work: () => Promise<T>) => withLease(pool, `slack:${caseId}`, work);
 
   /** The alert, then a card for each pending approval not yet in Slack, and refreshed cards for decided ones. */
-  async function syncCase(caseId: string): Promise<void> {
+  async function syncCase(caseId: string, options: { thread?: SlackLocation } = {}): Promise<void> {
     await oneAtATime(caseId, async () => {
-      const alert = await syncAlert(caseId);
+      const alert = await syncAlert(caseId, options.thread);
       const record = await getCase(prisma, caseId);
       const data = await findCaseCardData(prisma, caseId);
       for (const approval of await listApprovals(prisma, { caseId })) {
@@ -95,8 +101,8 @@ export function createCaseMessages(
   }
 
   /** Where the case's alert is now, posting it first if Slack does not have it yet. */
-  async function syncCaseAlert(caseId: string): Promise<SlackLocation> {
-    return oneAtATime(caseId, () => syncAlert(caseId));
+  async function syncCaseAlert(caseId: string, options: { thread?: SlackLocation } = {}): Promise<SlackLocation> {
+    return oneAtATime(caseId, () => syncAlert(caseId, options.thread));
   }
 
   async function postInThread(caseId: string, text: string): Promise<void> {

@@ -90,7 +90,7 @@ function riderNotes(result: SpecialistResult): string[] {
   return [reference?.tied_groups ? "riders split evenly between schedules" : "nothing to compare"];
 }
 
-async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -101,6 +101,15 @@ async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T)
   });
   await Promise.all(workers);
   return results;
+}
+
+/** Audits the given active vanpools (a page of a sweep) and stores the results under `trigger`. */
+export async function auditAndStore(deps: AuditServiceDeps, ids: string[], trigger: string): Promise<VanpoolAudit[]> {
+  if (ids.length === 0) return [];
+  const snapshots = await findVanpoolSnapshots(deps.prisma, { ids, activeOnly: true });
+  const audits = await mapWithConcurrency(snapshots, CONCURRENCY, (snapshot) => auditVanpool(snapshot, deps));
+  await saveAudits(deps.pool, audits, { trigger });
+  return audits;
 }
 
 /** The newest result of each check, as one audit (the specialists may have run at different times). */

@@ -43,13 +43,21 @@ describe("poolpatrol audit", () => {
     expect(await db.prisma.verificationRun.count()).toBe(before + 2);
   });
 
-  it("audits every active vanpool with a summary table", async () => {
+  it("sweeps every active vanpool, opens a case for each failing one, and counts them again as still failing", async () => {
     const result = await runCli(["audit", "--all"], env);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/Audited 17 active vanpools/);
-    expect(result.stdout).toMatch(/FAIL\s+7/);
-    expect(result.stdout).toMatch(/VP-115\s+fail\s+location\+shift/);
-  });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/17 of 17 vanpools checked/);
+    const open = await db.prisma.case.count({ where: { status: { notIn: ["resolved", "cancelled"] } } });
+    expect(open).toBeGreaterThanOrEqual(7);
+    const opened = Number(/new cases\s+(\d+)/.exec(result.stdout)![1]);
+    const stillFailing = Number(/still failing\s+(\d+)/.exec(result.stdout)![1]);
+    expect(opened + stillFailing).toBe(open);
+    expect(result.stdout).toMatch(/errors\s+0/);
+
+    const json = await runCli(["audit", "--all", "--json"], env);
+    const again = JSON.parse(json.stdout);
+    expect(again).toMatchObject({ checked: 17, new_cases: [], still_failing: open });
+  }, 120_000);
 
   it.each([
     [["audit", "VP-999"], /No vanpool VP-999/],

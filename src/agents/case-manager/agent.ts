@@ -224,7 +224,7 @@ function specialistCall(check: CheckKind, vanpoolId: string, caseId: string | nu
   return { name: `run_${check}_specialist`, args: { vanpool_id: vanpoolId, case_id: caseId } };
 }
 
-function describeFailure(failed: readonly CheckKind[], flagged: string[], status: string): string {
+export function describeFailure(failed: readonly CheckKind[], flagged: string[], status: string): string {
   if (failed.length === 0) return "Some riders could not be checked (missing data); a person should review.";
   return `${failed.join(" and ")} check${failed.length > 1 ? "s" : ""} failed for ${flagged.join(", ")}; ${status === "pending_reply" ? "riders emailed" : "waiting for review"}.`;
 }

@@ -25,6 +25,12 @@ import {
 
 export type OutreachPurpose = "initial" | "reply" | "confirmation" | "follow_up";
 
+export interface OutreachInput {
+  case_id: string;
+  purpose: OutreachPurpose;
+  message_id?: string;
+}
+
 export interface OutreachResult {
   email_thread_id: string | null;
   message_id: string | null;
@@ -55,10 +61,12 @@ export function ownFailingResults(
   return own;
 }
 
-export async function runOutreach(
-  deps: AgentDeps,
-  input: { case_id: string; purpose: OutreachPurpose; message_id?: string },
-): Promise<OutreachResult> {
+export async function runOutreach(deps: AgentDeps, input: OutreachInput): Promise<OutreachResult> {
+  return runOutreachTask(deps, input, await prepareOutreach(deps, input));
+}
+
+/** The Outreach Agent's task for a case: recipients with their drafts, or the reply to handle. */
+export async function prepareOutreach(deps: AgentDeps, input: OutreachInput) {
   const record = await getCase(deps.prisma, input.case_id);
   const van = await findVanpoolSnapshot(deps.prisma, record.vanpool_id);
   if (!van) throw notFound(`No vanpool ${record.vanpool_id}.`);
@@ -111,7 +119,14 @@ export async function runOutreach(
       escalation_draft: escalationDraft({ first_name: firstName, vanpool_id: record.vanpool_id }),
     };
   }
+  return { record, task, reply };
+}
 
+async function runOutreachTask(
+  deps: AgentDeps,
+  input: OutreachInput,
+  { record, task, reply }: Awaited<ReturnType<typeof prepareOutreach>>,
+): Promise<OutreachResult> {
   const threadId = outreachThreadId(record.case_id);
   const turn = await runAgentTurn(deps, {
     ...createOutreachAgent(deps),

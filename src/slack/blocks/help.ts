@@ -28,6 +28,7 @@ export function parseCaseFilter(words: string): CaseStatus | undefined {
 export const COMMAND_USAGE = [
   "*/poolpatrol* commands:",
   "• `/poolpatrol audit VP-101`: audit a vanpool now and post (or update) its case alert",
+  "• `/poolpatrol audit all`: audit every vanpool (approvers); one summary, new cases in its thread",
   "• `/poolpatrol status VP-101` or `/poolpatrol status CASE-1A2B3C4D`: where a vanpool or case stands",
   `• \`/poolpatrol cases\`: open cases; or only those ${Object.keys(CASE_FILTER_WORDS)
     .map((w) => `\`${w}\``)

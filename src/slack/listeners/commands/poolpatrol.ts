@@ -21,6 +21,8 @@ export interface CommandDeps {
   isApprover(userId: string): Promise<boolean>;
   postDigest(force: boolean): Promise<string>;
   permalink(channel: string, ts: string): Promise<string>;
+  /** Starts (or joins) the audit of every vanpool; absent where no job engine runs. */
+  startSweep?(userId: string): Promise<{ joined: boolean }>;
 }
 
 /** What someone typed, quoted back safely: at most 100 characters, no formatting. */
@@ -48,6 +50,24 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
 
     switch (verb.toLowerCase()) {
       case "audit": {
+        if (args[0]?.toLowerCase() === "all") {
+          if (args.length !== 1) return refuse("`audit all` takes nothing more.");
+          if (!(await deps.isApprover(command.user_id)))
+            return refuse("Only approvers can audit every vanpool. Ask one of them, or use `/poolpatrol status`.");
+          const startSweep = deps.startSweep;
+          if (!startSweep) return refuse("Audits of every vanpool are not available in this setup.");
+          await ack({ response_type: "ephemeral", text: "Starting an audit of every vanpool…" });
+          ctx.background("audit all", async () => {
+            const { joined } = await startSweep(command.user_id);
+            await respond({
+              response_type: "ephemeral",
+              text: joined
+                ? "An audit of every vanpool is already under way; its summary will be posted in the audit channel."
+                : "Auditing every vanpool. The summary will be posted in the audit channel, with new cases in its thread.",
+            });
+          });
+          return;
+        }
         const vanpoolId = args[0]?.toUpperCase();
         if (!vanpoolId || args.length !== 1 || !/^VP-\d+$/.test(vanpoolId))
           return refuse(`\`audit\` needs one vanpool id, like \`/poolpatrol audit VP-101\`.`);

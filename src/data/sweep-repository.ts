@@ -1,0 +1,149 @@
+// Sweeps and their pages: what a scheduled or requested audit of every vanpool did,
+// written page by page so a sweep killed halfway resumes where it stopped.
+import { type CaseRecord, toCaseRecord } from "./case-repository.js";
+import type { PrismaClient } from "./prisma.js";
+
+export interface SweepTotals {
+  sweep_id: string;
+  trigger: string;
+  vanpools: number;
+  checked: number;
+  new_cases: string[];
+  still_failing: number;
+  resolved: number;
+  errors: string[];
+  pages: number;
+  pages_done: number;
+  started_at: Date;
+  finished_at: Date | null;
+  slack: { channel: string; ts: string } | null;
+}
+
+export interface PageResult {
+  checked: number;
+  newCases: string[];
+  stillFailing: number;
+  resolved: number;
+  errors: string[];
+}
+
+export async function listActiveVanpoolIds(prisma: PrismaClient): Promise<string[]> {
+  const rows = await prisma.vanpool.findMany({
+    where: { status: "active" },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
+  return rows.map((r) => r.id);
+}
+
+/** Creates the sweep and its pages; false when this slot's sweep exists already (another replica, a retry). */
+export async function createSweep(
+  prisma: PrismaClient,
+  sweep: { id: string; trigger: string; pageCount: number; vanpoolCount: number; now: Date },
+): Promise<boolean> {
+  return prisma.$transaction(async (tx) => {
+    const created = await tx.sweep.createMany({
+      data: [
+        {
+          id: sweep.id,
+          trigger: sweep.trigger,
+          pageCount: sweep.pageCount,
+          vanpoolCount: sweep.vanpoolCount,
+          startedAt: sweep.now,
+        },
+      ],
+      skipDuplicates: true,
+    });
+    if (created.count === 0) return false;
+    await tx.sweepPage.createMany({
+      data: Array.from({ length: sweep.pageCount }, (_, page) => ({ sweepId: sweep.id, page })),
+    });
+    return true;
+  });
+}
+
+export async function isPageFinished(prisma: PrismaClient, sweepId: string, page: number): Promise<boolean> {
+  const row = await prisma.sweepPage.findUnique({ where: { sweepId_page: { sweepId, page } } });
+  return Boolean(row?.finishedAt);
+}
+
+export async function finishPage(
+  prisma: PrismaClient,
+  sweepId: string,
+  page: number,
+  result: PageResult,
+  now: Date,
+): Promise<void> {
+  await prisma.sweepPage.update({
+    where: { sweepId_page: { sweepId, page } },
+    data: { ...result, finishedAt: now },
+  });
+}
+
+/** The vanpools of `ids` already audited by this sweep (before a crash), so a retried page does not audit them twice. */
+export async function vanpoolsAuditedBy(prisma: PrismaClient, trigger: string, ids: string[]): Promise<Set<string>> {
+  const rows = await prisma.verificationRun.findMany({
+    where: { trigger, vanpoolId: { in: ids } },
+    select: { vanpoolId: true },
+    distinct: ["vanpoolId"],
+  });
+  return new Set(rows.map((r) => r.vanpoolId));
+}
+
+export async function findOpenCases(prisma: PrismaClient, vanpoolIds: string[]): Promise<Map<string, CaseRecord>> {
+  const rows = await prisma.case.findMany({
+    where: { vanpoolId: { in: vanpoolIds }, status: { notIn: ["resolved", "cancelled"] } },
+  });
+  return new Map(rows.map((row) => [row.vanpoolId, toCaseRecord(row)]));
+}
+
+export async function allPagesFinished(prisma: PrismaClient, sweepId: string): Promise<boolean> {
+  return (await prisma.sweepPage.count({ where: { sweepId, finishedAt: null } })) === 0;
+}
+
+export async function markSweepFinished(prisma: PrismaClient, sweepId: string, now: Date): Promise<void> {
+  await prisma.sweep.updateMany({ where: { id: sweepId, finishedAt: null }, data: { finishedAt: now } });
+}
+
+export async function findSweepTotals(prisma: PrismaClient, sweepId: string): Promise<SweepTotals | undefined> {
+  const sweep = await prisma.sweep.findUnique({
+    where: { id: sweepId },
+    include: { pages: { orderBy: { page: "asc" } } },
+  });
+  if (!sweep) return undefined;
+  const done = sweep.pages.filter((p) => p.finishedAt);
+  return {
+    sweep_id: sweep.id,
+    trigger: sweep.trigger,
+    vanpools: sweep.vanpoolCount,
+    checked: done.reduce((n, p) => n + p.checked, 0),
+    new_cases: done.flatMap((p) => p.newCases),
+    still_failing: done.reduce((n, p) => n + p.stillFailing, 0),
+    resolved: done.reduce((n, p) => n + p.resolved, 0),
+    errors: done.flatMap((p) => p.errors),
+    pages: sweep.pageCount,
+    pages_done: done.length,
+    started_at: sweep.startedAt,
+    finished_at: sweep.finishedAt,
+    slack: sweep.slackChannel && sweep.slackTs ? { channel: sweep.slackChannel, ts: sweep.slackTs } : null,
+  };
+}
+
+export async function findUnfinishedSweep(prisma: PrismaClient): Promise<string | undefined> {
+  const row = await prisma.sweep.findFirst({ where: { finishedAt: null }, orderBy: { startedAt: "desc" } });
+  return row?.id;
+}
+
+export async function setSweepMessage(prisma: PrismaClient, sweepId: string, channel: string, ts: string) {
+  await prisma.sweep.update({ where: { id: sweepId }, data: { slackChannel: channel, slackTs: ts } });
+}
+
+/** New cases of a sweep whose alert is not in Slack yet. */
+export async function casesWithoutAlert(prisma: PrismaClient, caseIds: string[]): Promise<string[]> {
+  const rows = await prisma.case.findMany({
+    where: { id: { in: caseIds }, slackTs: null },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
+  return rows.map((r) => r.id);
+}

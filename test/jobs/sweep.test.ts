@@ -1,0 +1,96 @@
+// Sweeps on the real pg-boss: two replicas asking for the same scheduled slot make one
+// sweep, a case per failing vanpool with its first emails sent once, one announcement;
+// a page run again after a crash (its job retried) changes nothing.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import type PgBoss from "pg-boss";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import { parseSettings } from "../../src/config/settings.js";
+import { readFixtureDir } from "../../src/data/fixtures.js";
+import { seedFixtures } from "../../src/data/seed.js";
+import { findSweepTotals, type SweepTotals } from "../../src/data/sweep-repository.js";
+import { outboxSender } from "../../src/integrations/email/outbox.js";
+import { startJobBoss } from "../../src/jobs/sweep-boss.js";
+import { registerSweepJobs, requestSweep, scheduledSlot } from "../../src/jobs/sweep-jobs.js";
+import { runSweepPage } from "../../src/jobs/sweep-page.js";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { MOCK_DIR } from "../support/fixtures.js";
+
+let db: TestDatabase;
+let deps: AgentDeps;
+const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "sweep-outbox-"));
+const replicas: PgBoss[] = [];
+const announced: SweepTotals[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  deps = await buildAgentDeps(db, parseSettings({}), {
+    sender: outboxSender(outbox),
+    now: () => new Date("2026-11-23T16:00:00Z"),
+  });
+  for (let i = 0; i < 2; i++) {
+    const boss = await startJobBoss(db.url, () => {});
+    await registerSweepJobs(boss, {
+      agent: deps,
+      settings: { concurrency: 4, pageSize: 5, pageTimeoutSeconds: 60 },
+      log: () => {},
+      announce: async (totals) => {
+        announced.push(totals);
+      },
+    });
+    replicas.push(boss);
+  }
+}, 120_000);
+afterAll(async () => {
+  for (const boss of replicas) await boss.stop({ graceful: false, wait: true });
+  await db.drop();
+  fs.rmSync(outbox, { recursive: true, force: true });
+});
+
+describe("a scheduled sweep", () => {
+  it("runs once per slot across replicas and opens each failing vanpool's case once", async () => {
+    const openBefore = await db.prisma.case.count({ where: { status: { notIn: ["resolved", "cancelled"] } } });
+    const emailsBefore = await db.prisma.message.count({ where: { direction: "outbound" } });
+    const slot = scheduledSlot(new Date("2026-11-30T14:00:00Z"));
+    await Promise.all(replicas.map((boss) => requestSweep(boss, { slot, trigger: "schedule" })));
+
+    let totals = await findSweepTotals(db.prisma, slot);
+    for (let waited = 0; !totals?.finished_at && waited < 90_000; waited += 200) {
+      await sleep(200);
+      totals = await findSweepTotals(db.prisma, slot);
+    }
+    expect(totals?.finished_at).toBeTruthy();
+    expect(await db.prisma.sweep.count()).toBe(1);
+    expect(totals).toMatchObject({ vanpools: 17, checked: 17, pages: 4, errors: [] });
+    expect(totals!.new_cases.length).toBeGreaterThan(0);
+    for (let waited = 0; announced.length === 0 && waited < 10_000; waited += 100) await sleep(100);
+    expect(announced).toHaveLength(1);
+
+    const open = await db.prisma.case.findMany({ where: { status: { notIn: ["resolved", "cancelled"] } } });
+    expect(new Set(open.map((c) => c.vanpoolId)).size).toBe(open.length);
+    expect(open.length).toBe(openBefore + totals!.new_cases.length - totals!.resolved);
+    const newCases = await db.prisma.case.findMany({ where: { id: { in: totals!.new_cases } } });
+    const flagged = newCases
+      .filter((c) => c.status === "pending_reply")
+      .reduce((n, c) => n + ((c.meta as { flagged: string[] }).flagged.length ?? 0), 0);
+    const emails = await db.prisma.message.count({ where: { direction: "outbound" } });
+    expect(emails - emailsBefore).toBe(flagged);
+
+    // A page job retried after a crash: the page is done, nothing more is opened or sent.
+    const ids = (await db.prisma.vanpool.findMany({ where: { status: "active" }, orderBy: { id: "asc" } })).map(
+      (v) => v.id,
+    );
+    await db.prisma.sweepPage.update({
+      where: { sweepId_page: { sweepId: slot, page: 0 } },
+      data: { finishedAt: null },
+    });
+    await runSweepPage(deps, 4, { sweepId: slot, page: 0, vanpoolIds: ids.slice(0, 5) });
+    expect(await db.prisma.case.count({ where: { status: { notIn: ["resolved", "cancelled"] } } })).toBe(open.length);
+    expect(await db.prisma.message.count({ where: { direction: "outbound" } })).toBe(emails);
+    expect(await db.prisma.verificationRun.count({ where: { trigger: `sweep:${slot}` } })).toBe(17);
+  }, 150_000);
+});
