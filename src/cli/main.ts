@@ -1,104 +1,37 @@
-// `poolpatrol`: the command line. Exit codes: 0 done, 1 failure or bad settings,
-// 2 bad arguments or unknown id (nothing stored).
-import path from "node:path";
-import { type ParseArgsConfig, parseArgs } from "node:util";
-import { runEvalCommand } from "../../evals/runner.js";
-import type { AgentDeps } from "../agents/deps.js";
-import { type CaseManagerResult, createCaseWorkflow } from "../cases/case-workflow.js";
-import { PROJECT_ROOT, type Settings, SettingsError } from "../config/settings.js";
-import { findOpenCase } from "../data/case-repository.js";
-import { FixtureError, readFixtureDir } from "../data/fixtures.js";
-import { insertFixturesInBulk, seedFixtures } from "../data/seed.js";
-import { generateSyntheticFixtures } from "../data/synthetic.js";
-import { isId } from "../domain/ids.js";
-import { AppError, invalidInput } from "../errors.js";
-import { startScheduler } from "../jobs/scheduler.js";
-import { startSandbox } from "../sandbox/sandbox.js";
-import { createSlackApp } from "../slack/app.js";
-import type { AuditSummary } from "../verification/audit-service.js";
-import { auditAllVanpools, latestAudit } from "../verification/audit-service.js";
-import {
-  formatWorkflowResult,
-  listApprovalsText,
-  listCasesText,
-  parseStatus,
-  showCase,
-  tickText,
-} from "./case-commands.js";
-import { type CliContext, loadSettings, openContext } from "./context.js";
-import { formatAudit, formatSummary, progressBar } from "./format.js";
-
-export const USAGE = `Usage: poolpatrol <command>
-
-  start                         the Slack bot when Slack is configured, else the local Slack sandbox
-  sandbox                       the local Slack sandbox in the browser (http://localhost:3000)
-  audit-report                  seed if empty, audit every vanpool, open cases, print a summary
-  audit VP-101 [--json]         audit one vanpool (evidence), then open or advance its case
-  audit --all [--json]          audit every active vanpool, with a summary table, and open cases
-  cases [--status S]            list cases
-  case show CASE-XXXXXXXX       status, timeline, evidence, emails and approvals of a case
-  approvals                     decisions waiting for a person
-  approve|reject APR-XXXXXXXX --as USER [--reason R]
-  edit APR-XXXXXXXX --as USER --body TEXT
-                                decide an approval request (reject/edit: escalation replies)
-  reply THREAD-XXXXXXXX --from EMAIL --body TEXT
-                                take in a rider's email reply
-  tick [--now ISO]              run due reply timeouts and carry out pending decisions
-  db migrate                    apply database migrations
-  db seed [--from DIR | --synthetic N]
-                                load mock/ (or DIR, same JSON shapes), or N generated vanpools
-  eval --dataset FILE [--json] [--langsmith]
-                                score the engine on a JSONL dataset
-  help                          show this text`;
-
-const log = (line: string) => process.stderr.write(`${line}\n`);
-
-class UsageError extends Error {}
+// `poolpatrol`: runs one command and turns its outcome into an exit code: 0 done, 1 failure or
+// bad settings, 2 bad arguments or unknown id (nothing stored).
+import { type Command, CommanderError } from "commander";
+import { AppError } from "../errors.js";
+import { log, UsageError } from "./command-kit.js";
+import { createProgram } from "./program.js";
 
 export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  const program = createProgram();
+  let running: Command = program;
+  program.hook("preAction", (_root, command) => {
+    running = command;
+  });
+  if (argv.length === 0) {
+    process.stdout.write(program.helpInformation());
+    return 0;
+  }
   try {
-    switch (command) {
-      case "audit":
-        return await audit(rest);
-      case "db":
-        return await db(rest);
-      case "eval":
-        return await runEvalCommand(rest, { settings: loadSettings(), out: (t) => process.stdout.write(t) });
-      case "start":
-        return await start(rest);
-      case "sandbox":
-        parse(rest, {});
-        return await runSandbox(loadSettings());
-      case "audit-report":
-        return await auditReport(rest);
-      case "cases":
-        return await casesCommand(rest);
-      case "case":
-        return await caseCommand(rest);
-      case "approvals":
-        return await approvalsCommand(rest);
-      case "approve":
-      case "reject":
-      case "edit":
-        return await decideCommand(command, rest);
-      case "reply":
-        return await replyCommand(rest);
-      case "tick":
-        return await tickCommand(rest);
-      case undefined:
-      case "help":
-      case "--help":
-      case "-h":
-        process.stdout.write(`${USAGE}\n`);
-        return 0;
-      default:
-        throw new UsageError(`Unknown command "${command}".`);
-    }
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
   } catch (error) {
+    // Loaded only now: `--help` and commands that succeed do not pay for them.
+    const [{ SettingsError }, { FixtureError }] = await Promise.all([
+      import("../config/settings.js"),
+      import("../data/fixtures.js"),
+    ]);
+    if (error instanceof CommanderError) {
+      // Commander has printed the help, or the parse error and the command's usage.
+      return error.exitCode === 0 ? 0 : 2;
+    }
     if (error instanceof UsageError || error instanceof AppError) {
       log(`poolpatrol: ${error.message}`);
-      if (!(error instanceof FixtureError)) log(`\n${USAGE}`);
+      // A refused import lists its problems; the usage would only bury them.
+      if (!(error instanceof FixtureError)) log(`\n${running.helpInformation()}`);
       return 2;
     }
     if (error instanceof SettingsError) {
@@ -108,295 +41,4 @@ export async function main(argv: string[]): Promise<number> {
     log(`poolpatrol: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return 1;
   }
-}
-
-function parse<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: O) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true } as const);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-async function withContext<T>(
-  settings: Settings,
-  fn: (ctx: CliContext) => Promise<T>,
-  options: { now?: () => Date } = {},
-): Promise<T> {
-  const ctx = await openContext(settings, log, options);
-  try {
-    return await fn(ctx);
-  } finally {
-    await ctx.db.close();
-  }
-}
-
-async function audit(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { all: { type: "boolean" }, json: { type: "boolean" } });
-  const id = positionals[0];
-  if (values.all ? positionals.length > 0 : positionals.length !== 1) {
-    throw new UsageError(
-      values.all ? "`audit --all` takes no vanpool id." : "Give one vanpool id (like VP-101) or --all.",
-    );
-  }
-  if (id && !/^VP-\d+$/i.test(id)) throw new UsageError(`"${id}" is not a vanpool id; they look like VP-101.`);
-  const settings = loadSettings();
-  return withContext(settings, async ({ auditDeps, agentDeps }) => {
-    if (values.all) {
-      const summary = await auditAllVanpools(auditDeps, {
-        trigger: "cli_audit_all",
-        onProgress: values.json ? undefined : progressBar(),
-      });
-      const cases = await openCasesFor(agentDeps, summary);
-      process.stdout.write(
-        values.json
-          ? `${JSON.stringify({ ...summary, cases }, null, 2)}\n`
-          : `${formatSummary(summary)}\n${formatCases(cases)}`,
-      );
-      return 0;
-    }
-    // The Case Manager runs both specialists (and stores their results), then opens or advances the case.
-    const caseResult = await createCaseWorkflow(agentDeps).auditVanpool(id!.toUpperCase());
-    const audit = await latestAudit(agentDeps.prisma, caseResult.vanpool_id);
-    process.stdout.write(
-      values.json
-        ? `${JSON.stringify({ ...audit, case: caseResult }, null, 2)}\n`
-        : `${formatAudit(audit)}\n\nCase: ${formatWorkflowResult(caseResult)}\n`,
-    );
-    return 0;
-  });
-}
-
-async function db(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  const settings = loadSettings();
-  if (sub === "migrate") {
-    parse(rest, {});
-    return withContext(settings, async () => {
-      // openContext has already applied anything pending.
-      log("Database is up to date.");
-      return 0;
-    });
-  }
-  if (sub === "seed") {
-    const { values, positionals } = parse(rest, { from: { type: "string" }, synthetic: { type: "string" } });
-    if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
-    if (values.from && values.synthetic) throw new UsageError("Use --from or --synthetic, not both.");
-    if (values.synthetic !== undefined) {
-      const count = Number(values.synthetic);
-      if (!Number.isInteger(count) || count < 1 || count > 100_000)
-        throw invalidInput("--synthetic takes a whole number of vanpools between 1 and 100000.");
-      return withContext(settings, async ({ db }) => {
-        const started = Date.now();
-        const fixtures = generateSyntheticFixtures(count);
-        await insertFixturesInBulk(db.prisma, fixtures);
-        log(
-          `Seeded ${count} synthetic vanpools (${fixtures.employees.length} riders) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
-        );
-        return 0;
-      });
-    }
-    const dir = path.resolve(values.from ?? path.join(PROJECT_ROOT, "mock"));
-    const fixtures = readFixtureDir(dir);
-    return withContext(settings, async ({ db }) => {
-      const counts = await seedFixtures(db.prisma, fixtures);
-      log(
-        `Seeded from ${dir}: ${Object.entries(counts)
-          .map(([k, v]) => `${v} ${k}`)
-          .join(", ")}.`,
-      );
-      return 0;
-    });
-  }
-  throw new UsageError(sub ? `Unknown db command "${sub}".` : "db needs a command: migrate or seed.");
-}
-
-async function start(args: string[]): Promise<number> {
-  parse(args, {});
-  const settings = loadSettings();
-  if (settings.slack) return runBot(settings);
-  log(
-    `Slack is not configured (missing ${settings.slackMissing.join(", ")}), so Pool Patrol runs in its local Slack sandbox. See "Slack" in the README to connect a workspace.`,
-  );
-  return runSandbox(settings);
-}
-
-/** One audit of every vanpool, opening cases, printed as a table (`poolpatrol audit-report`). */
-async function auditReport(args: string[]): Promise<number> {
-  parse(args, {});
-  const settings = loadSettings();
-  return withContext(settings, async ({ db, auditDeps, agentDeps }) => {
-    log(
-      `Pool Patrol on ${db.kind === "embedded" ? `the embedded PostgreSQL (${settings.dataDir})` : "the PostgreSQL at DATABASE_URL"}.`,
-    );
-    await seedIfEmpty(db.prisma);
-    const summary = await auditAllVanpools(auditDeps, { trigger: "startup_audit", onProgress: progressBar() });
-    const cases = await openCasesFor(agentDeps, summary);
-    process.stdout.write(
-      `${formatSummary(summary)}\n${formatCases(cases)}\nDetails: npx poolpatrol audit VP-101 (any id above), npx poolpatrol case show CASE-…, npx poolpatrol approvals.\n`,
-    );
-    return 0;
-  });
-}
-
-/** After a bulk audit, the Case Manager opens (or advances) a case for every vanpool that needs one. */
-async function openCasesFor(deps: AgentDeps, summary: AuditSummary): Promise<CaseManagerResult[]> {
-  const workflow = createCaseWorkflow(deps);
-  const results: CaseManagerResult[] = [];
-  for (const item of summary.attention) {
-    const open = await findOpenCase(deps.prisma, item.vanpool_id);
-    if (!open) results.push(await workflow.auditVanpool(item.vanpool_id));
-  }
-  return results;
-}
-
-function formatCases(cases: CaseManagerResult[]): string {
-  if (cases.length === 0) return "";
-  return `\nCases opened:\n${cases.map((c) => `  ${c.case_id ?? "-"}  ${c.vanpool_id.padEnd(8)} ${c.status ?? c.outcome}`).join("\n")}\n`;
-}
-
-async function casesCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { status: { type: "string" } });
-  if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
-  const status = parseStatus(values.status);
-  return withContext(loadSettings(), async (ctx) => {
-    process.stdout.write(`${await listCasesText(ctx, status)}\n`);
-    return 0;
-  });
-}
-
-async function caseCommand(args: string[]): Promise<number> {
-  const { positionals } = parse(args, {});
-  if (positionals[0] !== "show" || positionals.length !== 2)
-    throw new UsageError("Use: poolpatrol case show CASE-XXXXXXXX");
-  const caseId = positionals[1]!.toUpperCase();
-  if (!isId("case", caseId))
-    throw new UsageError(`"${positionals[1]}" is not a case id; they look like CASE-1A2B3C4D.`);
-  return withContext(loadSettings(), async (ctx) => {
-    process.stdout.write(`${await showCase(ctx, caseId)}\n`);
-    return 0;
-  });
-}
-
-async function approvalsCommand(args: string[]): Promise<number> {
-  parse(args, {});
-  return withContext(loadSettings(), async (ctx) => {
-    process.stdout.write(`${await listApprovalsText(ctx)}\n`);
-    return 0;
-  });
-}
-
-async function decideCommand(command: "approve" | "reject" | "edit", args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    as: { type: "string" },
-    reason: { type: "string" },
-    body: { type: "string" },
-  });
-  const approvalId = positionals[0]?.toUpperCase();
-  if (!approvalId || positionals.length !== 1 || !isId("approval", approvalId))
-    throw new UsageError(`${command} needs one approval id, like APR-1A2B3C4D.`);
-  if (!values.as) throw new UsageError(`${command} needs --as USER: every decision records who made it.`);
-  if (command === "edit" && !values.body)
-    throw new UsageError("edit needs --body TEXT: the email as it should be sent.");
-  return withContext(loadSettings(), async (ctx) => {
-    const workflow = createCaseWorkflow(ctx.agentDeps);
-    const decision = command === "approve" ? "approve" : command === "reject" ? "reject" : "edit";
-    const result = await workflow.decide(approvalId, decision, values.as!, {
-      body: values.body,
-      reason: values.reason,
-    });
-    process.stdout.write(
-      `${result.approval.approval_id} ${result.approval.status} by ${result.approval.decided_by}: ${result.note}\n`,
-    );
-    return 0;
-  });
-}
-
-async function replyCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    from: { type: "string" },
-    body: { type: "string" },
-    subject: { type: "string" },
-  });
-  const threadId = positionals[0]?.toUpperCase();
-  if (!threadId || positionals.length !== 1) throw new UsageError("reply needs one thread id, like THREAD-1A2B3C4D.");
-  if (!values.from || !values.body) throw new UsageError("reply needs --from EMAIL and --body TEXT.");
-  return withContext(loadSettings(), async (ctx) => {
-    const result = await createCaseWorkflow(ctx.agentDeps).receiveReply({
-      threadId,
-      from: values.from!,
-      body: values.body!,
-      subject: values.subject,
-    });
-    process.stdout.write(
-      `${result.message_id} recorded. ${result.handled ? formatWorkflowResult(result) : result.note}\n`,
-    );
-    return 0;
-  });
-}
-
-async function tickCommand(args: string[]): Promise<number> {
-  const { values } = parse(args, { now: { type: "string" } });
-  const now = values.now ? new Date(values.now) : new Date();
-  if (Number.isNaN(now.getTime()))
-    throw new UsageError(`--now "${values.now}" is not a date; use ISO 8601 like 2026-12-01T09:00:00Z.`);
-  return withContext(
-    loadSettings(),
-    async (ctx) => {
-      process.stdout.write(`${await tickText(createCaseWorkflow(ctx.agentDeps), now)}\n`);
-      return 0;
-    },
-    { now: () => now },
-  );
-}
-
-/** The Slack bot and its scheduler, in one process, until SIGINT/SIGTERM. */
-async function runBot(settings: Settings): Promise<number> {
-  const ctx = await openContext(settings, log);
-  const slack = settings.slack!;
-  await seedIfEmpty(ctx.db.prisma);
-  const bot = await createSlackApp({ slack, deps: ctx.agentDeps });
-  await bot.app.start(slack.port);
-  const scheduler = startScheduler(bot, {
-    reminderHours: settings.schedule.reminderHours,
-    expiryHours: settings.schedule.approvalExpiryHours,
-    digestCron: settings.schedule.digestCron,
-    timezone: settings.timeZone,
-  });
-  log(
-    `Pool Patrol is running in Slack (${bot.socketMode ? "Socket Mode" : `HTTP mode on port ${slack.port}, POST /slack/events`}), alerts in ${slack.auditChannel}; database ${ctx.db.kind}. Ctrl-C stops it.`,
-  );
-  await untilStopped();
-  scheduler.stop();
-  await bot.app.stop();
-  await bot.idle();
-  await ctx.db.close();
-  return 0;
-}
-
-/** The local Slack sandbox with the real bot, until SIGINT/SIGTERM. */
-async function runSandbox(settings: Settings): Promise<number> {
-  const ctx = await openContext(settings, log);
-  await seedIfEmpty(ctx.db.prisma);
-  const sandbox = await startSandbox(ctx, { port: settings.port });
-  log(
-    `Pool Patrol sandbox: open ${sandbox.url} (a local Slack workspace with the real bot; database ${ctx.db.kind}). Ctrl-C stops it.`,
-  );
-  await untilStopped();
-  await sandbox.close();
-  await ctx.db.close();
-  return 0;
-}
-
-async function seedIfEmpty(prisma: CliContext["db"]["prisma"]): Promise<void> {
-  if ((await prisma.vanpool.count()) > 0) return;
-  const counts = await seedFixtures(prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
-  log(`Empty database: loaded the mock data (${counts.vanpools} vanpools, ${counts.employees} employees).`);
-}
-
-function untilStopped(): Promise<void> {
-  return new Promise((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
 }

@@ -56,7 +56,7 @@ describe("poolpatrol audit", () => {
     [["audit", "bogus"], /"bogus" is not a vanpool id/],
     [["audit"], /Give one vanpool id/],
     [["audit", "VP-101", "--color"], /Unknown option '--color'/],
-    [["frobnicate"], /Unknown command "frobnicate"/],
+    [["frobnicate"], /Unknown command 'frobnicate'/],
   ])("refuses %j with one line and the usage, exit 2, nothing stored", async (args, message) => {
     const before = await tableCounts(db.prisma);
     const result = await runCli(args, env);

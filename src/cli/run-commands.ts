@@ -1,0 +1,63 @@
+// Long-running commands: the Slack bot and the local sandbox, until SIGINT/SIGTERM.
+import type { Settings } from "../config/settings.js";
+import { startScheduler } from "../jobs/scheduler.js";
+import { startSandbox } from "../sandbox/sandbox.js";
+import { createSlackApp } from "../slack/app.js";
+import { log } from "./command-kit.js";
+import { loadSettings, openContext, seedIfEmpty } from "./context.js";
+
+export async function startCommand(): Promise<void> {
+  const settings = loadSettings();
+  if (settings.slack) return runBot(settings);
+  log(
+    `Slack is not configured (missing ${settings.slackMissing.join(", ")}), so Pool Patrol runs in its local Slack sandbox. See "Slack" in the README to connect a workspace.`,
+  );
+  return runSandbox(settings);
+}
+
+export async function sandboxCommand(): Promise<void> {
+  return runSandbox(loadSettings());
+}
+
+/** The Slack bot and its scheduler, in one process. */
+async function runBot(settings: Settings): Promise<void> {
+  const ctx = await openContext(settings);
+  const slack = settings.slack!;
+  await seedIfEmpty(ctx.db.prisma);
+  const bot = await createSlackApp({ slack, deps: ctx.agentDeps });
+  await bot.app.start(slack.port);
+  const scheduler = startScheduler(bot, {
+    reminderHours: settings.schedule.reminderHours,
+    expiryHours: settings.schedule.approvalExpiryHours,
+    digestCron: settings.schedule.digestCron,
+    timezone: settings.timeZone,
+  });
+  log(
+    `Pool Patrol is running in Slack (${bot.socketMode ? "Socket Mode" : `HTTP mode on port ${slack.port}, POST /slack/events`}), alerts in ${slack.auditChannel}; database ${ctx.db.kind}. Ctrl-C stops it.`,
+  );
+  await untilStopped();
+  scheduler.stop();
+  await bot.app.stop();
+  await bot.idle();
+  await ctx.db.close();
+}
+
+/** The local Slack sandbox with the real bot. */
+async function runSandbox(settings: Settings): Promise<void> {
+  const ctx = await openContext(settings);
+  await seedIfEmpty(ctx.db.prisma);
+  const sandbox = await startSandbox(ctx, { port: settings.port });
+  log(
+    `Pool Patrol sandbox: open ${sandbox.url} (a local Slack workspace with the real bot; database ${ctx.db.kind}). Ctrl-C stops it.`,
+  );
+  await untilStopped();
+  await sandbox.close();
+  await ctx.db.close();
+}
+
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+}
