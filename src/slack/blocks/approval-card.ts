@@ -2,10 +2,11 @@
 // (approve with a confirm dialog / reject). A button's value is the request id only.
 // Once decided, the card is rebuilt without buttons and says who decided, when.
 import type { ApprovalRecord } from "../../data/approval-repository.js";
+import { idPattern } from "../../domain/ids.js";
 import { button, context, escapeMrkdwn, header, type SlackMessage, section, slackDate, truncate } from "./format.js";
 
 /** Matches an approval action id, with or without a request-id suffix. */
-export const approvalAction = (actionId: string) => new RegExp(`^${actionId}(:APR-[0-9A-F]{8})?$`);
+export const approvalAction = (actionId: string) => new RegExp(`^${actionId}(:${idPattern("approval")})?$`);
 
 export const APPROVAL_ACTIONS = {
   approveReply: "approve_escalation_reply",

@@ -5,6 +5,7 @@
 import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from "@slack/bolt";
 import { createAgentModel } from "../../../agents/models/index.js";
 import { type CaseRecord, findCase, findOpenCase, getCase } from "../../../data/case-repository.js";
+import { idPattern } from "../../../domain/ids.js";
 import type { CaseMessages } from "../../case-messages.js";
 import { answer } from "../../conversation/answers.js";
 import { CLARIFYING_QUESTION, understand } from "../../conversation/intent.js";
@@ -92,7 +93,7 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
       const fromThread = event.thread_ts
         ? await prisma.case.findFirst({ where: { slackChannel: event.channel, slackTs: event.thread_ts } })
         : null;
-      const caseId = /CASE-[0-9A-F]{8}/i.exec(text)?.[0]?.toUpperCase();
+      const caseId = new RegExp(idPattern("case"), "i").exec(text)?.[0]?.toUpperCase();
       const vanpoolId = /VP-\d+/i.exec(text)?.[0]?.toUpperCase();
       const record = fromThread
         ? await findCase(prisma, fromThread.id)
