@@ -2,6 +2,7 @@
 // bot actually posted, answered by a fake Slack Web API.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScheduler } from "../../src/jobs/scheduler.js";
+import { exactDistancesIn } from "../support/privacy.js";
 import { ALICE, AUDIT_CHANNEL, BOB, CAROL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
@@ -72,7 +73,7 @@ describe("/poolpatrol audit", () => {
     );
     const everything = JSON.stringify(h.fake.calls.map((c) => c.body));
     expect(addresses.filter((a) => everything.includes(a))).toEqual([]);
-    expect(everything).not.toMatch(/\d+\.\d mi\b/);
+    expect(exactDistancesIn(everything)).toEqual([]);
   });
 
   it.each([
@@ -350,6 +351,6 @@ describe("privacy, after everything above", () => {
     );
     const everything = JSON.stringify(h.fake.calls.map((c) => c.body));
     expect(addresses.filter((a) => everything.includes(a))).toEqual([]);
-    expect(everything).not.toMatch(/\d+\.\d mi\b/);
+    expect(exactDistancesIn(everything)).toEqual([]);
   });
 });
