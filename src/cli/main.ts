@@ -12,7 +12,7 @@ export async function main(argv: string[]): Promise<number> {
     running = command;
   });
   if (argv.length === 0) {
-    process.stdout.write(program.helpInformation());
+    program.outputHelp();
     return 0;
   }
   try {

@@ -41,7 +41,7 @@ export function createProgram(): Command {
 
   program
     .command("sandbox")
-    .description("the local Slack sandbox in the browser (http://localhost:3000, PORT to change)")
+    .description("the local Slack sandbox in the browser, on http://localhost:PORT (3000)")
     .action(async () => (await import("./run-commands.js")).sandboxCommand());
 
   program
@@ -51,7 +51,7 @@ export function createProgram(): Command {
 
   program
     .command("audit")
-    .description("audit one vanpool (evidence), then open or advance its case; --all for every active vanpool")
+    .description("audit one vanpool (or --all) and open or advance its case")
     .argument("[vanpool]", "a vanpool id like VP-101")
     .option("--all", "audit every active vanpool, with a summary table, and open cases")
     .option("--json", "print the structured result")
@@ -67,7 +67,7 @@ export function createProgram(): Command {
 
   program
     .command("case")
-    .description("one case: `case show CASE-…`")
+    .description("case show CASE-…: status, timeline, evidence, emails and approvals")
     .command("show")
     .description("status, timeline, evidence, emails and approvals of a case")
     .argument("<case>", "a case id like CASE-1A2B3C4D5E6F7A8B")
@@ -113,7 +113,7 @@ export function createProgram(): Command {
     .option("--now <iso>", "the time to act as, ISO 8601 (default: now)")
     .action(async (options: { now?: string }) => (await import("./decision-commands.js")).tickCommand(options));
 
-  const db = program.command("db").description("the database: `db migrate`, `db seed`");
+  const db = program.command("db").description("db migrate | db seed: the database");
   db.command("migrate")
     .description("apply database migrations (also done on every start)")
     .action(async () => (await import("./db-commands.js")).migrateCommand());
