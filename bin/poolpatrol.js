@@ -7,6 +7,11 @@ if (!existsSync(entry)) {
   process.stderr.write("poolpatrol: the compiled CLI is missing; run `npm run build` (npm install does it).\n");
   process.exit(1);
 }
+// A reader that stops early (`poolpatrol eval --json | head`) is not an error.
+process.stdout.on("error", (error) => {
+  if (error.code === "EPIPE") process.exit();
+  throw error;
+});
 const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));
 // Exit once everything written has reached the pipe or file (a pipe is written asynchronously),
