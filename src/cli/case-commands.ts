@@ -1,14 +1,16 @@
-// CLI commands for cases, approvals, replies and the scheduler tick.
+// Read-only commands: `cases`, `case show` and `approvals` (the database only, no agents).
 
-import type { CaseManagerResult, CaseWorkflow } from "../cases/case-workflow.js";
 import { type ApprovalRecord, listApprovals } from "../data/approval-repository.js";
 import { eventsFor } from "../data/audit-log.js";
 import { type CaseRecord, getCase, listCases } from "../data/case-repository.js";
 import { findThreadForCase } from "../data/email-repository.js";
+import type { PrismaClient } from "../data/prisma.js";
 import { findLatestResults } from "../data/verification-repository.js";
 import { CASE_STATUSES, type CaseStatus, isCaseStatus, replyDeadline } from "../domain/case-lifecycle.js";
+import { isId } from "../domain/ids.js";
 import { invalidInput } from "../errors.js";
-import type { CliContext } from "./context.js";
+import { out, UsageError } from "./command-kit.js";
+import { loadSettings, withDatabase } from "./context.js";
 import { verdictLabel } from "./format.js";
 
 export function parseStatus(value: string | undefined): CaseStatus | undefined {
@@ -30,21 +32,7 @@ export function formatApprovalLine(a: ApprovalRecord, now: Date): string {
   return `${a.approval_id}  ${a.kind.padEnd(17)} ${a.case_id}  ${what}  (waiting ${hours} h)`;
 }
 
-export function formatWorkflowResult(r: Partial<CaseManagerResult>): string {
-  const lines = [
-    r.case_id
-      ? `${r.case_id} (${r.vanpool_id}): ${r.status}${r.outcome ? `, outcome ${r.outcome}` : ""}`
-      : `${r.vanpool_id}: no case, outcome ${r.outcome}`,
-  ];
-  if (r.reasoning) lines.push(`  ${r.reasoning}`);
-  if (r.tools_used?.length) lines.push(`  tools: ${r.tools_used.join(", ")}`);
-  if (r.approval_id)
-    lines.push(`  waiting for a decision: ${r.approval_id} (poolpatrol approve|reject ${r.approval_id} --as YOU)`);
-  return lines.join("\n");
-}
-
-export async function showCase(ctx: CliContext, caseId: string): Promise<string> {
-  const { prisma } = ctx.db;
+export async function showCase(prisma: PrismaClient, caseId: string): Promise<string> {
   const record = await getCase(prisma, caseId);
   const [results, thread, approvals] = await Promise.all([
     findLatestResults(prisma, record.vanpool_id),
@@ -98,24 +86,14 @@ export async function showCase(ctx: CliContext, caseId: string): Promise<string>
   return lines.join("\n");
 }
 
-export async function listCasesText(ctx: CliContext, status?: CaseStatus): Promise<string> {
-  const cases = await listCases(ctx.db.prisma, { status });
+export async function listCasesText(prisma: PrismaClient, status?: CaseStatus): Promise<string> {
+  const cases = await listCases(prisma, { status });
   return cases.length ? cases.map(formatCaseLine).join("\n") : `No cases${status ? ` in ${status}` : ""}.`;
 }
 
-export async function listApprovalsText(ctx: CliContext): Promise<string> {
-  const pending = await listApprovals(ctx.db.prisma, { status: "pending" });
-  const now = ctx.agentDeps.now();
+export async function listApprovalsText(prisma: PrismaClient, now: Date): Promise<string> {
+  const pending = await listApprovals(prisma, { status: "pending" });
   return pending.length ? pending.map((a) => formatApprovalLine(a, now)).join("\n") : "No approvals waiting.";
-}
-
-export async function tickText(workflow: CaseWorkflow, now: Date): Promise<string> {
-  const { applied, timeouts } = await workflow.tick(now);
-  const lines = [
-    ...applied.map((d) => `carried out ${d.approval.approval_id} (${d.approval.status}): ${d.note}`),
-    ...timeouts.map((t) => `timeout ${formatWorkflowResult(t)}`),
-  ];
-  return lines.length ? lines.join("\n") : "Nothing due.";
 }
 
 function eventDetail(details: Record<string, unknown>): string {
@@ -128,4 +106,19 @@ function eventDetail(details: Record<string, unknown>): string {
     return `: ${String(details.approval_id)}${details.kind ? ` (${String(details.kind)})` : ""}${details.reason ? `: ${String(details.reason)}` : ""}`;
   if (details.employee_id) return `: ${String(details.employee_id)}`;
   return "";
+}
+
+export async function casesCommand(options: { status?: string }): Promise<void> {
+  const status = parseStatus(options.status);
+  await withDatabase(loadSettings(), async (db) => out(`${await listCasesText(db.prisma, status)}\n`));
+}
+
+export async function showCaseCommand(value: string): Promise<void> {
+  const caseId = value.toUpperCase();
+  if (!isId("case", caseId)) throw new UsageError(`"${value}" is not a case id; they look like CASE-1A2B3C4D5E6F7A8B.`);
+  await withDatabase(loadSettings(), async (db) => out(`${await showCase(db.prisma, caseId)}\n`));
+}
+
+export async function approvalsCommand(): Promise<void> {
+  await withDatabase(loadSettings(), async (db) => out(`${await listApprovalsText(db.prisma, new Date())}\n`));
 }

@@ -1,14 +1,16 @@
-// What every command needs, built once from settings.
+// What commands need, built from settings: the database alone for read-only commands, or the
+// database with everything the agents use (and, for commands that change cases, the job engine).
+// The agents' modules load only when a command needs them.
 
-import { type AgentDeps, buildAgentDeps } from "../agents/deps.js";
-import { createCaseWorkflow } from "../cases/case-workflow.js";
-import { parseSettings, type Settings } from "../config/settings.js";
+import path from "node:path";
+import type { AgentDeps } from "../agents/deps.js";
+import { PROJECT_ROOT, parseSettings, type Settings } from "../config/settings.js";
 import { type Database, openDatabase } from "../data/database.js";
-import { configureTracing } from "../integrations/tracing.js";
-import { registerCaseJobs } from "../jobs/case-jobs.js";
-import { type JobEngine, startJobEngine, type UnfinishedJob } from "../jobs/engine.js";
-import { QUEUE_OPTIONS } from "../jobs/queues.js";
+import { readFixtureDir } from "../data/fixtures.js";
+import { seedFixtures } from "../data/seed.js";
+import type { JobEngine, UnfinishedJob } from "../jobs/engine.js";
 import type { AuditServiceDeps } from "../verification/audit-service.js";
+import { log } from "./command-kit.js";
 
 export interface CliContext {
   settings: Settings;
@@ -32,29 +34,42 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
  */
 export async function openContext(
   settings: Settings,
-  log: (line: string) => void,
+  logLine: (line: string) => void = log,
   options: { now?: () => Date; jobs?: "worker" | "bot" } = {},
 ): Promise<CliContext> {
+  const [{ configureTracing }, { buildAgentDeps }] = await Promise.all([
+    import("../integrations/tracing.js"),
+    import("../agents/deps.js"),
+  ]);
   configureTracing(settings);
-  const db = await openDatabase(settings, { log });
+  const db = await openDatabase(settings, { log: logLine });
   let jobs: JobEngine | undefined;
   try {
-    jobs = options.jobs
-      ? await startJobEngine({
-          databaseUrl: db.url,
-          log,
-          supervise: options.jobs === "bot",
-          pollingIntervalSeconds: options.jobs === "bot" ? 2 : 0.5,
-          queues: QUEUE_OPTIONS,
-        })
-      : undefined;
+    if (options.jobs) {
+      const [{ startJobEngine }, { QUEUE_OPTIONS }] = await Promise.all([
+        import("../jobs/engine.js"),
+        import("../jobs/queues.js"),
+      ]);
+      jobs = await startJobEngine({
+        databaseUrl: db.url,
+        log: logLine,
+        supervise: options.jobs === "bot",
+        pollingIntervalSeconds: options.jobs === "bot" ? 2 : 0.5,
+        queues: QUEUE_OPTIONS,
+      });
+    }
   } catch (error) {
     await db.close();
     throw error;
   }
   const agentDeps: AgentDeps = { ...(await buildAgentDeps(db, settings, options)), jobs };
-  if (jobs && options.jobs === "worker")
-    await registerCaseJobs(jobs, { deps: agentDeps, workflow: createCaseWorkflow(agentDeps), log });
+  if (jobs && options.jobs === "worker") {
+    const [{ registerCaseJobs }, { createCaseWorkflow }] = await Promise.all([
+      import("../jobs/case-jobs.js"),
+      import("../cases/case-workflow.js"),
+    ]);
+    await registerCaseJobs(jobs, { deps: agentDeps, workflow: createCaseWorkflow(agentDeps), log: logLine });
+  }
   const auditDeps: AuditServiceDeps = agentDeps;
   return {
     settings,
@@ -68,4 +83,54 @@ export async function openContext(
       await db.close();
     },
   };
+}
+
+/**
+ * Runs `fn` with a context on the configured database, then (with `jobs: "worker"`) the case jobs it
+ * queued, naming any that did not complete, and closes everything afterwards.
+ */
+export async function withContext<T>(
+  settings: Settings,
+  fn: (ctx: CliContext) => Promise<T>,
+  options: { now?: () => Date; jobs?: "worker" } = {},
+): Promise<T> {
+  const ctx = await openContext(settings, log, options);
+  try {
+    const result = await fn(ctx);
+    for (const job of await ctx.settle())
+      log(
+        `poolpatrol: ${job.name} job ${job.id} ${job.state === "retry" ? "failed and will be retried" : job.state}${job.error ? `: ${job.error}` : ""}. \`poolpatrol jobs\` shows it.`,
+      );
+    return result;
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** For commands that only read and write records: no agents, no model, no tracing. */
+export async function withDatabase<T>(settings: Settings, fn: (db: Database) => Promise<T>): Promise<T> {
+  const db = await openDatabase(settings, { log });
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * An empty database gets the mock data; the mock threads' replies are then taken in as real
+ * inbound email, so the first screen shows cases in the state their replies imply.
+ */
+export async function seedIfEmpty(ctx: Pick<CliContext, "db" | "agentDeps">): Promise<void> {
+  if ((await ctx.db.prisma.vanpool.count()) > 0) return;
+  const [{ processSeededReplies }, { createCaseWorkflow }] = await Promise.all([
+    import("../integrations/email/inbound/seeded-replies.js"),
+    import("../cases/case-workflow.js"),
+  ]);
+  const fixtures = readFixtureDir(path.join(PROJECT_ROOT, "mock"));
+  const counts = await seedFixtures(ctx.db.prisma, fixtures, { inbound: false });
+  const replies = await processSeededReplies(ctx.agentDeps, createCaseWorkflow(ctx.agentDeps), fixtures);
+  log(
+    `Empty database: loaded the mock data (${counts.vanpools} vanpools, ${counts.employees} employees, ${replies.length} riders' replies taken in as email).`,
+  );
 }

@@ -1,11 +1,20 @@
 // Every setting Pool Patrol reads from the environment, parsed and validated once.
 // A wrong value stops start-up with a message that names the variable.
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import cron from "node-cron";
 import { z } from "zod";
 
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+/** The folder with package.json, whether this file runs from src/ or compiled from dist/src/. */
+export const PROJECT_ROOT = findProjectRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function findProjectRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`No package.json above ${from}.`);
+  }
+}
 
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());

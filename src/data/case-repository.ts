@@ -64,7 +64,8 @@ export async function findCase(db: Db, caseId: string): Promise<CaseRecord | und
 
 export async function getCase(db: Db, caseId: string): Promise<CaseRecord> {
   const found = await findCase(db, caseId);
-  if (!found) throw notFound(`No case ${caseId}. Case ids look like CASE-1A2B3C4D; \`poolpatrol cases\` lists them.`);
+  if (!found)
+    throw notFound(`No case ${caseId}. Case ids look like CASE-1A2B3C4D5E6F7A8B; \`poolpatrol cases\` lists them.`);
   return found;
 }
 

@@ -2,6 +2,7 @@
 // snake_case as in the seeds; riders are listed inside each vanpool and employees
 // carry their shift id.
 import { z } from "zod";
+import { idPattern } from "../domain/ids.js";
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-11-23");
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time like 07:30 (24-hour)");
@@ -79,7 +80,9 @@ export const caseStatusSchema = z.enum([
 
 export const caseFixture = z
   .object({
-    case_id: z.string().regex(/^CASE-[0-9A-F]{8}$/, "must be CASE- and 8 upper-case hex digits"),
+    case_id: z
+      .string()
+      .regex(new RegExp(`^${idPattern("case")}$`), "must be CASE- and 16 (or 8) upper-case hex digits"),
     vanpool_id: z.string().min(1),
     status: caseStatusSchema,
     reason: z.enum(["location_mismatch", "shift_mismatch", "both", "inconclusive"]),
@@ -95,7 +98,9 @@ export const caseFixture = z
 
 export const messageFixture = z
   .object({
-    message_id: z.string().regex(/^MSG-[0-9A-F]{8}$/, "must be MSG- and 8 upper-case hex digits"),
+    message_id: z
+      .string()
+      .regex(new RegExp(`^${idPattern("message")}$`), "must be MSG- and 16 (or 8) upper-case hex digits"),
     direction: z.enum(["inbound", "outbound"]),
     from: z.string().min(1),
     to: z.array(z.string()).min(1),
@@ -111,7 +116,9 @@ export const messageFixture = z
 
 export const emailThreadFixture = z
   .object({
-    thread_id: z.string().regex(/^THREAD-[0-9A-F]{8}$/, "must be THREAD- and 8 upper-case hex digits"),
+    thread_id: z
+      .string()
+      .regex(new RegExp(`^${idPattern("thread")}$`), "must be THREAD- and 16 (or 8) upper-case hex digits"),
     case_id: z.string().min(1),
     vanpool_id: z.string().min(1),
     subject: z.string().min(1),

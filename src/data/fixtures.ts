@@ -27,6 +27,8 @@ export interface ExistingIds {
   employees: Set<string>;
   vanpools: Set<string>;
   cases: Set<string>;
+  /** Every rider row already stored; active: a current rider of an active vanpool. */
+  riders: { participantId: string; vanpoolId: string; employeeId: string; active: boolean }[];
 }
 
 export class FixtureError extends AppError {
@@ -132,6 +134,10 @@ export function checkReferences(fixtures: Fixtures, existing: ExistingIds): void
   });
   const riderOf = new Map<string, string>();
   const participants = new Set<string>();
+  const storedParticipant = new Map(existing.riders.map((r) => [r.participantId, r]));
+  const storedVanpoolsOf = new Map<string, Set<string>>();
+  for (const r of existing.riders.filter((row) => row.active))
+    storedVanpoolsOf.set(r.employeeId, (storedVanpoolsOf.get(r.employeeId) ?? new Set()).add(r.vanpoolId));
   fixtures.vanpools.forEach((v, i) => {
     const label = `vanpools.json: record #${i + 1} (${v.vanpool_id})`;
     v.riders.forEach((r, j) => {
@@ -146,6 +152,21 @@ export function checkReferences(fixtures: Fixtures, existing: ExistingIds): void
       if (participants.has(r.participant_id))
         problems.push(`${label}: field "riders[${j}].participant_id": ${r.participant_id} is used twice`);
       participants.add(r.participant_id);
+      // An import adds and updates; it never moves a rider or gives a participant id to someone else.
+      const stored = storedParticipant.get(r.participant_id);
+      if (stored && stored.employeeId !== r.employee_id)
+        problems.push(
+          `${label}: field "riders[${j}].participant_id": ${r.participant_id} already belongs to ${stored.employeeId} on ${stored.vanpoolId} in the database; a participant id is never reused`,
+        );
+      else if (stored && stored.vanpoolId !== v.vanpool_id)
+        problems.push(
+          `${label}: field "riders[${j}].participant_id": ${r.participant_id} (${r.employee_id}) rides ${stored.vanpoolId} in the database; an import does not move riders between vanpools`,
+        );
+      const storedVanpools = storedVanpoolsOf.get(r.employee_id);
+      if (!stored && storedVanpools && !storedVanpools.has(v.vanpool_id))
+        problems.push(
+          `${label}: field "riders[${j}].employee_id": ${r.employee_id} rides ${[...storedVanpools].join(", ")} in the database; an import does not move riders between vanpools`,
+        );
     });
     if (v.riders.length > v.capacity)
       problems.push(`${label}: field "riders": ${v.riders.length} riders exceed the capacity of ${v.capacity}`);

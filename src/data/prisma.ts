@@ -21,5 +21,9 @@ export function createDataClients(databaseUrl: string): DataClients {
     if ((error as { code?: string }).code !== "57P01")
       process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`);
   });
+  // The same for a connection checked out of the pool (a held lock, a transaction) when the
+  // server stops first, as the embedded server does on Ctrl-C or SIGTERM: its next query fails
+  // with the error instead, and the pool's listener above reports idle ones.
+  pool.on("connect", (client) => client.on("error", () => {}));
   return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
 }

@@ -162,8 +162,26 @@ async function existingIds(tx: Tx): Promise<ExistingIds> {
   const employees = await tx.employee.findMany({ select: { id: true } });
   const vanpools = await tx.vanpool.findMany({ select: { id: true } });
   const cases = await tx.case.findMany({ select: { id: true } });
+  const riders = await tx.rider.findMany({
+    select: {
+      participantId: true,
+      vanpoolId: true,
+      employeeId: true,
+      status: true,
+      vanpool: { select: { status: true } },
+    },
+  });
   const ids = (rows: { id: string }[]) => new Set(rows.map((r) => r.id));
-  return { shifts: ids(shifts), employees: ids(employees), vanpools: ids(vanpools), cases: ids(cases) };
+  return {
+    shifts: ids(shifts),
+    employees: ids(employees),
+    vanpools: ids(vanpools),
+    cases: ids(cases),
+    riders: riders.map(({ status, vanpool, ...r }) => ({
+      ...r,
+      active: status === "active" && vanpool.status === "active",
+    })),
+  };
 }
 
 /** Bulk insert for generated load data: createMany in chunks, existing ids skipped. */

@@ -4,14 +4,15 @@
 import fs from "node:fs";
 import type http from "node:http";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { PROJECT_ROOT } from "../config/settings.js";
 import type { PrismaClient } from "../data/prisma.js";
 import type { HandWrittenReply } from "../integrations/email/inbound/local-delivery.js";
 import { RESEND_WEBHOOK_PATH } from "../integrations/email/inbound/webhook-route.js";
 import type { FakeSlack } from "./slack/local-slack.js";
 import { postSigned } from "./slack/local-slack.js";
 
-const UI_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "ui");
+// The page's files stay in src/ (the compiled code runs from dist/).
+const UI_DIR = path.join(PROJECT_ROOT, "src", "sandbox", "ui");
 const STATIC: Record<string, string> = { "/": "index.html", "/app.js": "app.js", "/style.css": "style.css" };
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",

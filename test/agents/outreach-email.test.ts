@@ -79,7 +79,7 @@ describe("per-rider outreach", () => {
     for (const email of stub.sent) {
       expect(email.body.reply_to).toBe(`replies+${thread.thread_id}@inbound.northwind.example`);
       expect((email.body.headers as Record<string, string>)["Message-ID"]).toMatch(
-        /^<MSG-[0-9A-F]{8}@inbound\.northwind\.example>$/,
+        /^<MSG-[0-9A-F]{16}@inbound\.northwind\.example>$/,
       );
     }
   });

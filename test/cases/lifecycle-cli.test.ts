@@ -50,7 +50,7 @@ const pendingFor = (caseId: string) =>
 describe("a case from audit to decisions", () => {
   it("audit opens the case and emails each flagged rider only their own facts", async () => {
     const out = await ok(["audit", "VP-111"]);
-    expect(out).toMatch(/Case: CASE-[0-9A-F]{8} \(VP-111\): pending_reply/);
+    expect(out).toMatch(/Case: CASE-[0-9A-F]{16} \(VP-111\): pending_reply/);
     const { recipients } = await threadOf("VP-111");
     expect(recipients.sort()).toEqual(["diego.fuentes@northwind.example", "wendell.ashby@northwind.example"]);
     const emails = outbox().map((f) => fs.readFileSync(path.join(dataDir, "outbox", f), "utf8"));
@@ -84,7 +84,7 @@ describe("a case from audit to decisions", () => {
       "Hi Wendell, a coordinator will call you this week. Nothing changes meanwhile.",
     ]);
     expect(edited).toMatch(
-      new RegExp(`${approval.id} edited by U_ALICE: Email MSG-[0-9A-F]{8} sent to wendell.ashby@northwind.example`),
+      new RegExp(`${approval.id} edited by U_ALICE: Email MSG-[0-9A-F]{16} sent to wendell.ashby@northwind.example`),
     );
     expect(await sentCount()).toBe(before + 1);
     const sent = await db.prisma.message.findFirstOrThrow({
@@ -122,7 +122,7 @@ describe("a case from audit to decisions", () => {
     const tick = await ok(["tick"]);
     expect(tick).toMatch(
       new RegExp(
-        `carried out ${approval.id} \\(approved\\): Email MSG-[0-9A-F]{8} sent to diego.fuentes@northwind.example`,
+        `carried out ${approval.id} \\(approved\\): Email MSG-[0-9A-F]{16} sent to diego.fuentes@northwind.example`,
       ),
     );
     expect(await sentCount()).toBe(before + 1);
@@ -132,7 +132,7 @@ describe("a case from audit to decisions", () => {
 
   it("after the reply deadline, asks before cancelling; a rejection keeps the riders, an approval removes them", async () => {
     const out = await ok(["tick", "--now", "2026-12-31T17:00:00Z"]);
-    expect(out).toMatch(/timeout CASE-[0-9A-F]{8} \(VP-111\): pre_cancel/);
+    expect(out).toMatch(/timeout CASE-[0-9A-F]{16} \(VP-111\): pre_cancel/);
     const vp111 = await threadOf("VP-111");
     const cancellation = await pendingFor(vp111.caseId);
     expect(cancellation.kind).toBe("cancellation");
@@ -213,7 +213,7 @@ describe("refusals", () => {
     expect(approval.kind).toBe("escalation_reply");
     // The rider's shift is corrected to the van's hours; a new audit passes and closes the case.
     await db.prisma.employee.update({ where: { id: flagged }, data: { shiftId: "SHIFT_DAY" } });
-    expect(await ok(["audit", "VP-109"])).toMatch(/Case: CASE-[0-9A-F]{8} \(VP-109\): resolved/);
+    expect(await ok(["audit", "VP-109"])).toMatch(/Case: CASE-[0-9A-F]{16} \(VP-109\): resolved/);
     const before = await sentCount();
     const late = await runCli(["approve", approval.id, "--as", "U_ALICE"], env);
     expect(late.code).toBe(2);

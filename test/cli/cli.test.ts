@@ -1,5 +1,10 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
+import type { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { helpText } from "../../scripts/readme-usage.js";
+import { createProgram } from "../../src/cli/program.js";
 import { PROJECT_ROOT } from "../../src/config/settings.js";
 import { runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase, tableCounts } from "../support/database.js";
@@ -64,7 +69,7 @@ describe("poolpatrol audit", () => {
     [["audit", "bogus"], /"bogus" is not a vanpool id/],
     [["audit"], /Give one vanpool id/],
     [["audit", "VP-101", "--color"], /Unknown option '--color'/],
-    [["frobnicate"], /Unknown command "frobnicate"/],
+    [["frobnicate"], /Unknown command 'frobnicate'/],
   ])("refuses %j with one line and the usage, exit 2, nothing stored", async (args, message) => {
     const before = await tableCounts(db.prisma);
     const result = await runCli(args, env);
@@ -87,6 +92,78 @@ describe("poolpatrol db seed --from", () => {
     expect(result.stderr).toMatch(/vanpools\.json: record #1 \(VP-101\): field "capacity"/);
     expect(await tableCounts(db.prisma)).toEqual(before);
   });
+
+  // VP-101's second rider is EMP-1071 (P-10002), not its coordinator; VP-102 has room.
+  it.each([
+    [
+      "a participant id given to another employee",
+      // biome-ignore lint/suspicious/noExplicitAny: a record of the copied folder
+      (files: Record<string, any[]>) => {
+        files["employees.json"]!.push({ ...files["employees.json"]![0], employee_id: "EMP-9001", email: "new@x.test" });
+        files["vanpools.json"]![0].riders[1].employee_id = "EMP-9001";
+      },
+      /P-10002 already belongs to EMP-1071 on VP-101 in the database; a participant id is never reused/,
+    ],
+    [
+      "a rider moved to another vanpool under the same participant id",
+      // biome-ignore lint/suspicious/noExplicitAny: a record of the copied folder
+      (files: Record<string, any[]>) => {
+        files["vanpools.json"]![1].riders.push(files["vanpools.json"]![0].riders.splice(1, 1)[0]);
+      },
+      /P-10002 \(EMP-1071\) rides VP-101 in the database; an import does not move riders between vanpools/,
+    ],
+    [
+      "a rider moved to another vanpool under a new participant id",
+      // biome-ignore lint/suspicious/noExplicitAny: a record of the copied folder
+      (files: Record<string, any[]>) => {
+        files["vanpools.json"]![0].riders.splice(1, 1);
+        files["vanpools.json"]![1].riders.push({ participant_id: "P-90001", employee_id: "EMP-1071" });
+      },
+      /EMP-1071 rides VP-101 in the database; an import does not move riders between vanpools/,
+    ],
+  ])("refuses %s, with a clear message, and changes nothing", async (_what, edit, message) => {
+    const before = await tableCounts(db.prisma);
+    const riders = await db.prisma.rider.findMany({ orderBy: { participantId: "asc" } });
+    const result = await runCli(["db", "seed", "--from", copyMockDir(edit)], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/Refused to import: \d+ problems? found, nothing was changed/);
+    expect(result.stderr).toMatch(message);
+    expect(await tableCounts(db.prisma)).toEqual(before);
+    expect(await db.prisma.rider.findMany({ orderBy: { participantId: "asc" } })).toEqual(riders);
+  });
+
+  it("accepts the same folder again: riders stay where they are", async () => {
+    const riders = await db.prisma.rider.findMany({ orderBy: { participantId: "asc" } });
+    const result = await runCli(["db", "seed", "--from", copyMockDir()], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(await db.prisma.rider.findMany({ orderBy: { participantId: "asc" } })).toEqual(riders);
+  });
+});
+
+describe("poolpatrol --help", () => {
+  const commandNames = (command: Command, prefix: string[] = []): string[][] =>
+    command.commands
+      .filter((c) => c.name() !== "help")
+      .flatMap((c) => [[...prefix, c.name()], ...commandNames(c, [...prefix, c.name()])]);
+
+  it("prints the usage, exit 0, with no command, with --help and with help", async () => {
+    for (const args of [[], ["--help"], ["help"]]) {
+      const result = await runCli(args);
+      expect(result.code, args.join(" ")).toBe(0);
+      expect(result.stdout).toBe(helpText());
+    }
+  });
+
+  it.each(commandNames(createProgram()))(
+    "describes `%s` with --help, exit 0, before any setting is read",
+    async (...names) => {
+      // A broken setting would stop any command that ran: --help must not get that far.
+      const result = await runCli([...names, "--help"], { POOLPATROL_MAX_DISTANCE_MILES: "fifty" });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`^Usage: poolpatrol ${names.join(" ")} `));
+      expect(result.stderr).toBe("");
+    },
+  );
 });
 
 describe("settings", () => {
@@ -98,6 +175,31 @@ describe("settings", () => {
     const result = await runCli(["audit", "--all"], { ...env, ...bad });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(message);
+  });
+});
+
+describe("output on a pipe", () => {
+  it("reaches a slow reader whole: `eval --json | jq` gets the entire 700 KB report", async () => {
+    const dataset = path.join(PROJECT_ROOT, "evals/datasets/shift.jsonl");
+    // The reader takes 64 KiB at a time with pauses, so the pipe stays full while the CLI finishes.
+    const slowReader = `process.stdin.on("data", (c) => { process.stdout.write(c); process.stdin.pause(); setTimeout(() => process.stdin.resume(), 20); });`;
+    const bin = path.join(PROJECT_ROOT, "bin", "poolpatrol.js");
+    const { text, code } = await new Promise<{ text: string; code: number | null }>((resolve) => {
+      const cli = spawn(process.execPath, [bin, "eval", "--dataset", dataset, "--json"], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      const reader = spawn(process.execPath, ["-e", slowReader], { stdio: ["pipe", "pipe", "inherit"] });
+      cli.stdout.pipe(reader.stdin);
+      let received = "";
+      reader.stdout.on("data", (chunk) => (received += chunk));
+      let exitCode: number | null = null;
+      cli.on("exit", (c) => (exitCode = c));
+      reader.on("close", () => resolve({ text: received, code: exitCode }));
+    });
+    expect(code).toBe(0);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(256 * 1024);
+    const examples = fs.readFileSync(dataset, "utf8").trim().split("\n").length;
+    expect(JSON.parse(text).results).toHaveLength(examples);
   });
 });
 

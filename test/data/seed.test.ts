@@ -42,6 +42,10 @@ describe("seeding from mock/", () => {
 });
 
 describe("a refused import", () => {
+  // What a refusal must leave unchanged, whichever test in this file runs first.
+  beforeAll(async () => {
+    await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  });
   // biome-ignore lint/suspicious/noExplicitAny: tests reach into records freely
   const cases: [string, (files: Record<string, any[]>) => void, RegExp][] = [
     [

@@ -195,7 +195,7 @@ describe("mail that matches no thread or sender is quarantined for a person", ()
   it("a person attaches one to its thread and discards the other, each once", async () => {
     const people = { prisma: db.prisma, workflow: workflow(), now: () => new Date() };
     const listed = await quarantineCommand(people, ["list"]);
-    const [unknownId, strangerId] = [...listed.matchAll(/^(MSG-[0-9A-F]{8})/gm)].map((m) => m[1]!);
+    const [unknownId, strangerId] = [...listed.matchAll(/^(MSG-[0-9A-F]{16})/gm)].map((m) => m[1]!);
     expect(listed).toContain("(unknown thread)");
     const thread = await threadOf("VP-102");
     const assigned = await quarantineCommand(people, ["assign", strangerId!, thread.thread_id], "U0ALICE");

@@ -2,6 +2,7 @@
 // bot actually posted, answered by a fake Slack Web API.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSettings } from "../../src/config/settings.js";
+import { exactDistancesIn } from "../support/privacy.js";
 import { ALICE, AUDIT_CHANNEL, BOB, CAROL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
@@ -53,10 +54,10 @@ describe("/poolpatrol audit", () => {
     expect(ackMs).toBeLessThan(3000);
     await h.bot.idle();
     const alert = alertOf("VP-111");
-    expect(alert.text).toMatch(/VP-111 .*location check failed \(CASE-[0-9A-F]{8}, Waiting for riders\)/);
+    expect(alert.text).toMatch(/VP-111 .*location check failed \(CASE-[0-9A-F]{16}, Waiting for riders\)/);
     expect(JSON.stringify(alert.blocks)).toContain("50-75 mi from the pickup (limit 50 mi)");
     const told = h.fake.responses().at(-1)!.body as { text: string };
-    expect(told.text).toMatch(/CASE-[0-9A-F]{8} is Waiting for riders\. See the <.*\|case alert> in <#C0AUDIT>/);
+    expect(told.text).toMatch(/CASE-[0-9A-F]{16} is Waiting for riders\. See the <.*\|case alert> in <#C0AUDIT>/);
   });
 
   it("never shows a home address or an exact distance in Slack", async () => {
@@ -65,7 +66,7 @@ describe("/poolpatrol audit", () => {
     );
     const everything = JSON.stringify(h.fake.calls.map((c) => c.body));
     expect(addresses.filter((a) => everything.includes(a))).toEqual([]);
-    expect(everything).not.toMatch(/\d+\.\d mi\b/);
+    expect(exactDistancesIn(everything)).toEqual([]);
   });
 
   it.each([
@@ -87,7 +88,7 @@ describe("/poolpatrol audit", () => {
     const refused = (await (await h.post(command(CAROL, "audit VP-113"))).json()) as { text: string };
     expect(refused.text).toMatch(/Only approvers can start audits/);
     const status = (await (await h.post(command(CAROL, "status VP-111"))).json()) as { text: string };
-    expect(status.text).toMatch(/\*CASE-[0-9A-F]{8}\* \(VP-111\) is \*Waiting for riders\*/);
+    expect(status.text).toMatch(/\*CASE-[0-9A-F]{16}\* \(VP-111\) is \*Waiting for riders\*/);
   });
 
   it("rejects a request with a bad signature (401) and does nothing", async () => {
@@ -130,10 +131,10 @@ describe("approval cards", () => {
     );
     const alert = alertOf("VP-111");
     const card = cardIn(alert.ts, "edit_escalation_reply")!;
-    expect(card.text).toMatch(/Reply from EMP-1028 \(Wendell\) on CASE-[0-9A-F]{8} needs review/);
+    expect(card.text).toMatch(/Reply from EMP-1028 \(Wendell\) on CASE-[0-9A-F]{16} needs review/);
     expect(JSON.stringify(card.blocks)).not.toContain("@northwind.example");
     expect(buttonsOf(card).map((b) => b.value)).toEqual(Array(3).fill(buttonsOf(card)[0]!.value));
-    expect(buttonsOf(card)[0]!.value).toMatch(/^APR-[0-9A-F]{8}$/);
+    expect(buttonsOf(card)[0]!.value).toMatch(/^APR-[0-9A-F]{16}$/);
 
     expect((await click(ALICE, card, "edit_escalation_reply")).status).toBe(200);
     const modal = h.fake.views(ALICE).at(-1)!;
@@ -156,7 +157,7 @@ describe("approval cards", () => {
     expect(
       h.fake
         .thread(AUDIT_CHANNEL, alert.ts)
-        .some((m) => /<@U0ALICE> edited the drafted reply\. Email MSG-[0-9A-F]{8} sent/.test(String(m.text))),
+        .some((m) => /<@U0ALICE> edited the drafted reply\. Email MSG-[0-9A-F]{16} sent/.test(String(m.text))),
     ).toBe(true);
   });
 
@@ -307,6 +308,6 @@ describe("privacy, after everything above", () => {
     );
     const everything = JSON.stringify(h.fake.calls.map((c) => c.body));
     expect(addresses.filter((a) => everything.includes(a))).toEqual([]);
-    expect(everything).not.toMatch(/\d+\.\d mi\b/);
+    expect(exactDistancesIn(everything)).toEqual([]);
   });
 });

@@ -135,8 +135,8 @@ function score(toks: string[], lexicon: Record<string, number>): number {
 /** A case or vanpool id named in the question ("case 48f81374", "VP 102"). */
 export function namedSubject(text: string): NamedSubject {
   const hex =
-    /\bcase[\s#:-]*([0-9a-f]{8})\b/i.exec(text)?.[1] ??
-    /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])([0-9a-f]{8})\b/i.exec(text)?.[1];
+    /\bcase[\s#:-]*([0-9a-f]{16}|[0-9a-f]{8})\b/i.exec(text)?.[1] ??
+    /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])([0-9a-f]{16}|[0-9a-f]{8})\b/i.exec(text)?.[1];
   const vp = /\b(?:vp|vanpool|van)[\s#:-]*(\d{3})\b/i.exec(text)?.[1];
   return { ...(hex ? { caseId: `CASE-${hex.toUpperCase()}` } : {}), ...(vp ? { vanpoolId: `VP-${vp}` } : {}) };
 }

@@ -1,7 +1,9 @@
+import { idPattern } from "../../domain/ids.js";
+
 // How a reply finds its thread: a plus address per thread on the inbound address,
 // and RFC 5322 Message-IDs that a mail client quotes back in In-Reply-To/References.
 
-const THREAD_TAG = /\+(THREAD-[0-9A-F]{8})@/i;
+const THREAD_TAG = new RegExp(`\\+(${idPattern("thread")})@`, "i");
 
 /** replies@inbound.example.com + THREAD-1A2B3C4D -> replies+THREAD-1A2B3C4D@inbound.example.com */
 export function replyAddressFor(inboundAddress: string, threadId: string): string {

@@ -5,6 +5,7 @@
 // can open the full text with "Show full reply".
 import type { Button, KnownBlock } from "@slack/types";
 import type { ApprovalRecord } from "../../data/approval-repository.js";
+import { idPattern } from "../../domain/ids.js";
 import {
   actions,
   button,
@@ -20,7 +21,7 @@ import {
 import { redactReply } from "./redact.js";
 
 /** Matches an approval action id, with or without a request-id suffix. */
-export const approvalAction = (actionId: string) => new RegExp(`^${actionId}(:APR-[0-9A-F]+)?$`);
+export const approvalAction = (actionId: string) => new RegExp(`^${actionId}(:${idPattern("approval")})?$`);
 
 export const APPROVAL_ACTIONS = {
   approveReply: "approve_escalation_reply",

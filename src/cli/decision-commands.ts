@@ -1,0 +1,101 @@
+// Commands that move a case on through the workflow: `approve`/`reject`/`edit`, `reply` and `tick`.
+// Each works the case jobs it queues before it exits, so no bot needs to be running.
+import { type CaseManagerResult, type CaseWorkflow, createCaseWorkflow } from "../cases/case-workflow.js";
+import { getApproval } from "../data/approval-repository.js";
+import { isId } from "../domain/ids.js";
+import { invalidInput, notFound } from "../errors.js";
+import { createInboundEmail } from "../integrations/email/inbound/inbound-email.js";
+import { deliverLocally, localSigningSecret } from "../integrations/email/inbound/local-delivery.js";
+import { localInboxDir, localMailbox } from "../integrations/email/inbound/mailbox.js";
+import { out, UsageError } from "./command-kit.js";
+import { loadSettings, withContext } from "./context.js";
+
+export function formatWorkflowResult(r: Partial<CaseManagerResult>): string {
+  const lines = [
+    r.case_id
+      ? `${r.case_id} (${r.vanpool_id}): ${r.status}${r.outcome ? `, outcome ${r.outcome}` : ""}`
+      : `${r.vanpool_id}: no case, outcome ${r.outcome}`,
+  ];
+  if (r.reasoning) lines.push(`  ${r.reasoning}`);
+  if (r.tools_used?.length) lines.push(`  tools: ${r.tools_used.join(", ")}`);
+  if (r.approval_id)
+    lines.push(`  waiting for a decision: ${r.approval_id} (poolpatrol approve|reject ${r.approval_id} --as YOU)`);
+  return lines.join("\n");
+}
+
+export async function tickText(workflow: CaseWorkflow, now: Date): Promise<string> {
+  const { applied, timeouts } = await workflow.tick(now);
+  const lines = [
+    ...applied.map((d) => `carried out ${d.approval.approval_id} (${d.approval.status}): ${d.note}`),
+    ...timeouts.map((t) => `timeout ${formatWorkflowResult(t)}`),
+  ];
+  return lines.length ? lines.join("\n") : "Nothing due.";
+}
+
+export async function decideCommand(
+  decision: "approve" | "reject" | "edit",
+  value: string,
+  options: { as: string; body?: string; reason?: string },
+): Promise<void> {
+  const approvalId = value.toUpperCase();
+  if (!isId("approval", approvalId))
+    throw new UsageError(`"${value}" is not an approval id; they look like APR-1A2B3C4D5E6F7A8B.`);
+  await withContext(
+    loadSettings(),
+    async (ctx) => {
+      const result = await createCaseWorkflow(ctx.agentDeps).decide(approvalId, decision, options.as, {
+        body: options.body,
+        reason: options.reason,
+      });
+      // The decision is carried out by its job: wait for it, then tell what it did.
+      await ctx.settle();
+      const approval = await getApproval(ctx.db.prisma, approvalId);
+      out(
+        `${approval.approval_id} ${approval.status} by ${approval.decided_by}: ${approval.result_note ?? result.note}\n`,
+      );
+    },
+    { jobs: "worker" },
+  );
+}
+
+export async function replyCommand(
+  threadId: string,
+  options: { from: string; body: string; subject?: string },
+): Promise<void> {
+  await withContext(
+    loadSettings(),
+    async (ctx) => {
+      // The same path as a reply through Resend: the local inbox, a signed email.received, the webhook handler.
+      const secret = localSigningSecret(ctx.settings);
+      const inbound = createInboundEmail(ctx.agentDeps, {
+        workflow: createCaseWorkflow(ctx.agentDeps),
+        mailbox: localMailbox(localInboxDir(ctx.settings)),
+        secret: () => secret,
+      });
+      const reply = {
+        threadId: threadId.toUpperCase(),
+        from: options.from,
+        body: options.body,
+        subject: options.subject,
+      };
+      const { rawBody, headers } = deliverLocally(ctx.settings, reply, secret);
+      const { body: answer } = await inbound.handleWebhook({ rawBody, headers });
+      if ("error" in answer) throw new Error(answer.error);
+      const kept = `The message was kept in quarantine (${answer.message_id}) for a person to look at.`;
+      if (answer.quarantined === "unknown thread") throw notFound(`No email thread ${reply.threadId}. ${kept}`);
+      if (answer.quarantined) throw invalidInput(`${options.from} was not written to on ${reply.threadId}. ${kept}`);
+      out(`${answer.message_id} recorded. ${answer.outcome}\n`);
+    },
+    { jobs: "worker" },
+  );
+}
+
+export async function tickCommand(options: { now?: string }): Promise<void> {
+  const now = options.now ? new Date(options.now) : new Date();
+  if (Number.isNaN(now.getTime()))
+    throw new UsageError(`--now "${options.now}" is not a date; use ISO 8601 like 2026-12-01T09:00:00Z.`);
+  await withContext(loadSettings(), async (ctx) => out(`${await tickText(createCaseWorkflow(ctx.agentDeps), now)}\n`), {
+    now: () => now,
+    jobs: "worker",
+  });
+}

@@ -1,0 +1,162 @@
+// The `poolpatrol` commands, their arguments and help: the one source of the usage text (the
+// README quotes `poolpatrol --help`). Building this program loads nothing heavy: each action
+// imports its implementation when it runs, so `--help` and read-only commands start fast.
+//
+// To add a command: add a `.command(...)` block below whose action is
+// `async (...) => (await import("./your-command.js")).yourCommand(...)`. Throw `UsageError` for bad
+// arguments (exit 2, with the command's usage) or an `AppError`; write results with `out`.
+import { Command, Option } from "commander";
+
+const EXAMPLES = `
+Examples:
+  poolpatrol audit VP-103 --json
+  poolpatrol cases --status pending_reply
+  poolpatrol case show CASE-1A2B3C4D5E6F7A8B
+  poolpatrol reply THREAD-1A2B3C4D5E6F7A8B --from rider@example.com --body "I moved last month"
+  poolpatrol approve APR-1A2B3C4D5E6F7A8B --as alice
+  poolpatrol edit APR-1A2B3C4D5E6F7A8B --as alice --body "Hi Sam, ..."
+  poolpatrol reject APR-1A2B3C4D5E6F7A8B --as alice --reason "moving closer next month"
+  poolpatrol tick --now 2026-12-01T09:00:00Z
+  poolpatrol db seed --synthetic 1000
+  poolpatrol eval --dataset evals/datasets/shift.jsonl --json
+
+Exit codes: 0 done, 1 failure or bad settings, 2 bad arguments or unknown id (nothing stored).
+<command> --help shows a command's options.`;
+
+/** The whole command line, without running anything. */
+export function createProgram(): Command {
+  const program = new Command("poolpatrol")
+    .description("Pool Patrol: vanpool audits, cases, outreach and human approvals in Slack.")
+    .configureHelp({ helpWidth: 100, sortSubcommands: false })
+    .showHelpAfterError()
+    .exitOverride()
+    .addHelpText("after", EXAMPLES);
+  // Subcommands inherit these settings: a parse error prints one line, then the command's usage.
+  program.configureOutput({ outputError: (message, write) => write(`poolpatrol: ${sentence(message)}`) });
+
+  program
+    .command("start")
+    .description("the Slack bot when Slack is configured, else the local Slack sandbox")
+    .action(async () => (await import("./run-commands.js")).startCommand());
+
+  program
+    .command("sandbox")
+    .description("the local Slack sandbox in the browser, on http://localhost:PORT (3000)")
+    .action(async () => (await import("./run-commands.js")).sandboxCommand());
+
+  program
+    .command("audit-report")
+    .description("seed if empty, audit every vanpool, open cases, print a summary")
+    .action(async () => (await import("./audit-commands.js")).auditReportCommand());
+
+  program
+    .command("audit")
+    .description("audit one vanpool (or --all) and open or advance its case")
+    .argument("[vanpool]", "a vanpool id like VP-101")
+    .option("--all", "audit every active vanpool, with a summary table, and open cases")
+    .option("--json", "print the structured result")
+    .action(async (vanpool: string | undefined, options: { all?: boolean; json?: boolean }) =>
+      (await import("./audit-commands.js")).auditCommand(vanpool, options),
+    );
+
+  program
+    .command("cases")
+    .description("list cases")
+    .option("--status <status>", "only cases in this status (pending_reply, hitl_review, pre_cancel, …)")
+    .action(async (options: { status?: string }) => (await import("./case-commands.js")).casesCommand(options));
+
+  program
+    .command("case")
+    .description("case show CASE-…: status, timeline, evidence, emails and approvals")
+    .command("show")
+    .description("status, timeline, evidence, emails and approvals of a case")
+    .argument("<case>", "a case id like CASE-1A2B3C4D5E6F7A8B")
+    .action(async (caseId: string) => (await import("./case-commands.js")).showCaseCommand(caseId));
+
+  program
+    .command("approvals")
+    .description("decisions waiting for a person")
+    .action(async () => (await import("./case-commands.js")).approvalsCommand());
+
+  for (const decision of ["approve", "reject", "edit"] as const) {
+    const command = program
+      .command(decision)
+      .description(
+        decision === "edit"
+          ? "send an escalation reply as you rewrote it"
+          : `${decision} an approval request (an escalation reply or a cancellation)`,
+      )
+      .argument("<approval>", "an approval id like APR-1A2B3C4D5E6F7A8B")
+      .addOption(new Option("--as <user>", "who decides (recorded with the decision)").makeOptionMandatory());
+    if (decision === "edit")
+      command.addOption(new Option("--body <text>", "the email as it should be sent").makeOptionMandatory());
+    else command.option("--reason <text>", "why (kept with the decision)");
+    command.action(async (approvalId: string, options: { as: string; body?: string; reason?: string }) =>
+      (await import("./decision-commands.js")).decideCommand(decision, approvalId, options),
+    );
+  }
+
+  program
+    .command("reply")
+    .description("take in a rider's email reply")
+    .argument("<thread>", "the email thread id, like THREAD-1A2B3C4D5E6F7A8B")
+    .addOption(new Option("--from <email>", "the sender").makeOptionMandatory())
+    .addOption(new Option("--body <text>", "the reply's text").makeOptionMandatory())
+    .option("--subject <text>", "the reply's subject")
+    .action(async (threadId: string, options: { from: string; body: string; subject?: string }) =>
+      (await import("./decision-commands.js")).replyCommand(threadId, options),
+    );
+
+  program
+    .command("tick")
+    .description("run due reply timeouts and carry out pending decisions")
+    .option("--now <iso>", "the time to act as, ISO 8601 (default: now)")
+    .action(async (options: { now?: string }) => (await import("./decision-commands.js")).tickCommand(options));
+
+  program
+    .command("quarantine")
+    .description("inbound email that matched no thread or sender: list, assign MSG THREAD, discard MSG")
+    .argument("<action>", "list | assign | discard")
+    .argument("[message]", "the quarantined message id, like MSG-1A2B3C4D5E6F7A8B")
+    .argument("[thread]", "with assign: the thread it belongs to, like THREAD-1A2B3C4D5E6F7A8B")
+    .action(async (action: string, message?: string, thread?: string) =>
+      (await import("./run-jobs-commands.js")).quarantine([action, message, thread]),
+    );
+
+  program
+    .command("jobs")
+    .description("queues, jobs counted by state and failed jobs with their error; `jobs retry ID` runs one again")
+    .argument("[action]", "retry")
+    .argument("[id]", "the failed job's id")
+    .action(async (action?: string, id?: string) => (await import("./run-jobs-commands.js")).jobs([action, id]));
+
+  const db = program.command("db").description("db migrate | db seed: the database");
+  db.command("migrate")
+    .description("apply database migrations (also done on every start)")
+    .action(async () => (await import("./db-commands.js")).migrateCommand());
+  db.command("seed")
+    .description("load mock/ (or DIR, same JSON shapes), or N generated vanpools")
+    .option("--from <dir>", "a folder with the same JSON files as mock/")
+    .option("--synthetic <n>", "generate N realistic vanpools for load work")
+    .action(async (options: { from?: string; synthetic?: string }) =>
+      (await import("./db-commands.js")).seedCommand(options),
+    );
+
+  program
+    .command("eval")
+    .description("score the engine on a JSONL dataset")
+    .addOption(new Option("--dataset <file>", "a dataset such as evals/datasets/shift.jsonl").makeOptionMandatory())
+    .option("--json", "print { dataset, metrics, results }")
+    .option("--langsmith", "also record a LangSmith experiment (needs LANGSMITH_API_KEY)")
+    .action(async (options: { dataset: string; json?: boolean; langsmith?: boolean }) =>
+      (await import("./eval-command.js")).evalCommand(options),
+    );
+
+  return program;
+}
+
+/** Commander's "error: unknown option '--x'" as "Unknown option '--x'". */
+function sentence(message: string): string {
+  const text = message.replace(/^error: /, "");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

