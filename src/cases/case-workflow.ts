@@ -37,7 +37,7 @@ import {
   quarantine,
 } from "../data/email-repository.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
-import { isClosed, isReplyOverdue } from "../domain/case-lifecycle.js";
+import { isClosed, isReplyOverdue, STATUS_LABEL } from "../domain/case-lifecycle.js";
 import { invalidInput, notFound } from "../errors.js";
 import { caseJobs } from "../jobs/queues.js";
 import { withLease } from "./case-lease.js";
@@ -420,16 +420,20 @@ export function createCaseWorkflow(deps: AgentDeps) {
 
   async function describeOutcome(approval: ApprovalRecord): Promise<string> {
     const record = await getCase(deps.prisma, approval.case_id);
+    const status = STATUS_LABEL[record.status] ?? record.status;
     if (approval.kind === "escalation_reply") {
-      if (approval.status === "rejected") return `Nothing was sent; ${record.case_id} is back to ${record.status}.`;
+      if (approval.status === "rejected") return `Nothing was sent; ${record.case_id} is back to ${status}.`;
       const sent = await findMessageByKey(deps.prisma, `approval:${approval.approval_id}`);
-      if (sent?.status !== "sent")
-        return `The approved email could not be sent yet; it will be retried. ${record.case_id} is ${record.status}.`;
-      return `Email ${sent.message_id} sent to ${sent.to.join(", ")}; ${record.case_id} is back to ${record.status}.`;
+      if (!sent || sent.status === "failed")
+        return `The approved email could not be sent; a person must look at it. ${record.case_id} is ${status}.`;
+      const riders = (await employeeIdsFor(deps.prisma, sent.to)).join(", ") || "the rider";
+      return sent.status === "sent"
+        ? `Email sent to ${riders}; ${record.case_id} is back to ${status}.`
+        : `The email to ${riders} is queued and goes out in a moment; ${record.case_id} is back to ${status}.`;
     }
     if (approval.status === "approved")
-      return `${String((approval.payload.employee_ids as string[] | undefined)?.join(", "))} removed from ${record.vanpool_id}; ${record.case_id} is ${record.status}.`;
-    return `No one was removed; ${record.case_id} is ${record.status} with the override recorded.`;
+      return `${String((approval.payload.employee_ids as string[] | undefined)?.join(", "))} removed from ${record.vanpool_id}; ${record.case_id} is ${status}.`;
+    return `No one was removed; ${record.case_id} is ${status} with the override recorded.`;
   }
 
   return { auditVanpool, receiveReply, tick, replyTimeout, decide, applyDecision };

@@ -139,3 +139,15 @@ export function checksToReAudit(failedChecks: readonly CheckKind[], mentioned?: 
   if (mentioned && failedChecks.includes(mentioned)) return [mentioned];
   return failedChecks.length > 0 ? [...failedChecks] : ["location", "shift"];
 }
+
+/** Each status as people read it, in Slack and the CLI. */
+export const STATUS_LABEL: Record<string, string> = {
+  open: "Open",
+  verification: "Verifying",
+  pending_reply: "Waiting for riders",
+  re_audit: "Re-auditing",
+  hitl_review: "Needs a person",
+  pre_cancel: "Cancellation pending",
+  resolved: "Resolved",
+  cancelled: "Cancelled",
+};

@@ -7,6 +7,7 @@ import { deliverCaseEmail, emailServiceDeps, giveUpOnEmail } from "../cases/emai
 import { failAbandonedRuns } from "../data/agent-run-repository.js";
 import { claimReminders, expirePendingBefore, getApproval } from "../data/approval-repository.js";
 import { expiredCaseThreads } from "../data/checkpoint-repository.js";
+import { decisionNote } from "../slack/blocks/decision-note.js";
 import type { JobEngine } from "./engine.js";
 import { caseJobs, QUEUES } from "./queues.js";
 
@@ -28,12 +29,7 @@ export async function registerCaseJobs(engine: JobEngine, { deps, workflow, log 
     async (job) => {
       const result = await workflow.applyDecision(await getApproval(deps.prisma, job.data.approvalId));
       const { approval } = result;
-      const who = /^[UW][A-Z0-9]+$/.test(approval.decided_by ?? "") ? `<@${approval.decided_by}>` : approval.decided_by;
-      await jobs.threadNote(
-        approval.case_id,
-        `decision:${approval.approval_id}`,
-        `${approval.status === "rejected" ? "❌" : "✅"} ${who} ${approval.status} ${approval.approval_id}: ${result.note}`,
-      );
+      await jobs.threadNote(approval.case_id, `decision:${approval.approval_id}`, decisionNote(approval, result.note));
       return { note: result.note };
     },
     { concurrency },

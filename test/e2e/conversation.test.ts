@@ -31,7 +31,9 @@ beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
   db = await createTestDatabase();
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
-  ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {});
+  ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {}, {
+    jobs: "bot",
+  });
   sandbox = await startSandbox(ctx, { port: 0 });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -47,7 +49,7 @@ afterAll(async () => {
   if (!hasChromium) return;
   await browser?.close();
   await sandbox?.close();
-  await ctx?.db.close();
+  await ctx?.close();
   await db?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

@@ -20,13 +20,15 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-sandbox-api-")
 beforeAll(async () => {
   db = await createTestDatabase();
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
-  ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {});
+  ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {}, {
+    jobs: "bot",
+  });
   sandbox = await startSandbox(ctx, { port: 0 });
 }, 60_000);
 
 afterAll(async () => {
   await sandbox?.close();
-  await ctx?.db.close();
+  await ctx?.close();
   await db?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

@@ -157,7 +157,9 @@ describe("approval cards", () => {
     expect(
       h.fake
         .thread(AUDIT_CHANNEL, alert.ts)
-        .some((m) => /<@U0ALICE> edited the drafted reply\. Email MSG-[0-9A-F]{16} sent/.test(String(m.text))),
+        .some((m) =>
+          /<@U0ALICE> edited the drafted reply\. (Email sent to|The email to) EMP-1028/.test(String(m.text)),
+        ),
     ).toBe(true);
   });
 

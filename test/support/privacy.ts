@@ -1,8 +1,8 @@
 // What must never reach Slack: a rider's exact distance. Bands ("25-50 mi", "over 100 mi") and
-// the program's limit ("limit 50 mi", "within 50 miles") are fine; any other number of miles,
+// the program's limit ("limit 50 mi", "within 50 miles", "farther than 50 miles", a rider asking about "the 50 miles") are fine; any other number of miles,
 // whole ("62 mi") or not ("62.4 miles"), is an exact distance.
 const MILES =
-  /(?<prefix>(?:limit|within|under|over)\s+)?(?<from>\d+(?:\.\d+)?-)?(?<miles>\d+(?:\.\d+)?)\s?(?:mi|miles)\b/gi;
+  /(?<prefix>(?:limit|within|farther than|the|under|over)\s+)?(?<from>\d+(?:\.\d+)?-)?(?<miles>\d+(?:\.\d+)?)\s?(?:mi|miles)\b/gi;
 const BAND_EDGES = new Set(["10", "25", "50", "75", "100"]);
 
 export function exactDistancesIn(text: string, limitMiles = 50): string[] {
@@ -10,7 +10,7 @@ export function exactDistancesIn(text: string, limitMiles = 50): string[] {
   for (const match of text.matchAll(MILES)) {
     const { prefix, from, miles } = match.groups as { prefix?: string; from?: string; miles: string };
     const word = prefix?.trim().toLowerCase();
-    const isLimit = (word === "limit" || word === "within") && Number(miles) === limitMiles;
+    const isLimit = ["limit", "within", "farther than", "the"].includes(word ?? "") && Number(miles) === limitMiles;
     const isBand =
       (from !== undefined && BAND_EDGES.has(from.slice(0, -1)) && BAND_EDGES.has(miles)) ||
       ((word === "under" || word === "over") && BAND_EDGES.has(miles));

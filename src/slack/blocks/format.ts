@@ -108,13 +108,4 @@ export const REASON_WORDS: Record<"location_mismatch" | "shift_mismatch" | "both
   inconclusive: "data missing",
 };
 
-export const STATUS_LABEL: Record<string, string> = {
-  open: "Open",
-  verification: "Verifying",
-  pending_reply: "Waiting for riders",
-  re_audit: "Re-auditing",
-  hitl_review: "Needs a person",
-  pre_cancel: "Cancellation pending",
-  resolved: "Resolved",
-  cancelled: "Cancelled",
-};
+export { STATUS_LABEL } from "../../domain/case-lifecycle.js";

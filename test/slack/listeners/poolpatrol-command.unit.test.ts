@@ -42,7 +42,7 @@ describe("/poolpatrol, with a fake ack and respond", () => {
     ["audit bogus", /`audit` needs one vanpool id/],
     ["status", /`status` needs a vanpool id \(VP-101\) or a case id/],
     ["status CASE-12", /`status` needs a vanpool id/],
-    ["cases nonsense", /`cases` takes an optional status: open, /],
+    ["cases nonsense", /I don.t know the status `nonsense`\. Try one of: waiting, needs a person/],
   ])("refuses `%s` in the ack, with the usage, before touching anything", async (text, problem) => {
     const { run, backgroundWork } = setUp();
     const { acks } = await run(text);

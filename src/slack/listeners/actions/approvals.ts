@@ -16,6 +16,7 @@ import { findCaseAlertLocation } from "../../../data/slack-location-repository.j
 import { AppError } from "../../../errors.js";
 import { APPROVAL_ACTIONS, approvalAction, showFullReplyAction } from "../../blocks/approval-card.js";
 import { approvalCardFacts } from "../../blocks/card-facts.js";
+import { decisionNote } from "../../blocks/decision-note.js";
 import { riderName, slackDate, truncate } from "../../blocks/format.js";
 import { editReplyModal, fullReplyModal, INPUTS, rejectModal, VIEW_CALLBACKS } from "../../blocks/modals.js";
 import type { CaseMessages } from "../../case-messages.js";
@@ -37,9 +38,6 @@ export function alreadyDecided(approval: ApprovalRecord): string {
   const by = approval.decided_by ? ` by <@${approval.decided_by}>` : "";
   return `Already ${approval.status}${by}${approval.decided_at ? ` ${slackDate(approval.decided_at)}` : ""}. Nothing was changed.`;
 }
-
-const decidedWords = (approval: ApprovalRecord) =>
-  `${approval.status} the ${approval.kind === "cancellation" ? "cancellation" : "drafted reply"}`;
 
 export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
   const { ctx } = deps;
@@ -82,10 +80,7 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
       const result = await ctx.workflow.decide(approvalId, decision, place.user.id, extra);
       if (result.queued) return; // its job updates the card and writes the outcome in the thread
       await deps.messages.syncCase(result.approval.case_id);
-      await deps.messages.postInThread(
-        result.approval.case_id,
-        `${result.approval.status === "rejected" ? "❌" : "✅"} <@${place.user.id}> ${decidedWords(result.approval)}. ${result.note}`,
-      );
+      await deps.messages.postInThread(result.approval.case_id, decisionNote(result.approval, result.note));
     } catch (error) {
       if (error instanceof AlreadyDecidedError) await tell(place, alreadyDecided(error.approval));
       else if (error instanceof AppError) await tell(place, truncate(error.message, 300));
