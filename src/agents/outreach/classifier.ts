@@ -46,7 +46,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "disputes the data",
   ],
   [
-    /\b((?:never|not|didn't|did not|haven't|have not|hasn't) (?:moved|changed (?:shifts?|my shift|address))|in error|(?:flagged|marked|listed|picked|reported)\w* (?:me )?by mistake|an error|un error|please (?:re-?check|check again|look again|double-?check)|another look|don't (?:think|believe) (?:this|that|it|your|the)\b.{0,30}\b(?:right|correct|accurate)|no es (?:cierto|correcto|verdad)|no me (?:he )?mud\w*|no (?:he )?cambiad\w*|no entiendo por qu[eé]|est[aá] mal|(?:don't|do not|dis)agree|não concordo|mali po)|不对|不正确/,
+    /\b((?:never|not|didn't|did not|haven't|have not|hasn't) (?:moved|changed (?:shifts?|my shift|address))|in error|(?:flagged|marked|listed|picked|reported)\w* (?:me )?by mistake|an error|un error|another look|don't (?:think|believe) (?:this|that|it|your|the)\b.{0,30}\b(?:right|correct|accurate)|no es (?:cierto|correcto|verdad)|no me (?:he )?mud\w*|no (?:he )?cambiad\w*|no entiendo por qu[eé]|est[aá] mal|(?:don't|do not|dis)agree|não concordo|mali po)|不对|不正确/,
     "disputes the findings",
   ],
   [
