@@ -50,6 +50,8 @@ export interface JobEngine {
    * retried (CLI commands); returns the ones that did not complete, with their error.
    */
   drain(timeoutMs?: number): Promise<UnfinishedJob[]>;
+  /** Stops this process's workers (a sandbox restarting inside one process), keeping the engine up. */
+  stopWorkers(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -141,6 +143,10 @@ export async function startJobEngine(options: {
         if (sent.size > 0) await new Promise((resolve) => setTimeout(resolve, 50));
       }
       return [...unfinished.values()];
+    },
+    async stopWorkers() {
+      for (const name of workers.keys()) await boss.offWork(name);
+      workers.clear();
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });

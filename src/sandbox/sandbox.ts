@@ -99,6 +99,8 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
       clock.stop();
       await sweeps.stop();
       await bot.idle();
+      // The job engine belongs to the caller and may serve a restarted sandbox: its workers used this one's Slack.
+      await ctx.jobs?.stopWorkers();
       await bot.app.stop();
       await slack.close();
     },
