@@ -3,22 +3,14 @@
 // the card shows the reply redacted; the sandbox restarts in the middle and the channel
 // is still there; an approver opens "Show full reply", a non-approver is refused in the
 // thread. Screenshots go to test-output/cancellation-card/ (git-ignored).
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliContext, openContext } from "../../src/cli/context.js";
-import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
+import type { CliContext } from "../../src/cli/context.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/sandbox.js";
-import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { MOCK_DIR } from "../support/fixtures.js";
+import type { TestDatabase } from "../support/database.js";
+import { closeSandboxInBrowser, hasChromium, openSandboxInBrowser } from "../support/sandbox-in-browser.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = fs.existsSync(CHROMIUM);
-const SHOTS = path.join(PROJECT_ROOT, "test-output", "cancellation-card");
 const REPLY =
   "Hi, I moved back to 1450 N. Maple Street, Apt 4B in Hayward last month and I'm on Day Shift again. My number is (916) 555-0142.";
 
@@ -27,34 +19,25 @@ let ctx: CliContext;
 let sandbox: RunningSandbox;
 let browser: Browser;
 let page: Page;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-cards-e2e-"));
+let SHOTS: string;
+let dataDir: string;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
-  ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {}, {
-    jobs: "bot",
-  });
-  sandbox = await startSandbox(ctx, { port: 0 });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-  });
-  // A fresh browser: nobody chosen yet.
-  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-  page.on("dialog", (dialog) => void dialog.accept());
-  await page.goto(sandbox.url);
+  ({
+    db,
+    ctx,
+    sandbox,
+    browser,
+    page,
+    shots: SHOTS,
+    dataDir,
+  } = await openSandboxInBrowser("cancellation-card", { width: 1440, height: 1000 }));
 }, 60_000);
 
 afterAll(async () => {
   if (!hasChromium) return;
-  await browser?.close();
-  await sandbox?.close();
-  await ctx?.close();
-  await db?.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await closeSandboxInBrowser({ browser, sandbox, ctx, db, dataDir });
 });
 
 const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });

@@ -1,22 +1,13 @@
 // Asking the Case Manager in the sandbox, in a real browser: a question in a case
 // thread and its follow-up, an @mention in the channel, a thread started on any
 // message, and a direct message. Screenshots in test-output/conversation/.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliContext, openContext } from "../../src/cli/context.js";
-import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
-import { type RunningSandbox, startSandbox } from "../../src/sandbox/sandbox.js";
-import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { MOCK_DIR } from "../support/fixtures.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = fs.existsSync(CHROMIUM);
-const SHOTS = path.join(PROJECT_ROOT, "test-output", "conversation");
+import type { CliContext } from "../../src/cli/context.js";
+import type { RunningSandbox } from "../../src/sandbox/sandbox.js";
+import type { TestDatabase } from "../support/database.js";
+import { closeSandboxInBrowser, hasChromium, openSandboxInBrowser } from "../support/sandbox-in-browser.js";
 
 let db: TestDatabase;
 let ctx: CliContext;
@@ -24,34 +15,19 @@ let sandbox: RunningSandbox;
 let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-conversation-"));
+let SHOTS: string;
+let dataDir: string;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
-  ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {}, {
-    jobs: "bot",
-  });
-  sandbox = await startSandbox(ctx, { port: 0 });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-  });
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  ({ db, ctx, sandbox, browser, page, shots: SHOTS, dataDir } = await openSandboxInBrowser("conversation"));
   page.on("pageerror", (error) => pageErrors.push(error.message));
-  await page.goto(sandbox.url);
   await page.selectOption("#user", "U0CASEY");
 }, 60_000);
 
 afterAll(async () => {
   if (!hasChromium) return;
-  await browser?.close();
-  await sandbox?.close();
-  await ctx?.close();
-  await db?.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await closeSandboxInBrowser({ browser, sandbox, ctx, db, dataDir });
 });
 
 const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });

@@ -1,21 +1,13 @@
 // The sandbox in a real browser (Debian's Chromium through playwright-core): what a
 // newcomer does on day one, with screenshots of the key screens in test-output/sandbox/.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliContext, openContext } from "../../src/cli/context.js";
-import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
-import { type RunningSandbox, startSandbox } from "../../src/sandbox/sandbox.js";
-import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { MOCK_DIR } from "../support/fixtures.js";
+import type { CliContext } from "../../src/cli/context.js";
+import type { RunningSandbox } from "../../src/sandbox/sandbox.js";
+import type { TestDatabase } from "../support/database.js";
+import { CHROMIUM, closeSandboxInBrowser, hasChromium, openSandboxInBrowser } from "../support/sandbox-in-browser.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = fs.existsSync(CHROMIUM);
-const SHOTS = path.join(PROJECT_ROOT, "test-output", "sandbox");
 if (!hasChromium)
   console.warn(
     `Skipping the sandbox browser test: ${CHROMIUM} is not installed (apt-get install chromium; .ci/run installs it).`,
@@ -26,42 +18,17 @@ let ctx: CliContext;
 let sandbox: RunningSandbox;
 let browser: Browser;
 let page: Page;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-sandbox-"));
+let SHOTS: string;
+let dataDir: string;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
-  ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {}, {
-    jobs: "bot",
-  });
-  sandbox = await startSandbox(ctx, { port: 0 });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on("dialog", (dialog) => void dialog.accept());
-  await page.goto(sandbox.url);
+  ({ db, ctx, sandbox, browser, page, shots: SHOTS, dataDir } = await openSandboxInBrowser("sandbox"));
 }, 60_000);
 
 afterAll(async () => {
   if (!hasChromium) return;
-  await browser?.close();
-  await sandbox?.close();
-  await ctx?.close();
-  await db?.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await closeSandboxInBrowser({ browser, sandbox, ctx, db, dataDir });
 });
 
 const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });

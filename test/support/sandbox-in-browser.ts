@@ -1,0 +1,69 @@
+// The sandbox on a scratch database with the mock data, opened in Debian's Chromium through
+// playwright-core: what every browser test starts from. Screenshots go to test-output/<name>/.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { type CliContext, openContext } from "../../src/cli/context.js";
+import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
+import { readFixtureDir } from "../../src/data/fixtures.js";
+import { seedFixtures } from "../../src/data/seed.js";
+import { type RunningSandbox, startSandbox } from "../../src/sandbox/sandbox.js";
+import { createTestDatabase, type TestDatabase } from "./database.js";
+import { MOCK_DIR } from "./fixtures.js";
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const hasChromium = fs.existsSync(CHROMIUM);
+
+export interface SandboxInBrowser {
+  db: TestDatabase;
+  ctx: CliContext;
+  sandbox: RunningSandbox;
+  browser: Browser;
+  page: Page;
+  shots: string;
+  dataDir: string;
+}
+
+export async function openSandboxInBrowser(
+  name: string,
+  viewport = { width: 1440, height: 900 },
+): Promise<SandboxInBrowser> {
+  const shots = path.join(PROJECT_ROOT, "test-output", name);
+  fs.mkdirSync(shots, { recursive: true });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `poolpatrol-${name}-`));
+  const db = await createTestDatabase();
+  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  const ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {}, {
+    jobs: "bot",
+  });
+  const sandbox = await startSandbox(ctx, { port: 0 });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  const page = await browser.newPage({ viewport });
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.goto(sandbox.url);
+  return { db, ctx, sandbox, browser, page, shots, dataDir };
+}
+
+/** Closes what `openSandboxInBrowser` opened; `sandbox` is the one running now (a test may restart it). */
+export async function closeSandboxInBrowser(
+  opened: Partial<Omit<SandboxInBrowser, "page" | "shots">> & { dataDir?: string },
+): Promise<void> {
+  await opened.browser?.close();
+  await opened.sandbox?.close();
+  await opened.ctx?.close();
+  await opened.db?.drop();
+  if (opened.dataDir) fs.rmSync(opened.dataDir, { recursive: true, force: true });
+}
