@@ -2,6 +2,7 @@
 // snake_case as in the seeds; riders are listed inside each vanpool and employees
 // carry their shift id.
 import { z } from "zod";
+import { CASE_STATUSES } from "../domain/case-lifecycle.js";
 import { idPattern } from "../domain/ids.js";
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-11-23");
@@ -67,16 +68,7 @@ export const vanpoolFixture = z
   })
   .strict();
 
-export const caseStatusSchema = z.enum([
-  "open",
-  "verification",
-  "pending_reply",
-  "re_audit",
-  "hitl_review",
-  "pre_cancel",
-  "resolved",
-  "cancelled",
-]);
+export const caseStatusSchema = z.enum(CASE_STATUSES);
 
 export const caseFixture = z
   .object({
