@@ -7,6 +7,7 @@ import { type JobEngine, jobIdFor, type QueueDefaults } from "./engine.js";
 export type JobSender = Pick<JobEngine, "send">;
 
 export const QUEUES = {
+  auditVanpool: "audit-vanpool",
   applyDecision: "apply-decision",
   sendEmail: "send-email",
   replyTimeout: "reply-timeout",
@@ -18,6 +19,8 @@ export const QUEUES = {
 } as const;
 
 export const QUEUE_OPTIONS: Record<(typeof QUEUES)[keyof typeof QUEUES], QueueDefaults> = {
+  // A person is waiting for the answer: one retry, then they are told it failed.
+  [QUEUES.auditVanpool]: { retryLimit: 1, retryDelay: 2, expireInSeconds: 900 },
   [QUEUES.applyDecision]: { retryLimit: 5, expireInSeconds: 600 },
   // Resend's idempotency key makes a retried send safe; the last failure is shown to people.
   [QUEUES.sendEmail]: { retryLimit: 3, retryDelay: 2, expireInSeconds: 120 },

@@ -2,6 +2,7 @@
 // workers, the clock, and the start-up recovery of what a crash left behind.
 import type { Settings } from "../config/settings.js";
 import type { SlackApp } from "../slack/app.js";
+import { registerAuditJobs } from "./audit-jobs.js";
 import { recoverAbandonedRuns, registerCaseJobs } from "./case-jobs.js";
 import { startClock } from "./clock.js";
 import type { JobEngine } from "./engine.js";
@@ -19,6 +20,15 @@ export async function startBotJobs(
     messages: bot.messages,
     digest: bot.digest,
     prisma: deps.prisma,
+    concurrency: settings.jobs.concurrency,
+  });
+  await registerAuditJobs(engine, {
+    workflow,
+    messages: bot.messages,
+    client: bot.app.client,
+    prisma: deps.prisma,
+    now: deps.now,
+    log: log.info,
     concurrency: settings.jobs.concurrency,
   });
   const clock = startClock(engine, {

@@ -4,9 +4,9 @@
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
 import { findCaseCardData } from "../../../data/case-card-repository.js";
 import { isClosed } from "../../../domain/case-lifecycle.js";
+import { auditJobs } from "../../../jobs/audit-jobs.js";
 import { firstNames } from "../../blocks/card-facts.js";
 import { CASE_ACTIONS } from "../../blocks/case-alert.js";
-import { STATUS_LABEL } from "../../blocks/format.js";
 import { evidenceModal } from "../../blocks/modals.js";
 import type { CaseMessages } from "../../case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
@@ -39,23 +39,18 @@ export function registerCaseActions(
     if (ctx.slack.restrictAudits && !(await deps.isApprover(body.user.id)))
       return void (await tell(body, "Only approvers can re-audit. Nothing was changed."));
     const closed = isClosed(record.status);
+    const jobs = ctx.deps.jobs;
+    if (!jobs) return void (await tell(body, "Audits are not available in this setup. Nothing was changed."));
+    await auditJobs(jobs).audit({
+      vanpoolId: record.vanpool_id,
+      userId: body.user.id,
+      answer: { via: "click", place: clickPlace(body), caseId: record.case_id, closed },
+    });
     await tell(
       body,
       closed
         ? `${record.case_id} is closed and stays as decided. Auditing ${record.vanpool_id} again; a new case opens if needed…`
         : `Re-auditing ${record.vanpool_id}…`,
     );
-    ctx.background(`re-audit ${record.vanpool_id}`, async () => {
-      const result = await ctx.workflow.auditVanpool(record.vanpool_id);
-      if (!result.case_id || (closed && result.case_id === record.case_id)) {
-        await tell(body, `${record.vanpool_id} passes both checks; no new case is needed.`);
-        return;
-      }
-      await deps.messages.syncCase(result.case_id);
-      await deps.messages.postInThread(
-        result.case_id,
-        `🔁 <@${body.user.id}> re-audited ${record.vanpool_id}: ${STATUS_LABEL[result.status ?? ""] ?? "done"}. ${result.reasoning}`,
-      );
-    });
   });
 }

@@ -1,12 +1,13 @@
-// /poolpatrol: acks at once (Slack allows 3 seconds), then does the work in the
-// background and answers through the response URL. What a person typed is echoed
-// back at most 100 characters long.
-import type { App, RespondFn } from "@slack/bolt";
+// /poolpatrol: acks at once (Slack allows 3 seconds). An audit is queued as a job before
+// the ack, so an acknowledged audit is never lost; its job answers through the response
+// URL. What a person typed is echoed back at most 100 characters long.
+import type { App } from "@slack/bolt";
 import { findCase, findOpenCase, listCases } from "../../../data/case-repository.js";
 import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
 import { vanpoolExists } from "../../../data/vanpool-repository.js";
 import { isClosed } from "../../../domain/case-lifecycle.js";
 import { isId } from "../../../domain/ids.js";
+import { auditJobs } from "../../../jobs/audit-jobs.js";
 import { age, REASON_WORDS, STATUS_LABEL, truncate } from "../../blocks/format.js";
 import { CASE_FILTER_WORDS, COMMAND_USAGE, parseCaseFilter } from "../../blocks/help.js";
 import type { CaseMessages } from "../../case-messages.js";
@@ -56,17 +57,14 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
             return refuse("Only approvers can audit every vanpool. Ask one of them, or use `/poolpatrol status`.");
           const startSweep = deps.startSweep;
           if (!startSweep) return refuse("Audits of every vanpool are not available in this setup.");
-          await ack({ response_type: "ephemeral", text: "Starting an audit of every vanpool…" });
-          ctx.background("audit all", async () => {
-            const { joined } = await startSweep(command.user_id);
-            await respond({
-              response_type: "ephemeral",
-              text: joined
-                ? "An audit of every vanpool is already under way; its summary will be posted in the audit channel."
-                : "Auditing every vanpool. The summary will be posted in the audit channel, with new cases in its thread.",
-            });
+          // Starting a sweep only records it and queues its first job: quick enough to answer in the ack.
+          const { joined } = await startSweep(command.user_id);
+          return ack({
+            response_type: "ephemeral",
+            text: joined
+              ? "An audit of every vanpool is already under way; its summary will be posted in the audit channel."
+              : "Auditing every vanpool. The summary will be posted in the audit channel, with new cases in its thread.",
           });
-          return;
         }
         const vanpoolId = args[0]?.toUpperCase();
         if (!vanpoolId || args.length !== 1 || !/^VP-\d+$/.test(vanpoolId))
@@ -75,9 +73,14 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
           return refuse("Only approvers can start audits. Ask one of them, or use `/poolpatrol status`.");
         if (!(await vanpoolExists(prisma, vanpoolId)))
           return refuse(`There is no vanpool ${truncate(vanpoolId, ECHO_LIMIT)}.`);
-        await ack({ response_type: "ephemeral", text: `Auditing ${vanpoolId}…` });
-        ctx.background(`audit ${vanpoolId}`, () => auditAndReport(deps, vanpoolId, command.user_id, respond));
-        return;
+        const jobs = ctx.deps.jobs;
+        if (!jobs) return refuse("Audits are not available in this setup (no job engine runs).");
+        await auditJobs(jobs).audit({
+          vanpoolId,
+          userId: command.user_id,
+          answer: { via: "response_url", url: command.response_url },
+        });
+        return ack({ response_type: "ephemeral", text: `Auditing ${vanpoolId}…` });
       }
       case "status": {
         const id = args[0]?.toUpperCase();
@@ -130,20 +133,4 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
         return refuse(`I don't know ${echo(verb)}.`);
     }
   });
-}
-
-async function auditAndReport(deps: CommandDeps, vanpoolId: string, userId: string, respond: RespondFn): Promise<void> {
-  const result = await deps.ctx.workflow.auditVanpool(vanpoolId);
-  if (!result.case_id) {
-    await respond({ response_type: "ephemeral", text: `${vanpoolId} passes both checks; no case needed.` });
-    return;
-  }
-  await deps.messages.syncCase(result.case_id);
-  const where = await findCaseAlertLocation(deps.ctx.deps.prisma, result.case_id);
-  const link = where ? await deps.permalink(where.channel, where.ts) : undefined;
-  await respond({
-    response_type: "ephemeral",
-    text: `${vanpoolId}: ${result.case_id} is ${STATUS_LABEL[result.status ?? ""] ?? result.status}.${link && where ? ` See the <${link}|case alert> in <#${where.channel}>.` : ""}`,
-  });
-  deps.ctx.log.info(`audit ${vanpoolId} by ${userId}: ${result.case_id} ${result.status}`);
 }

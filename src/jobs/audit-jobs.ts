@@ -1,0 +1,139 @@
+// Audits asked for in Slack (`/poolpatrol audit VP-101`, the Re-audit button) are jobs:
+// queued before the request is acknowledged, run under the vanpool's lease (so audits of
+// one case queue behind each other without holding a connection), and answered to the
+// person who asked. What the answer says comes from the stored check results, never from
+// what a model claimed.
+import type { WebClient } from "@slack/web-api";
+import type { CaseManagerResult, CaseWorkflow } from "../cases/case-workflow.js";
+import type { PrismaClient } from "../data/prisma.js";
+import { findCaseAlertLocation } from "../data/slack-location-repository.js";
+import { findLatestResults, type LatestResults } from "../data/verification-repository.js";
+import { STATUS_LABEL } from "../domain/case-lifecycle.js";
+import { AppError } from "../errors.js";
+import { truncate } from "../slack/blocks/format.js";
+import type { CaseMessages } from "../slack/case-messages.js";
+import { type ClickPlace, tellClicker } from "../slack/tell-clicker.js";
+import type { JobEngine } from "./engine.js";
+import { type JobSender, QUEUES } from "./queues.js";
+
+/** Where the answer goes: the slash command's response URL, or the thread of the Re-audit button. */
+export type AuditAnswerTo =
+  | { via: "response_url"; url: string }
+  | { via: "click"; place: ClickPlace; caseId: string; closed: boolean };
+
+export interface AuditRequest {
+  vanpoolId: string;
+  userId: string;
+  answer: AuditAnswerTo;
+}
+
+export const auditJobs = (jobs: JobSender) => ({
+  audit: (request: AuditRequest) => jobs.send(QUEUES.auditVanpool, request),
+});
+
+const VERDICT_WORDS = { fail: "failed", inconclusive: "was inconclusive" } as const;
+
+/**
+ * What the stored results of this audit say, independent of the model's words: both checks
+ * passed, or which did not (failed, inconclusive, or never stored).
+ */
+export function storedVerdict(results: LatestResults, since: Date): { passed: true } | { passed: false; why: string } {
+  const problems: string[] = [];
+  for (const check of ["location", "shift"] as const) {
+    const result = results[check];
+    if (!result || result.finished_at < since) problems.push(`the ${check} check did not run`);
+    else if (result.verdict !== "pass") problems.push(`the ${check} check ${VERDICT_WORDS[result.verdict]}`);
+  }
+  return problems.length === 0 ? { passed: true } : { passed: false, why: problems.join(" and ") };
+}
+
+export interface AuditJobDeps {
+  workflow: Pick<CaseWorkflow, "auditVanpool">;
+  messages: Pick<CaseMessages, "syncCase" | "postInThread">;
+  client: WebClient;
+  prisma: PrismaClient;
+  now(): Date;
+  log(line: string): void;
+  concurrency: number;
+  /** Every answer through a response URL gives up after this long. */
+  timeoutMs?: number;
+}
+
+export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): Promise<void> {
+  const respond = async (url: string, text: string) => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ response_type: "ephemeral", text }),
+      signal: AbortSignal.timeout(deps.timeoutMs ?? 15_000),
+    });
+    if (!response.ok) throw new Error(`Slack refused the answer to the response URL (HTTP ${response.status}).`);
+  };
+  const tell = (request: AuditRequest, text: string) =>
+    request.answer.via === "response_url"
+      ? respond(request.answer.url, text)
+      : tellClicker(deps.client, request.answer.place, text);
+
+  await engine.work<AuditRequest>(
+    QUEUES.auditVanpool,
+    async (job) => {
+      const request = job.data;
+      const started = deps.now();
+      let result: CaseManagerResult;
+      try {
+        result = await deps.workflow.auditVanpool(request.vanpoolId);
+      } catch (error) {
+        const refused = error instanceof AppError;
+        if (!refused && job.retryCount < job.retryLimit) throw error;
+        await tell(
+          request,
+          refused
+            ? truncate((error as Error).message, 300)
+            : `The audit of ${request.vanpoolId} could not finish (${truncate((error as Error).message, 200)}). Try again in a minute; if it keeps failing, an admin can see it in \`poolpatrol jobs\`.`,
+        );
+        if (refused) return { refused: (error as Error).message };
+        throw error;
+      }
+      await answer(request, result, started);
+      deps.log(
+        `audit ${request.vanpoolId} by ${request.userId}: ${result.case_id ?? "no case"} ${result.status ?? ""}`,
+      );
+      return { caseId: result.case_id, status: result.status };
+    },
+    { concurrency: deps.concurrency },
+  );
+
+  async function answer(request: AuditRequest, result: CaseManagerResult, started: Date): Promise<void> {
+    const { vanpoolId, answer: to } = request;
+    const sameClosedCase = to.via === "click" && to.closed && result.case_id === to.caseId;
+    if (!result.case_id || sameClosedCase) {
+      const stored = storedVerdict(await findLatestResults(deps.prisma, vanpoolId), started);
+      const text = stored.passed
+        ? to.via === "click"
+          ? `${vanpoolId} passes both checks; no new case is needed.`
+          : `${vanpoolId} passes both checks; no case needed.`
+        : `${vanpoolId} was audited but ${stored.why}, and no case was opened. A person should look; try the audit again.`;
+      await tell(request, text);
+      return;
+    }
+    await deps.messages.syncCase(result.case_id);
+    if (to.via === "click") {
+      await deps.messages.postInThread(
+        result.case_id,
+        `🔁 <@${request.userId}> re-audited ${vanpoolId}: ${STATUS_LABEL[result.status ?? ""] ?? "done"}. ${result.reasoning}`,
+      );
+      return;
+    }
+    const where = await findCaseAlertLocation(deps.prisma, result.case_id);
+    const link = where
+      ? await deps.client.chat
+          .getPermalink({ channel: where.channel, message_ts: where.ts })
+          .then((r) => r.permalink)
+          .catch(() => undefined)
+      : undefined;
+    await respond(
+      to.url,
+      `${vanpoolId}: ${result.case_id} is ${STATUS_LABEL[result.status ?? ""] ?? result.status}.${link && where ? ` See the <${link}|case alert> in <#${where.channel}>.` : ""}`,
+    );
+  }
+}
