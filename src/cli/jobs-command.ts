@@ -54,6 +54,8 @@ async function retryJob(ctx: CliContext, id: string): Promise<string> {
 }
 
 function describe(data: Record<string, unknown>): string {
-  const about = ["caseId", "vanpoolId", "approvalId", "messageId", "slot"].flatMap((k) => (data[k] ? [String(data[k])] : []));
+  const about = ["caseId", "vanpoolId", "approvalId", "messageId", "slot"].flatMap((k) =>
+    data[k] ? [String(data[k])] : [],
+  );
   return about.join(" ") || "-";
 }
