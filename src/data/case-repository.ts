@@ -146,8 +146,11 @@ export async function changeCase(prisma: PrismaClient, caseId: string, change: C
       throw new LifecycleError(`${caseId} is ${current.status}; a closed case is never changed or reopened.`);
     // Staying in the same status is an update, not a transition.
     if (change.status && change.status !== current.status) assertTransition(current.status, change.status);
+    // Why a case needed a person holds only while it does: alerts, threads and digests show it.
+    const { attention: _settled, ...settled } = current.meta;
+    const leavesReview = current.status === "hitl_review" && status !== "hitl_review";
     const meta = {
-      ...current.meta,
+      ...(leavesReview ? settled : current.meta),
       ...change.meta,
       ...(change.flagged ? { flagged: change.flagged } : {}),
       ...(change.details ? { details: change.details } : {}),

@@ -3,6 +3,7 @@
 // same database. Effects are counted where they land (the Resend stub, the fake Slack).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSettings } from "../../src/config/settings.js";
+import { changeCase } from "../../src/data/case-repository.js";
 import { resendSender } from "../../src/integrations/email/resend-sender.js";
 import { startJobEngine } from "../../src/jobs/engine.js";
 import { QUEUE_OPTIONS } from "../../src/jobs/queues.js";
@@ -68,6 +69,29 @@ describe("outreach email failures", () => {
     await h.bot.digest.post(true);
     expect(JSON.stringify(h.fake.messages(AUDIT_CHANNEL).at(-1)!.blocks)).toMatch(reason);
     resend.failFor(0, 200, "");
+
+    // A person settles it: the case leaves review, and the stale reason leaves the alert and the digest.
+    await changeCase(h.db.prisma, caseId, {
+      status: "pending_reply",
+      why: "address corrected by hand",
+      actor: "person:U0ALICE",
+      now: new Date(),
+    });
+    await h.bot.messages.syncCase(caseId);
+    expect(JSON.stringify(alertsFor(caseId).at(-1)!.blocks)).not.toMatch(reason);
+    // Back with a person for another reason: the old email failure is not shown as why.
+    await changeCase(h.db.prisma, caseId, {
+      status: "hitl_review",
+      why: "the rider disputes the distance",
+      actor: "agent:case_manager",
+      now: new Date(),
+    });
+    await h.bot.messages.syncCase(caseId);
+    expect(JSON.stringify(alertsFor(caseId).at(-1)!.blocks)).not.toMatch(reason);
+    await h.bot.digest.post(true);
+    const digest = JSON.stringify(h.fake.messages(AUDIT_CHANNEL).at(-1)!.blocks);
+    expect(digest).toContain(caseId);
+    expect(digest).not.toMatch(reason);
   });
 
   it("an email refused once is retried and reaches the rider exactly once; the reply clock starts when it is sent", async () => {
