@@ -44,6 +44,7 @@ export async function runAgentTurn(deps: AgentDeps, input: AgentTurnInput): Prom
     caseId: input.caseId,
     vanpoolId: input.vanpoolId,
     now: deps.now(),
+    instanceId: deps.jobs?.instanceId,
     input: { prompt_version: input.promptVersion, ...(input.task ?? { resume: input.resume }) },
   });
   const controller = new AbortController();

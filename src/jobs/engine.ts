@@ -5,8 +5,9 @@
 // Hooking in a queue: `await engine.defineQueue("name", { ... })`, then
 // `await engine.work("name", async (job) => { ... })` in the processes that should run it,
 // and `engine.send("name", data, options)` (with `{ db: executor }` inside a transaction).
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
+import { createInstanceRegistry } from "../data/instance-repository.js";
 
 export const JOB_SCHEMA = "pgboss";
 const DEAD_LETTERS = "dead-letters";
@@ -37,6 +38,8 @@ export type JobHandler<T> = (job: PgBoss.JobWithMetadata<T>) => Promise<unknown>
 
 export interface JobEngine {
   boss: PgBoss;
+  /** This process's engine: its heartbeat says it is alive; the jobs and agent runs it works are marked with it. */
+  instanceId: string;
   defineQueue(name: string, options?: QueueDefaults): Promise<void>;
   /** Runs `handler` for jobs of `name` in this process, `concurrency` at a time. */
   work<T extends object>(name: string, handler: JobHandler<T>, options?: { concurrency?: number }): Promise<void>;
@@ -52,6 +55,8 @@ export interface JobEngine {
   drain(timeoutMs?: number): Promise<UnfinishedJob[]>;
   /** Stops this process's workers (a sandbox restarting inside one process), keeping the engine up. */
   stopWorkers(): Promise<void>;
+  /** Retries now the jobs of processes whose heartbeat lapsed (also done every third of the TTL); returns how many. */
+  retryOrphans(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -70,6 +75,11 @@ export async function startJobEngine(options: {
   supervise?: boolean;
   /** Queues created at start, so a job sent to one is never dropped for want of its queue. */
   queues?: Record<string, QueueDefaults>;
+  /**
+   * How long after its last heartbeat a process counts as crashed: the jobs it was running are
+   * then retried at once, not after their expiry.
+   */
+  instanceTtlMs?: number;
 }): Promise<JobEngine> {
   const boss = new PgBoss({
     connectionString: options.databaseUrl,
@@ -88,9 +98,29 @@ export async function startJobEngine(options: {
   const workers = new Map<string, string[]>();
   const sent = new Map<string, string>();
   const polling = options.pollingIntervalSeconds ?? 2;
+  const instanceId = randomUUID();
+  const registry = createInstanceRegistry(options.databaseUrl);
+  const ttl = options.instanceTtlMs ?? 30_000;
+  await registry.beat(instanceId, ttl);
+  const beating = setInterval(() => {
+    registry.beat(instanceId, ttl).catch((error) => options.log(`job engine heartbeat: ${error.message}`));
+    retryOrphans().catch((error) => options.log(`job engine recovery: ${error.message}`));
+  }, ttl / 3);
+  beating.unref();
+
+  /** Jobs a crashed process was running go back to their queue now (as a failed attempt, so retry limits hold). */
+  async function retryOrphans(): Promise<number> {
+    const keys = await registry.takeOrphans("job:");
+    for (const key of keys) {
+      const [, name, id] = key.split(":");
+      await boss.fail(name!, id!, { message: "The process running this job stopped before it finished." });
+    }
+    return keys.length;
+  }
 
   const engine: JobEngine = {
     boss,
+    instanceId,
     async defineQueue(name, queue = {}) {
       await boss.createQueue(name, {
         name,
@@ -106,7 +136,15 @@ export async function startJobEngine(options: {
           await boss.work<T>(
             name,
             { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: polling },
-            async ([job]) => handler(job!),
+            async ([job]) => {
+              const mark = `job:${name}:${job!.id}`;
+              await registry.mark(mark, instanceId);
+              try {
+                return await handler(job!);
+              } finally {
+                await registry.unmark(mark, instanceId);
+              }
+            },
           ),
         );
       }
@@ -123,6 +161,7 @@ export async function startJobEngine(options: {
       return id;
     },
     worked: () => [...workers.keys()],
+    retryOrphans,
     track(name, id) {
       sent.set(id, name);
       for (const worker of workers.get(name) ?? []) boss.notifyWorker(worker);
@@ -149,7 +188,10 @@ export async function startJobEngine(options: {
       workers.clear();
     },
     async stop() {
+      clearInterval(beating);
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });
+      await registry.leave(instanceId);
+      await registry.close();
     },
   };
   for (const [name, queue] of Object.entries(options.queues ?? {})) await engine.defineQueue(name, queue);

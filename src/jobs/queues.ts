@@ -4,7 +4,7 @@ import type PgBoss from "pg-boss";
 import type { SqlExecutor } from "../data/job-executor.js";
 import { type JobEngine, jobIdFor, type QueueDefaults } from "./engine.js";
 
-export type JobSender = Pick<JobEngine, "send">;
+export type JobSender = Pick<JobEngine, "send"> & Partial<Pick<JobEngine, "instanceId">>;
 
 export const QUEUES = {
   auditVanpool: "audit-vanpool",

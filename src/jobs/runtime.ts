@@ -12,7 +12,7 @@ export async function startBotJobs(
   bot: SlackApp,
   engine: JobEngine,
   settings: Pick<Settings, "schedule" | "timeZone" | "jobs">,
-  options: { now?: () => Date } = {},
+  options: { now?: () => Date; recoverEveryMs?: number } = {},
 ) {
   const { deps, workflow, log } = bot.ctx;
   await registerCaseJobs(engine, { deps, workflow, log: log.info });
@@ -36,8 +36,25 @@ export async function startBotJobs(
     timezone: settings.timeZone,
     now: options.now,
   });
-  const abandoned = await recoverAbandonedRuns(engine, deps);
-  if (abandoned > 0) log.warn(`${abandoned} agent run(s) left running by a stopped process were marked failed.`);
+  const recover = async () => {
+    const jobs = await engine.retryOrphans();
+    const runs = await recoverAbandonedRuns(engine, deps);
+    if (jobs + runs > 0)
+      log.warn(`A stopped process left ${runs} agent run(s) running (now failed) and ${jobs} job(s) (retried).`);
+  };
+  await recover();
+  // A crashed replica's heartbeat lapses while this one runs: its work is taken back then.
+  const recovering = setInterval(
+    () => recover().catch((error) => log.error(`recovery: ${error.message}`)),
+    options.recoverEveryMs ?? 10_000,
+  );
+  recovering.unref();
   await queueMissingAlerts(engine, deps.prisma);
-  return clock;
+  return {
+    ...clock,
+    stop() {
+      clearInterval(recovering);
+      clock.stop();
+    },
+  };
 }
