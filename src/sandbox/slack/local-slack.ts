@@ -137,6 +137,8 @@ export interface FakeSlack {
   responses(idOrUrl?: string): ResponseCall[];
   /** The next call to `method` answers {ok:false, error, ...extra}. */
   failNext(method: string, error: string, extra?: Json): void;
+  /** The next `times` calls to `method` are refused as Slack refuses too many: HTTP 429 with Retry-After. */
+  rateLimitNext(method: string, retryAfterSeconds: number, times?: number): void;
   slashCommandBody(input: Filled<SlashCommandInput, "trigger_id" | "response_url" | Ids>): string;
   /** Refuses messages and views the bot never rendered, and elements they do not contain. */
   blockActionPayload(input: Filled<BlockActionInput, "trigger_id" | "channel" | Ids>): string;
@@ -181,6 +183,7 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
 
   const calls: ApiCall[] = [];
   const failures = new Map<string, Json[]>();
+  const rateLimits = new Map<string, number[]>();
   const responseUrls = new Map<string, { context: ResponseContext; uses: number }>();
   const responseCalls: ResponseCall[] = [];
 
@@ -207,6 +210,12 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
     delete args.token;
     const call: ApiCall = { method, body: args, at: now() };
     calls.push(call);
+    const retryAfter = rateLimits.get(method)?.shift();
+    if (retryAfter !== undefined) {
+      call.response = { ok: false, error: "ratelimited" };
+      res.writeHead(429, { "content-type": "application/json; charset=utf-8", "retry-after": String(retryAfter) });
+      return void res.end(JSON.stringify(call.response));
+    }
     call.response = answer(method, token, args);
     const response = call.response;
     if (!options.store || !response.ok || !MUTATING.has(method)) return send(res, 200, response);
@@ -325,6 +334,9 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
     },
     failNext(method, error, extra = {}) {
       failures.set(method, [...(failures.get(method) ?? []), { error, ...extra }]);
+    },
+    rateLimitNext(method, retryAfterSeconds, times = 1) {
+      rateLimits.set(method, [...(rateLimits.get(method) ?? []), ...Array(times).fill(retryAfterSeconds)]);
     },
 
     slashCommandBody: (input) =>
