@@ -101,6 +101,11 @@ export async function allPagesFinished(prisma: PrismaClient, sweepId: string): P
   return (await prisma.sweepPage.count({ where: { sweepId, finishedAt: null } })) === 0;
 }
 
+export async function isSweepFinished(prisma: PrismaClient, sweepId: string): Promise<boolean> {
+  const row = await prisma.sweep.findUnique({ where: { id: sweepId }, select: { finishedAt: true } });
+  return Boolean(row?.finishedAt);
+}
+
 export async function markSweepFinished(prisma: PrismaClient, sweepId: string, now: Date): Promise<void> {
   await prisma.sweep.updateMany({ where: { id: sweepId, finishedAt: null }, data: { finishedAt: now } });
 }

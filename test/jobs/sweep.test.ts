@@ -5,7 +5,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
 import { parseSettings } from "../../src/config/settings.js";
@@ -13,7 +12,7 @@ import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
 import { findSweepTotals, type SweepTotals } from "../../src/data/sweep-repository.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
-import { startJobBoss } from "../../src/jobs/sweep-boss.js";
+import { type JobEngine, startJobEngine } from "../../src/jobs/engine.js";
 import { registerSweepJobs, requestSweep, scheduledSlot } from "../../src/jobs/sweep-jobs.js";
 import { runSweepPage } from "../../src/jobs/sweep-page.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
@@ -22,7 +21,7 @@ import { MOCK_DIR } from "../support/fixtures.js";
 let db: TestDatabase;
 let deps: AgentDeps;
 const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "sweep-outbox-"));
-const replicas: PgBoss[] = [];
+const replicas: JobEngine[] = [];
 const announced: SweepTotals[] = [];
 
 beforeAll(async () => {
@@ -33,8 +32,8 @@ beforeAll(async () => {
     now: () => new Date("2026-11-23T16:00:00Z"),
   });
   for (let i = 0; i < 2; i++) {
-    const boss = await startJobBoss(db.url, () => {});
-    await registerSweepJobs(boss, {
+    const engine = await startJobEngine({ databaseUrl: db.url, log: () => {}, pollingIntervalSeconds: 0.5 });
+    await registerSweepJobs(engine, {
       agent: deps,
       settings: { concurrency: 4, pageSize: 5, pageTimeoutSeconds: 60 },
       log: () => {},
@@ -42,11 +41,11 @@ beforeAll(async () => {
         announced.push(totals);
       },
     });
-    replicas.push(boss);
+    replicas.push(engine);
   }
 }, 120_000);
 afterAll(async () => {
-  for (const boss of replicas) await boss.stop({ graceful: false, wait: true });
+  for (const engine of replicas) await engine.stop();
   await db.drop();
   fs.rmSync(outbox, { recursive: true, force: true });
 });
@@ -56,7 +55,7 @@ describe("a scheduled sweep", () => {
     const openBefore = await db.prisma.case.count({ where: { status: { notIn: ["resolved", "cancelled"] } } });
     const emailsBefore = await db.prisma.message.count({ where: { direction: "outbound" } });
     const slot = scheduledSlot(new Date("2026-11-30T14:00:00Z"));
-    await Promise.all(replicas.map((boss) => requestSweep(boss, { slot, trigger: "schedule" })));
+    await Promise.all(replicas.map((engine) => requestSweep(engine, { slot, trigger: "schedule" })));
 
     let totals = await findSweepTotals(db.prisma, slot);
     for (let waited = 0; !totals?.finished_at && waited < 90_000; waited += 200) {
