@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import PgBoss from "pg-boss";
 
 export const JOB_SCHEMA = "pgboss";
-const DEAD_LETTERS = "dead-letters";
+export const DEAD_LETTERS = "dead-letters";
 
 export interface QueueDefaults {
   retryLimit?: number;

@@ -2,6 +2,7 @@
 // (spread over every worker process) audit and open cases, and a finish job announces the
 // result. A sweep's id is its slot, so N replicas firing the same schedule make one sweep.
 import cron from "node-cron";
+import { sendInitialEmails } from "../agents/case-manager/open-from-audit.js";
 import type { AgentDeps } from "../agents/deps.js";
 import type { PrismaClient } from "../data/prisma.js";
 import {
@@ -14,16 +15,24 @@ import {
   markSweepFinished,
   type SweepTotals,
 } from "../data/sweep-repository.js";
-import { type JobEngine, jobIdFor, type QueueDefaults } from "./engine.js";
+import { DEAD_LETTERS, type JobEngine, jobIdFor, type QueueDefaults } from "./engine.js";
 import type { JobSender } from "./queues.js";
-import { runSweepPage, type SweepPageJob } from "./sweep-page.js";
+import { runSweepPage, type SweepPageDeps, type SweepPageJob } from "./sweep-page.js";
 
-export const SWEEP_QUEUES = { start: "sweep-start", page: "sweep-page", finish: "sweep-finish" } as const;
+const outreachJobId = (caseId: string) => jobIdFor(`sweep-outreach:${caseId}`);
+
+export const SWEEP_QUEUES = {
+  start: "sweep-start",
+  page: "sweep-page",
+  outreach: "sweep-outreach",
+  finish: "sweep-finish",
+} as const;
 
 /** Page jobs each process works on at once: one audits while the other waits on the database. */
 const PAGE_WORKERS = 2;
 
 export interface SweepSettings {
+  /** First-email jobs of new cases (and resolutions of a page) worked at once per process. */
   concurrency: number;
   pageSize: number;
   pageTimeoutSeconds: number;
@@ -48,6 +57,7 @@ export function sweepQueueOptions(settings: SweepSettings): Record<string, Queue
   return {
     [SWEEP_QUEUES.start]: { ...retries, policy: "stately" },
     [SWEEP_QUEUES.page]: { ...retries, expireInSeconds: settings.pageTimeoutSeconds },
+    [SWEEP_QUEUES.outreach]: { ...retries, expireInSeconds: 300 },
     [SWEEP_QUEUES.finish]: { ...retries, policy: "stately", expireInSeconds: 3600 },
   };
 }
@@ -77,13 +87,21 @@ export async function registerSweepJobs(engine: JobEngine, deps: SweepJobDeps): 
       await engine.send(SWEEP_QUEUES.page, page, { id: jobIdFor(`sweep-page:${sweepId}:${page.page}`) });
   });
 
+  const pageDeps = sweepPageDeps(engine, deps);
   await engine.work<SweepPageJob>(
     SWEEP_QUEUES.page,
     async (job) => {
-      await runSweepPage(deps.agent, deps.settings.concurrency, job.data);
+      const queued = await runSweepPage(pageDeps, job.data);
+      for (const caseId of queued) engine.track(SWEEP_QUEUES.outreach, outreachJobId(caseId));
       await finishIfDone(job.data.sweepId);
     },
     { concurrency: PAGE_WORKERS },
+  );
+
+  await engine.work<{ caseId: string }>(
+    SWEEP_QUEUES.outreach,
+    (job) => sendInitialEmails(deps.agent, job.data.caseId),
+    { concurrency: deps.settings.concurrency },
   );
 
   await engine.work<{ sweepId: string }>(SWEEP_QUEUES.finish, async (job) => {
@@ -100,6 +118,26 @@ export async function registerSweepJobs(engine: JobEngine, deps: SweepJobDeps): 
     await markSweepFinished(deps.agent.prisma, sweepId, deps.agent.now());
     await engine.send(SWEEP_QUEUES.finish, { sweepId }, { singletonKey: sweepId });
   }
+}
+
+/** What a page job needs: the first-email jobs of its new cases go in with its transaction. */
+export function sweepPageDeps(engine: JobEngine, deps: Pick<SweepJobDeps, "agent" | "settings">): SweepPageDeps {
+  return {
+    agent: deps.agent,
+    concurrency: deps.settings.concurrency,
+    queueOutreach: async (db, caseIds) => {
+      await engine.boss.insert(
+        // pg-boss's bulk insert does not take the queue's dead-letter queue by itself.
+        caseIds.map((caseId) => ({
+          name: SWEEP_QUEUES.outreach,
+          id: outreachJobId(caseId),
+          data: { caseId },
+          deadLetter: DEAD_LETTERS,
+        })),
+        { db },
+      );
+    },
+  };
 }
 
 /** Starts the sweep of `slot` (one per slot, whoever asks); resolves to its id. */
