@@ -5,21 +5,19 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { openContext } from "../src/cli/context.js";
 import { parseSettings } from "../src/config/settings.js";
 import { findSweepTotals } from "../src/data/sweep-repository.js";
-import { startJobBoss } from "../src/jobs/sweep-boss.js";
 import { registerSweepJobs, requestSweep } from "../src/jobs/sweep-jobs.js";
 
 const sweepId = process.env.BENCH_SWEEP_ID!;
-const ctx = await openContext(parseSettings(), () => {});
-const boss = await startJobBoss(ctx.db.url, (error) => process.stderr.write(`${error.message}\n`));
-await registerSweepJobs(boss, { agent: ctx.agentDeps, settings: ctx.settings.sweep, log: () => {} });
-if (process.env.BENCH_START === "1") await requestSweep(boss, { slot: sweepId, trigger: "bench" });
+const ctx = await openContext(parseSettings(), () => {}, { jobs: "worker" });
+const engine = ctx.jobs!;
+await registerSweepJobs(engine, { agent: ctx.agentDeps, settings: ctx.settings.sweep, log: () => {} });
+if (process.env.BENCH_START === "1") await requestSweep(engine, { slot: sweepId, trigger: "bench" });
 let totals = await findSweepTotals(ctx.db.prisma, sweepId);
 while (!totals?.finished_at) {
   await sleep(100);
   totals = await findSweepTotals(ctx.db.prisma, sweepId);
 }
-await boss.stop({ graceful: true, wait: true });
-await ctx.db.close();
+await ctx.close();
 const seconds = (totals.finished_at!.getTime() - totals.started_at.getTime()) / 1000;
 process.stdout.write(
   `${JSON.stringify({

@@ -1,7 +1,7 @@
 // Long-running commands: the Slack bot and the local sandbox, until SIGINT/SIGTERM.
 import type { Settings } from "../config/settings.js";
 import { startBotJobs } from "../jobs/runtime.js";
-import { startSweepEngine } from "../jobs/sweep-runtime.js";
+import { createBotSweeps } from "../jobs/sweep-runtime.js";
 import { startSandbox } from "../sandbox/sandbox.js";
 import { createSlackApp } from "../slack/app.js";
 import { log } from "./command-kit.js";
@@ -26,7 +26,7 @@ async function runBot(settings: Settings): Promise<void> {
   const stopped = stopSignal();
   const slack = settings.slack!;
   await seedIfEmpty(ctx);
-  const sweeps = await startSweepEngine({ databaseUrl: ctx.db.url, agent: ctx.agentDeps, settings, log });
+  const sweeps = createBotSweeps({ engine: ctx.jobs!, agent: ctx.agentDeps, settings, log });
   const bot = await createSlackApp({
     slack,
     deps: ctx.agentDeps,
@@ -42,7 +42,7 @@ async function runBot(settings: Settings): Promise<void> {
   );
   await stopped;
   clock.stop();
-  await sweeps.stop();
+  sweeps.stop();
   await bot.app.stop();
   await bot.idle();
   await ctx.close();

@@ -2,30 +2,34 @@
 // works on it in this process alongside any running bot, and waits for its result.
 import { setTimeout as sleep } from "node:timers/promises";
 import { findSweepTotals, type SweepTotals } from "../data/sweep-repository.js";
-import { startJobBoss } from "../jobs/sweep-boss.js";
 import { registerSweepJobs, requestManualSweep } from "../jobs/sweep-jobs.js";
 import type { CliContext } from "./context.js";
+
+/** How often a waiting command runs the engine's maintenance, so pages of a killed process are retried without a bot. */
+const MAINTENANCE_EVERY_MS = 15_000;
 
 export async function runSweepAndWait(
   ctx: CliContext,
   options: { log: (line: string) => void; onProgress?: (done: number, total: number) => void },
 ): Promise<SweepTotals> {
-  const boss = await startJobBoss(ctx.db.url, (error) => options.log(`Job engine: ${error.message}`));
-  try {
-    await registerSweepJobs(boss, { agent: ctx.agentDeps, settings: ctx.settings.sweep, log: options.log });
-    const { sweepId, joined } = await requestManualSweep(boss, ctx.db.prisma, {
-      trigger: "cli",
-      now: ctx.agentDeps.now(),
-    });
-    if (joined) options.log(`A sweep is under way (${sweepId}); waiting for it instead of starting another.`);
-    for (;;) {
-      const totals = await findSweepTotals(ctx.db.prisma, sweepId);
-      if (totals) options.onProgress?.(totals.pages_done, totals.pages);
-      if (totals?.finished_at) return totals;
-      await sleep(250);
+  const engine = ctx.jobs;
+  if (!engine) throw new Error('A sweep needs the job engine: open the context with jobs: "worker".');
+  await registerSweepJobs(engine, { agent: ctx.agentDeps, settings: ctx.settings.sweep, log: options.log });
+  const { sweepId, joined } = await requestManualSweep(engine, ctx.db.prisma, {
+    trigger: "cli",
+    now: ctx.agentDeps.now(),
+  });
+  if (joined) options.log(`A sweep is under way (${sweepId}); waiting for it instead of starting another.`);
+  let maintained = Date.now();
+  for (;;) {
+    const totals = await findSweepTotals(ctx.db.prisma, sweepId);
+    if (totals) options.onProgress?.(totals.pages_done, totals.pages);
+    if (totals?.finished_at) return totals;
+    if (Date.now() - maintained > MAINTENANCE_EVERY_MS) {
+      maintained = Date.now();
+      await engine.boss.maintain();
     }
-  } finally {
-    await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+    await sleep(250);
   }
 }
 

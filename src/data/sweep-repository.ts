@@ -1,7 +1,11 @@
 // Sweeps and their pages: what a scheduled or requested audit of every vanpool did,
 // written page by page so a sweep killed halfway resumes where it stopped.
+import type { CaseReason } from "../domain/case-lifecycle.js";
+import { newId } from "../domain/ids.js";
+import type { CheckKind } from "../domain/specialist-result.js";
 import { type CaseRecord, toCaseRecord } from "./case-repository.js";
-import type { PrismaClient } from "./prisma.js";
+import { type SqlExecutor, transactionExecutor } from "./job-executor.js";
+import type { Prisma, PrismaClient } from "./prisma.js";
 
 export interface SweepTotals {
   sweep_id: string;
@@ -17,6 +21,16 @@ export interface SweepTotals {
   started_at: Date;
   finished_at: Date | null;
   slack: { channel: string; ts: string } | null;
+}
+
+/** A case a sweep opens for a failing vanpool. */
+export interface NewCase {
+  vanpool_id: string;
+  status: "pending_reply" | "hitl_review";
+  reason: CaseReason;
+  failed_checks: CheckKind[];
+  flagged: string[];
+  details: string;
 }
 
 export interface PageResult {
@@ -67,17 +81,80 @@ export async function isPageFinished(prisma: PrismaClient, sweepId: string, page
   return Boolean(row?.finishedAt);
 }
 
-export async function finishPage(
+/**
+ * Opens a page's new cases and marks the page finished in one transaction, with the jobs
+ * `queue` adds for them: a page killed before it commits opened nothing, one that committed
+ * is skipped when run again. A vanpool that got a case meanwhile (an audit from Slack) is
+ * counted as still failing. Returns the ids of the cases opened.
+ */
+export async function openCasesAndFinishPage(
   prisma: PrismaClient,
-  sweepId: string,
-  page: number,
-  result: PageResult,
-  now: Date,
-): Promise<void> {
-  await prisma.sweepPage.update({
-    where: { sweepId_page: { sweepId, page } },
-    data: { ...result, finishedAt: now },
-  });
+  page: {
+    sweepId: string;
+    page: number;
+    cases: NewCase[];
+    actor: string;
+    result: PageResult;
+    now: Date;
+    queue: (db: SqlExecutor, cases: { case_id: string; status: string }[]) => Promise<void>;
+  },
+): Promise<string[]> {
+  return prisma.$transaction(
+    async (tx) => {
+      const rows = page.cases.map((c) => ({ id: newId("case"), ...c }));
+      await tx.case.createMany({
+        data: rows.map((c) => ({
+          id: c.id,
+          vanpoolId: c.vanpool_id,
+          status: c.status,
+          reason: c.reason,
+          failedChecks: c.failed_checks,
+          meta: { details: c.details, flagged: c.flagged, opened_by: page.actor },
+          createdAt: page.now,
+          updatedAt: page.now,
+        })),
+        skipDuplicates: true,
+      });
+      const opened = new Set(
+        (await tx.case.findMany({ where: { id: { in: rows.map((c) => c.id) } }, select: { id: true } })).map(
+          (r) => r.id,
+        ),
+      );
+      const created = rows.filter((c) => opened.has(c.id));
+      await tx.auditEvent.createMany({
+        data: created.map((c) => ({
+          actor: page.actor,
+          action: "case.opened",
+          subjectType: "case",
+          subjectId: c.id,
+          createdAt: page.now,
+          details: {
+            vanpool_id: c.vanpool_id,
+            status: c.status,
+            reason: c.reason,
+            failed_checks: c.failed_checks,
+            flagged: c.flagged,
+          } satisfies Prisma.InputJsonValue,
+        })),
+      });
+      const result: PageResult = {
+        ...page.result,
+        newCases: [...page.result.newCases, ...created.map((c) => c.id)].sort(),
+        stillFailing: page.result.stillFailing + rows.length - created.length,
+      };
+      await tx.sweepPage.update({
+        where: { sweepId_page: { sweepId: page.sweepId, page: page.page } },
+        data: { ...result, finishedAt: page.now },
+      });
+      await page.queue(
+        transactionExecutor(tx),
+        created.map((c) => ({ case_id: c.id, status: c.status })),
+      );
+      return created.map((c) => c.id);
+    },
+    // One statement per kind of row, but a page of a big sweep under load can take a while.
+    { maxWait: 30_000, timeout: 120_000 },
+  );
 }
 
 /** The vanpools of `ids` already audited by this sweep (before a crash), so a retried page does not audit them twice. */
@@ -99,6 +176,11 @@ export async function findOpenCases(prisma: PrismaClient, vanpoolIds: string[]):
 
 export async function allPagesFinished(prisma: PrismaClient, sweepId: string): Promise<boolean> {
   return (await prisma.sweepPage.count({ where: { sweepId, finishedAt: null } })) === 0;
+}
+
+export async function isSweepFinished(prisma: PrismaClient, sweepId: string): Promise<boolean> {
+  const row = await prisma.sweep.findUnique({ where: { id: sweepId }, select: { finishedAt: true } });
+  return Boolean(row?.finishedAt);
 }
 
 export async function markSweepFinished(prisma: PrismaClient, sweepId: string, now: Date): Promise<void> {

@@ -10,7 +10,7 @@ import PgBoss from "pg-boss";
 import { createInstanceRegistry } from "../data/instance-repository.js";
 
 export const JOB_SCHEMA = "pgboss";
-const DEAD_LETTERS = "dead-letters";
+export const DEAD_LETTERS = "dead-letters";
 
 export interface QueueDefaults {
   retryLimit?: number;

@@ -1,8 +1,8 @@
-// Sweeps as pg-boss jobs: a start job per slot plans the pages, page jobs (spread over
-// every worker process) audit and open cases, and a finish job announces the result.
-// A sweep's id is its slot, so N replicas firing the same schedule make one sweep.
+// Sweeps as jobs of the one job engine: a start job per slot plans the pages, page jobs
+// (spread over every worker process) audit and open cases, and a finish job announces the
+// result. A sweep's id is its slot, so N replicas firing the same schedule make one sweep.
 import cron from "node-cron";
-import type PgBoss from "pg-boss";
+import { sendInitialEmails } from "../agents/case-manager/open-from-audit.js";
 import type { AgentDeps } from "../agents/deps.js";
 import type { PrismaClient } from "../data/prisma.js";
 import {
@@ -10,18 +10,29 @@ import {
   createSweep,
   findSweepTotals,
   findUnfinishedSweep,
+  isSweepFinished,
   listActiveVanpoolIds,
   markSweepFinished,
   type SweepTotals,
 } from "../data/sweep-repository.js";
-import { runSweepPage, type SweepPageJob } from "./sweep-page.js";
+import { DEAD_LETTERS, type JobEngine, jobIdFor, type QueueDefaults } from "./engine.js";
+import type { JobSender } from "./queues.js";
+import { runSweepPage, type SweepPageDeps, type SweepPageJob } from "./sweep-page.js";
 
-export const SWEEP_QUEUES = { start: "sweep-start", page: "sweep-page", finish: "sweep-finish" } as const;
+const outreachJobId = (caseId: string) => jobIdFor(`sweep-outreach:${caseId}`);
+
+export const SWEEP_QUEUES = {
+  start: "sweep-start",
+  page: "sweep-page",
+  outreach: "sweep-outreach",
+  finish: "sweep-finish",
+} as const;
 
 /** Page jobs each process works on at once: one audits while the other waits on the database. */
 const PAGE_WORKERS = 2;
 
 export interface SweepSettings {
+  /** First-email jobs of new cases (and resolutions of a page) worked at once per process. */
   concurrency: number;
   pageSize: number;
   pageTimeoutSeconds: number;
@@ -40,19 +51,23 @@ interface StartJob {
   trigger: string;
 }
 
-export async function registerSweepJobs(boss: PgBoss, deps: SweepJobDeps): Promise<void> {
+/** A page job runs until the page timeout; the announcement posts each new case's alert, paced per channel. */
+export function sweepQueueOptions(settings: SweepSettings): Record<string, QueueDefaults> {
   const retries = { retryLimit: 5, retryDelay: 5, retryBackoff: true };
-  await boss.createQueue(SWEEP_QUEUES.start, { name: SWEEP_QUEUES.start, policy: "stately", ...retries });
-  await boss.createQueue(SWEEP_QUEUES.page, {
-    name: SWEEP_QUEUES.page,
-    expireInSeconds: deps.settings.pageTimeoutSeconds,
-    ...retries,
-  });
-  await boss.createQueue(SWEEP_QUEUES.finish, { name: SWEEP_QUEUES.finish, policy: "stately", ...retries });
+  return {
+    [SWEEP_QUEUES.start]: { ...retries, policy: "stately" },
+    [SWEEP_QUEUES.page]: { ...retries, expireInSeconds: settings.pageTimeoutSeconds },
+    [SWEEP_QUEUES.outreach]: { ...retries, expireInSeconds: 300 },
+    [SWEEP_QUEUES.finish]: { ...retries, policy: "stately", expireInSeconds: 3600 },
+  };
+}
 
-  const polling = { pollingIntervalSeconds: 0.5 };
-  await boss.work<StartJob>(SWEEP_QUEUES.start, polling, async ([job]) => {
-    const { sweepId, trigger } = job!.data;
+export async function registerSweepJobs(engine: JobEngine, deps: SweepJobDeps): Promise<void> {
+  for (const [name, options] of Object.entries(sweepQueueOptions(deps.settings)))
+    await engine.defineQueue(name, options);
+
+  await engine.work<StartJob>(SWEEP_QUEUES.start, async (job) => {
+    const { sweepId, trigger } = job.data;
     const ids = await listActiveVanpoolIds(deps.agent.prisma);
     const pages: SweepPageJob[] = [];
     for (let at = 0; at < ids.length; at += deps.settings.pageSize)
@@ -64,21 +79,33 @@ export async function registerSweepJobs(boss: PgBoss, deps: SweepJobDeps): Promi
       vanpoolCount: ids.length,
       now: deps.agent.now(),
     });
-    if (!created) return;
-    deps.log(`Sweep ${sweepId}: ${ids.length} vanpools in ${pages.length} page(s).`);
+    // A start job retried after a crash queues the pages it may not have queued; their ids make it once.
+    if (!created && (await isSweepFinished(deps.agent.prisma, sweepId))) return;
+    if (created) deps.log(`Sweep ${sweepId}: ${ids.length} vanpools in ${pages.length} page(s).`);
     if (pages.length === 0) await finishIfDone(sweepId);
-    for (let at = 0; at < pages.length; at += 100)
-      await boss.insert(pages.slice(at, at + 100).map((data) => ({ name: SWEEP_QUEUES.page, data })));
+    for (const page of pages)
+      await engine.send(SWEEP_QUEUES.page, page, { id: jobIdFor(`sweep-page:${sweepId}:${page.page}`) });
   });
 
-  for (let i = 0; i < PAGE_WORKERS; i++)
-    await boss.work<SweepPageJob>(SWEEP_QUEUES.page, polling, async ([job]) => {
-      await runSweepPage(deps.agent, deps.settings.concurrency, job!.data);
-      await finishIfDone(job!.data.sweepId);
-    });
+  const pageDeps = sweepPageDeps(engine, deps);
+  await engine.work<SweepPageJob>(
+    SWEEP_QUEUES.page,
+    async (job) => {
+      const queued = await runSweepPage(pageDeps, job.data);
+      for (const caseId of queued) engine.track(SWEEP_QUEUES.outreach, outreachJobId(caseId));
+      await finishIfDone(job.data.sweepId);
+    },
+    { concurrency: PAGE_WORKERS },
+  );
 
-  await boss.work<{ sweepId: string }>(SWEEP_QUEUES.finish, polling, async ([job]) => {
-    const totals = await findSweepTotals(deps.agent.prisma, job!.data.sweepId);
+  await engine.work<{ caseId: string }>(
+    SWEEP_QUEUES.outreach,
+    (job) => sendInitialEmails(deps.agent, job.data.caseId),
+    { concurrency: deps.settings.concurrency },
+  );
+
+  await engine.work<{ sweepId: string }>(SWEEP_QUEUES.finish, async (job) => {
+    const totals = await findSweepTotals(deps.agent.prisma, job.data.sweepId);
     if (!totals) return;
     deps.log(
       `Sweep ${totals.sweep_id} done: ${totals.checked} checked, ${totals.new_cases.length} new case(s), ${totals.errors.length} error(s).`,
@@ -89,13 +116,33 @@ export async function registerSweepJobs(boss: PgBoss, deps: SweepJobDeps): Promi
   async function finishIfDone(sweepId: string): Promise<void> {
     if (!(await allPagesFinished(deps.agent.prisma, sweepId))) return;
     await markSweepFinished(deps.agent.prisma, sweepId, deps.agent.now());
-    await boss.send(SWEEP_QUEUES.finish, { sweepId }, { singletonKey: sweepId });
+    await engine.send(SWEEP_QUEUES.finish, { sweepId }, { singletonKey: sweepId });
   }
 }
 
+/** What a page job needs: the first-email jobs of its new cases go in with its transaction. */
+export function sweepPageDeps(engine: JobEngine, deps: Pick<SweepJobDeps, "agent" | "settings">): SweepPageDeps {
+  return {
+    agent: deps.agent,
+    concurrency: deps.settings.concurrency,
+    queueOutreach: async (db, caseIds) => {
+      await engine.boss.insert(
+        // pg-boss's bulk insert does not take the queue's dead-letter queue by itself.
+        caseIds.map((caseId) => ({
+          name: SWEEP_QUEUES.outreach,
+          id: outreachJobId(caseId),
+          data: { caseId },
+          deadLetter: DEAD_LETTERS,
+        })),
+        { db },
+      );
+    },
+  };
+}
+
 /** Starts the sweep of `slot` (one per slot, whoever asks); resolves to its id. */
-export async function requestSweep(boss: PgBoss, request: { slot: string; trigger: string }): Promise<string> {
-  await boss.send(SWEEP_QUEUES.start, { sweepId: request.slot, trigger: request.trigger } satisfies StartJob, {
+export async function requestSweep(jobs: JobSender, request: { slot: string; trigger: string }): Promise<string> {
+  await jobs.send(SWEEP_QUEUES.start, { sweepId: request.slot, trigger: request.trigger } satisfies StartJob, {
     singletonKey: request.slot,
   });
   return request.slot;
@@ -108,25 +155,25 @@ export function scheduledSlot(at: Date): string {
 
 /** A sweep asked for by a person joins the one under way, if any, rather than starting a second. */
 export async function requestManualSweep(
-  boss: PgBoss,
+  jobs: JobSender,
   prisma: PrismaClient,
   request: { trigger: string; now: Date },
 ): Promise<{ sweepId: string; joined: boolean }> {
   const running = await findUnfinishedSweep(prisma);
   if (running) return { sweepId: running, joined: true };
   const slot = `manual-${request.now.toISOString().slice(0, 19)}Z`;
-  return { sweepId: await requestSweep(boss, { slot, trigger: request.trigger }), joined: false };
+  return { sweepId: await requestSweep(jobs, { slot, trigger: request.trigger }), joined: false };
 }
 
 /** node-cron is the clock; each firing asks for the sweep of its slot. */
 export function scheduleSweeps(
-  boss: PgBoss,
+  jobs: JobSender,
   options: { cron: string; timezone: string; log: (line: string) => void },
 ): { stop(): void } {
   const task = cron.schedule(
     options.cron,
     (context) => {
-      requestSweep(boss, { slot: scheduledSlot(context.date), trigger: "schedule" }).catch((error) =>
+      requestSweep(jobs, { slot: scheduledSlot(context.date), trigger: "schedule" }).catch((error) =>
         options.log(`Could not start the scheduled sweep: ${(error as Error).message}`),
       );
     },

@@ -1,14 +1,20 @@
 // One page of a sweep: audits its vanpools (those a crashed attempt has not already
-// audited), then opens or advances their cases from the stored results, a bounded
-// number at a time. Safe to run again: a finished page is skipped, a half-done one
-// picks up where it stopped.
+// audited), resolves open cases that now pass, then opens the new cases in bulk from the
+// stored results, in the transaction that finishes the page and queues each new case's
+// first emails as a job. Safe to run again: a finished page is skipped.
 
-import { type AuditVerdicts, applyAuditToCase } from "../agents/case-manager/open-from-audit.js";
+import {
+  type AuditVerdicts,
+  emailsOnOpening,
+  planCases,
+  resolvePassingCase,
+} from "../agents/case-manager/open-from-audit.js";
 import type { AgentDeps } from "../agents/deps.js";
+import type { SqlExecutor } from "../data/job-executor.js";
 import {
   findOpenCases,
-  finishPage,
   isPageFinished,
+  openCasesAndFinishPage,
   type PageResult,
   vanpoolsAuditedBy,
 } from "../data/sweep-repository.js";
@@ -24,37 +30,64 @@ export interface SweepPageJob {
 /** The verification-run trigger and case actor of a sweep: how its work is found again after a crash. */
 export const sweepTrigger = (sweepId: string) => `sweep:${sweepId}`;
 
-export async function runSweepPage(deps: AgentDeps, concurrency: number, job: SweepPageJob): Promise<void> {
-  const { prisma } = deps;
-  if (await isPageFinished(prisma, job.sweepId, job.page)) return;
+export interface SweepPageDeps {
+  agent: AgentDeps;
+  /** Open cases resolved at once. */
+  concurrency: number;
+  /** Queues the first emails of these cases inside the page's transaction. */
+  queueOutreach(db: SqlExecutor, caseIds: string[]): Promise<void>;
+}
+
+/** Runs the page; returns the cases whose first emails it queued (none when the page was done already). */
+export async function runSweepPage(deps: SweepPageDeps, job: SweepPageJob): Promise<string[]> {
+  const { prisma } = deps.agent;
+  if (await isPageFinished(prisma, job.sweepId, job.page)) return [];
   const trigger = sweepTrigger(job.sweepId);
   const before = await vanpoolsAuditedBy(prisma, trigger, job.vanpoolIds);
   const audits = await auditAndStore(
-    deps,
+    deps.agent,
     job.vanpoolIds.filter((id) => !before.has(id)),
     trigger,
   );
-  const verdicts: AuditVerdicts[] = [...audits, ...(await storedVerdicts(deps, [...before]))];
-  const open = await findOpenCases(
-    prisma,
-    verdicts.map((v) => v.vanpool_id),
+  const verdicts: AuditVerdicts[] = [...audits, ...(await storedVerdicts(deps.agent, [...before]))];
+  const plan = planCases(
+    verdicts,
+    await findOpenCases(
+      prisma,
+      verdicts.map((v) => v.vanpool_id),
+    ),
+    trigger,
   );
-  const result: PageResult = { checked: verdicts.length, newCases: [], stillFailing: 0, resolved: 0, errors: [] };
-  const needCase = verdicts.filter(
-    (v) => open.has(v.vanpool_id) || v.location.verdict !== "pass" || v.shift.verdict !== "pass",
-  );
-  await mapWithConcurrency(needCase, concurrency, async (audit) => {
+  const result: PageResult = {
+    checked: verdicts.length,
+    newCases: plan.resumed.map((c) => c.case_id),
+    stillFailing: plan.stillFailing,
+    resolved: 0,
+    errors: [],
+  };
+  await mapWithConcurrency(plan.resolve, deps.concurrency, async (caseId) => {
     try {
-      const step = await applyAuditToCase(deps, audit, open.get(audit.vanpool_id), trigger);
-      if (step.kind === "new_case") result.newCases.push(step.case_id);
-      else if (step.kind === "still_failing") result.stillFailing++;
-      else if (step.kind === "resolved") result.resolved++;
+      await resolvePassingCase(deps.agent, caseId, trigger);
+      result.resolved++;
     } catch (error) {
-      result.errors.push(`${audit.vanpool_id}: ${(error as Error).message}`);
+      result.errors.push(`${caseId}: ${(error as Error).message}`);
     }
   });
-  result.newCases.sort();
-  await finishPage(prisma, job.sweepId, job.page, result, deps.now());
+  const resumed = plan.resumed.filter((c) => emailsOnOpening(c.status)).map((c) => c.case_id);
+  let outreach: string[] = [];
+  await openCasesAndFinishPage(prisma, {
+    sweepId: job.sweepId,
+    page: job.page,
+    cases: plan.open,
+    actor: trigger,
+    result,
+    now: deps.agent.now(),
+    queue: async (db, opened) => {
+      outreach = [...resumed, ...opened.filter((c) => emailsOnOpening(c.status)).map((c) => c.case_id)];
+      await deps.queueOutreach(db, outreach);
+    },
+  });
+  return outreach;
 }
 
 async function storedVerdicts(deps: AgentDeps, vanpoolIds: string[]): Promise<AuditVerdicts[]> {

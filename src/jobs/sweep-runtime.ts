@@ -1,26 +1,25 @@
-// Sweeps in a running bot (Slack or the sandbox): the job engine, the sweep workers
-// announcing in the audit channel, the schedule, and what `/poolpatrol audit all` calls.
+// Sweeps in a running bot (Slack or the sandbox), on the bot's job engine: the sweep
+// workers announcing in the audit channel, the schedule, and what `/poolpatrol audit all` calls.
 import type { AgentDeps } from "../agents/deps.js";
 import type { Settings } from "../config/settings.js";
 import type { SlackApp } from "../slack/app.js";
+import type { JobEngine } from "./engine.js";
 import { createSweepAnnouncer } from "./sweep-announce.js";
-import { startJobBoss } from "./sweep-boss.js";
 import { registerSweepJobs, requestManualSweep, scheduleSweeps } from "./sweep-jobs.js";
 
-export async function startSweepEngine(input: {
-  databaseUrl: string;
+export function createBotSweeps(input: {
+  engine: JobEngine;
   agent: AgentDeps;
   settings: Settings;
   log: (line: string) => void;
 }) {
-  const boss = await startJobBoss(input.databaseUrl, (error) => input.log(`Job engine: ${error.message}`));
   let schedule: { stop(): void } | undefined;
   return {
     startSweep: (userId: string) =>
-      requestManualSweep(boss, input.agent.prisma, { trigger: `slack:${userId}`, now: input.agent.now() }),
+      requestManualSweep(input.engine, input.agent.prisma, { trigger: `slack:${userId}`, now: input.agent.now() }),
     /** Once the bot exists: work on sweeps, announce them in its channel, and fire the schedule. */
     async attach(bot: SlackApp, channel: string) {
-      await registerSweepJobs(boss, {
+      await registerSweepJobs(input.engine, {
         agent: input.agent,
         settings: input.settings.sweep,
         log: input.log,
@@ -31,15 +30,15 @@ export async function startSweepEngine(input: {
           messages: bot.messages,
         }),
       });
-      schedule = scheduleSweeps(boss, {
+      schedule = scheduleSweeps(input.engine, {
         cron: input.settings.sweep.cron,
         timezone: input.settings.timeZone,
         log: input.log,
       });
     },
-    async stop() {
+    /** Stops the schedule; the engine and its workers belong to the caller. */
+    stop() {
       schedule?.stop();
-      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },
   };
 }

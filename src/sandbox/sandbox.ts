@@ -8,7 +8,7 @@ import type { SlackSettings } from "../config/settings.js";
 import { loadSandboxWorkspace, saveSandboxWorkspace } from "../data/sandbox-workspace-repository.js";
 import { deliverLocally, localSigningSecret } from "../integrations/email/inbound/local-delivery.js";
 import { startBotJobs } from "../jobs/runtime.js";
-import { startSweepEngine } from "../jobs/sweep-runtime.js";
+import { createBotSweeps } from "../jobs/sweep-runtime.js";
 import { createSlackApp, type SlackApp } from "../slack/app.js";
 import { type FakeSlack, startLocalSlack, type WorkspaceSnapshot } from "./slack/local-slack.js";
 import { createSandboxRoutes, type SandboxPeople } from "./ui-routes.js";
@@ -72,8 +72,8 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
     restrictAudits: true,
   };
   if (!ctx.jobs) throw new Error('The sandbox needs the job engine: open the context with jobs: "bot".');
-  const sweeps = await startSweepEngine({
-    databaseUrl: ctx.db.url,
+  const sweeps = createBotSweeps({
+    engine: ctx.jobs,
     agent: ctx.agentDeps,
     settings: ctx.settings,
     log: (line) => process.stderr.write(`${line}\n`),
@@ -97,7 +97,7 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
     bot,
     async close() {
       clock.stop();
-      await sweeps.stop();
+      sweeps.stop();
       await bot.idle();
       // The job engine belongs to the caller and may serve a restarted sandbox: its workers used this one's Slack.
       await ctx.jobs?.stopWorkers();

@@ -5,7 +5,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
 import { parseSettings } from "../../src/config/settings.js";
@@ -13,8 +12,8 @@ import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
 import { findSweepTotals, type SweepTotals } from "../../src/data/sweep-repository.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
-import { startJobBoss } from "../../src/jobs/sweep-boss.js";
-import { registerSweepJobs, requestSweep, scheduledSlot } from "../../src/jobs/sweep-jobs.js";
+import { type JobEngine, startJobEngine } from "../../src/jobs/engine.js";
+import { registerSweepJobs, requestSweep, scheduledSlot, sweepPageDeps } from "../../src/jobs/sweep-jobs.js";
 import { runSweepPage } from "../../src/jobs/sweep-page.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
@@ -22,8 +21,9 @@ import { MOCK_DIR } from "../support/fixtures.js";
 let db: TestDatabase;
 let deps: AgentDeps;
 const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "sweep-outbox-"));
-const replicas: PgBoss[] = [];
+const replicas: JobEngine[] = [];
 const announced: SweepTotals[] = [];
+const settings = { concurrency: 4, pageSize: 5, pageTimeoutSeconds: 60 };
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -33,20 +33,20 @@ beforeAll(async () => {
     now: () => new Date("2026-11-23T16:00:00Z"),
   });
   for (let i = 0; i < 2; i++) {
-    const boss = await startJobBoss(db.url, () => {});
-    await registerSweepJobs(boss, {
+    const engine = await startJobEngine({ databaseUrl: db.url, log: () => {}, pollingIntervalSeconds: 0.5 });
+    await registerSweepJobs(engine, {
       agent: deps,
-      settings: { concurrency: 4, pageSize: 5, pageTimeoutSeconds: 60 },
+      settings,
       log: () => {},
       announce: async (totals) => {
         announced.push(totals);
       },
     });
-    replicas.push(boss);
+    replicas.push(engine);
   }
 }, 120_000);
 afterAll(async () => {
-  for (const boss of replicas) await boss.stop({ graceful: false, wait: true });
+  for (const engine of replicas) await engine.stop();
   await db.drop();
   fs.rmSync(outbox, { recursive: true, force: true });
 });
@@ -54,9 +54,9 @@ afterAll(async () => {
 describe("a scheduled sweep", () => {
   it("runs once per slot across replicas and opens each failing vanpool's case once", async () => {
     const openBefore = await db.prisma.case.count({ where: { status: { notIn: ["resolved", "cancelled"] } } });
-    const emailsBefore = await db.prisma.message.count({ where: { direction: "outbound" } });
+    const emailsBefore = await db.prisma.message.count({ where: { direction: "outbound", status: "sent" } });
     const slot = scheduledSlot(new Date("2026-11-30T14:00:00Z"));
-    await Promise.all(replicas.map((boss) => requestSweep(boss, { slot, trigger: "schedule" })));
+    await Promise.all(replicas.map((engine) => requestSweep(engine, { slot, trigger: "schedule" })));
 
     let totals = await findSweepTotals(db.prisma, slot);
     for (let waited = 0; !totals?.finished_at && waited < 90_000; waited += 200) {
@@ -77,8 +77,14 @@ describe("a scheduled sweep", () => {
     const flagged = newCases
       .filter((c) => c.status === "pending_reply")
       .reduce((n, c) => n + ((c.meta as { flagged: string[] }).flagged.length ?? 0), 0);
-    const emails = await db.prisma.message.count({ where: { direction: "outbound" } });
+    // The first emails are jobs queued with the new cases, sent once the pages are done.
+    let emails = await db.prisma.message.count({ where: { direction: "outbound", status: "sent" } });
+    for (let waited = 0; emails - emailsBefore < flagged && waited < 30_000; waited += 200) {
+      await sleep(200);
+      emails = await db.prisma.message.count({ where: { direction: "outbound", status: "sent" } });
+    }
     expect(emails - emailsBefore).toBe(flagged);
+    const outbound = await db.prisma.message.count({ where: { direction: "outbound" } });
 
     // A page job retried after a crash: the page is done, nothing more is opened or sent.
     const ids = (await db.prisma.vanpool.findMany({ where: { status: "active" }, orderBy: { id: "asc" } })).map(
@@ -88,9 +94,15 @@ describe("a scheduled sweep", () => {
       where: { sweepId_page: { sweepId: slot, page: 0 } },
       data: { finishedAt: null },
     });
-    await runSweepPage(deps, 4, { sweepId: slot, page: 0, vanpoolIds: ids.slice(0, 5) });
+    await runSweepPage(sweepPageDeps(replicas[0]!, { agent: deps, settings }), {
+      sweepId: slot,
+      page: 0,
+      vanpoolIds: ids.slice(0, 5),
+    });
+    await sleep(2000);
     expect(await db.prisma.case.count({ where: { status: { notIn: ["resolved", "cancelled"] } } })).toBe(open.length);
-    expect(await db.prisma.message.count({ where: { direction: "outbound" } })).toBe(emails);
+    expect(await db.prisma.message.count({ where: { direction: "outbound" } })).toBe(outbound);
+    expect(await db.prisma.message.count({ where: { direction: "outbound", status: "sent" } })).toBe(emails);
     expect(await db.prisma.verificationRun.count({ where: { trigger: `sweep:${slot}` } })).toBe(17);
   }, 150_000);
 });

@@ -1,8 +1,10 @@
-// The Case Manager's step after a sweep: opens or advances a vanpool's case from the
-// results the sweep has just stored, by the same rules the Case Manager follows after
-// an audit, without running the specialists a second time.
+// The Case Manager's step after a sweep: decides, from the results the sweep has just
+// stored, which vanpools get a case, which open cases are resolved and which still fail,
+// by the same rules the Case Manager follows after an audit, without running the
+// specialists a second time. The first emails of a new case are sent afterwards, by a job.
 import { finishAgentRun, startAgentRun } from "../../data/agent-run-repository.js";
-import { type CaseRecord, changeCase, openCase } from "../../data/case-repository.js";
+import { type CaseRecord, changeCase, getCase } from "../../data/case-repository.js";
+import type { NewCase } from "../../data/sweep-repository.js";
 import { caseReason, decideAfterAudit } from "../../domain/case-lifecycle.js";
 import type { CheckKind, Verdict } from "../../domain/specialist-result.js";
 import type { AgentDeps } from "../deps.js";
@@ -18,76 +20,72 @@ export interface AuditVerdicts {
   shift: { verdict: Verdict; flagged: string[] };
 }
 
-export type CaseStep =
-  | { kind: "no_case" }
-  | { kind: "new_case"; case_id: string }
-  | { kind: "still_failing"; case_id: string }
-  | { kind: "resolved"; case_id: string };
+export interface CasePlan {
+  open: NewCase[];
+  /** Open cases whose vanpool now passes both checks. */
+  resolve: string[];
+  /** Cases this same sweep opened before a crash: counted as its new cases again, their emails finished. */
+  resumed: CaseRecord[];
+  stillFailing: number;
+}
 
 const CHECKS: CheckKind[] = ["location", "shift"];
 
-/**
- * `open` is the vanpool's open case, if any. `actor` names the sweep: a case this same
- * actor opened before a crash is finished (its first email sent once) rather than counted
- * as an older case, so a resumed sweep neither duplicates nor drops anything.
- */
-export async function applyAuditToCase(
-  deps: AgentDeps,
-  audit: AuditVerdicts,
-  open: CaseRecord | undefined,
-  actor: string,
-): Promise<CaseStep> {
-  const verdicts = { location: audit.location.verdict, shift: audit.shift.verdict };
-  if (open && open.meta.opened_by !== actor) {
-    if (verdicts.location === "pass" && verdicts.shift === "pass") {
-      const reason = "A new audit passes both checks.";
-      await changeCase(deps.prisma, open.case_id, {
-        status: "resolved",
-        outcome: "resolved",
-        why: reason,
-        meta: { resolution: reason },
-        actor,
-        now: deps.now(),
-      });
-      return { kind: "resolved", case_id: open.case_id };
+/** `open` holds the vanpools' open cases; `actor` names the sweep. */
+export function planCases(audits: AuditVerdicts[], open: Map<string, CaseRecord>, actor: string): CasePlan {
+  const plan: CasePlan = { open: [], resolve: [], resumed: [], stillFailing: 0 };
+  for (const audit of audits) {
+    const verdicts = { location: audit.location.verdict, shift: audit.shift.verdict };
+    const current = open.get(audit.vanpool_id);
+    if (current?.meta.opened_by === actor) plan.resumed.push(current);
+    else if (current) {
+      if (verdicts.location === "pass" && verdicts.shift === "pass") plan.resolve.push(current.case_id);
+      else plan.stillFailing++;
+    } else {
+      const decision = decideAfterAudit(verdicts);
+      if (decision.kind === "open_case") plan.open.push(newCase(audit, decision.status));
     }
-    return { kind: "still_failing", case_id: open.case_id };
   }
-  const decision = decideAfterAudit(verdicts);
-  if (decision.kind === "no_case") return { kind: "no_case" };
-  const record = open ?? (await openFromVerdicts(deps, audit, decision.status, actor));
-  // Each email is keyed, so running this again after a crash sends nothing twice.
-  if (decision.email && record.status === "pending_reply") await sendInitialEmails(deps, record.case_id);
-  return { kind: "new_case", case_id: record.case_id };
+  return plan;
 }
 
-function openFromVerdicts(
-  deps: AgentDeps,
-  audit: AuditVerdicts,
-  status: "pending_reply" | "hitl_review",
-  actor: string,
-): Promise<CaseRecord> {
+function newCase(audit: AuditVerdicts, status: NewCase["status"]): NewCase {
   const failed = CHECKS.filter((check) => audit[check].verdict === "fail");
   const flagged = [...new Set(failed.flatMap((check) => audit[check].flagged))];
-  return openCase(deps.prisma, {
+  return {
     vanpool_id: audit.vanpool_id,
     status,
     reason: caseReason(failed),
     failed_checks: failed,
     flagged,
     details: describeFailure(failed, flagged, status),
+  };
+}
+
+export async function resolvePassingCase(deps: AgentDeps, caseId: string, actor: string): Promise<void> {
+  const reason = "A new audit passes both checks.";
+  await changeCase(deps.prisma, caseId, {
+    status: "resolved",
+    outcome: "resolved",
+    why: reason,
+    meta: { resolution: reason },
     actor,
     now: deps.now(),
   });
 }
 
+/** A new case emails its flagged riders when it opens waiting for their reply. */
+export const emailsOnOpening = (status: string) => status === "pending_reply";
+
 /**
- * The first email to the flagged riders. With the rules model, the Outreach Agent's one
- * step for it (send_email to each recipient, its drafts unchanged) is carried out here as
- * a recorded run: the same drafts, checks and keys, without a graph to checkpoint, which
- * cost about ten times the rest of opening a case. A configured model runs the agent.
+ * The first email to the flagged riders of a case a sweep opened, if it still waits for
+ * their reply. Each email is keyed, so running this again (a retried job) sends nothing twice.
+ * With the rules model, the Outreach Agent's one step for it (send_email to each recipient,
+ * its drafts unchanged) is carried out here as a recorded run: the same drafts, checks and
+ * keys, without a graph to checkpoint. A configured model runs the agent.
  */
-async function sendInitialEmails(deps: AgentDeps, caseId: string): Promise<void> {
+export async function sendInitialEmails(deps: AgentDeps, caseId: string): Promise<void> {
+  if (!emailsOnOpening((await getCase(deps.prisma, caseId)).status)) return;
   const input = { case_id: caseId, purpose: "initial" as const };
   if (!createAgentModel("outreach", deps.settings, outreachRules).isRules) {
     await runOutreach(deps, input);
