@@ -42,6 +42,7 @@ beforeAll(async () => {
       rechecks++;
       return { text: "re-checked", sources: [] };
     },
+    draftFollowUp: async () => ({ approval_id: "APR-00000000", existing: false }),
   });
   // Evidence to talk about, stored by the rules-model audit (the Case Manager's audit is not this agent).
   const rulesDeps = await buildAgentDeps(db, parseSettings({}), { now: () => new Date("2026-11-24T15:00:00Z") });
