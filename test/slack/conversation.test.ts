@@ -45,7 +45,8 @@ describe("questions in a case thread", () => {
     expect(answer).toMatch(/Location check: fail/);
     expect(answer).toMatch(/Wendell Ashby \(EMP-1028\): fails\. Home in Oakdale \(953xx\), 50-75 mi/);
     expect(answer).not.toMatch(/EMP-1083/);
-    expect(answer).toMatch(/_Sources: location check of .* \(run [0-9a-f]{8}\)/);
+    expect(answer).toMatch(/_Sources: the location check of [A-Z][a-z]{2} \d+, \d{4}/);
+    expect(answer).not.toMatch(/\b(MSG|THREAD|APR)-|\brun [0-9a-f]{8}|\b[a-z]+_[a-z]+\b/);
     expect(answer).not.toMatch(/63\.1|Laurel Canyon|@northwind/);
 
     const followUp = await ask(CAROL, "and the other rider?");

@@ -117,7 +117,7 @@ export async function caseOverview(deps: FactsDeps, caseId: string): Promise<Cas
   ].join("\n");
   return {
     text,
-    sources: [`case record ${caseId}`, "audit trail", ...(thread ? [`email thread ${thread.thread_id}`] : [])],
+    sources: [`case record ${caseId}`, "audit trail", ...(thread ? ["the case's email thread"] : [])],
     case_id: caseId,
     vanpool_id: record.vanpool_id,
     roster: entries,
@@ -200,7 +200,7 @@ export async function checkResults(
         ...(riders.length ? riders : [`• ${redactFinding(result.reasoning)}`]),
       ].join("\n"),
     );
-    sources.push(`${check} check of ${day(deps, result.finished_at)} (run ${result.run_id.slice(0, 8)})`);
+    sources.push(`the ${check} check of ${day(deps, result.finished_at)}`);
   }
   return { text: parts.join("\n\n"), sources };
 }
@@ -296,7 +296,7 @@ export async function riderReplies(deps: FactsDeps, caseId: string, employeeIds:
       lines.push(
         `${nameOf(people, id)} replied on ${day(deps, reply.at)}${reply.bucket ? ` (read as ${reply.bucket})` : ""}:\n${quoted}`,
       );
-      sources.push(`reply of ${day(deps, reply.at)} (${reply.message_id})`);
+      sources.push(`${person?.first_name ?? "the rider"}'s reply of ${day(deps, reply.at)}`);
     }
   }
   return { text: lines.join("\n\n"), sources: sources.length ? sources : [`email thread of ${caseId}`] };
@@ -333,7 +333,7 @@ export async function emailsSent(deps: FactsDeps, caseId: string, employeeIds: s
   );
   return {
     text: `${wanted.length} email${wanted.length === 1 ? "" : "s"} sent on ${caseId}:\n${lines.join("\n")}`,
-    sources: [`email thread ${thread!.thread_id}`],
+    sources: [...new Set(wanted.map((m) => `the email of ${day(deps, m.at)}`))],
   };
 }
 
