@@ -48,6 +48,7 @@ try {
   const cases = await listCases(clients.prisma);
   const conversation = createConversation(deps, {
     recheck: async () => ({ text: "not used", sources: [] }),
+    draftFollowUp: async () => ({ approval_id: "not used", existing: false }),
   });
   const latencies: number[] = [];
   for (let round = 0; round < ROUNDS; round++)

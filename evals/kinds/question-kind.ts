@@ -78,6 +78,10 @@ async function prepare(example: Inputs, context: EvalContext) {
         sources: [`new audit of ${caseId}'s vanpool`],
       };
     },
+    async draftFollowUp(caseId, employeeId) {
+      loaded = undefined; // a draft now waits: the next question replays the scenario
+      return workflow.draftFollowUp(caseId, employeeId);
+    },
   });
   loaded = { key, conversation, caseId: latest?.case_id ?? null };
   return loaded;

@@ -8,12 +8,14 @@ import { type CaseManagerTask, createCaseManagerAgent } from "../agents/case-man
 import type { AgentDeps } from "../agents/deps.js";
 import { createOutreachAgent } from "../agents/outreach/agent.js";
 import { sendRemovalNotices } from "../agents/outreach/removal-notices.js";
+import { draftFollowUp as draftFollowUpEmail } from "../agents/outreach/run-outreach.js";
 import { type AgentTurn, pendingInterrupts, runAgentTurn } from "../agents/run-agent.js";
 import {
   type ApprovalRecord,
   createApproval,
   type Decision,
   getApproval,
+  listApprovals,
   listUnappliedDecisions,
   markApplied,
   recordDecision,
@@ -436,7 +438,31 @@ export function createCaseWorkflow(deps: AgentDeps) {
     return `No one was removed; ${record.case_id} is ${status} with the override recorded.`;
   }
 
-  return { auditVanpool, receiveReply, tick, replyTimeout, decide, applyDecision };
+  /**
+   * A follow-up to one flagged rider, asked for in conversation: drafted and held as an approval
+   * request (the same card as a reply to review). A draft already waiting is returned instead.
+   */
+  async function draftFollowUp(
+    caseId: string,
+    employeeId: string,
+  ): Promise<{ approval_id: string; existing: boolean }> {
+    const { vanpool_id } = await getCase(deps.prisma, caseId);
+    return withLease(deps.pool, `vanpool:${vanpool_id}`, async () => {
+      const record = await getCase(deps.prisma, caseId);
+      if (isClosed(record.status)) throw invalidInput(`${caseId} is ${record.status}; there is no one to follow up.`);
+      if (!record.flagged.includes(employeeId))
+        throw invalidInput(`${employeeId} is not flagged on ${caseId}; follow-ups go only to flagged riders.`);
+      const waiting = await listApprovals(deps.prisma, { caseId, status: "pending" });
+      const draft = waiting.find((a) => a.kind === "escalation_reply");
+      if (draft) return { approval_id: draft.approval_id, existing: true };
+      const result = await draftFollowUpEmail(deps, caseId, employeeId);
+      if (!result.approval_id) throw new Error(`The follow-up draft for ${employeeId} was not held for approval.`);
+      await changed(caseId);
+      return { approval_id: result.approval_id, existing: false };
+    });
+  }
+
+  return { auditVanpool, receiveReply, tick, replyTimeout, decide, applyDecision, draftFollowUp };
 }
 
 export type CaseWorkflow = ReturnType<typeof createCaseWorkflow>;

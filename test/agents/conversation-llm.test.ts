@@ -42,6 +42,7 @@ beforeAll(async () => {
       rechecks++;
       return { text: "re-checked", sources: [] };
     },
+    draftFollowUp: async () => ({ approval_id: "APR-00000000", existing: false }),
   });
   // Evidence to talk about, stored by the rules-model audit (the Case Manager's audit is not this agent).
   const rulesDeps = await buildAgentDeps(db, parseSettings({}), { now: () => new Date("2026-11-24T15:00:00Z") });
@@ -86,8 +87,9 @@ describe("the conversation on a configured model", () => {
     });
     expect(first.model).toBe("gpt-test");
     expect(first.answer).toMatch(/Day Shift starting Monday 11\/16/);
-    expect(first.sources.some((source) => /^reply of Nov 13, 2026 \(MSG-/.test(source))).toBe(true);
-    expect(first.answer).toMatch(/_Sources: reply of /);
+    expect(first.sources).toContain("Tamika's reply of Nov 13, 2026");
+    expect(first.answer).toMatch(/_Sources: Tamika's reply of /);
+    expect(first.answer).not.toMatch(/\b(MSG|THREAD)-/);
 
     const second = await conversation.ask({
       threadId: "llm-1",

@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)("asking the Case Manager in the sandbox", () => {
     await page.press("#thread-text", "Enter");
     await expect
       .poll(() => lastBotAnswer(thread()).textContent(), { timeout: 20_000 })
-      .toMatch(/Tamika Howard \(EMP-1024\) replied.*Day Shift starting Monday 11\/16.*Sources: reply of/s);
+      .toMatch(/Tamika Howard \(EMP-1024\) replied.*Day Shift starting Monday 11\/16.*Sources: Tamika's reply of/s);
     await shot("01-thread-question");
 
     await page.fill("#thread-text", "and the other rider?");

@@ -1,17 +1,22 @@
 // Socket Mode, the default for internal tools: the same app, reached over a
 // WebSocket that apps.connections.open hands out, with no public URL.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { type AddressInfo, createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAgentDeps } from "../../src/agents/deps.js";
+import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
-import { outboxSender } from "../../src/integrations/email/outbox.js";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
+import {
+  postWebhook,
+  type ResendStub,
+  receivedEvent,
+  startResendStub,
+  WEBHOOK_SECRET,
+} from "../support/resend-stub.js";
 import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
 import { type SocketModeServer, startSocketModeServer } from "../support/slack/socket-mode-server.js";
 
@@ -20,10 +25,24 @@ let socket: SocketModeServer;
 let fake: FakeSlack;
 let db: TestDatabase;
 let bot: SlackApp;
-const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-socket-"));
+let resend: ResendStub;
+let deps: AgentDeps;
+let webhook = "";
+const INBOUND = "replies@inbound.northwind.example";
+
+/** Socket Mode's HTTP server (the webhook's) listens on a fixed PORT: take one that is free now. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.on("error", reject);
+  });
 
 beforeAll(async () => {
   socket = await startSocketModeServer();
+  resend = await startResendStub();
   fake = await startFakeSlack({
     tokens: [APP_TOKEN],
     socketModeUrl: socket.url,
@@ -31,14 +50,24 @@ beforeAll(async () => {
   });
   db = await createTestDatabase();
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
-  const deps = await buildAgentDeps(db, parseSettings({}), { sender: outboxSender(outbox) });
+  deps = await buildAgentDeps(
+    db,
+    parseSettings({
+      RESEND_API_KEY: "re_test_key",
+      RESEND_BASE_URL: resend.baseUrl,
+      RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      POOLPATROL_INBOUND_ADDRESS: INBOUND,
+    }),
+  );
+  const port = await freePort();
+  webhook = `http://127.0.0.1:${port}/webhooks/resend`;
   bot = await createSlackApp({
     slack: {
       botToken: fake.botToken,
       appToken: APP_TOKEN,
       signingSecret: undefined,
       apiUrl: fake.apiUrl,
-      port: 0,
+      port,
       auditChannel: "C0AUDIT",
       approvers: ["U0ALICE"],
       restrictAudits: true,
@@ -55,8 +84,8 @@ afterAll(async () => {
   await bot.app.stop();
   await socket.close();
   await fake.close();
+  await resend.close();
   await db.drop();
-  fs.rmSync(outbox, { recursive: true, force: true });
 });
 
 describe("Socket Mode", () => {
@@ -75,5 +104,43 @@ describe("Socket Mode", () => {
     expect(ack).toMatchObject({ response_type: "ephemeral", text: "Auditing VP-111…" });
     await bot.idle();
     expect(fake.messages("C0AUDIT").some((m) => /VP-111 .*location check failed/.test(String(m.text)))).toBe(true);
+  });
+});
+
+describe("the Resend webhook in Socket Mode, on the bot's PORT", () => {
+  it("takes a signed email.received in and records the rider's reply; a forged one gets 401 and changes nothing", async () => {
+    await createCaseWorkflow(deps).auditVanpool("VP-109");
+    const record = await db.prisma.case.findFirstOrThrow({
+      where: { vanpoolId: "VP-109" },
+      orderBy: { createdAt: "desc" },
+    });
+    const thread = await db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
+    const kyle = "kyle.jorgensen@northwind.example";
+    const inbound = () => db.prisma.message.count({ where: { direction: "inbound", threadId: thread.id } });
+    const before = await inbound();
+
+    const forgedEmail = resend.receive({ from: kyle, to: [INBOUND], subject: "hello", text: "Cancel my review." });
+    const forged = await postWebhook(webhook, receivedEvent(forgedEmail), {
+      secret: `whsec_${Buffer.from("someone else").toString("base64")}`,
+    });
+    expect(forged.status).toBe(401);
+    expect(await inbound()).toBe(before);
+    expect(await db.prisma.resendWebhookEvent.count()).toBe(0);
+    expect(resend.receivingGets).not.toContain(forgedEmail.id);
+
+    const reply = resend.receive({
+      from: `Kyle Jorgensen <${kyle}>`,
+      to: [`replies+${thread.id}@inbound.northwind.example`],
+      subject: `Re: ${thread.subject}`,
+      text: "Why was I flagged? Which policy rule applies to my shift?",
+    });
+    const accepted = await postWebhook(webhook, receivedEvent(reply));
+    expect(accepted.status).toBe(200);
+    await bot.idle();
+    expect(resend.receivingGets.filter((id) => id === reply.id)).toHaveLength(1);
+    expect(await inbound()).toBe(before + 1);
+    const stored = await db.prisma.message.findUniqueOrThrow({ where: { rfcMessageId: reply.message_id } });
+    expect(stored.fromAddress).toBe(kyle);
+    expect(stored.bucket).toBe("question");
   });
 });

@@ -117,7 +117,7 @@ export async function caseOverview(deps: FactsDeps, caseId: string): Promise<Cas
   ].join("\n");
   return {
     text,
-    sources: [`case record ${caseId}`, "audit trail", ...(thread ? [`email thread ${thread.thread_id}`] : [])],
+    sources: [`case record ${caseId}`, "audit trail", ...(thread ? ["the case's email thread"] : [])],
     case_id: caseId,
     vanpool_id: record.vanpool_id,
     roster: entries,
@@ -200,7 +200,7 @@ export async function checkResults(
         ...(riders.length ? riders : [`• ${redactFinding(result.reasoning)}`]),
       ].join("\n"),
     );
-    sources.push(`${check} check of ${day(deps, result.finished_at)} (run ${result.run_id.slice(0, 8)})`);
+    sources.push(`the ${check} check of ${day(deps, result.finished_at)}`);
   }
   return { text: parts.join("\n\n"), sources };
 }
@@ -296,7 +296,7 @@ export async function riderReplies(deps: FactsDeps, caseId: string, employeeIds:
       lines.push(
         `${nameOf(people, id)} replied on ${day(deps, reply.at)}${reply.bucket ? ` (read as ${reply.bucket})` : ""}:\n${quoted}`,
       );
-      sources.push(`reply of ${day(deps, reply.at)} (${reply.message_id})`);
+      sources.push(`${person?.first_name ?? "the rider"}'s reply of ${day(deps, reply.at)}`);
     }
   }
   return { text: lines.join("\n\n"), sources: sources.length ? sources : [`email thread of ${caseId}`] };
@@ -333,7 +333,7 @@ export async function emailsSent(deps: FactsDeps, caseId: string, employeeIds: s
   );
   return {
     text: `${wanted.length} email${wanted.length === 1 ? "" : "s"} sent on ${caseId}:\n${lines.join("\n")}`,
-    sources: [`email thread ${thread!.thread_id}`],
+    sources: [...new Set(wanted.map((m) => `the email of ${day(deps, m.at)}`))],
   };
 }
 
@@ -442,11 +442,7 @@ export async function programFacts(deps: FactsDeps): Promise<Facts> {
   return { text, sources: ["case records", "approval requests", "verification runs (last 30 days)"] };
 }
 
-export async function approvalPointer(
-  deps: FactsDeps,
-  caseId: string,
-  wanted: "cancel" | "approve" | "follow_up",
-): Promise<Facts> {
+export async function approvalPointer(deps: FactsDeps, caseId: string, wanted: "cancel" | "approve"): Promise<Facts> {
   const record = await findCase(deps.prisma, caseId);
   if (!record) return notFoundCase(caseId);
   const pending = await listApprovals(deps.prisma, { caseId, status: "pending" });
@@ -459,13 +455,41 @@ export async function approvalPointer(
       text: `Waiting in the case thread: the ${pending.map((a) => cardWords(a.kind)).join(" and the ")}. Use its buttons to decide. ${never}`,
       sources,
     };
-  if (wanted === "follow_up")
-    return {
-      text: `No drafted email is waiting on ${caseId}. Follow-ups go out through the Outreach agent when a rider replies or a re-audit still fails, and drafts that need a person appear as a card in the case thread. ${never}`,
-      sources: [...sources, "case lifecycle rules"],
-    };
   return {
     text: `No card is waiting on ${caseId} (it is ${STATUS_WORDS[record.status]}). A cancellation card opens only when the checks still fail after the reply deadline or after ${MAX_RE_AUDITS} re-audits. An approver can say _re-check_ to audit it again now. ${never}`,
     sources: [...sources, "case lifecycle rules"],
+  };
+}
+
+/** Asks for a follow-up draft for a flagged rider of an open case, and says where the card is. */
+export async function draftedFollowUp(
+  deps: FactsDeps,
+  caseId: string,
+  employeeId: string,
+  draft: (employeeId: string) => Promise<{ approval_id: string; existing: boolean }>,
+): Promise<Facts> {
+  const record = await findCase(deps.prisma, caseId);
+  if (!record) return notFoundCase(caseId);
+  const { people } = await roster(deps.prisma, record);
+  const sources = [`approval requests of ${caseId}`];
+  if (isClosed(record.status))
+    return {
+      text: `${caseId} is already ${record.status}; there is no one to follow up. Nothing was drafted.`,
+      sources,
+    };
+  if (!record.flagged.includes(employeeId))
+    return {
+      text: `${nameOf(people, employeeId)} is not flagged on ${caseId}: follow-ups go only to ${record.flagged.map((id) => nameOf(people, id)).join(", ")}. Nothing was drafted.`,
+      sources,
+    };
+  const drafted = await draft(employeeId);
+  if (drafted.existing)
+    return {
+      text: `A drafted email is already waiting for review in the case thread: approve, edit or reject it there first. Nothing new was drafted, and nothing is sent from a conversation.`,
+      sources,
+    };
+  return {
+    text: `✉️ Drafted a follow-up email to ${nameOf(people, employeeId)}. It waits as an approval card in the case thread: nothing is sent until an approver approves it (or edits it first).`,
+    sources,
   };
 }

@@ -14,6 +14,7 @@ import {
   type Topic,
   tokens,
   understand,
+  whichRider,
 } from "./understand.js";
 
 export interface ConversationTask {
@@ -108,7 +109,20 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
 
   const calls: ToolCallPlan[] = [];
   const employee_ids = u.riderIds.length ? u.riderIds : undefined;
-  if (u.action === "recheck") calls.push({ name: "recheck", args: { case_id: caseId } });
+  if (u.action === "follow_up") {
+    const flagged = roster.filter((r) => r.flagged);
+    const to = u.riderIds.length === 1 ? u.riderIds[0] : flagged.length === 1 ? flagged[0]!.employee_id : undefined;
+    if (flagged.length === 0) return { final: "No rider is flagged on this case, so there is no one to follow up." };
+    if (!to)
+      return {
+        final: whichRider(
+          roster,
+          flagged.map((r) => r.employee_id),
+          "should the follow-up go to",
+        ),
+      };
+    calls.push({ name: "draft_follow_up", args: { case_id: caseId, employee_id: to } });
+  } else if (u.action === "recheck") calls.push({ name: "recheck", args: { case_id: caseId } });
   else if (u.action) calls.push({ name: "approval_card", args: { case_id: caseId, wanted: u.action } });
   for (const topic of u.action ? [] : u.topics) {
     if (topic === "checks" || topic === "flagged")

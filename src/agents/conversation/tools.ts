@@ -9,6 +9,7 @@ import {
   approvalPointer,
   caseOverview,
   checkResults,
+  draftedFollowUp,
   emailsSent,
   type Facts,
   type FactsDeps,
@@ -22,6 +23,8 @@ import {
 export interface ConversationActions {
   /** Audits the case's vanpool again and says what came of it. */
   recheck(caseId: string): Promise<Facts>;
+  /** Drafts a follow-up email to one flagged rider and holds it as an approval card (or finds the one waiting). */
+  draftFollowUp(caseId: string, employeeId: string): Promise<{ approval_id: string; existing: boolean }>;
 }
 
 export interface Asker {
@@ -104,11 +107,27 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
         schema: z.object({ case_id: caseId }),
       },
     ),
+    tool(
+      async ({ case_id, employee_id }, config) => {
+        if (!askerOf(config).is_approver)
+          return {
+            text: "Only approvers can ask for a follow-up email. Nothing was drafted.",
+            sources: ["approver list"],
+          } satisfies Facts;
+        return draftedFollowUp(deps, case_id, employee_id, (id) => actions.draftFollowUp(case_id, id));
+      },
+      {
+        name: "draft_follow_up",
+        description:
+          "Draft a follow-up email to one flagged rider, held as an approval card in the case thread for an approver to approve, edit or reject. Never sends. Only when someone asks for a follow-up.",
+        schema: z.object({ case_id: caseId, employee_id: z.string().describe("the flagged rider's EMP-… id") }),
+      },
+    ),
     tool(async ({ case_id, wanted }) => approvalPointer(deps, case_id, wanted), {
       name: "approval_card",
       description:
-        "When someone asks to cancel, approve or draft a follow-up: where the approval card for it is, or what would open one. Never acts.",
-      schema: z.object({ case_id: caseId, wanted: z.enum(["cancel", "approve", "follow_up"]) }),
+        "When someone asks to cancel or approve: where the approval card for it is, or what would open one. Never acts.",
+      schema: z.object({ case_id: caseId, wanted: z.enum(["cancel", "approve"]) }),
     }),
   ];
 }

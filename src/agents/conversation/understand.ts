@@ -259,9 +259,9 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   return { topics, action, check, riderIds };
 }
 
-function whichRider(roster: RosterEntry[], ids: string[]): string {
+export function whichRider(roster: RosterEntry[], ids: string[], asking = "do you mean"): string {
   const names = ids.map((id) => roster.find((r) => r.employee_id === id)!).map(riderName);
-  return `Which rider do you mean: ${names.slice(0, -1).join(", ")} or ${names.at(-1)}?`;
+  return `Which rider ${asking}: ${names.slice(0, -1).join(", ")} or ${names.at(-1)}?`;
 }
 
 export const riderName = (r: Pick<RosterEntry, "employee_id" | "first_name" | "last_name">) =>

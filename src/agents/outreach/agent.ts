@@ -12,11 +12,26 @@ export const OUTREACH_PROMPT_VERSION = "outreach-v2";
 const SYSTEM_PROMPT = `You are Pool Patrol's Outreach Agent for a vanpool subsidy program. You receive a JSON task.
 - task "initial", "confirmation" or "follow_up": send each recipient their email with send_email (kind = the task, reference = the task's reference). You may improve the wording of the drafts, but keep every fact and never mention another rider.
 - task "reply": call classify_reply on the message first. For a question the policy sections answer, answer with send_email (kind "answer", reference = the message id), quoting the policy sections given, citing each by its heading. A question no policy section answers goes to a person: put the answer draft through send_email_for_review, never promise a follow-up yourself. For an escalation (dispute, anger, unclear intent or low confidence), never answer directly: put a calm, short reply through send_email_for_review. For an acknowledgment or an update, send nothing: the Case Manager re-checks the data first.
+- task "draft_follow_up": an approver asked for a follow-up to the one recipient: put their draft through send_email_for_review (never send_email).
 Finish with one sentence saying what you did.`;
 
 /** What the rules model does, step by step, for the same tasks. */
 export function outreachRules(turn: Turn) {
   const task = turn.task as unknown as OutreachTask;
+  if (task.task === "draft_follow_up") {
+    const rejected = turn.results.some((r) => r.name === "send_email_for_review" && r.rejected);
+    if (turn.called.includes("send_email_for_review"))
+      return { final: rejected ? "The reviewer rejected the follow-up; nothing was sent." : "Sent the follow-up." };
+    const [r] = task.recipients;
+    return r
+      ? [
+          {
+            name: "send_email_for_review",
+            args: { case_id: task.case_id, to: r.email, subject: r.draft.subject, body: r.draft.body },
+          },
+        ]
+      : { final: "No rider to write to." };
+  }
   if (task.task !== "reply") {
     if (turn.called.includes("send_email")) return { final: `Sent ${task.recipients.length} ${task.task} email(s).` };
     return task.recipients.map((r) => ({
@@ -72,7 +87,7 @@ export function outreachRules(turn: Turn) {
 }
 
 export interface OutreachTask {
-  task: "initial" | "confirmation" | "follow_up" | "reply";
+  task: "initial" | "confirmation" | "follow_up" | "reply" | "draft_follow_up";
   case_id: string;
   vanpool_id: string;
   /** Makes the idempotency key of each email: the re-audit round or the reply's id. */

@@ -1,7 +1,7 @@
 // run_outreach: prepares the Outreach Agent's task from the case (recipients,
 // drafts from templates, policy sections for a question), runs it on the case's
 // outreach thread, and turns an interrupted draft into an approval request.
-
+import { randomUUID } from "node:crypto";
 import { riderFacts } from "../../cases/rider-facts.js";
 import { createApproval } from "../../data/approval-repository.js";
 import { getCase } from "../../data/case-repository.js";
@@ -20,15 +20,18 @@ import {
   followUpEmail,
   initialEmail,
   questionAnswerEmail,
+  reminderEmail,
   reviewClosedEmail,
 } from "./templates.js";
 
-export type OutreachPurpose = "initial" | "reply" | "confirmation" | "follow_up";
+export type OutreachPurpose = "initial" | "reply" | "confirmation" | "follow_up" | "draft_follow_up";
 
 export interface OutreachInput {
   case_id: string;
   purpose: OutreachPurpose;
   message_id?: string;
+  /** draft_follow_up: the flagged rider the draft is for. */
+  employee_id?: string;
 }
 
 export interface OutreachResult {
@@ -62,7 +65,18 @@ export function ownFailingResults(
 }
 
 export async function runOutreach(deps: AgentDeps, input: OutreachInput): Promise<OutreachResult> {
-  return runOutreachTask(deps, input, await prepareOutreach(deps, input));
+  return runOutreachTask(deps, input, await prepareOutreach(deps, input), outreachThreadId(input.case_id));
+}
+
+/**
+ * A follow-up to one flagged rider, asked for by an approver: drafted and held for approval
+ * (an approval request), never sent from here. Each draft runs on a thread of its own, so it
+ * never resumes or disturbs the case's outreach thread.
+ */
+export async function draftFollowUp(deps: AgentDeps, caseId: string, employeeId: string): Promise<OutreachResult> {
+  const input: OutreachInput = { case_id: caseId, purpose: "draft_follow_up", employee_id: employeeId };
+  const threadId = `${outreachThreadId(caseId)}:follow-up:${randomUUID().slice(0, 8)}`;
+  return runOutreachTask(deps, input, await prepareOutreach(deps, input), threadId);
 }
 
 /** The Outreach Agent's task for a case: recipients with their drafts, or the reply to handle. */
@@ -98,6 +112,10 @@ export async function prepareOutreach(deps: AgentDeps, input: OutreachInput) {
     task.recipients = unique([...(sender ? [sender] : []), ...flagged]).map((e) =>
       draftFor(e, e.id === sender?.id ? confirmationEmail(facts(e, [])) : reviewClosedEmail(facts(e, []))),
     );
+  } else if (input.purpose === "draft_follow_up") {
+    const rider = flagged.find((e) => e.id === input.employee_id);
+    if (!rider) throw notFound(`${input.employee_id} is not a flagged rider on ${record.case_id}.`);
+    task.recipients = [draftFor(rider, reminderEmail(facts(rider)))];
   } else if (input.purpose === "follow_up") {
     // Only the rider who wrote hears back: still failing with their own facts, or fixed.
     const stillFlagged = sender ? flagged.some((e) => e.id === sender.id) : false;
@@ -126,8 +144,8 @@ async function runOutreachTask(
   deps: AgentDeps,
   input: OutreachInput,
   { record, task, reply }: Awaited<ReturnType<typeof prepareOutreach>>,
+  threadId: string,
 ): Promise<OutreachResult> {
-  const threadId = outreachThreadId(record.case_id);
   const turn = await runAgentTurn(deps, {
     ...createOutreachAgent(deps),
     threadId,

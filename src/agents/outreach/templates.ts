@@ -133,6 +133,20 @@ export function followUpEmail(f: RiderFacts): EmailDraft {
   };
 }
 
+/** A reminder an approver asked for in conversation: the rider's own facts again, and how to answer. */
+export function reminderEmail(f: RiderFacts): EmailDraft {
+  return {
+    subject: `Re: ${subjectFor(f.vanpool_id)}`,
+    body: [
+      `Hi ${f.first_name},`,
+      `We are following up on our review of your membership in ${f.vanpool_id}. Our records still show:`,
+      ...factParagraphs(f),
+      `If something has changed, please update it and reply to let us know; if our records are wrong, just reply to this email. ${portal(f)}`,
+      SIGNATURE,
+    ].join("\n\n"),
+  };
+}
+
 export function questionAnswerEmail(
   f: Pick<RiderFacts, "first_name" | "vanpool_id">,
   sections: { heading: string; text: string }[],

@@ -52,6 +52,11 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
         sources: [`new audit of ${record.vanpool_id}`],
       };
     },
+    async draftFollowUp(caseId, employeeId) {
+      const drafted = await ctx.workflow.draftFollowUp(caseId, employeeId);
+      await deps.messages.syncCase(caseId);
+      return drafted;
+    },
   });
 
   function answer(asked: Asked): void {
