@@ -8,6 +8,7 @@ import { PROJECT_ROOT, parseSettings, type Settings } from "../config/settings.j
 import { type Database, openDatabase } from "../data/database.js";
 import { readFixtureDir } from "../data/fixtures.js";
 import { seedFixtures } from "../data/seed.js";
+import { countVanpools } from "../data/vanpool-repository.js";
 import type { JobEngine, UnfinishedJob } from "../jobs/engine.js";
 import type { AuditServiceDeps } from "../verification/audit-service.js";
 import { log } from "./command-kit.js";
@@ -122,7 +123,7 @@ export async function withDatabase<T>(settings: Settings, fn: (db: Database) => 
  * inbound email, so the first screen shows cases in the state their replies imply.
  */
 export async function seedIfEmpty(ctx: Pick<CliContext, "db" | "agentDeps">): Promise<void> {
-  if ((await ctx.db.prisma.vanpool.count()) > 0) return;
+  if ((await countVanpools(ctx.db.prisma, false)) > 0) return;
   const [{ processSeededReplies }, { createCaseWorkflow }] = await Promise.all([
     import("../integrations/email/inbound/seeded-replies.js"),
     import("../cases/case-workflow.js"),

@@ -110,6 +110,20 @@ export async function getApproval(prisma: PrismaClient, approvalId: string): Pro
   return found;
 }
 
+/** Which of these cases had a person decide an approval request (approve, edit or reject). */
+export async function casesWithHumanDecision(prisma: PrismaClient, caseIds: string[]): Promise<Set<string>> {
+  const rows = await prisma.approvalRequest.findMany({
+    where: { caseId: { in: caseIds }, status: { in: ["approved", "edited", "rejected"] } },
+    select: { caseId: true },
+  });
+  return new Set(rows.map((r) => r.caseId));
+}
+
+/** Cancellations a reviewer rejected (overrides), since the start. */
+export async function countRejectedCancellations(prisma: PrismaClient): Promise<number> {
+  return prisma.approvalRequest.count({ where: { kind: "cancellation", status: "rejected" } });
+}
+
 export async function listApprovals(
   prisma: PrismaClient,
   filter: { status?: ApprovalStatus; caseId?: string } = {},

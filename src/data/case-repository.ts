@@ -5,6 +5,7 @@ import {
   assertTransition,
   type CaseReason,
   type CaseStatus,
+  CLOSED_STATUSES,
   isClosed,
   LifecycleError,
 } from "../domain/case-lifecycle.js";
@@ -70,7 +71,7 @@ export async function getCase(db: Db, caseId: string): Promise<CaseRecord> {
 }
 
 export async function findOpenCase(db: Db, vanpoolId: string): Promise<CaseRecord | undefined> {
-  const row = await db.case.findFirst({ where: { vanpoolId, status: { notIn: ["resolved", "cancelled"] } } });
+  const row = await db.case.findFirst({ where: { vanpoolId, status: { notIn: [...CLOSED_STATUSES] } } });
   return row ? toCaseRecord(row) : undefined;
 }
 
@@ -206,6 +207,15 @@ export async function changeCase(prisma: PrismaClient, caseId: string, change: C
     });
     return toCaseRecord(row);
   });
+}
+
+/** Cases that closed (resolved or cancelled) at or after `since`, the earliest closed first. */
+export async function listCasesClosedSince(db: Db, since: Date): Promise<CaseRecord[]> {
+  const rows = await db.case.findMany({
+    where: { status: { in: [...CLOSED_STATUSES] }, resolvedAt: { gte: since } },
+    orderBy: { resolvedAt: "asc" },
+  });
+  return rows.map(toCaseRecord);
 }
 
 /** Counts one re-audit per agent run, however many specialists that run called. */

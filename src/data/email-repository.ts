@@ -1,7 +1,7 @@
 // Email threads (one per case) and their messages, plus the quarantine for inbound
 // mail that matches no thread or sender.
 
-import type { ReplyBucket } from "../domain/case-lifecycle.js";
+import { type CaseStatus, CLOSED_STATUSES, type ReplyBucket } from "../domain/case-lifecycle.js";
 import { newId } from "../domain/ids.js";
 import type { PrismaClient } from "./prisma.js";
 
@@ -48,6 +48,34 @@ export async function findThreadForCase(prisma: PrismaClient, caseId: string): P
     include: { messages: { orderBy: { createdAt: "asc" } } },
   });
   return row ? toThread(row) : undefined;
+}
+
+export interface OpenThreadSummary {
+  thread_id: string;
+  case_id: string;
+  vanpool_id: string;
+  case_status: CaseStatus;
+  /** Everyone the thread's outbound mail went to. */
+  recipients: string[];
+}
+
+/** Threads of cases still open, the newest first. */
+export async function listOpenCaseThreads(prisma: PrismaClient): Promise<OpenThreadSummary[]> {
+  const threads = await prisma.emailThread.findMany({
+    where: { case: { status: { notIn: [...CLOSED_STATUSES] } } },
+    include: {
+      case: { select: { status: true } },
+      messages: { where: { direction: "outbound" }, select: { toAddresses: true } },
+    },
+    orderBy: { createdAt: "desc" },
+  });
+  return threads.map((t) => ({
+    thread_id: t.id,
+    case_id: t.caseId,
+    vanpool_id: t.vanpoolId,
+    case_status: t.case.status,
+    recipients: [...new Set(t.messages.flatMap((m) => m.toAddresses))],
+  }));
 }
 
 export async function findThread(prisma: PrismaClient, threadId: string): Promise<ThreadRecord | undefined> {

@@ -204,3 +204,8 @@ export async function lastAuditAt(prisma: PrismaClient): Promise<Date | null> {
   const run = await prisma.verificationRun.findFirst({ orderBy: { finishedAt: "desc" }, select: { finishedAt: true } });
   return run?.finishedAt ?? null;
 }
+
+/** Vanpool checks (verification runs) finished at or after `since`. */
+export async function countRunsFinishedSince(prisma: PrismaClient, since: Date): Promise<number> {
+  return prisma.verificationRun.count({ where: { finishedAt: { gte: since } } });
+}

@@ -43,8 +43,11 @@ export class LifecycleError extends Error {
   }
 }
 
+/** The statuses a case ends in; nothing moves a case out of them. */
+export const CLOSED_STATUSES = ["resolved", "cancelled"] as const satisfies readonly CaseStatus[];
+
 export function isClosed(status: CaseStatus): boolean {
-  return status === "resolved" || status === "cancelled";
+  return (CLOSED_STATUSES as readonly CaseStatus[]).includes(status);
 }
 
 export function canTransition(from: CaseStatus, to: CaseStatus): boolean {

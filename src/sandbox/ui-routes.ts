@@ -5,6 +5,7 @@ import fs from "node:fs";
 import type http from "node:http";
 import path from "node:path";
 import { PROJECT_ROOT } from "../config/settings.js";
+import { listOpenCaseThreads } from "../data/email-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
 import type { HandWrittenReply } from "../integrations/email/inbound/local-delivery.js";
 import { RESEND_WEBHOOK_PATH } from "../integrations/email/inbound/webhook-route.js";
@@ -159,17 +160,13 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
   }
 
   async function emailThreads() {
-    const threads = await deps.prisma.emailThread.findMany({
-      where: { case: { status: { notIn: ["resolved", "cancelled"] } } },
-      include: { case: true, messages: { where: { direction: "outbound" }, select: { toAddresses: true } } },
-      orderBy: { createdAt: "desc" },
-    });
+    const threads = await listOpenCaseThreads(deps.prisma);
     return threads.map((t) => ({
-      thread_id: t.id,
-      case_id: t.caseId,
-      vanpool_id: t.vanpoolId,
-      status: t.case.status,
-      riders: [...new Set(t.messages.flatMap((m) => m.toAddresses))],
+      thread_id: t.thread_id,
+      case_id: t.case_id,
+      vanpool_id: t.vanpool_id,
+      status: t.case_status,
+      riders: t.recipients,
     }));
   }
 

@@ -1,5 +1,8 @@
 // The figures the digest and App Home report, read from the database.
+import { casesWithHumanDecision, countRejectedCancellations } from "../data/approval-repository.js";
+import { listCasesClosedSince } from "../data/case-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
+import { countRunsFinishedSince } from "../data/verification-repository.js";
 
 /** Estimates used for "audit hours saved": minutes a person spends per manual vanpool check and per case worked by hand. */
 export const MANUAL_MINUTES_PER_VANPOOL_CHECK = 15;
@@ -19,35 +22,29 @@ export interface ProgramFigures {
 }
 
 export async function programFigures(prisma: PrismaClient, since: Date): Promise<ProgramFigures> {
-  const closed = await prisma.case.findMany({
-    where: { status: { in: ["resolved", "cancelled"] }, resolvedAt: { gte: since } },
-    select: { id: true, createdAt: true, resolvedAt: true },
-  });
-  const withDecision = new Set(
-    (
-      await prisma.approvalRequest.findMany({
-        where: { caseId: { in: closed.map((c) => c.id) }, status: { in: ["approved", "edited", "rejected"] } },
-        select: { caseId: true },
-      })
-    ).map((a) => a.caseId),
-  );
-  const durations = closed
-    .map((c) => (c.resolvedAt!.getTime() - c.createdAt.getTime()) / 3_600_000)
-    .sort((a, b) => a - b);
-  const median =
-    durations.length === 0
-      ? null
-      : durations.length % 2
-        ? durations[(durations.length - 1) / 2]!
-        : (durations[durations.length / 2 - 1]! + durations[durations.length / 2]!) / 2;
-  const vanpoolChecks = await prisma.verificationRun.count({ where: { finishedAt: { gte: since } } });
-  const automated = closed.filter((c) => !withDecision.has(c.id)).length;
+  const closed = await listCasesClosedSince(prisma, since);
+  const [withDecision, vanpoolChecks, reversals] = await Promise.all([
+    casesWithHumanDecision(
+      prisma,
+      closed.map((c) => c.case_id),
+    ),
+    countRunsFinishedSince(prisma, since),
+    countRejectedCancellations(prisma),
+  ]);
+  const automated = closed.filter((c) => !withDecision.has(c.case_id)).length;
   return {
     closedCases: closed.length,
     automationRate: closed.length ? automated / closed.length : null,
-    medianHoursToResolution: median,
+    medianHoursToResolution: median(closed.map((c) => (c.resolved_at!.getTime() - c.created_at.getTime()) / 3_600_000)),
     vanpoolChecks,
     hoursSaved: (vanpoolChecks * MANUAL_MINUTES_PER_VANPOOL_CHECK + automated * MANUAL_MINUTES_PER_CASE) / 60,
-    reversals: await prisma.approvalRequest.count({ where: { kind: "cancellation", status: "rejected" } }),
+    reversals,
   };
+}
+
+function median(values: number[]): number | null {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }

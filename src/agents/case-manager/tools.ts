@@ -6,6 +6,7 @@ import { z } from "zod";
 import { findDecidedUnapplied } from "../../data/approval-repository.js";
 import { recordEvent } from "../../data/audit-log.js";
 import { changeCase, findOpenCase, getCase, openCase } from "../../data/case-repository.js";
+import { removeActiveRiders } from "../../data/people-repository.js";
 import { caseReason, LifecycleError } from "../../domain/case-lifecycle.js";
 import type { AgentDeps } from "../deps.js";
 import { agentRunIdOf, logged } from "../logged-tool.js";
@@ -163,9 +164,11 @@ export function createCaseManagerTools(deps: AgentDeps) {
           throw new LifecycleError(
             `${unflagged.join(", ")} ${unflagged.length === 1 ? "is" : "are"} not flagged on ${case_id}.`,
           );
-        const removed = await deps.prisma.rider.updateMany({
-          where: { vanpoolId: record.vanpool_id, employeeId: { in: employee_ids }, status: "active" },
-          data: { status: "removed", removedAt: now, removedReason: `${case_id}: ${reason}` },
+        const newlyRemoved = await removeActiveRiders(deps.prisma, {
+          vanpoolId: record.vanpool_id,
+          employeeIds: employee_ids,
+          at: now,
+          reason: `${case_id}: ${reason}`,
         });
         for (const id of employee_ids)
           await recordEvent(deps.prisma, {
@@ -196,7 +199,7 @@ export function createCaseManagerTools(deps: AgentDeps) {
           case_id,
           status: closed.status,
           removed: employee_ids,
-          newly_removed: removed.count,
+          newly_removed: newlyRemoved,
           removal_notices: notices.length,
         };
       },

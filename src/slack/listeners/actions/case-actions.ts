@@ -33,11 +33,11 @@ export function registerCaseActions(
 
   app.action<BlockAction<ButtonAction>>(CASE_ACTIONS.reaudit, async ({ ack, body, action }) => {
     await ack();
+    if (ctx.slack.restrictAudits && !(await deps.isApprover(body.user.id)))
+      return void (await tell(body, "Only approvers can re-audit. Nothing was changed."));
     const data = await caseData(action.value ?? "");
     if (!data) return void (await tell(body, "That case no longer exists."));
     const { record } = data;
-    if (ctx.slack.restrictAudits && !(await deps.isApprover(body.user.id)))
-      return void (await tell(body, "Only approvers can re-audit. Nothing was changed."));
     const closed = isClosed(record.status);
     const jobs = ctx.deps.jobs;
     if (!jobs) return void (await tell(body, "Audits are not available in this setup. Nothing was changed."));

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import type { ApprovalRecord } from "../../../src/data/approval-repository.js";
+import { SHOW_FULL_REPLY } from "../../../src/slack/blocks/approval-card.js";
+import { INPUTS, VIEW_CALLBACKS } from "../../../src/slack/blocks/modals.js";
+import { createCaseMessages } from "../../../src/slack/case-messages.js";
+import { alreadyDecided, registerApprovalActions } from "../../../src/slack/listeners/actions/approvals.js";
+import { fakeBolt, fakeSlackContext, type SlackCall } from "../../support/fake-bolt.js";
+
+function setUp(options: { approver?: boolean } = {}) {
+  const calls: SlackCall[] = [];
+  const bolt = fakeBolt(calls);
+  // Decisions run after the ack and need the database: recorded here, not run.
+  const { ctx, backgroundLabels } = fakeSlackContext({ calls, runBackground: false });
+  const askedAbout: string[] = [];
+  registerApprovalActions(bolt.app, {
+    ctx,
+    messages: createCaseMessages(ctx),
+    isApprover: async (userId) => {
+      askedAbout.push(userId);
+      return options.approver ?? true;
+    },
+  });
+  return { bolt, calls, backgroundLabels, askedAbout };
+}
+
+const APPROVAL = "APR-1A2B3C4D5E6F7A8B";
+const textOf = (call: SlackCall | undefined) => (call?.args as { text?: string } | undefined)?.text;
+
+describe("the Edit reply modal, submitted", () => {
+  it.each([
+    ["", "empty"],
+    ["   Too short.   ", "shorter than 20 characters once trimmed"],
+  ])("refuses %j (%s) on the field itself and decides nothing", async (body) => {
+    const { bolt, calls, backgroundLabels } = setUp();
+    await bolt.view({
+      callbackId: VIEW_CALLBACKS.editReply,
+      metadata: APPROVAL,
+      values: { [INPUTS.body.block]: { [INPUTS.body.action]: body } },
+    });
+    expect(calls).toEqual([
+      {
+        method: "ack",
+        args: {
+          response_action: "errors",
+          errors: { [INPUTS.body.block]: "Write the email as it should be sent (at least 20 characters)." },
+        },
+      },
+    ]);
+    expect(backgroundLabels).toEqual([]);
+  });
+
+  it("closes the modal at once and carries the edit out afterwards", async () => {
+    const { bolt, calls, backgroundLabels } = setUp();
+    await bolt.view({
+      callbackId: VIEW_CALLBACKS.editReply,
+      metadata: APPROVAL,
+      values: { [INPUTS.body.block]: { [INPUTS.body.action]: "Hi Sam, thanks for letting us know about the move." } },
+    });
+    expect(calls).toEqual([{ method: "ack", args: undefined }]);
+    expect(backgroundLabels).toEqual([`edit ${APPROVAL}`]);
+  });
+});
+
+describe("the Reject modal, submitted", () => {
+  it.each(["", "  no  "])("asks for a reason when given %j and decides nothing", async (reason) => {
+    const { bolt, calls, backgroundLabels } = setUp();
+    await bolt.view({
+      callbackId: VIEW_CALLBACKS.rejectApproval,
+      metadata: APPROVAL,
+      values: { [INPUTS.reason.block]: { [INPUTS.reason.action]: reason } },
+    });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      method: "ack",
+      args: { response_action: "errors", errors: { [INPUTS.reason.block]: expect.stringMatching(/short reason/) } },
+    });
+    expect(backgroundLabels).toEqual([]);
+  });
+
+  it("closes the modal at once and records the rejection afterwards", async () => {
+    const { bolt, calls, backgroundLabels } = setUp();
+    await bolt.view({
+      callbackId: VIEW_CALLBACKS.rejectApproval,
+      metadata: APPROVAL,
+      values: { [INPUTS.reason.block]: { [INPUTS.reason.action]: "moving closer next month" } },
+    });
+    expect(calls).toEqual([{ method: "ack", args: undefined }]);
+    expect(backgroundLabels).toEqual([`reject ${APPROVAL}`]);
+  });
+});
+
+describe("Show full reply", () => {
+  it("acks first, then tells a non-approver privately, in the card's thread, that the card stays redacted", async () => {
+    const { bolt, calls, askedAbout } = setUp({ approver: false });
+    await bolt.action({
+      actionId: `${SHOW_FULL_REPLY}:MSG-1A2B3C4D5E6F7A8B`,
+      value: "MSG-1A2B3C4D5E6F7A8B",
+      userId: "U0BOB",
+      channel: "C0AUDIT",
+      messageTs: "1700000000.000200",
+      threadTs: "1700000000.000100",
+    });
+    expect(askedAbout).toEqual(["U0BOB"]);
+    expect(calls.map((c) => c.method)).toEqual(["ack", "chat.postEphemeral"]);
+    expect(calls[1]!.args).toEqual({
+      channel: "C0AUDIT",
+      user: "U0BOB",
+      thread_ts: "1700000000.000100",
+      text: "Only approvers can read a rider's full reply; the card shows it redacted.",
+    });
+  });
+
+  it("answers a click from App Home (no channel) in a direct message", async () => {
+    const { bolt, calls } = setUp({ approver: false });
+    await bolt.action({ actionId: SHOW_FULL_REPLY, value: "MSG-1A2B3C4D5E6F7A8B", userId: "U0BOB" });
+    expect(calls.map((c) => c.method)).toEqual(["ack", "chat.postMessage"]);
+    expect(calls[1]!.args).toMatchObject({ channel: "U0BOB" });
+    expect(textOf(calls[1])).toMatch(/Only approvers can read/);
+  });
+});
+
+describe("a click on a decided request", () => {
+  const decided = (over: Partial<ApprovalRecord>) =>
+    ({ approval_id: APPROVAL, status: "approved", decided_by: "U0ALICE", decided_at: null, ...over }) as ApprovalRecord;
+
+  it("says who decided first and that nothing changed", () => {
+    expect(alreadyDecided(decided({ status: "rejected", decided_by: "U0ALICE" }))).toBe(
+      "Already rejected by <@U0ALICE>. Nothing was changed.",
+    );
+    expect(alreadyDecided(decided({ decided_at: new Date("2026-11-20T15:00:00Z") }))).toMatch(
+      /^Already approved by <@U0ALICE> <!date\^\d+\^.*\|.*>\. Nothing was changed\.$/,
+    );
+  });
+
+  it("says an expired request expired without a decision", () => {
+    expect(alreadyDecided(decided({ status: "expired", decided_by: null }))).toBe(
+      "This request expired without a decision. Nothing was changed.",
+    );
+  });
+});
