@@ -41,7 +41,7 @@ export interface Harness {
 }
 
 export async function startHarness(
-  options: { triggerTtlMs?: number; sender?: EmailSender; env?: Record<string, string> } = {},
+  options: { triggerTtlMs?: number; sender?: EmailSender; env?: Record<string, string>; now?: () => Date } = {},
 ): Promise<Harness> {
   const fake = await startFakeSlack({
     triggerTtlMs: options.triggerTtlMs,
@@ -56,7 +56,10 @@ export async function startHarness(
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
   const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-slack-outbox-"));
   const settings = parseSettings(options.env ?? {});
-  const baseDeps = await buildAgentDeps(db, settings, { sender: options.sender ?? outboxSender(outbox) });
+  const baseDeps = await buildAgentDeps(db, settings, {
+    sender: options.sender ?? outboxSender(outbox),
+    now: options.now,
+  });
   const slack: SlackSettings = {
     botToken: fake.botToken,
     signingSecret: SIGNING_SECRET,
