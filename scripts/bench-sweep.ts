@@ -27,6 +27,7 @@ const emailsDone = new Date();
 const emailsSent = await countSweepEmailsSent(ctx.db.prisma, sweepId);
 await ctx.close();
 const seconds = (totals.finished_at!.getTime() - totals.started_at.getTime()) / 1000;
+// Some timer of the stopped engine keeps the event loop alive: exit once the line is written.
 process.stdout.write(
   `${JSON.stringify({
     checked: totals.checked,
@@ -39,4 +40,5 @@ process.stdout.write(
     emailsSent,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
   })}\n`,
+  () => process.exit(0),
 );
