@@ -1,11 +1,13 @@
-// Child of scripts/bench.ts: a sweep worker against DATABASE_URL. With SWEEP_ID set it
-// starts that sweep; every worker works pages until the sweep is finished, then prints
-// the sweep's totals, its own peak resident memory and the wall time as a JSON line.
+// Child of scripts/bench.ts: a sweep worker against DATABASE_URL. With BENCH_START=1 it
+// starts the sweep BENCH_SWEEP_ID; every worker works its jobs until the sweep is finished
+// and every first-email job has run, then prints the sweep's totals, the times, its own
+// peak resident memory and the emails sent as a JSON line.
 import { setTimeout as sleep } from "node:timers/promises";
 import { openContext } from "../src/cli/context.js";
 import { parseSettings } from "../src/config/settings.js";
-import { findSweepTotals } from "../src/data/sweep-repository.js";
-import { registerSweepJobs, requestSweep } from "../src/jobs/sweep-jobs.js";
+import { countSweepEmailsSent, findSweepTotals } from "../src/data/sweep-repository.js";
+import { QUEUES } from "../src/jobs/queues.js";
+import { registerSweepJobs, requestSweep, SWEEP_QUEUES } from "../src/jobs/sweep-jobs.js";
 
 const sweepId = process.env.BENCH_SWEEP_ID!;
 const ctx = await openContext(parseSettings(), () => {}, { jobs: "worker" });
@@ -17,8 +19,15 @@ while (!totals?.finished_at) {
   await sleep(100);
   totals = await findSweepTotals(ctx.db.prisma, sweepId);
 }
+const unsent = async () =>
+  (await engine.boss.getQueueSize(SWEEP_QUEUES.outreach, { before: "completed" })) +
+  (await engine.boss.getQueueSize(QUEUES.sendEmail, { before: "completed" }));
+while ((await unsent()) > 0) await sleep(200);
+const emailsDone = new Date();
+const emailsSent = await countSweepEmailsSent(ctx.db.prisma, sweepId);
 await ctx.close();
 const seconds = (totals.finished_at!.getTime() - totals.started_at.getTime()) / 1000;
+// Some timer of the stopped engine keeps the event loop alive: exit once the line is written.
 process.stdout.write(
   `${JSON.stringify({
     checked: totals.checked,
@@ -27,6 +36,9 @@ process.stdout.write(
     errors: totals.errors.length,
     firstError: totals.errors[0] ?? null,
     seconds,
+    emailSeconds: (emailsDone.getTime() - totals.started_at.getTime()) / 1000,
+    emailsSent,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
   })}\n`,
+  () => process.exit(0),
 );

@@ -29,6 +29,8 @@ interface WorkerReport {
   errors: number;
   firstError: string | null;
   seconds: number;
+  emailSeconds: number;
+  emailsSent: number;
   maxRssMb: number;
 }
 
@@ -39,8 +41,23 @@ try {
   console.log(
     `Pool Patrol benchmark: full sweep on synthetic vanpools (${os.cpus().length} cores, Node ${process.version})`,
   );
-  console.log("Each database is fresh: the sweep audits every vanpool and opens a case for each failing one.\n");
-  console.log("vanpools  workers   seed s  sweep s  cases opened  cases/s  errors  peak RSS MB (per worker)");
+  console.log(
+    `Load average before: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ")}`,
+  );
+  console.log(
+    [
+      "Each database is fresh. 'sweep s' is from the sweep's start to its finish: every vanpool audited and its",
+      "results stored, open cases resolved or counted, new cases opened (committed, with their first-email jobs",
+      "queued). 'emails s' is from the start until those jobs have sent every first email (to the local outbox,",
+      "not a network provider). Slack posts (the summary, alerts in its thread) are not included: no bot runs here.\n",
+    ].join("\n"),
+  );
+  console.log(
+    "vanpools  workers   seed s  sweep s  cases opened  cases/s  errors  emails s  emails sent  peak RSS MB (per worker)",
+  );
   for (const size of SIZES) {
     for (const workers of [1, 2]) {
       const url = await freshDatabase(`bench_${size}_${workers}`);
@@ -63,6 +80,8 @@ try {
           String(first.newCases).padStart(13),
           (first.newCases / first.seconds).toFixed(0).padStart(8),
           String(first.errors).padStart(7),
+          first.emailSeconds.toFixed(1).padStart(9),
+          String(first.emailsSent).padStart(12),
           `  ${reports.map((r) => r.maxRssMb.toFixed(0)).join(" / ")}`,
         ].join(" "),
       );
@@ -84,7 +103,13 @@ async function freshDatabase(name: string): Promise<string> {
 async function sweepWorker(url: string, sweepId: string, starts: boolean): Promise<WorkerReport> {
   const { stdout } = await run(
     process.execPath,
-    ["--import", "tsx", path.join(PROJECT_ROOT, "scripts", "bench-sweep.ts")],
+    [
+      // BENCH_CPU_PROF=folder writes a CPU profile of each worker there (open it in Chrome DevTools).
+      ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : []),
+      "--import",
+      "tsx",
+      path.join(PROJECT_ROOT, "scripts", "bench-sweep.ts"),
+    ],
     {
       env: {
         ...process.env,

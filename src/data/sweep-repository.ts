@@ -229,3 +229,14 @@ export async function casesWithoutAlert(prisma: PrismaClient, caseIds: string[])
   });
   return rows.map((r) => r.id);
 }
+
+/** Emails sent so far to the riders of a sweep's new cases. */
+export async function countSweepEmailsSent(prisma: PrismaClient, sweepId: string): Promise<number> {
+  return prisma.message.count({
+    where: {
+      direction: "outbound",
+      status: "sent",
+      thread: { case: { meta: { path: ["opened_by"], equals: `sweep:${sweepId}` } } },
+    },
+  });
+}

@@ -28,6 +28,9 @@ export interface RunningSandbox {
   url: string;
   slack: FakeSlack;
   bot: SlackApp;
+  /** Where the local Slack sends the bot its signed requests, and the secret it signs them with. */
+  appUrl: string;
+  signingSecret: string;
   close(): Promise<void>;
 }
 
@@ -95,6 +98,8 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
     url: slack.baseUrl.replace("127.0.0.1", "localhost"),
     slack,
     bot,
+    appUrl,
+    signingSecret,
     async close() {
       clock.stop();
       sweeps.stop();
