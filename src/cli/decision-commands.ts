@@ -5,8 +5,9 @@ import { getApproval } from "../data/approval-repository.js";
 import { isId } from "../domain/ids.js";
 import { invalidInput, notFound } from "../errors.js";
 import { createInboundEmail } from "../integrations/email/inbound/inbound-email.js";
-import { deliverLocally, localSigningSecret } from "../integrations/email/inbound/local-delivery.js";
+import { deliverLocally } from "../integrations/email/inbound/local-delivery.js";
 import { localInboxDir, localMailbox } from "../integrations/email/inbound/mailbox.js";
+import { webhookSecret } from "../integrations/email/inbound/webhook-secret.js";
 import { out, UsageError } from "./command-kit.js";
 import { loadSettings, withContext } from "./context.js";
 
@@ -66,7 +67,7 @@ export async function replyCommand(
     loadSettings(),
     async (ctx) => {
       // The same path as a reply through Resend: the local inbox, a signed email.received, the webhook handler.
-      const secret = localSigningSecret(ctx.settings);
+      const secret = webhookSecret(ctx.settings);
       const inbound = createInboundEmail(ctx.agentDeps, {
         workflow: createCaseWorkflow(ctx.agentDeps),
         mailbox: localMailbox(localInboxDir(ctx.settings)),

@@ -6,7 +6,8 @@ import type { AddressInfo, Server } from "node:net";
 import type { CliContext } from "../cli/context.js";
 import type { SlackSettings } from "../config/settings.js";
 import { loadSandboxWorkspace, saveSandboxWorkspace } from "../data/sandbox-workspace-repository.js";
-import { deliverLocally, localSigningSecret } from "../integrations/email/inbound/local-delivery.js";
+import { deliverLocally } from "../integrations/email/inbound/local-delivery.js";
+import { webhookSecret } from "../integrations/email/inbound/webhook-secret.js";
 import { startBotJobs } from "../jobs/runtime.js";
 import { createBotSweeps } from "../jobs/sweep-runtime.js";
 import { createSlackApp, type SlackApp } from "../slack/app.js";
@@ -45,7 +46,7 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
     signingSecret,
     people: SANDBOX_PEOPLE,
     prisma: ctx.db.prisma,
-    deliverEmail: (reply) => deliverLocally(ctx.settings, reply, localSigningSecret(ctx.settings)),
+    deliverEmail: (reply) => deliverLocally(ctx.settings, reply, webhookSecret(ctx.settings)),
     idle: () => bot.idle(),
   });
   slack = await startLocalSlack({

@@ -58,7 +58,11 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
     try {
       verified = verifyResendWebhook(request.rawBody, request.headers, options.secret());
     } catch (error) {
-      if (error instanceof WebhookSignatureError) return { status: 401, body: { error: error.message } };
+      if (error instanceof WebhookSignatureError) {
+        const unset = deps.settings.email.resend && !deps.settings.email.webhookSecret;
+        const hint = unset ? " RESEND_WEBHOOK_SECRET is not set: copy it from the webhook's page in Resend." : "";
+        return { status: 401, body: { error: `${error.message}${hint}` } };
+      }
       throw error;
     }
     const isNew = await recordWebhookEvent(deps.prisma, {

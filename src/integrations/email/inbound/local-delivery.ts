@@ -1,17 +1,11 @@
 // A rider's reply written by hand (`poolpatrol reply`, the sandbox's "Simulate a rider's
 // email reply"): put in the local inbox and announced by a signed email.received event,
 // so it takes exactly the path a real reply through Resend takes.
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Settings } from "../../../config/settings.js";
 import { replyAddressFor } from "../reply-address.js";
-import { localInboxDir, localMailbox, type ReceivedEmail } from "./mailbox.js";
-import { webhookSecret } from "./webhook-secret.js";
+import { LOCAL_EMAIL_ID_PREFIX, localInboxDir, localMailbox, type ReceivedEmail } from "./mailbox.js";
 import { type SvixHeaders, signResendWebhook } from "./webhook-signature.js";
-
-/** The configured or local webhook secret; a one-off one when Resend is set up without a secret. */
-export function localSigningSecret(settings: Pick<Settings, "email" | "dataDir">): string {
-  return webhookSecret(settings) ?? `whsec_${randomBytes(24).toString("base64")}`;
-}
 
 export interface HandWrittenReply {
   threadId: string;
@@ -26,7 +20,7 @@ export function deliverLocally(
   secret: string,
 ): { email: ReceivedEmail; rawBody: string; headers: SvixHeaders } {
   const email: ReceivedEmail = {
-    id: `local-${randomUUID()}`,
+    id: `${LOCAL_EMAIL_ID_PREFIX}${randomUUID()}`,
     from: reply.from,
     to: [replyAddressFor(settings.email.inboundAddress, reply.threadId)],
     cc: [],

@@ -1,6 +1,6 @@
 // Where the full text of a received email comes from: Resend's receiving API
-// (the webhook carries only metadata), or, without Resend, the local inbox folder that
-// the sandbox and `poolpatrol reply` deliver into (the counterpart of the outbox).
+// (the webhook carries only metadata), or the local inbox folder that the sandbox and
+// `poolpatrol reply` deliver into (the counterpart of the outbox), in every email mode.
 import fs from "node:fs";
 import path from "node:path";
 import { Resend } from "resend";
@@ -58,6 +58,9 @@ export function resendMailbox(options: { apiKey: string; baseUrl?: string }): In
   };
 }
 
+/** The ids of emails written by hand into the local inbox: Resend never hands these out. */
+export const LOCAL_EMAIL_ID_PREFIX = "local-";
+
 export function localMailbox(dir: string): InboundMailbox & { deliver(email: ReceivedEmail): void } {
   const file = (id: string) => path.join(dir, `${id.replace(/[^A-Za-z0-9_-]/g, "")}.json`);
   return {
@@ -76,7 +79,10 @@ export function localInboxDir(settings: Pick<Settings, "dataDir">): string {
   return path.join(settings.dataDir, "inbox");
 }
 
-/** Resend when RESEND_API_KEY is set; otherwise the local inbox in the data folder. */
+/** Hand-written replies from the local inbox; with RESEND_API_KEY set, every other email from Resend. */
 export function createInboundMailbox(settings: Pick<Settings, "email" | "dataDir">): InboundMailbox {
-  return settings.email.resend ? resendMailbox(settings.email.resend) : localMailbox(localInboxDir(settings));
+  const local = localMailbox(localInboxDir(settings));
+  if (!settings.email.resend) return local;
+  const resend = resendMailbox(settings.email.resend);
+  return { get: (emailId) => (emailId.startsWith(LOCAL_EMAIL_ID_PREFIX) ? local : resend).get(emailId) };
 }

@@ -5,15 +5,16 @@ import type { AgentDeps } from "../../../agents/deps.js";
 import type { CaseWorkflow } from "../../../cases/case-workflow.js";
 import type { Fixtures } from "../../../data/fixtures.js";
 import { createInboundEmail } from "./inbound-email.js";
-import { deliverLocally, localSigningSecret } from "./local-delivery.js";
+import { deliverLocally } from "./local-delivery.js";
 import { localInboxDir, localMailbox } from "./mailbox.js";
+import { webhookSecret } from "./webhook-secret.js";
 
 export async function processSeededReplies(
   deps: AgentDeps,
   workflow: Pick<CaseWorkflow, "receiveReply">,
   fixtures: Pick<Fixtures, "emailThreads">,
 ): Promise<string[]> {
-  const secret = localSigningSecret(deps.settings);
+  const secret = webhookSecret(deps.settings);
   const inbound = createInboundEmail(deps, {
     workflow,
     mailbox: localMailbox(localInboxDir(deps.settings)),
