@@ -6,8 +6,6 @@ import path from "node:path";
 import type { AgentDeps } from "../agents/deps.js";
 import { PROJECT_ROOT, parseSettings, type Settings } from "../config/settings.js";
 import { type Database, openDatabase } from "../data/database.js";
-import { readFixtureDir } from "../data/fixtures.js";
-import { seedFixtures } from "../data/seed.js";
 import { countVanpools } from "../data/vanpool-repository.js";
 import type { JobEngine, UnfinishedJob } from "../jobs/engine.js";
 import type { AuditServiceDeps } from "../verification/audit-service.js";
@@ -124,9 +122,11 @@ export async function withDatabase<T>(settings: Settings, fn: (db: Database) => 
  */
 export async function seedIfEmpty(ctx: Pick<CliContext, "db" | "agentDeps">): Promise<void> {
   if ((await countVanpools(ctx.db.prisma, false)) > 0) return;
-  const [{ processSeededReplies }, { createCaseWorkflow }] = await Promise.all([
+  const [{ processSeededReplies }, { createCaseWorkflow }, { readFixtureDir }, { seedFixtures }] = await Promise.all([
     import("../integrations/email/inbound/seeded-replies.js"),
     import("../cases/case-workflow.js"),
+    import("../data/fixtures.js"),
+    import("../data/seed.js"),
   ]);
   const fixtures = readFixtureDir(path.join(PROJECT_ROOT, "mock"));
   const counts = await seedFixtures(ctx.db.prisma, fixtures, { inbound: false });

@@ -1,6 +1,8 @@
 // `poolpatrol jobs`: every queue with its jobs counted by state, then the latest
 // failed jobs with their error. `poolpatrol jobs retry ID` runs a failed job again.
-import { failedJobs, jobCountsByQueue, queueOfJob } from "../data/job-repository.js";
+
+import type { Database } from "../data/database.js";
+import { failedJobs, jobCountsByQueue, jobTablesExist, queueOfJob } from "../data/job-repository.js";
 import { invalidInput, notFound } from "../errors.js";
 import { JOB_SCHEMA } from "../jobs/engine.js";
 import type { CliContext } from "./context.js";
@@ -13,14 +15,16 @@ export const JOBS_USAGE = `  jobs                          queues, jobs counted 
 
 export async function jobsCommand(ctx: CliContext, args: string[]): Promise<string> {
   const [sub, id, ...extra] = args;
-  if (sub === undefined) return jobsReport(ctx);
+  if (sub === undefined) return jobsReport(ctx.db);
   if (sub !== "retry" || !id || extra.length > 0)
     throw invalidInput("Use `poolpatrol jobs` or `poolpatrol jobs retry JOB-ID`.");
   return retryJob(ctx, id);
 }
 
-async function jobsReport(ctx: CliContext): Promise<string> {
-  const { pool } = ctx.db;
+/** Reads the job tables only: no job engine needed. */
+export async function jobsReport({ pool }: Pick<Database, "pool">): Promise<string> {
+  if (!(await jobTablesExist(pool, JOB_SCHEMA)))
+    return "No jobs yet: the job engine has not run on this database (`poolpatrol start` or a command that changes cases starts it).";
   const [queues, failed] = await Promise.all([jobCountsByQueue(pool, JOB_SCHEMA), failedJobs(pool, JOB_SCHEMA)]);
   const header = `${"queue".padEnd(20)}${STATES.map((s) => s.padStart(10)).join("")}`;
   const lines = [

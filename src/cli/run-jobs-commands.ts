@@ -1,13 +1,16 @@
 // `poolpatrol jobs` and `poolpatrol quarantine`, with the context each needs.
-import { createCaseWorkflow } from "../cases/case-workflow.js";
 import { out } from "./command-kit.js";
-import { loadSettings, withContext } from "./context.js";
-import { jobsCommand } from "./jobs-command.js";
-import { quarantineCommand } from "./quarantine-command.js";
+import { loadSettings, withContext, withDatabase } from "./context.js";
+import { jobsCommand, jobsReport } from "./jobs-command.js";
 
 const given = (args: (string | undefined)[]) => args.filter((a): a is string => a !== undefined);
 
 export async function jobs(args: (string | undefined)[]): Promise<void> {
+  // The report only reads; a retry needs the job engine (and works the case queues).
+  if (given(args).length === 0) {
+    await withDatabase(loadSettings(), async (db) => out(`${await jobsReport(db)}\n`));
+    return;
+  }
   await withContext(loadSettings(), async (ctx) => out(`${await jobsCommand(ctx, given(args))}\n`), {
     jobs: "worker",
   });
@@ -15,6 +18,10 @@ export async function jobs(args: (string | undefined)[]): Promise<void> {
 
 /** An assigned email is taken in as that thread's reply: its case jobs run before the command exits. */
 export async function quarantine(args: (string | undefined)[]): Promise<void> {
+  const [{ createCaseWorkflow }, { quarantineCommand }] = await Promise.all([
+    import("../cases/case-workflow.js"),
+    import("./quarantine-command.js"),
+  ]);
   await withContext(
     loadSettings(),
     async (ctx) => {

@@ -7,6 +7,8 @@ import { migrateDatabase } from "./migrations.js";
 import { createDataClients, type DataClients } from "./prisma.js";
 
 const EMBEDDED_DATABASE = "poolpatrol";
+/** PostgreSQL's SQLSTATE for "database does not exist". */
+const MISSING_DATABASE = "3D000";
 
 export interface Database extends DataClients {
   url: string;
@@ -20,6 +22,7 @@ export async function openDatabase(
   options: { log?: (line: string) => void } = {},
 ): Promise<Database> {
   let url: string;
+  let serverUrl: string | undefined;
   let stopServer = async () => {};
   let kind: Database["kind"];
   if (settings.databaseUrl) {
@@ -27,13 +30,19 @@ export async function openDatabase(
     kind = "external";
   } else {
     const server = await startEmbeddedPostgres({ dataDir: settings.dataDir });
-    await ensureDatabaseExists(server.serverUrl, EMBEDDED_DATABASE);
     url = server.urlFor(EMBEDDED_DATABASE);
+    serverUrl = server.serverUrl;
     stopServer = server.stop;
     kind = "embedded";
   }
   try {
-    const applied = await migrateDatabase(url);
+    const applied = await migrateDatabase(url).catch(async (error) => {
+      // The embedded server's database is created on first use (checked this way round to save a
+      // connection on every start); an external database must exist.
+      if (!serverUrl || (error as { code?: string }).code !== MISSING_DATABASE) throw error;
+      await ensureDatabaseExists(serverUrl, EMBEDDED_DATABASE);
+      return migrateDatabase(url);
+    });
     if (applied.length > 0) options.log?.(`Applied ${applied.length} database migration(s): ${applied.join(", ")}`);
   } catch (error) {
     await stopServer();

@@ -57,3 +57,11 @@ export async function queueOfJob(pool: pg.Pool, schema: string, jobId: string): 
   const { rows } = await pool.query<{ name: string }>(`SELECT name FROM ${schema}.job WHERE id = $1::uuid`, [jobId]);
   return rows[0]?.name;
 }
+
+/** False until the job engine has first started on this database (it creates its schema then). */
+export async function jobTablesExist(pool: pg.Pool, schema: string): Promise<boolean> {
+  const { rows } = await pool.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [
+    `${schema}.job`,
+  ]);
+  return rows[0]?.found != null;
+}

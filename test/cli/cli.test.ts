@@ -140,6 +140,33 @@ describe("poolpatrol db seed --from", () => {
   });
 });
 
+describe("poolpatrol jobs", () => {
+  it("reports without starting the job engine, and counts the jobs a command ran", async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const freshEnv = { DATABASE_URL: fresh.url };
+      const before = await runCli(["jobs"], freshEnv);
+      expect(before.code, before.stderr).toBe(0);
+      expect(before.stdout).toMatch(/No jobs yet/);
+      // Read-only: the report did not create the job engine's tables.
+      const [schema] = await fresh.prisma.$queryRaw<
+        { found: string | null }[]
+      >`SELECT to_regclass('pgboss.job')::text AS found`;
+      expect(schema?.found).toBeNull();
+
+      expect((await runCli(["db", "seed"], freshEnv)).code).toBe(0);
+      const audited = await runCli(["audit", "VP-115"], freshEnv);
+      expect(audited.code, audited.stderr).toBe(0);
+      const after = await runCli(["jobs"], freshEnv);
+      expect(after.code, after.stderr).toBe(0);
+      expect(after.stdout).toMatch(/^queue\s+created\s+retry\s+active\s+completed\s+failed\s+cancelled/);
+      expect(after.stdout).toMatch(/No failed jobs\./);
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
+
 describe("poolpatrol --help", () => {
   const commandNames = (command: Command, prefix: string[] = []): string[][] =>
     command.commands
