@@ -282,7 +282,11 @@ export async function markCancellationUndone(
       subjectType: "case",
       subjectId: caseId,
       at: input.now,
-      details: { from: "cancelled", to: "resolved", why: `cancellation undone; ${input.reinstated.join(", ")} reinstated` },
+      details: {
+        from: "cancelled",
+        to: "resolved",
+        why: `cancellation undone; ${input.reinstated.join(", ")} reinstated`,
+      },
     });
   });
 }
