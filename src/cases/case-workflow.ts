@@ -14,11 +14,15 @@ import {
   type ApprovalRecord,
   createApproval,
   type Decision,
+  ensureRiderDecisions,
   getApproval,
   listApprovals,
+  listRiderDecisions,
   listUnappliedDecisions,
   markApplied,
   recordDecision,
+  recordRiderDecision,
+  setRiderOutcome,
 } from "../data/approval-repository.js";
 import { recordEvent } from "../data/audit-log.js";
 import {
@@ -40,10 +44,12 @@ import {
 } from "../data/email-repository.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
 import { isClosed, isReplyOverdue, STATUS_LABEL } from "../domain/case-lifecycle.js";
+import type { RiderChoice } from "../domain/rider-decisions.js";
 import { invalidInput, notFound } from "../errors.js";
 import { caseJobs } from "../jobs/queues.js";
 import { withLease } from "./case-lease.js";
 import { emailServiceDeps, sendCaseEmail } from "./email-service.js";
+import { ridersStillFailing } from "./rider-recheck.js";
 
 export interface CaseManagerResult {
   vanpool_id: string;
@@ -329,6 +335,66 @@ export function createCaseWorkflow(deps: AgentDeps) {
     return { approval: decided, note: "Recorded; carrying it out now.", queued: true };
   }
 
+  /**
+   * One approver's decision on one rider of a cancellation. When it is the last rider to decide,
+   * the request is decided and carried out like any other decision.
+   */
+  async function decideRider(input: {
+    approvalId: string;
+    employeeId: string;
+    choice: RiderChoice;
+    actor: string;
+    evidenceVersion: string;
+  }): Promise<DecisionResult & { complete: boolean; firstOfTwo: boolean }> {
+    const vote = {
+      ...input,
+      requiredApprovals: deps.settings.cancelApprovals,
+      now: deps.now(),
+    };
+    const recorded = await recordRiderDecision(
+      deps.prisma,
+      vote,
+      jobs && ((db) => jobs.applyDecision(input.approvalId, db)),
+    );
+    const firstOfTwo = recorded.vote.kind === "first_of_two";
+    if (!recorded.complete) {
+      await changed(recorded.approval.case_id);
+      return { approval: recorded.approval, note: "Recorded.", complete: false, firstOfTwo };
+    }
+    if (!jobs) return { ...(await applyDecision(recorded.approval)), complete: true, firstOfTwo };
+    return {
+      approval: recorded.approval,
+      note: "Recorded; carrying it out now.",
+      queued: true,
+      complete: true,
+      firstOfTwo,
+    };
+  }
+
+  /**
+   * Before anyone is removed: each rider to remove is checked again; one who no longer fails is kept.
+   * Returns the riders to remove. Outcomes are recorded once, so a repeat returns the same riders.
+   */
+  async function settleRemovals(approval: ApprovalRecord, vanpoolId: string): Promise<string[]> {
+    const decisions = await ensureRiderDecisions(deps.prisma, approval);
+    const unsettled = decisions.filter((d) => d.decision === "remove" && !d.outcome).map((d) => d.employee_id);
+    const still = await ridersStillFailing(deps, { caseId: approval.case_id, vanpoolId, employeeIds: unsettled });
+    for (const d of decisions)
+      if (!d.outcome)
+        await setRiderOutcome(
+          deps.prisma,
+          approval.approval_id,
+          d.employee_id,
+          d.decision === "keep" ? "kept" : still.has(d.employee_id) ? "removed" : "kept_passes",
+        );
+    return removedBy(approval);
+  }
+
+  async function removedBy(approval: ApprovalRecord): Promise<string[]> {
+    const decisions = await listRiderDecisions(deps.prisma, approval.approval_id);
+    return decisions.filter((d) => d.outcome === "removed").map((d) => d.employee_id);
+  }
+
   /** Resumes the paused agent with the recorded decision. Safe to repeat: side effects are keyed. */
   async function applyDecision(approval: ApprovalRecord): Promise<DecisionResult> {
     return withLease(deps.pool, `approval:${approval.approval_id}`, async () => {
@@ -351,16 +417,22 @@ export function createCaseWorkflow(deps: AgentDeps) {
       }
       const request = current.payload as { tool: string } & Record<string, unknown>;
       const { tool, reply_message_id: _r, reply_body: _b, reply_attachments: _a, ...args } = request;
-      const decisionPayload =
-        current.status === "approved"
-          ? { type: "approve" }
-          : current.status === "edited"
-            ? { type: "edit", editedAction: { name: tool, args: { ...args, body: current.edited_body } } }
-            : {
-                type: "reject",
-                message: `Rejected by ${current.decided_by}${current.decision_reason ? `: ${current.decision_reason}` : ""}`,
-              };
       const record = await getCase(deps.prisma, current.case_id);
+      const removing =
+        current.kind === "cancellation" && current.status === "approved"
+          ? await settleRemovals(current, record.vanpool_id)
+          : undefined;
+      const decisionPayload =
+        removing?.length === 0
+          ? { type: "reject", message: "No rider was removed: every rider to remove passes the checks now." }
+          : current.status === "approved"
+            ? { type: "approve" }
+            : current.status === "edited"
+              ? { type: "edit", editedAction: { name: tool, args: { ...args, body: current.edited_body } } }
+              : {
+                  type: "reject",
+                  message: `Rejected by ${current.decided_by}${current.decision_reason ? `: ${current.decision_reason}` : ""}`,
+                };
       await withLease(deps.pool, `vanpool:${record.vanpool_id}`, async () => {
         await runAgentTurn(deps, {
           ...paused,
@@ -395,7 +467,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
 
   async function ensureApprovedEmailSent(approval: ApprovalRecord): Promise<void> {
     if (approval.kind === "cancellation" && approval.status === "approved") {
-      const removed = (approval.payload.employee_ids as string[] | undefined) ?? [];
+      const removed = await removedBy(approval);
       if ((await getCase(deps.prisma, approval.case_id)).status === "cancelled")
         await sendRemovalNotices(deps, { caseId: approval.case_id, employeeIds: removed, actor: "scheduler" });
       return;
@@ -433,9 +505,19 @@ export function createCaseWorkflow(deps: AgentDeps) {
         ? `Email sent to ${riders}; ${record.case_id} is back to ${status}.`
         : `The email to ${riders} is queued and goes out in a moment; ${record.case_id} is back to ${status}.`;
     }
-    if (approval.status === "approved")
-      return `${String((approval.payload.employee_ids as string[] | undefined)?.join(", "))} removed from ${record.vanpool_id}; ${record.case_id} is ${status}.`;
-    return `No one was removed; ${record.case_id} is ${status} with the override recorded.`;
+    const decisions = await listRiderDecisions(deps.prisma, approval.approval_id);
+    const said = (outcome: string) => decisions.filter((d) => d.outcome === outcome).map((d) => d.employee_id);
+    const [removed, kept, passing] = [said("removed"), said("kept"), said("kept_passes")];
+    return [
+      removed.length ? `${removed.join(", ")} removed from ${record.vanpool_id}.` : "No one was removed.",
+      kept.length ? `${kept.join(", ")} kept.` : "",
+      passing.length
+        ? `${passing.join(", ")} not removed: the checks were run again just before and ${passing.length === 1 ? "this rider passes" : "these riders pass"} now.`
+        : "",
+      `${record.case_id} is ${status}${approval.status === "rejected" && !decisions.length ? " with the override recorded" : ""}.`,
+    ]
+      .filter(Boolean)
+      .join(" ");
   }
 
   /**
@@ -462,7 +544,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
     });
   }
 
-  return { auditVanpool, receiveReply, tick, replyTimeout, decide, applyDecision, draftFollowUp };
+  return { auditVanpool, receiveReply, tick, replyTimeout, decide, decideRider, applyDecision, draftFollowUp };
 }
 
 export type CaseWorkflow = ReturnType<typeof createCaseWorkflow>;

@@ -92,7 +92,8 @@ export async function deliverCaseEmail(
 ): Promise<MessageRecord> {
   const message = await findMessage(deps.prisma, messageId);
   if (!message) throw new Error(`No message ${messageId}.`);
-  if (message.status === "sent") return message;
+  // Sent already, or withheld (a removal notice whose cancellation was undone before it went).
+  if (message.status === "sent" || message.status === "discarded") return message;
   const thread = (await findThread(deps.prisma, message.thread_id))!;
   const { providerMessageId } = await deps.sender.send({
     from: message.from,

@@ -103,6 +103,8 @@ const settingsSchema = z.object({
   ),
   POOLPATROL_REMINDER_HOURS: number(24, (n) => n.positive()),
   POOLPATROL_APPROVAL_EXPIRY_HOURS: number(72, (n) => n.positive()),
+  POOLPATROL_CANCEL_APPROVALS: number(1, (n) => n.int().min(1, "must be 1 or 2").max(2, "must be 1 or 2")),
+  POOLPATROL_UNDO_MINUTES: number(10, (n) => n.min(0)),
   POOLPATROL_DIGEST_CRON: z.preprocess(emptyAsUndefined, z.string().default("0 9 * * 1-5")),
   POOLPATROL_CHECKPOINT_RETENTION_DAYS: number(30, (n) => n.int("must be a whole number of days").min(1)),
   POOLPATROL_HTTP_TIMEOUT_MS: number(15_000, (n) => n.int().min(1000, "must be at least 1000 (ms)")),
@@ -162,6 +164,10 @@ export interface Settings {
   /** HTTP port: the Slack endpoint in HTTP mode, or the sandbox's page. */
   port: number;
   schedule: { reminderHours: number; approvalExpiryHours: number; digestCron: string };
+  /** How many different approvers a rider's removal needs (1 or 2). */
+  cancelApprovals: number;
+  /** How long after a cancellation is carried out its card offers Undo (0: never). */
+  undoMinutes: number;
   jobs: {
     /** Checkpoint threads of cases closed longer than this are deleted by the retention job. */
     checkpointRetentionDays: number;
@@ -293,6 +299,8 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       approvalExpiryHours: s.POOLPATROL_APPROVAL_EXPIRY_HOURS,
       digestCron: s.POOLPATROL_DIGEST_CRON,
     },
+    cancelApprovals: s.POOLPATROL_CANCEL_APPROVALS,
+    undoMinutes: s.POOLPATROL_UNDO_MINUTES,
     jobs: {
       checkpointRetentionDays: s.POOLPATROL_CHECKPOINT_RETENTION_DAYS,
       concurrency: s.POOLPATROL_JOB_CONCURRENCY,

@@ -1,7 +1,8 @@
 // Human decisions. Deciding is one atomic pending -> decided update: a second click,
 // a second approver or a stale card finds the row decided and changes nothing.
 import { newId } from "../domain/ids.js";
-import { AppError, notFound } from "../errors.js";
+import { castVote, everyRiderDecided, type RiderChoice, type VoteResult } from "../domain/rider-decisions.js";
+import { AppError, invalidInput, notFound } from "../errors.js";
 import { recordEvent } from "./audit-log.js";
 import { type SqlExecutor, transactionExecutor } from "./job-executor.js";
 import type { Prisma, PrismaClient } from "./prisma.js";
@@ -141,42 +142,236 @@ export async function listApprovals(
  */
 export async function recordDecision(
   prisma: PrismaClient,
-  input: { approvalId: string; decision: Decision; actor: string; now: Date; body?: string; reason?: string },
+  input: DecisionInput,
   alsoInTransaction?: (db: SqlExecutor) => Promise<unknown>,
 ): Promise<ApprovalRecord> {
+  return prisma.$transaction(async (tx) => {
+    const decided = await decideInTransaction(tx, input);
+    await alsoInTransaction?.(transactionExecutor(tx));
+    return decided;
+  });
+}
+
+interface DecisionInput {
+  approvalId: string;
+  decision: Decision;
+  actor: string;
+  now: Date;
+  body?: string;
+  reason?: string;
+}
+
+async function decideInTransaction(tx: Prisma.TransactionClient, input: DecisionInput): Promise<ApprovalRecord> {
   const status: ApprovalStatus =
     input.decision === "approve" ? "approved" : input.decision === "edit" ? "edited" : "rejected";
+  const updated = await tx.approvalRequest.updateMany({
+    where: { id: input.approvalId, status: "pending" },
+    data: {
+      status,
+      decidedBy: input.actor,
+      decidedAt: input.now,
+      editedBody: input.body ?? null,
+      decisionReason: input.reason ?? null,
+      updatedAt: input.now,
+    },
+  });
+  const row = await tx.approvalRequest.findUnique({ where: { id: input.approvalId } });
+  if (!row) throw notFound(`No approval request ${input.approvalId}.`);
+  if (updated.count === 0) throw new AlreadyDecidedError(toRecord(row));
+  await recordEvent(tx, {
+    actor: input.actor,
+    action: `approval.${status}`,
+    subjectType: "case",
+    subjectId: row.caseId,
+    at: input.now,
+    details: {
+      approval_id: row.id,
+      kind: row.kind,
+      ...(input.reason ? { reason: input.reason } : {}),
+      ...(input.body ? { edited: true } : {}),
+    },
+  });
+  return toRecord(row);
+}
+
+export interface RiderDecisionRecord {
+  employee_id: string;
+  decision: RiderChoice | null;
+  first_approver: string | null;
+  first_approved_at: Date | null;
+  decided_by: string | null;
+  decided_at: Date | null;
+  evidence_version: string | null;
+  /** What carrying it out did: removed, kept, or kept because the re-check passed. */
+  outcome: "removed" | "kept" | "kept_passes" | "reinstated" | null;
+  undone_by: string | null;
+  undone_at: Date | null;
+}
+
+type RiderRow = Prisma.RiderDecisionGetPayload<object>;
+const toRiderRecord = (r: RiderRow): RiderDecisionRecord => ({
+  employee_id: r.employeeId,
+  decision: r.decision as RiderChoice | null,
+  first_approver: r.firstApprover,
+  first_approved_at: r.firstApprovedAt,
+  decided_by: r.decidedBy,
+  decided_at: r.decidedAt,
+  evidence_version: r.evidenceVersion,
+  outcome: r.outcome as RiderDecisionRecord["outcome"],
+  undone_by: r.undoneBy,
+  undone_at: r.undoneAt,
+});
+
+export async function listRiderDecisions(prisma: PrismaClient, approvalId: string): Promise<RiderDecisionRecord[]> {
+  const rows = await prisma.riderDecision.findMany({ where: { approvalId }, orderBy: { id: "asc" } });
+  return rows.map(toRiderRecord);
+}
+
+/** A rider's decision was refused: decided already, or the same approver twice under the two-person rule. */
+export class RiderDecisionRefused extends AppError {
+  constructor(
+    message: string,
+    readonly vote: VoteResult,
+  ) {
+    super("conflict", message);
+    this.name = "RiderDecisionRefused";
+  }
+}
+
+/**
+ * One approver's decision on one flagged rider of a pending cancellation, under a row lock on
+ * the request so concurrent clicks are taken one at a time. Once every rider is decided, the
+ * request itself is decided (approved when anyone is to be removed, rejected when all are kept)
+ * and `whenComplete` (queueing the job that carries it out) commits with it.
+ */
+export async function recordRiderDecision(
+  prisma: PrismaClient,
+  input: {
+    approvalId: string;
+    employeeId: string;
+    choice: RiderChoice;
+    actor: string;
+    evidenceVersion: string;
+    requiredApprovals: number;
+    now: Date;
+  },
+  whenComplete?: (db: SqlExecutor) => Promise<unknown>,
+): Promise<{ approval: ApprovalRecord; vote: VoteResult; complete: boolean }> {
   return prisma.$transaction(async (tx) => {
-    const updated = await tx.approvalRequest.updateMany({
-      where: { id: input.approvalId, status: "pending" },
-      data: {
-        status,
-        decidedBy: input.actor,
-        decidedAt: input.now,
-        editedBody: input.body ?? null,
-        decisionReason: input.reason ?? null,
-        updatedAt: input.now,
-      },
-    });
+    await tx.$queryRaw`SELECT id FROM approval_requests WHERE id = ${input.approvalId} FOR UPDATE`;
     const row = await tx.approvalRequest.findUnique({ where: { id: input.approvalId } });
     if (!row) throw notFound(`No approval request ${input.approvalId}.`);
-    if (updated.count === 0) throw new AlreadyDecidedError(toRecord(row));
+    const approval = toRecord(row);
+    if (approval.status !== "pending") throw new AlreadyDecidedError(approval);
+    const riders = (approval.payload as { employee_ids?: string[] }).employee_ids ?? [];
+    if (!riders.includes(input.employeeId))
+      throw invalidInput(`${input.employeeId} is not one of the riders this request is about. Nothing was changed.`);
+    const key = { approvalId_employeeId: { approvalId: input.approvalId, employeeId: input.employeeId } };
+    const current = await tx.riderDecision.findUnique({ where: key });
+    const vote = castVote(current ? toRiderRecord(current) : undefined, input, input.requiredApprovals);
+    if (vote.kind === "already_decided")
+      throw new RiderDecisionRefused(
+        `${input.employeeId} was already decided (${vote.decision === "keep" ? "kept" : "to be removed"}${vote.by ? ` by <@${vote.by}>` : ""}). Nothing was changed.`,
+        vote,
+      );
+    if (vote.kind === "same_approver")
+      throw new RiderDecisionRefused(
+        `You already approved removing ${input.employeeId}; a second, different approver must confirm it. Nothing was changed.`,
+        vote,
+      );
+    const data =
+      vote.kind === "first_of_two"
+        ? { firstApprover: input.actor, firstApprovedAt: input.now, evidenceVersion: input.evidenceVersion }
+        : {
+            decision: vote.decision,
+            decidedBy: input.actor,
+            decidedAt: input.now,
+            evidenceVersion: input.evidenceVersion,
+          };
+    await tx.riderDecision.upsert({
+      where: key,
+      create: { approvalId: input.approvalId, employeeId: input.employeeId, ...data, updatedAt: input.now },
+      update: { ...data, updatedAt: input.now },
+    });
     await recordEvent(tx, {
       actor: input.actor,
-      action: `approval.${status}`,
+      action:
+        vote.kind === "first_of_two"
+          ? "rider.removal_first_approval"
+          : vote.decision === "keep"
+            ? "rider.keep_decided"
+            : "rider.removal_decided",
       subjectType: "case",
-      subjectId: row.caseId,
+      subjectId: approval.case_id,
       at: input.now,
       details: {
-        approval_id: row.id,
-        kind: row.kind,
-        ...(input.reason ? { reason: input.reason } : {}),
-        ...(input.body ? { edited: true } : {}),
+        approval_id: approval.approval_id,
+        employee_id: input.employeeId,
+        evidence_version: input.evidenceVersion,
       },
     });
-    await alsoInTransaction?.(transactionExecutor(tx));
-    return toRecord(row);
+    const decisions = (await tx.riderDecision.findMany({ where: { approvalId: input.approvalId } })).map(toRiderRecord);
+    if (!everyRiderDecided(riders, decisions)) return { approval, vote, complete: false };
+    const removing = decisions.filter((d) => d.decision === "remove").map((d) => d.employee_id);
+    const decided = await decideInTransaction(tx, {
+      approvalId: input.approvalId,
+      decision: removing.length ? "approve" : "reject",
+      actor: input.actor,
+      now: input.now,
+      reason: removing.length ? undefined : "every rider was kept",
+    });
+    await whenComplete?.(transactionExecutor(tx));
+    return { approval: decided, vote, complete: true };
   });
+}
+
+/**
+ * What to do with each rider once a cancellation is approved: riders decided on the card
+ * keep their decision; a request approved whole (the CLI) removes every rider it names.
+ */
+export async function ensureRiderDecisions(
+  prisma: PrismaClient,
+  approval: ApprovalRecord,
+): Promise<RiderDecisionRecord[]> {
+  const riders = (approval.payload as { employee_ids?: string[] }).employee_ids ?? [];
+  const remove = approval.status === "approved";
+  for (const employeeId of riders)
+    await prisma.riderDecision.upsert({
+      where: { approvalId_employeeId: { approvalId: approval.approval_id, employeeId } },
+      create: {
+        approvalId: approval.approval_id,
+        employeeId,
+        decision: remove ? "remove" : "keep",
+        decidedBy: approval.decided_by,
+        decidedAt: approval.decided_at,
+        updatedAt: approval.decided_at ?? new Date(),
+      },
+      update: {},
+    });
+  return listRiderDecisions(prisma, approval.approval_id);
+}
+
+/** Claims the undo of a carried-out cancellation once: the removed riders, or none when it was undone already. */
+export async function claimUndo(
+  prisma: PrismaClient,
+  input: { approvalId: string; actor: string; now: Date },
+): Promise<string[]> {
+  const removed = await prisma.riderDecision.findMany({ where: { approvalId: input.approvalId, outcome: "removed" } });
+  const { count } = await prisma.riderDecision.updateMany({
+    where: { approvalId: input.approvalId, outcome: "removed" },
+    data: { outcome: "reinstated", undoneBy: input.actor, undoneAt: input.now, updatedAt: input.now },
+  });
+  return count > 0 ? removed.map((r) => r.employeeId) : [];
+}
+
+/** Records what carrying out did for a rider; the first outcome stays. */
+export async function setRiderOutcome(
+  prisma: PrismaClient,
+  approvalId: string,
+  employeeId: string,
+  outcome: NonNullable<RiderDecisionRecord["outcome"]>,
+): Promise<void> {
+  await prisma.riderDecision.updateMany({ where: { approvalId, employeeId, outcome: null }, data: { outcome } });
 }
 
 export async function markApplied(prisma: PrismaClient, approvalId: string, note: string, now: Date): Promise<void> {

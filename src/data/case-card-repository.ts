@@ -1,6 +1,7 @@
 // What Slack's case alert and approval cards show about a case, read in one place:
 // the evidence it stands on, its riders' first names, their replies and answers,
 // and how it came to a cancellation.
+import { listRiderDecisions, type RiderDecisionRecord } from "./approval-repository.js";
 import { type CaseRecord, getCase, listCases } from "./case-repository.js";
 import type { PrismaClient } from "./prisma.js";
 import { type CaseEvidence, findCaseEvidence } from "./verification-repository.js";
@@ -24,6 +25,8 @@ export interface CaseCardData {
   preCancel: { at: Date; afterTimeout: boolean } | null;
   /** Since when the case has been in its current status. */
   statusSince: Date;
+  /** Per-rider decisions on the case's cancellation requests, by request id. */
+  riderDecisions: Record<string, RiderDecisionRecord[]>;
 }
 
 export async function findCaseCardData(prisma: PrismaClient, caseId: string): Promise<CaseCardData> {
@@ -42,6 +45,13 @@ export async function findCaseCardData(prisma: PrismaClient, caseId: string): Pr
       orderBy: { id: "asc" },
     }),
   ]);
+  const cancellations = await prisma.approvalRequest.findMany({
+    where: { caseId, kind: "cancellation" },
+    select: { id: true },
+  });
+  const riderDecisions = Object.fromEntries(
+    await Promise.all(cancellations.map(async ({ id }) => [id, await listRiderDecisions(prisma, id)] as const)),
+  );
   const messages = thread?.messages ?? [];
   const senders = messages.filter((m) => m.direction === "inbound").map((m) => m.fromAddress.toLowerCase());
   const employees = await prisma.employee.findMany({
@@ -63,6 +73,7 @@ export async function findCaseCardData(prisma: PrismaClient, caseId: string): Pr
     })),
     preCancel: preCancelFrom(events),
     statusSince: statusSince(record, events),
+    riderDecisions,
   };
 }
 

@@ -263,3 +263,43 @@ export async function countCasesByStatus(db: Db): Promise<Partial<Record<CaseSta
   const rows = await db.case.groupBy({ by: ["status"], _count: { _all: true } });
   return Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
 }
+
+/**
+ * An undone cancellation: its riders were reinstated within the undo window, so the case is
+ * recorded as resolved. The one change a closed case takes, made only by the undo path.
+ */
+export async function markCancellationUndone(
+  prisma: PrismaClient,
+  caseId: string,
+  input: { actor: string; now: Date; reinstated: string[] },
+): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    const current = await getCase(tx, caseId);
+    if (current.status !== "cancelled") return;
+    await tx.case.update({
+      where: { id: caseId },
+      data: {
+        status: "resolved",
+        outcome: "resolved",
+        resolvedAt: input.now,
+        updatedAt: input.now,
+        meta: {
+          ...current.meta,
+          cancellation_undone: { by: input.actor, at: input.now.toISOString(), riders: input.reinstated },
+        },
+      },
+    });
+    await recordEvent(tx, {
+      actor: input.actor,
+      action: "case.status_changed",
+      subjectType: "case",
+      subjectId: caseId,
+      at: input.now,
+      details: {
+        from: "cancelled",
+        to: "resolved",
+        why: `cancellation undone; ${input.reinstated.join(", ")} reinstated`,
+      },
+    });
+  });
+}

@@ -1,6 +1,6 @@
 // Keeps Slack in step with a case: posts (or updates in place) its alert in the
 // audit channel, posts approval cards in the alert's thread, and rebuilds a card
-// once decided. Where each message lives is stored on the case / approval row; a
+// whenever what it shows changes. Where each message lives is stored on the case / approval row; a
 // message deleted in Slack is posted again. Work on one case's messages is
 // serialised across processes, and posts are paced per channel.
 import type { ChatPostMessageArguments, ChatUpdateArguments } from "@slack/web-api";
@@ -81,10 +81,11 @@ export function createCaseMessages(
       const data = await findCaseCardData(prisma, caseId);
       for (const approval of await listApprovals(prisma, { caseId })) {
         const where = await approvalCardLocation(prisma, approval.approval_id);
-        const card = approvalCard(approval, record.vanpool_id, { facts: approvalCardFacts(data, approval) });
-        if (where && approval.status !== "pending" && !(await update({ ...where, ...card })))
+        const facts = approvalCardFacts(data, approval, ctx.deps.settings.cancelApprovals);
+        const card = approvalCard(approval, record.vanpool_id, { facts });
+        // Pending cards are refreshed too: a rider decided, a first approval, a new reply or audit.
+        if (where ? !(await update({ ...where, ...card })) : approval.status === "pending")
           await postCard(alert, card, approval);
-        else if (!where && approval.status === "pending") await postCard(alert, card, approval);
       }
     });
   }

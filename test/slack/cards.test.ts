@@ -3,7 +3,7 @@
 // closed cases that keep their evidence, "needs a person" cases, words not internals.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findCaseEvidence } from "../../src/data/verification-repository.js";
-import { ALICE, AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "./harness.js";
+import { ALICE, AUDIT_CHANNEL, BOB, CAROL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -34,12 +34,20 @@ async function click(user: string, message: Shown, actionId: RegExp) {
   await h.bot.idle();
   return response;
 }
+async function waitFor(done: () => Promise<boolean>, ms = 15_000) {
+  const until = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 async function ask(user: string, text: string) {
   return (await (await h.post(command(user, text))).json()) as { text: string };
 }
 
 let caseId = "";
 let card: Shown;
+let openAlert: Shown;
 
 describe("a cancellation card with two riders, one of whom replied", () => {
   it("shows each rider's facts, the reply redacted, whether it was answered, and the true reason", async () => {
@@ -102,10 +110,79 @@ describe("a cancellation card with two riders, one of whom replied", () => {
   });
 });
 
+describe("deciding a cancellation per rider", () => {
+  const currentCard = () =>
+    h.fake.thread(AUDIT_CHANNEL, alertOf("VP-111").ts).find((m) => /Cancellation of/.test(String(m.text)))!;
+
+  it("offers Remove and Keep for each rider, and Keep everyone with a reason", () => {
+    expect(buttonsOf(card).map((b) => b.action_id)).toEqual(
+      expect.arrayContaining([
+        "remove_rider:EMP-1028",
+        "keep_rider:EMP-1028",
+        "remove_rider:EMP-1083",
+        "keep_rider:EMP-1083",
+        "reject_cancellation",
+      ]),
+    );
+    expect(JSON.stringify(card.blocks)).toContain("Decide for each rider");
+  });
+
+  it("refuses a click on a card shown before the case changed, and refreshes the card", async () => {
+    const stale = card;
+    const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId } });
+    await h.bot.ctx.workflow.receiveReply({
+      threadId: thread.id,
+      from: "wendell.ashby@northwind.example",
+      body: "One more thing: my new shift starts Monday, I attached the letter from HR.",
+    });
+    await click(ALICE, stale, /^keep_rider:EMP-1028$/);
+    const told = h.fake.ephemerals(ALICE).at(-1)!.message;
+    expect(told.text).toMatch(/^This case changed since this card was shown .*here is the current card/);
+    expect(told.thread_ts).toBe(alertOf("VP-111").ts);
+    expect(await h.db.prisma.riderDecision.count()).toBe(0);
+    const refreshed = currentCard();
+    expect(refreshed.ts).toBe(stale.ts);
+    expect(JSON.stringify(refreshed.blocks)).toContain("my new shift starts Monday");
+    expect(buttonsOf(refreshed).find((b) => b.action_id === "keep_rider:EMP-1028")!.value).not.toBe(
+      buttonsOf(stale).find((b) => b.action_id === "keep_rider:EMP-1028")!.value,
+    );
+    card = refreshed;
+  });
+
+  it("keeps one rider and removes the other, each recorded and carried out once", async () => {
+    openAlert = alertOf("VP-111");
+    await click(ALICE, card, /^keep_rider:EMP-1028$/);
+    expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status).toBe("pre_cancel");
+    card = currentCard();
+    expect(JSON.stringify(card.blocks)).toMatch(/Kept\* by <@U0ALICE>/);
+    expect(buttonsOf(card).map((b) => b.action_id)).not.toContain("keep_rider:EMP-1028");
+    await click(BOB, card, /^remove_rider:EMP-1083$/);
+    // A second click on the same rider, from a screen that still shows the buttons, changes nothing.
+    await click(ALICE, card, /^remove_rider:EMP-1083$/);
+    await waitFor(
+      async () => (await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status === "cancelled",
+    );
+    expect(
+      await h.db.prisma.rider.findMany({
+        where: { vanpoolId: "VP-111", employeeId: { in: ["EMP-1028", "EMP-1083"] } },
+        select: { employeeId: true, status: true },
+        orderBy: { employeeId: "asc" },
+      }),
+    ).toEqual([
+      { employeeId: "EMP-1028", status: "active" },
+      { employeeId: "EMP-1083", status: "removed" },
+    ]);
+    expect(await h.db.prisma.auditEvent.count({ where: { action: "rider.removed", subjectId: caseId } })).toBe(1);
+    expect(
+      await h.db.prisma.message.count({ where: { idempotencyKey: { startsWith: `${caseId}:removal_notice:` } } }),
+    ).toBe(1);
+    expect(h.fake.ephemerals(ALICE).at(-1)!.message.text).toMatch(/^Already approved by <@U0BOB>|already decided/);
+  });
+});
+
 describe("a closed case", () => {
   it("has no Re-audit button; a re-audit from a stale alert leaves it and its evidence as decided", async () => {
-    const staleAlert = alertOf("VP-111");
-    await click(ALICE, card, /^approve_cancellation$/);
+    const staleAlert = openAlert;
     const closed = await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } });
     expect(closed.status).toBe("cancelled");
     const evidenceBefore = await findCaseEvidence(h.db.prisma, caseId);
@@ -189,5 +266,81 @@ describe("/poolpatrol in words", () => {
     const response = await h.post(command(CAROL, "status VP-109"));
     expect(response.status).toBe(200);
     expect(((await response.json()) as { text: string }).text).toMatch(/\(VP-109\) is \*Needs a person\*/);
+  });
+});
+
+describe("the actions of a case that needs a person", () => {
+  let record: { id: string };
+  const submit = async (user: string, values: Record<string, string>) => {
+    const modal = h.fake.views(user).at(-1)!;
+    const response = await h.post(h.fake.viewSubmissionPayload({ user: { id: user }, view: modal, values }));
+    await h.bot.idle();
+    return response;
+  };
+
+  it("offers re-audit, email a rider and close with a reason, to approvers only", async () => {
+    record = await h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-109", status: "hitl_review" } });
+    const alert = alertOf("VP-109");
+    expect(buttonsOf(alert).map((b) => b.action_id)).toEqual([
+      "view_evidence",
+      "reaudit",
+      "email_rider",
+      "close_resolved",
+    ]);
+    expect(JSON.stringify(alert.blocks)).toMatch(/Re-audit \(data fixed\)/);
+    const views = h.fake.views(CAROL).length;
+    await click(CAROL, alert, /^close_resolved$/);
+    expect(h.fake.ephemerals(CAROL).at(-1)!.message).toMatchObject({
+      text: "Only approvers can decide this. Nothing was changed.",
+      thread_ts: alert.ts,
+    });
+    expect(h.fake.views(CAROL)).toHaveLength(views);
+  });
+
+  it("drafts an email to the rider that waits on an approval card, and sends it once approved", async () => {
+    const sentBefore = await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } });
+    await click(ALICE, alertOf("VP-109"), /^email_rider$/);
+    const modal = JSON.stringify(h.fake.views(ALICE).at(-1)!.blocks);
+    expect(modal).toMatch(/EMP-\d+ \([A-Z][a-z]+\)/);
+    expect(modal).not.toMatch(/@northwind/);
+    await submit(ALICE, { body: "Hello Kyle, could you confirm which shift you work from next week? Thank you." });
+    expect(await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } })).toBe(sentBefore);
+    const thread = h.fake.thread(AUDIT_CHANNEL, alertOf("VP-109").ts);
+    expect(
+      thread.some((m) => /drafted an email to EMP-\d+; it is sent once an approver approves/.test(String(m.text))),
+    );
+    const draftCard = thread.find((m) => /^Email to EMP-\d+ \(\w+\) on CASE-\w+ needs review/.test(String(m.text)))!;
+    expect(JSON.stringify(draftCard.blocks)).toContain("could you confirm which shift");
+    expect(JSON.stringify(draftCard.blocks)).not.toMatch(/@northwind|not kept/);
+
+    await click(BOB, draftCard, /^approve_escalation_reply$/);
+    await waitFor(
+      async () =>
+        (await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } })) === sentBefore + 1,
+    );
+    const sent = await h.db.prisma.message.findFirstOrThrow({
+      where: { direction: "outbound", body: { contains: "could you confirm which shift" } },
+    });
+    expect(sent.toAddresses).toEqual(["kyle.jorgensen@northwind.example"]);
+  });
+
+  it("closes the case as resolved with the reason in the trail and in the thread", async () => {
+    await click(ALICE, alertOf("VP-109"), /^close_resolved$/);
+    const blank = await submit(ALICE, { reason: "ok" });
+    expect(await blank.json()).toMatchObject({ response_action: "errors" });
+    await submit(ALICE, { reason: "Kyle confirmed by phone he moved to the day shift; HR updated his record." });
+    expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).toMatchObject({
+      status: "resolved",
+      outcome: "resolved",
+    });
+    const trail = await h.db.prisma.auditEvent.findFirstOrThrow({
+      where: { subjectId: record.id, action: "case.status_changed", actor: `person:${ALICE}` },
+    });
+    expect(trail.details).toMatchObject({ to: "resolved", why: expect.stringContaining("confirmed by phone") });
+    const alert = alertOf("VP-109");
+    expect(buttonsOf(alert).map((b) => b.action_id)).toEqual(["view_evidence"]);
+    expect(h.fake.thread(AUDIT_CHANNEL, alert.ts).at(-1)!.text).toMatch(
+      /^✅ <@U0ALICE> closed CASE-\w+ as resolved: Kyle confirmed by phone/,
+    );
   });
 });

@@ -23,6 +23,13 @@ const buttonsOf = (message: { blocks?: unknown[] }) =>
       ? (b as { elements: { action_id: string; value: string }[] }).elements
       : [],
   );
+async function waitUntilCancelled(caseId: string) {
+  const until = Date.now() + 20_000;
+  while ((await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status !== "cancelled") {
+    if (Date.now() > until) throw new Error(`${caseId} was not cancelled in time`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 const cardIn = (alertTs: string, actionId: string) =>
   h.fake.thread(AUDIT_CHANNEL, alertTs).find((m) => buttonsOf(m).some((b) => b.action_id === actionId));
 async function click(user: string, message: { ts: string; blocks?: unknown[] }, actionId: string) {
@@ -134,7 +141,8 @@ describe("approval cards", () => {
     expect(card.text).toMatch(/Reply from EMP-1028 \(Wendell\) on CASE-[0-9A-F]{16} needs review/);
     expect(JSON.stringify(card.blocks)).not.toContain("@northwind.example");
     expect(buttonsOf(card).map((b) => b.value)).toEqual(Array(3).fill(buttonsOf(card)[0]!.value));
-    expect(buttonsOf(card)[0]!.value).toMatch(/^APR-[0-9A-F]{16}$/);
+    // The request and the version of the evidence and draft the card shows.
+    expect(buttonsOf(card)[0]!.value).toMatch(/^APR-[0-9A-F]{16} [0-9a-f]{12}$/);
 
     expect((await click(ALICE, card, "edit_escalation_reply")).status).toBe(200);
     const modal = h.fake.views(ALICE).at(-1)!;
@@ -185,11 +193,12 @@ describe("approval cards", () => {
     await h.bot.ctx.workflow.tick(later);
     const record = await h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-102", status: "pre_cancel" } });
     await h.bot.messages.syncCase(record.id);
-    const card = cardIn(alertOf("VP-102").ts, "approve_cancellation")!;
-    const confirm = (buttonsOf(card)[0] as unknown as { confirm?: unknown }).confirm;
-    expect(confirm).toMatchObject({ confirm: { text: "Yes, cancel" } });
+    const card = cardIn(alertOf("VP-102").ts, "remove_rider:EMP-1065")!;
+    const confirm = (buttonsOf(card).find((b) => b.action_id === "remove_rider:EMP-1065") as { confirm?: unknown })
+      .confirm;
+    expect(confirm).toMatchObject({ confirm: { text: "Yes, remove" } });
 
-    await click(CAROL, card, "approve_cancellation");
+    await click(CAROL, card, "remove_rider:EMP-1065");
     await h.bot.idle();
     expect(h.fake.ephemerals(CAROL).at(-1)!.message.text).toBe("Only approvers can decide this. Nothing was changed.");
     expect(
@@ -200,8 +209,11 @@ describe("approval cards", () => {
     expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).status).toBe("pre_cancel");
 
     await h.restart();
-    await click(BOB, card, "approve_cancellation");
+    for (const other of ((record.meta as { flagged?: string[] }).flagged ?? []).filter((id) => id !== "EMP-1065"))
+      await click(BOB, card, `keep_rider:${other}`);
+    await click(BOB, card, "remove_rider:EMP-1065");
     await h.bot.idle();
+    await waitUntilCancelled(record.id);
     expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).toMatchObject({
       status: "cancelled",
       outcome: "cancelled",
@@ -211,6 +223,7 @@ describe("approval cards", () => {
     ).toBe(0);
     const updated = h.fake.find((m) => m.ts === card.ts)!;
     expect(JSON.stringify(updated.blocks)).toMatch(/Approved\* by <@U0BOB>/);
+    expect(JSON.stringify(updated.blocks)).toMatch(/Removed\*: decided by <@U0BOB>/);
   });
 });
 
@@ -256,7 +269,7 @@ describe("digest and App Home", () => {
     await h.bot.idle();
     const home = JSON.stringify(h.fake.home(ALICE)!.blocks);
     expect(home).toMatch(/Waiting for you \(\d+\)/);
-    expect(home).toMatch(/approve_(escalation_reply|cancellation)/);
+    expect(home).toMatch(/approve_escalation_reply|remove_rider:APR-/);
     expect(home.indexOf("Flagged")).toBeGreaterThan(-1);
     await h.post(
       h.fake.eventCallbackBody({

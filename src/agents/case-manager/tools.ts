@@ -3,7 +3,7 @@
 // cancellation request for the case.
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { findDecidedUnapplied } from "../../data/approval-repository.js";
+import { findDecidedUnapplied, listRiderDecisions } from "../../data/approval-repository.js";
 import { recordEvent } from "../../data/audit-log.js";
 import { changeCase, findOpenCase, getCase, openCase } from "../../data/case-repository.js";
 import { removeActiveRiders } from "../../data/people-repository.js";
@@ -151,7 +151,7 @@ export function createCaseManagerTools(deps: AgentDeps) {
     logged(
       deps.prisma,
       "cancel_membership",
-      async ({ case_id, employee_ids, reason }: { case_id: string; employee_ids: string[]; reason: string }) => {
+      async ({ case_id, employee_ids: named, reason }: { case_id: string; employee_ids: string[]; reason: string }) => {
         const now = deps.now();
         const record = await getCase(deps.prisma, case_id);
         const approval = await findDecidedUnapplied(deps.prisma, case_id, "cancellation");
@@ -159,6 +159,11 @@ export function createCaseManagerTools(deps: AgentDeps) {
           throw new LifecycleError(
             `No approved cancellation request for ${case_id}: memberships are never cancelled without a person's approval.`,
           );
+        // Approvers decide per rider and each removal is re-checked first: only those still to remove go.
+        const settled = await listRiderDecisions(deps.prisma, approval.approval_id);
+        const employee_ids = settled.length
+          ? named.filter((id) => settled.some((d) => d.employee_id === id && d.outcome === "removed"))
+          : named;
         const unflagged = employee_ids.filter((id) => !record.flagged.includes(id));
         if (unflagged.length > 0)
           throw new LifecycleError(

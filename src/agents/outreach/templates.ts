@@ -194,3 +194,18 @@ export function removalNoticeEmail(f: RiderFacts, appeals: string): EmailDraft {
     ].join("\n\n"),
   };
 }
+
+/** Sent when a cancellation is undone: instead of the removal notice if it had not gone yet, or after it. */
+export function retractionEmail(f: Pick<RiderFacts, "first_name" | "vanpool_id">, noticeWent: boolean): EmailDraft {
+  return {
+    subject: `Your vanpool membership in ${f.vanpool_id} continues`,
+    body: [
+      `Hi ${f.first_name},`,
+      noticeWent
+        ? `We recently wrote that your membership in ${f.vanpool_id} had ended. That decision has been withdrawn: please disregard our earlier email.`
+        : `A decision to end your membership in ${f.vanpool_id} was withdrawn before we wrote to you about it.`,
+      "Your seat stays as it was; you do not need to do anything.",
+      SIGNATURE,
+    ].join("\n\n"),
+  };
+}

@@ -1,10 +1,11 @@
-// Approval cards: an escalation draft (approve / edit / reject) or a cancellation
-// (approve with a confirm dialog / reject). A button's value is the request id only.
-// Once decided, the card is rebuilt without buttons and says who decided, when.
-// Riders are shown by id and first name; what they wrote is redacted, and approvers
-// can open the full text with "Show full reply".
+// Approval cards: an escalation draft (approve / edit / reject) or a cancellation,
+// decided per rider (Remove with a confirm dialog / Keep; "Keep everyone" with a reason).
+// A button's value is the request id and the version of the evidence the card shows
+// (and the rider). Once decided, the card is rebuilt without buttons and says who
+// decided, when, and what was done. Riders are shown by id and first name; what they
+// wrote is redacted, and approvers can open the full text with "Show full reply".
 import type { Button, KnownBlock } from "@slack/types";
-import type { ApprovalRecord } from "../../data/approval-repository.js";
+import type { ApprovalRecord, RiderDecisionRecord } from "../../data/approval-repository.js";
 import { idPattern } from "../../domain/ids.js";
 import {
   actions,
@@ -27,9 +28,25 @@ export const APPROVAL_ACTIONS = {
   approveReply: "approve_escalation_reply",
   editReply: "edit_escalation_reply",
   rejectReply: "reject_escalation_reply",
-  approveCancellation: "approve_cancellation",
   rejectCancellation: "reject_cancellation",
 } as const;
+
+export const RIDER_ACTIONS = { remove: "remove_rider", keep: "keep_rider" } as const;
+/** Per-rider buttons carry the rider (and on App Home the request) in their action id. */
+export const riderAction = (actionId: string) => new RegExp(`^${actionId}(:[\\w-]+)+$`);
+
+/** What a decision button carries: the request, the version of what the card showed, and the rider if any. */
+export interface ButtonValue {
+  approvalId: string;
+  version: string | null;
+  employeeId: string | null;
+}
+export const buttonValue = (v: { approvalId: string; version?: string; employeeId?: string }) =>
+  [v.approvalId, v.version ?? "", v.employeeId ?? ""].join(" ").trim();
+export function parseButtonValue(value: string): ButtonValue {
+  const [approvalId = "", version, employeeId] = value.split(" ");
+  return { approvalId, version: version || null, employeeId: employeeId || null };
+}
 
 export const SHOW_FULL_REPLY = "show_full_reply";
 /** "Show full reply" buttons carry the card and message in their action id, unique within a message or view. */
@@ -59,6 +76,12 @@ export type PreCancelReason =
 export interface ApprovalCardFacts {
   riders: CardRider[];
   whyNow: PreCancelReason | null;
+  /** The version of the evidence and draft shown: carried by each button, checked on click. */
+  version?: string;
+  /** Per-rider decisions of a cancellation. */
+  decisions?: RiderDecisionRecord[];
+  /** How many different approvers a removal needs. */
+  approvalsNeeded?: number;
 }
 
 /** "lease.pdf (application/pdf, 47 KB)" */
@@ -83,6 +106,8 @@ export function approvalCard(
   const decided = approval.status !== "pending";
   const id = (actionId: string) => (options.uniqueActions ? `${actionId}:${approval.approval_id}` : actionId);
   const riders = options.facts?.riders ?? [];
+  const value = (employeeId?: string) =>
+    buttonValue({ approvalId: approval.approval_id, version: options.facts?.version, employeeId });
   const showReply = (reply: RiderReply): Button =>
     button("Show full reply", `${SHOW_FULL_REPLY}:${approval.approval_id}:${reply.message_id}`, reply.message_id);
 
@@ -92,6 +117,8 @@ export function approvalCard(
       reply_body?: string | null;
       reply_message_id?: string | null;
       reply_attachments?: { filename: string; content_type: string; size: number }[];
+      /** Set when a person wrote the email (a case that needs a person), not the outreach agent. */
+      drafted_by?: string;
     };
     const attachments = payload.reply_attachments ?? [];
     const rider = riders[0];
@@ -101,30 +128,33 @@ export function approvalCard(
       (payload.reply_message_id && payload.reply_body
         ? { message_id: payload.reply_message_id, at: approval.created_at, body: payload.reply_body, answered_at: null }
         : null);
+    const draftedBy = payload.drafted_by;
     const blocks: KnownBlock[] = [
-      header(`✉️ Reply to review: ${approval.case_id}`),
-      section(
-        `*${who}* wrote${reply ? ` ${slackDate(reply.at)}` : ""}:\n${quote(redactReply(reply?.body ?? payload.reply_body ?? "(not kept)"), 1200)}`,
-        reply ? showReply(reply) : undefined,
-      ),
+      header(`✉️ ${draftedBy ? "Email" : "Reply"} to review: ${approval.case_id}`),
+      draftedBy
+        ? section(`<@${draftedBy}> wrote to *${who}* about this case that needs a person.`)
+        : section(
+            `*${who}* wrote${reply ? ` ${slackDate(reply.at)}` : ""}:\n${quote(redactReply(reply?.body ?? payload.reply_body ?? "(not kept)"), 1200)}`,
+            reply ? showReply(reply) : undefined,
+          ),
       ...(attachments.length
         ? [context(`📎 Attached: ${attachments.map((a) => escapeMrkdwn(attachmentLabel(a))).join(", ")}`)]
         : []),
       approval.status === "edited" && approval.edited_body
         ? section(`*Sent as edited:*\n${quote(redactReply(approval.edited_body), 2500)}`)
         : section(
-            `*Drafted answer*${decided ? "" : " (nothing is sent until a person approves)"}:\n${quote(redactReply(payload.body), 2500)}`,
+            `*${draftedBy ? "Draft" : "Drafted answer"}*${decided ? "" : " (nothing is sent until a person approves)"}:\n${quote(redactReply(payload.body), 2500)}`,
           ),
       decided
         ? decisionContext(approval)
         : actions([
-            button("Approve and send", id(APPROVAL_ACTIONS.approveReply), approval.approval_id, "primary"),
-            button("Edit", id(APPROVAL_ACTIONS.editReply), approval.approval_id),
-            button("Reject", id(APPROVAL_ACTIONS.rejectReply), approval.approval_id, "danger"),
+            button("Approve and send", id(APPROVAL_ACTIONS.approveReply), value(), "primary"),
+            button("Edit", id(APPROVAL_ACTIONS.editReply), value()),
+            button("Reject", id(APPROVAL_ACTIONS.rejectReply), value(), "danger"),
           ]),
     ];
     return {
-      text: `Reply from ${who} on ${approval.case_id} ${decided ? statusWord(approval) : "needs review"} (${vanpoolId})`,
+      text: `${draftedBy ? `Email to ${who}` : `Reply from ${who}`} on ${approval.case_id} ${decided ? statusWord(approval) : "needs review"} (${vanpoolId})`,
       blocks,
     };
   }
@@ -133,40 +163,86 @@ export function approvalCard(
   const byId = new Map(riders.map((r) => [r.employee_id, r]));
   const names = payload.employee_ids.map((e) => riderName(e, byId.get(e)?.first_name));
   const who = names.join(" and ");
+  const decisions = new Map((options.facts?.decisions ?? []).map((d) => [d.employee_id, d]));
+  const needed = options.facts?.approvalsNeeded ?? 1;
+  const riderActionId = (actionId: string, employeeId: string) =>
+    options.uniqueActions ? `${actionId}:${approval.approval_id}:${employeeId}` : `${actionId}:${employeeId}`;
+  const riderBlocks = (employeeId: string): KnownBlock[] => {
+    const rider = byId.get(employeeId);
+    const name = riderName(employeeId, rider?.first_name);
+    const decision = decisions.get(employeeId);
+    const shown: KnownBlock[] = [
+      section(
+        riderSection(employeeId, rider, options.facts?.whyNow ?? null),
+        rider?.reply ? showReply(rider.reply) : undefined,
+      ),
+    ];
+    if (decision?.decision || decided) shown.push(context(riderDecisionLine(decision, approval)));
+    else {
+      shown.push(
+        actions([
+          button(`Remove ${name}`, riderActionId(RIDER_ACTIONS.remove, employeeId), value(employeeId), "danger", {
+            title: { type: "plain_text", text: "Remove this rider?" },
+            text: {
+              type: "mrkdwn",
+              text: `${name} will be removed from ${vanpoolId}${needed > 1 ? " once a second approver agrees" : ""}. Their checks run again just before; if they pass now, they stay. They are told by email and can appeal.`,
+            },
+            confirm: { type: "plain_text", text: "Yes, remove" },
+            deny: { type: "plain_text", text: "Go back" },
+          }),
+          button(`Keep ${name}`, riderActionId(RIDER_ACTIONS.keep, employeeId), value(employeeId), "primary"),
+        ]),
+      );
+      if (decision?.first_approver)
+        shown.push(
+          context(
+            `🗳️ ${needed > 1 ? "1 of 2 approvals" : "Approved"} to remove: <@${decision.first_approver}>${decision.first_approved_at ? ` ${slackDate(decision.first_approved_at)}` : ""}. A different approver must confirm.`,
+          ),
+        );
+    }
+    return shown;
+  };
   const blocks: KnownBlock[] = [
     header(`⚠️ Cancel membership? ${vanpoolId} · ${approval.case_id}`),
     section(
-      `Remove *${who}* from *${vanpoolId}*.${options.facts?.whyNow ? `\n*Why now:* ${whyNow(options.facts.whyNow)}` : ""}`,
+      `Decide for each rider: remove *${who}* from *${vanpoolId}*, or keep them.${options.facts?.whyNow ? `\n*Why now:* ${whyNow(options.facts.whyNow)}` : ""}`,
     ),
-    ...payload.employee_ids.slice(0, 10).map((employeeId) => {
-      const rider = byId.get(employeeId);
-      return section(
-        riderSection(employeeId, rider, options.facts?.whyNow ?? null),
-        rider?.reply ? showReply(rider.reply) : undefined,
-      );
-    }),
+    ...payload.employee_ids.slice(0, 10).flatMap(riderBlocks),
     ...(payload.employee_ids.length > 10
       ? [context(`…and ${payload.employee_ids.length - 10} more riders: their facts are under View evidence.`)]
       : []),
-    decided
-      ? decisionContext(approval)
-      : actions([
-          button("Approve cancellation", id(APPROVAL_ACTIONS.approveCancellation), approval.approval_id, "danger", {
-            title: { type: "plain_text", text: "Cancel membership?" },
-            text: {
-              type: "mrkdwn",
-              text: `${who} will be removed from ${vanpoolId}. They are told by email and can appeal.`,
-            },
-            confirm: { type: "plain_text", text: "Yes, cancel" },
-            deny: { type: "plain_text", text: "Go back" },
-          }),
-          button("Reject", id(APPROVAL_ACTIONS.rejectCancellation), approval.approval_id),
+    ...(decided
+      ? [decisionContext(approval)]
+      : [
+          context(
+            `${needed > 1 ? "Removing a rider needs two different approvers; keeping needs one." : "One approver decides each rider."} The case closes once every rider is decided.`,
+          ),
+          actions([button("Keep everyone…", id(APPROVAL_ACTIONS.rejectCancellation), value())]),
         ]),
   ];
   return {
     text: `Cancellation of ${who} on ${vanpoolId} ${decided ? statusWord(approval) : "needs an approver"} (${approval.case_id})`,
     blocks,
   };
+}
+
+/** A rider's decision and what was done, in words. */
+function riderDecisionLine(decision: RiderDecisionRecord | undefined, approval: ApprovalRecord): string {
+  const by = decision?.decided_by ? ` by <@${decision.decided_by}>` : "";
+  const when = decision?.decided_at ? ` ${slackDate(decision.decided_at)}` : "";
+  const second = decision?.first_approver ? ` (first approval <@${decision.first_approver}>)` : "";
+  switch (decision?.outcome) {
+    case "removed":
+      return `⛔ *Removed*: decided${by}${when}${second}; the re-check just before still failed.`;
+    case "kept_passes":
+      return `✅ *Not removed*: removal decided${by}${when}, but the checks were run again just before and this rider passes now.`;
+    case "kept":
+      return `✋ *Kept*${by}${when}.`;
+  }
+  if (decision?.decision === "keep") return `✋ *Kept*${by}${when}.`;
+  if (decision?.decision === "remove")
+    return `🗑️ *To be removed*${by}${when}${second}; carried out once every rider is decided.`;
+  return approval.status === "rejected" ? "✋ *Kept* (no one was removed)." : "No decision for this rider.";
 }
 
 function riderSection(employeeId: string, rider: CardRider | undefined, why: PreCancelReason | null): string {

@@ -1,5 +1,6 @@
 // From what is stored about a case to what its cards show: each rider's failing facts,
 // their latest reply and whether it was answered, and why the case reached a cancellation.
+import { createHash } from "node:crypto";
 import type { ApprovalRecord } from "../../data/approval-repository.js";
 import type { CaseCardData } from "../../data/case-card-repository.js";
 import { MAX_RE_AUDITS, replyDeadline } from "../../domain/case-lifecycle.js";
@@ -43,19 +44,48 @@ export function preCancelReason(data: CaseCardData): PreCancelReason {
   return { kind: "deadline", deadline: sentAt ? replyDeadline(sentAt) : null, failing };
 }
 
-export function approvalCardFacts(data: CaseCardData, approval: ApprovalRecord): ApprovalCardFacts {
+/**
+ * The version of what a card shows: the case's status, evidence and email, and the request's draft.
+ * A click carries the version it saw; a new reply or a new audit since changes it.
+ */
+export function evidenceVersion(data: CaseCardData, approval: ApprovalRecord): string {
+  const { record } = data;
+  const basis = {
+    status: record.status,
+    failed: record.failed_checks,
+    flagged: record.flagged,
+    re_audits: record.re_audit_count,
+    evidence: data.evidence,
+    emails: data.emails.map((m) => m.message_id),
+    draft: approval.payload,
+  };
+  return createHash("sha256").update(JSON.stringify(basis)).digest("hex").slice(0, 12);
+}
+
+export function approvalCardFacts(
+  data: CaseCardData,
+  approval: ApprovalRecord,
+  approvalsNeeded = 1,
+): ApprovalCardFacts {
+  const version = evidenceVersion(data, approval);
   if (approval.kind === "cancellation") {
     const ids = (approval.payload as { employee_ids?: string[] }).employee_ids ?? [];
-    return { riders: ids.map((id) => cardRider(data, id)), whyNow: preCancelReason(data) };
+    return {
+      riders: ids.map((id) => cardRider(data, id)),
+      whyNow: preCancelReason(data),
+      version,
+      decisions: data.riderDecisions[approval.approval_id] ?? [],
+      approvalsNeeded,
+    };
   }
   const payload = approval.payload as { to?: string; reply_message_id?: string | null };
   const to = String(payload.to ?? "").toLowerCase();
   const sender = data.people.find((p) => p.email.toLowerCase() === to);
-  if (!sender) return { riders: [], whyNow: null };
+  if (!sender) return { riders: [], whyNow: null, version, decisions: [] };
   const rider = cardRider(data, sender.employee_id);
   // The card is about the reply the draft answers, not necessarily the rider's latest.
   const answered = data.emails.find((m) => m.message_id === payload.reply_message_id);
   if (answered && rider.reply?.message_id !== answered.message_id)
     rider.reply = { message_id: answered.message_id, at: answered.at, body: answered.body, answered_at: null };
-  return { riders: [rider], whyNow: null };
+  return { riders: [rider], whyNow: null, version, decisions: [] };
 }

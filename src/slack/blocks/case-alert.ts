@@ -32,7 +32,12 @@ export interface CaseAlertInput {
   statusSince?: Date;
 }
 
-export const CASE_ACTIONS = { viewEvidence: "view_evidence", reaudit: "reaudit" } as const;
+export const CASE_ACTIONS = {
+  viewEvidence: "view_evidence",
+  reaudit: "reaudit",
+  closeResolved: "close_resolved",
+  emailRider: "email_rider",
+} as const;
 
 export function caseAlert({
   record,
@@ -47,6 +52,7 @@ export function caseAlert({
     record.reason === "inconclusive" ? `${van}: needs a person (data missing)` : `${van}: ${failed} check failed`;
   const confidence = failedConfidence(results);
   const closed = isClosed(record.status);
+  const needsPerson = record.status === "hitl_review";
   const blocks: KnownBlock[] = [
     header(`${record.status === "resolved" ? "✅" : record.status === "cancelled" ? "⛔" : "🚩"} ${title}`),
     fields([
@@ -69,12 +75,20 @@ export function caseAlert({
         ),
       ];
     }),
-    ...(record.status === "hitl_review" ? [section(`*What to decide*\n${hitlQuestion(record)}`)] : []),
+    ...(needsPerson ? [section(`*What to decide*\n${hitlQuestion(record)}`)] : []),
     context(nextStep(record, statusSince ?? record.updated_at)),
     divider,
     actions([
       button("View evidence", CASE_ACTIONS.viewEvidence, record.case_id),
-      ...(closed ? [] : [button("Re-audit", CASE_ACTIONS.reaudit, record.case_id)]),
+      ...(closed
+        ? []
+        : [button(needsPerson ? "Re-audit (data fixed)" : "Re-audit", CASE_ACTIONS.reaudit, record.case_id)]),
+      ...(needsPerson
+        ? [
+            ...(record.flagged.length ? [button("Email a rider…", CASE_ACTIONS.emailRider, record.case_id)] : []),
+            button("Close as resolved…", CASE_ACTIONS.closeResolved, record.case_id),
+          ]
+        : []),
     ]),
   ];
   return { text: `${title} (${record.case_id}, ${STATUS_LABEL[record.status] ?? record.status})`, blocks };
@@ -83,10 +97,10 @@ export function caseAlert({
 /** What the person looking at a "needs a person" case must decide. */
 export function hitlQuestion(record: CaseRecord): string {
   if (record.reason === "inconclusive" || record.failed_checks.length === 0)
-    return "Some riders could not be checked because data is missing (a home location or a shift). Fix the data and re-audit, or close the case with a reason.";
+    return "Some riders could not be checked because data is missing (a home location or a shift). Fix the data and press Re-audit, or Close as resolved with a reason.";
   if (record.meta.last_rejected_draft || /review/i.test(record.details))
     return "A rider's reply needs an answer: approve, edit or reject the drafted email in this thread.";
-  return `The ${record.failed_checks.join(" and ")} check still fails and Pool Patrol does not decide this alone. Decide whether the data is wrong (fix it and re-audit), the rider should be written to again, or the case can be closed with a reason.`;
+  return `The ${record.failed_checks.join(" and ")} check still fails and Pool Patrol does not decide this alone. Decide whether the data is wrong (fix it and press Re-audit), the rider should be written to again (Email a rider), or the case can be closed (Close as resolved, with a reason).`;
 }
 
 function nextStep(record: CaseRecord, since: Date): string {

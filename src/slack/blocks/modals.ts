@@ -23,10 +23,13 @@ import type { LatestResults } from "./rider-evidence.js";
 export const VIEW_CALLBACKS = {
   editReply: "edit_escalation_reply_submit",
   rejectApproval: "reject_approval_submit",
+  closeResolved: "close_resolved_submit",
+  emailRider: "email_rider_submit",
 } as const;
 export const INPUTS = {
   body: { block: "reply_body", action: "body" },
   reason: { block: "reject_reason", action: "reason" },
+  rider: { block: "rider", action: "rider" },
 } as const;
 
 export function evidenceModal(
@@ -125,13 +128,13 @@ export function rejectModal(approval: ApprovalRecord): ModalView {
     type: "modal",
     callback_id: VIEW_CALLBACKS.rejectApproval,
     private_metadata: approval.approval_id,
-    title: plain(approval.kind === "cancellation" ? "Reject cancellation" : "Reject reply"),
-    submit: plain("Reject"),
+    title: plain(approval.kind === "cancellation" ? "Keep everyone" : "Reject reply"),
+    submit: plain(approval.kind === "cancellation" ? "Keep everyone" : "Reject"),
     close: plain("Cancel"),
     blocks: [
       context(
         approval.kind === "cancellation"
-          ? "The riders keep their seats and the case is resolved with your reason recorded."
+          ? "No rider is removed: every rider keeps their seat and the case is resolved with your reason recorded."
           : "Nothing is sent to the rider; the case goes back to waiting for replies.",
       ),
       {
@@ -154,6 +157,69 @@ export function fullReplyModal(input: { rider: string; at: Date; body: string; c
     blocks: [
       context(`${escapeMrkdwn(input.rider)} wrote ${slackDate(input.at)} · ${input.caseId} · shown only to you`),
       ...chunks.slice(0, 30).map((chunk) => section(escapeMrkdwn(chunk))),
+    ],
+  };
+}
+
+/** Closing a "needs a person" case: the reason is required and recorded. */
+export function closeResolvedModal(record: CaseRecord): ModalView {
+  return {
+    type: "modal",
+    callback_id: VIEW_CALLBACKS.closeResolved,
+    private_metadata: record.case_id,
+    title: plain("Close as resolved"),
+    submit: plain("Close case"),
+    close: plain("Cancel"),
+    blocks: [
+      context(`${record.case_id} · ${record.vanpool_id}: no rider is removed; the case closes with your reason.`),
+      {
+        type: "input",
+        block_id: INPUTS.reason.block,
+        label: plain("Why is this resolved?"),
+        element: { type: "plain_text_input", action_id: INPUTS.reason.action, multiline: true, min_length: 5 },
+      },
+    ],
+  };
+}
+
+/** A person's email to one flagged rider: it becomes a draft on an approval card, sent only once approved. */
+export function emailRiderModal(
+  record: CaseRecord,
+  riders: { employee_id: string; first_name: string | null }[],
+): ModalView {
+  const options = riders.map((r) => ({ text: plain(riderName(r.employee_id, r.first_name)), value: r.employee_id }));
+  return {
+    type: "modal",
+    callback_id: VIEW_CALLBACKS.emailRider,
+    private_metadata: record.case_id,
+    title: plain("Email a rider"),
+    submit: plain("Draft for approval"),
+    close: plain("Cancel"),
+    blocks: [
+      context(`${record.case_id} · ${record.vanpool_id}: nothing is sent until an approver approves the draft.`),
+      {
+        type: "input",
+        block_id: INPUTS.rider.block,
+        label: plain("Rider"),
+        element: {
+          type: "static_select",
+          action_id: INPUTS.rider.action,
+          options,
+          ...(options.length === 1 ? { initial_option: options[0] } : {}),
+        },
+      },
+      {
+        type: "input",
+        block_id: INPUTS.body.block,
+        label: plain("Email text"),
+        element: {
+          type: "plain_text_input",
+          action_id: INPUTS.body.action,
+          multiline: true,
+          min_length: 20,
+          initial_value: `Hello,\n\nWe are reviewing your membership of vanpool ${record.vanpool_id} and need your help to finish: \n\nThank you,\nThe vanpool program team`,
+        },
+      },
     ],
   };
 }

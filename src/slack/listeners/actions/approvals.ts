@@ -1,8 +1,10 @@
 // Approval buttons and the modals behind Edit and Reject. Only approvers decide;
 // anyone else gets an ephemeral refusal (in the card's thread) and an audit event. A
 // click on a decided card (a second click, a stale card, the slower of two approvers)
-// changes nothing and says who decided first. "Show full reply" opens what a rider
-// wrote, unredacted, for approvers only.
+// changes nothing and says who decided first. A click on a card whose case changed
+// since it was shown (a new reply, a new audit) is refused and the card refreshed.
+// Cancellations are decided per rider (Remove / Keep). "Show full reply" opens what a
+// rider wrote, unredacted, for approvers only.
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
 import {
   AlreadyDecidedError,
@@ -13,9 +15,17 @@ import {
 import { recordEvent } from "../../../data/audit-log.js";
 import { findCaseCardData, findRiderReply } from "../../../data/case-card-repository.js";
 import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
+import type { RiderChoice } from "../../../domain/rider-decisions.js";
 import { AppError } from "../../../errors.js";
-import { APPROVAL_ACTIONS, approvalAction, showFullReplyAction } from "../../blocks/approval-card.js";
-import { approvalCardFacts } from "../../blocks/card-facts.js";
+import {
+  APPROVAL_ACTIONS,
+  approvalAction,
+  parseButtonValue,
+  RIDER_ACTIONS,
+  riderAction,
+  showFullReplyAction,
+} from "../../blocks/approval-card.js";
+import { approvalCardFacts, evidenceVersion } from "../../blocks/card-facts.js";
 import { decisionNote } from "../../blocks/decision-note.js";
 import { riderName, slackDate, truncate } from "../../blocks/format.js";
 import { editReplyModal, fullReplyModal, INPUTS, rejectModal, VIEW_CALLBACKS } from "../../blocks/modals.js";
@@ -30,6 +40,8 @@ export interface ApprovalDeps {
 }
 
 const NOT_APPROVER = "Only approvers can decide this. Nothing was changed.";
+export const CASE_CHANGED =
+  "This case changed since this card was shown (a new reply or a new audit): here is the current card, refreshed in place. Nothing was decided.";
 
 /** "Already approved by @x on <date>": who decided first, in words. */
 export function alreadyDecided(approval: ApprovalRecord): string {
@@ -70,6 +82,23 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
     return approval;
   }
 
+  /** True when the card clicked showed the case as it is now; otherwise refreshes the card and says so. */
+  async function showsCurrentCase(place: ClickPlace, approval: ApprovalRecord, version: string | null) {
+    if (!version) return true;
+    const current = evidenceVersion(await findCaseCardData(prisma, approval.case_id), approval);
+    if (current === version) return true;
+    await recordEvent(prisma, {
+      actor: `slack:${place.user.id}`,
+      action: "approval.refused_case_changed",
+      subjectType: "case",
+      subjectId: approval.case_id,
+      details: { approval_id: approval.approval_id, shown: version, current },
+    });
+    await deps.messages.syncCase(approval.case_id);
+    await tell(place, CASE_CHANGED);
+    return false;
+  }
+
   async function decide(
     place: ClickPlace,
     approvalId: string,
@@ -90,7 +119,6 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
 
   for (const [actionId, decision] of [
     [APPROVAL_ACTIONS.approveReply, "approve"],
-    [APPROVAL_ACTIONS.approveCancellation, "approve"],
     [APPROVAL_ACTIONS.rejectCancellation, "reject-modal"],
     [APPROVAL_ACTIONS.rejectReply, "reject-modal"],
     [APPROVAL_ACTIONS.editReply, "edit-modal"],
@@ -98,8 +126,9 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
     app.action<BlockAction<ButtonAction>>(approvalAction(actionId), async ({ ack, body, action }) => {
       await ack();
       const place = clickPlace(body);
-      const approval = await decidable(place, action.value ?? "");
-      if (!approval) return;
+      const shown = parseButtonValue(action.value ?? "");
+      const approval = await decidable(place, shown.approvalId);
+      if (!approval || !(await showsCurrentCase(place, approval, shown.version))) return;
       if (decision === "approve") {
         ctx.background(`approve ${approval.approval_id}`, () => decide(place, approval.approval_id, "approve"));
         return;
@@ -109,6 +138,52 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
         decision === "edit-modal" ? editReplyModal(approval, await riderLabel(approval)) : rejectModal(approval);
       await ctx.client.views.open({ trigger_id: body.trigger_id, view });
     });
+  }
+
+  for (const choice of ["remove", "keep"] as const)
+    app.action<BlockAction<ButtonAction>>(riderAction(RIDER_ACTIONS[choice]), async ({ ack, body, action }) => {
+      await ack();
+      const place = clickPlace(body);
+      const shown = parseButtonValue(action.value ?? "");
+      const approval = await decidable(place, shown.approvalId);
+      if (!approval || !shown.employeeId || !(await showsCurrentCase(place, approval, shown.version))) return;
+      const { employeeId, version } = shown;
+      ctx.background(`${choice} ${employeeId} on ${approval.approval_id}`, () =>
+        decideRider(place, approval, { employeeId, choice, version: version ?? "" }),
+      );
+    });
+
+  async function decideRider(
+    place: ClickPlace,
+    approval: ApprovalRecord,
+    input: { employeeId: string; choice: RiderChoice; version: string },
+  ) {
+    try {
+      const result = await ctx.workflow.decideRider({
+        approvalId: approval.approval_id,
+        employeeId: input.employeeId,
+        choice: input.choice,
+        actor: place.user.id,
+        evidenceVersion: input.version,
+      });
+      await deps.messages.syncCase(approval.case_id);
+      if (result.firstOfTwo)
+        await tell(
+          place,
+          `Your approval to remove ${input.employeeId} is recorded (1 of 2). A different approver must confirm before anything is done.`,
+        );
+      else if (!result.complete)
+        await deps.messages.postInThread(
+          approval.case_id,
+          `<@${place.user.id}> decided to ${input.choice} ${input.employeeId}. It is carried out once every rider is decided.`,
+        );
+      else if (!result.queued)
+        await deps.messages.postInThread(approval.case_id, decisionNote(result.approval, result.note));
+    } catch (error) {
+      if (error instanceof AlreadyDecidedError) await tell(place, alreadyDecided(error.approval));
+      else if (error instanceof AppError) await tell(place, truncate(error.message, 300));
+      else throw error;
+    }
   }
 
   async function riderLabel(approval: ApprovalRecord): Promise<string> {

@@ -34,7 +34,11 @@ export function registerAppHome(
       shown.map(async (approval) => ({
         approval,
         vanpool_id: vanOfCase.get(approval.case_id) ?? "",
-        facts: approvalCardFacts(await findCaseCardData(prisma, approval.case_id), approval),
+        facts: approvalCardFacts(
+          await findCaseCardData(prisma, approval.case_id),
+          approval,
+          deps.ctx.deps.settings.cancelApprovals,
+        ),
       })),
     );
     const view = homeView({
