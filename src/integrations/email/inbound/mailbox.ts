@@ -31,11 +31,23 @@ export class MailboxError extends Error {
   }
 }
 
-export function resendMailbox(options: { apiKey: string; baseUrl?: string }): InboundMailbox {
+export function resendMailbox(options: { apiKey: string; baseUrl?: string; timeoutMs?: number }): InboundMailbox {
   const resend = new Resend(options.apiKey, options.baseUrl ? { baseUrl: options.baseUrl } : undefined);
+  const timeoutMs = options.timeoutMs ?? 15_000;
   return {
     async get(emailId) {
-      const { data, error } = await resend.emails.receiving.get(emailId);
+      // Resend's client takes no timeout: a hung call is abandoned, and the webhook delivery is retried.
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(new MailboxError(`Resend did not give email ${emailId} within ${Math.round(timeoutMs / 1000)} s`)),
+          timeoutMs,
+        );
+      });
+      const { data, error } = await Promise.race([resend.emails.receiving.get(emailId), timedOut]).finally(() =>
+        clearTimeout(timer),
+      );
       if (error || !data)
         throw new MailboxError(`Resend could not give email ${emailId}: ${error?.message ?? "no answer"}`);
       return {
@@ -80,9 +92,9 @@ export function localInboxDir(settings: Pick<Settings, "dataDir">): string {
 }
 
 /** Hand-written replies from the local inbox; with RESEND_API_KEY set, every other email from Resend. */
-export function createInboundMailbox(settings: Pick<Settings, "email" | "dataDir">): InboundMailbox {
+export function createInboundMailbox(settings: Pick<Settings, "email" | "dataDir" | "httpTimeoutMs">): InboundMailbox {
   const local = localMailbox(localInboxDir(settings));
   if (!settings.email.resend) return local;
-  const resend = resendMailbox(settings.email.resend);
+  const resend = resendMailbox({ ...settings.email.resend, timeoutMs: settings.httpTimeoutMs });
   return { get: (emailId) => (emailId.startsWith(LOCAL_EMAIL_ID_PREFIX) ? local : resend).get(emailId) };
 }

@@ -1,0 +1,112 @@
+// 200 signed requests at once on one running bot: audits of many vanpools, Re-audit clicks
+// on one case, and questions in its thread. Every one is acknowledged, and every one gets
+// its answer exactly once; nothing wedges (the issue's 20 concurrent audits used to).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALICE, AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "../slack/harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const VANPOOLS = Array.from({ length: 18 }, (_, i) => `VP-${101 + i}`).filter((id) => id !== "VP-111");
+
+async function until(what: string, done: () => boolean, timeoutMs = 240_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe("200 concurrent requests", () => {
+  it("audits, clicks and thread replies all finish, each answered once", { timeout: 300_000 }, async () => {
+    await h.post(
+      h.fake.slashCommandBody({
+        command: "/poolpatrol",
+        text: "audit VP-111",
+        user_id: ALICE,
+        channel_id: AUDIT_CHANNEL,
+      }),
+    );
+    await h.bot.idle();
+    const alert = h.fake
+      .messages(AUDIT_CHANNEL)
+      .find((m) => /VP-111/.test(String(m.text)) && /CASE-/.test(String(m.text)))!;
+    const reaudit = (alert.blocks as { type: string; elements?: { action_id: string; value: string }[] }[])
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id === "reaudit")!;
+
+    const audits = Array.from({ length: 120 }, (_, i) =>
+      h.fake.slashCommandBody({
+        command: "/poolpatrol",
+        text: `audit ${VANPOOLS[i % VANPOOLS.length]}`,
+        user_id: ALICE,
+        channel_id: AUDIT_CHANNEL,
+      }),
+    );
+    const clicks = Array.from({ length: 40 }, () =>
+      h.fake.blockActionPayload({
+        user: { id: ALICE },
+        channel: AUDIT_CHANNEL,
+        message: alert as never,
+        action: { action_id: reaudit.action_id, value: reaudit.value },
+      }),
+    );
+    const questions = Array.from(
+      { length: 40 },
+      (_, i) =>
+        h.fake.userMessage({
+          user: CAROL,
+          channel: AUDIT_CHANNEL,
+          text: `why did this case fail? (${i})`,
+          thread_ts: alert.ts,
+        }).body,
+    );
+    const ephemeralsBefore = h.fake.ephemerals(ALICE).length;
+    const answersBefore = h.fake.thread(AUDIT_CHANNEL, alert.ts).filter((m) => m.bot_id).length;
+
+    const started = performance.now();
+    const acks = await Promise.all(
+      [...audits, ...clicks, ...questions].map(async (body) => {
+        const sent = performance.now();
+        const response = await h.post(body);
+        return { status: response.status, ms: performance.now() - sent };
+      }),
+    );
+    console.log(
+      `200 concurrent requests: all acked in ${Math.round(performance.now() - started)} ms, slowest ack ${Math.round(Math.max(...acks.map((a) => a.ms)))} ms`,
+    );
+    expect(acks.map((a) => a.status)).toEqual(acks.map(() => 200));
+
+    const urls = audits.map((body) => new URLSearchParams(body).get("response_url")!);
+    const answered = () => urls.filter((url) => h.fake.responses(url).length > 0).length;
+    await until("every audit to be answered", () => answered() === urls.length);
+    // A click is told "Re-auditing…" and then the outcome is written in the case thread.
+    const clickNotes = () =>
+      h.fake
+        .ephemerals(ALICE)
+        .slice(ephemeralsBefore)
+        .filter((e) => /^Re-auditing VP-111/.test(String(e.message.text))).length;
+    await until("every click to be answered", () => clickNotes() >= clicks.length);
+    const botInThread = () => h.fake.thread(AUDIT_CHANNEL, alert.ts).filter((m) => m.bot_id).length - answersBefore;
+    const reauditNotes = () =>
+      h.fake.thread(AUDIT_CHANNEL, alert.ts).filter((m) => /re-audited VP-111/.test(String(m.text))).length;
+    await until("every re-audit to finish", () => reauditNotes() >= clicks.length);
+    await until("every question to be answered", () => botInThread() - reauditNotes() >= questions.length);
+    console.log(`200 concurrent requests: all finished in ${Math.round(performance.now() - started)} ms`);
+
+    await h.bot.idle();
+    for (const url of urls) {
+      const [answer, ...more] = h.fake.responses(url);
+      expect(more).toEqual([]);
+      expect((answer!.body as { text: string }).text).not.toMatch(/could not finish|try again/i);
+    }
+    expect(clickNotes()).toBe(clicks.length);
+    expect(reauditNotes()).toBe(clicks.length);
+    expect(botInThread() - reauditNotes()).toBe(questions.length);
+  });
+});
