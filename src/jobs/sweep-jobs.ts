@@ -51,13 +51,13 @@ interface StartJob {
   trigger: string;
 }
 
-/** A page job runs until the page timeout; the announcement posts each new case's alert, paced per channel. */
+/** Page and first-email jobs time out after the page timeout; the announcement posts each new case's alert, paced per channel. */
 export function sweepQueueOptions(settings: SweepSettings): Record<string, QueueDefaults> {
   const retries = { retryLimit: 5, retryDelay: 5, retryBackoff: true };
   return {
     [SWEEP_QUEUES.start]: { ...retries, policy: "stately" },
     [SWEEP_QUEUES.page]: { ...retries, expireInSeconds: settings.pageTimeoutSeconds },
-    [SWEEP_QUEUES.outreach]: { ...retries, expireInSeconds: 300 },
+    [SWEEP_QUEUES.outreach]: { ...retries, expireInSeconds: settings.pageTimeoutSeconds },
     [SWEEP_QUEUES.finish]: { ...retries, policy: "stately", expireInSeconds: 3600 },
   };
 }
@@ -116,7 +116,8 @@ export async function registerSweepJobs(engine: JobEngine, deps: SweepJobDeps): 
   async function finishIfDone(sweepId: string): Promise<void> {
     if (!(await allPagesFinished(deps.agent.prisma, sweepId))) return;
     await markSweepFinished(deps.agent.prisma, sweepId, deps.agent.now());
-    await engine.send(SWEEP_QUEUES.finish, { sweepId }, { singletonKey: sweepId });
+    // Two last pages finishing at once both get here: the job's id makes one announcement.
+    await engine.send(SWEEP_QUEUES.finish, { sweepId }, { id: jobIdFor(`sweep-finish:${sweepId}`) });
   }
 }
 

@@ -1,6 +1,8 @@
 // Sweeps on the real pg-boss: two replicas asking for the same scheduled slot make one
 // sweep, a case per failing vanpool with its first emails sent once, one announcement;
-// a page run again after a crash (its job retried) changes nothing.
+// a page run again after a crash (its job retried) changes nothing; a worker process
+// killed with SIGKILL halfway through a sweep leaves nothing twice once another resumes it.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,11 +11,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
+import { insertFixturesInBulk, seedFixtures } from "../../src/data/seed.js";
 import { findSweepTotals, type SweepTotals } from "../../src/data/sweep-repository.js";
+import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
 import { type JobEngine, startJobEngine } from "../../src/jobs/engine.js";
-import { registerSweepJobs, requestSweep, scheduledSlot, sweepPageDeps } from "../../src/jobs/sweep-jobs.js";
+import {
+  registerSweepJobs,
+  requestSweep,
+  SWEEP_QUEUES,
+  scheduledSlot,
+  sweepPageDeps,
+} from "../../src/jobs/sweep-jobs.js";
 import { runSweepPage } from "../../src/jobs/sweep-page.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
@@ -105,4 +114,86 @@ describe("a scheduled sweep", () => {
     expect(await db.prisma.message.count({ where: { direction: "outbound", status: "sent" } })).toBe(emails);
     expect(await db.prisma.verificationRun.count({ where: { trigger: `sweep:${slot}` } })).toBe(17);
   }, 150_000);
+});
+
+describe("a sweep whose worker process is killed halfway", () => {
+  it("is resumed by another worker: every vanpool audited once, one case each, each first email sent once", async () => {
+    const fresh = await createTestDatabase();
+    await insertFixturesInBulk(fresh.prisma, generateSyntheticFixtures(120));
+    const now = "2026-11-23T16:00:00Z";
+    const killedSettings = { concurrency: 4, pageSize: 10, pageTimeoutSeconds: 5 };
+    const slot = scheduledSlot(new Date("2026-11-30T14:00:00Z"));
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(import.meta.dirname, "sweep-worker.child.ts")],
+      {
+        env: {
+          ...process.env,
+          DATABASE_URL: fresh.url,
+          OUTBOX_DIR: outbox,
+          NOW: now,
+          SWEEP_SLOT: slot,
+          SWEEP_SETTINGS: JSON.stringify(killedSettings),
+        },
+        stdio: "ignore",
+      },
+    );
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    let totals = await findSweepTotals(fresh.prisma, slot);
+    for (let waited = 0; (totals?.pages_done ?? 0) < 3 && waited < 90_000; waited += 50) {
+      await sleep(50);
+      totals = await findSweepTotals(fresh.prisma, slot);
+    }
+    child.kill("SIGKILL");
+    await exited;
+    totals = await findSweepTotals(fresh.prisma, slot);
+    expect(totals?.finished_at).toBeNull();
+    expect(totals!.pages_done).toBeLessThan(totals!.pages);
+
+    const resumer = await startJobEngine({ databaseUrl: fresh.url, log: () => {}, pollingIntervalSeconds: 0.5 });
+    const resumed: SweepTotals[] = [];
+    try {
+      const agent = await buildAgentDeps(fresh, parseSettings({}), {
+        sender: outboxSender(outbox),
+        now: () => new Date(now),
+      });
+      await registerSweepJobs(resumer, {
+        agent,
+        settings: killedSettings,
+        log: () => {},
+        announce: async (t) => void resumed.push(t),
+      });
+      // The killed process's jobs are retried once they expire (the engine's maintenance finds them).
+      for (let waited = 0; !totals?.finished_at && waited < 120_000; waited += 1000) {
+        await resumer.boss.maintain();
+        await sleep(1000);
+        totals = await findSweepTotals(fresh.prisma, slot);
+      }
+      expect(totals).toMatchObject({ vanpools: 120, checked: 120, errors: [] });
+      expect(await fresh.prisma.verificationRun.count({ where: { trigger: `sweep:${slot}` } })).toBe(120);
+      const cases = await fresh.prisma.case.findMany();
+      expect(new Set(totals!.new_cases).size).toBe(totals!.new_cases.length);
+      expect(cases.map((c) => c.id).sort()).toEqual([...totals!.new_cases].sort());
+      expect(new Set(cases.map((c) => c.vanpoolId)).size).toBe(cases.length);
+
+      const flagged = cases
+        .filter((c) => c.status === "pending_reply")
+        .reduce((n, c) => n + (c.meta as { flagged: string[] }).flagged.length, 0);
+      const sent = () => fresh.prisma.message.count({ where: { direction: "outbound", status: "sent" } });
+      for (let waited = 0; (await sent()) < flagged && waited < 60_000; waited += 1000) {
+        await resumer.boss.maintain();
+        await sleep(1000);
+      }
+      expect(await sent()).toBe(flagged);
+      expect(await fresh.prisma.message.count({ where: { direction: "outbound" } })).toBe(flagged);
+      // Each email was handed to the provider once: one "email.sent" event per message.
+      expect(await fresh.prisma.auditEvent.count({ where: { action: "email.sent" } })).toBe(flagged);
+      for (let waited = 0; resumed.length === 0 && waited < 10_000; waited += 100) await sleep(100);
+      expect(resumed).toHaveLength(1);
+      expect(await resumer.boss.getQueueSize(SWEEP_QUEUES.page, { before: "completed" })).toBe(0);
+    } finally {
+      await resumer.stop();
+      await fresh.drop();
+    }
+  }, 300_000);
 });
