@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.js";
+import { poolTypes } from "./bytea-array.js";
 
 export { Prisma } from "../generated/prisma/client.js";
 export type { PrismaClient };
@@ -12,7 +13,7 @@ export interface DataClients {
 }
 
 export function createDataClients(databaseUrl: string): DataClients {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20, types: poolTypes });
   // An idle pooled connection reports an error when the server goes away (a restart,
   // or the embedded server stopping while a closed connection is still draining).
   // Queries in flight get their own errors; without a listener this one would crash

@@ -11,6 +11,7 @@ import type { PrismaClient } from "../../data/prisma.js";
 import { createAgentModel } from "../models/index.js";
 import { RulesChatModel } from "../models/rules-model.js";
 import type { Facts } from "./facts.js";
+import { keepRecentQuestions } from "./recent-turns.js";
 import { type ConversationTask, conversationRules } from "./rules.js";
 import { type ConversationActions, createConversationTools } from "./tools.js";
 
@@ -54,7 +55,13 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
     actions,
   );
   const build = (model: RulesChatModel | ReturnType<typeof createAgentModel>["chat"]) =>
-    createAgent({ model, tools, systemPrompt: SYSTEM_PROMPT, checkpointer: deps.checkpointer });
+    createAgent({
+      model,
+      tools,
+      systemPrompt: SYSTEM_PROMPT,
+      checkpointer: deps.checkpointer,
+      middleware: [keepRecentQuestions],
+    });
   const rules = build(new RulesChatModel(conversationRules, "case_manager_conversation"));
   const configured = createAgentModel("case_manager", deps.settings, conversationRules);
   const model = configured.isRules ? undefined : { name: configured.name, agent: build(configured.chat) };
