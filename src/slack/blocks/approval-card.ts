@@ -32,6 +32,7 @@ export const APPROVAL_ACTIONS = {
 } as const;
 
 export const RIDER_ACTIONS = { remove: "remove_rider", keep: "keep_rider" } as const;
+export const UNDO_CANCELLATION = "undo_cancellation";
 /** Per-rider buttons carry the rider (and on App Home the request) in their action id. */
 export const riderAction = (actionId: string) => new RegExp(`^${actionId}(:[\\w-]+)+$`);
 
@@ -82,6 +83,8 @@ export interface ApprovalCardFacts {
   decisions?: RiderDecisionRecord[];
   /** How many different approvers a removal needs. */
   approvalsNeeded?: number;
+  /** Until when a carried-out cancellation offers Undo; absent once the window closed or nothing can be undone. */
+  undoUntil?: Date;
 }
 
 /** "lease.pdf (application/pdf, 47 KB)" */
@@ -212,7 +215,25 @@ export function approvalCard(
       ? [context(`…and ${payload.employee_ids.length - 10} more riders: their facts are under View evidence.`)]
       : []),
     ...(decided
-      ? [decisionContext(approval)]
+      ? [
+          decisionContext(approval),
+          ...(options.facts?.undoUntil
+            ? [
+                actions([
+                  button("Undo cancellation", id(UNDO_CANCELLATION), approval.approval_id, undefined, {
+                    title: { type: "plain_text", text: "Undo this cancellation?" },
+                    text: {
+                      type: "mrkdwn",
+                      text: "The removed riders are reinstated and each gets an email withdrawing the removal.",
+                    },
+                    confirm: { type: "plain_text", text: "Yes, undo" },
+                    deny: { type: "plain_text", text: "Go back" },
+                  }),
+                ]),
+                context(`↩️ Undo is possible until ${slackDate(options.facts.undoUntil, "{time}")}.`),
+              ]
+            : []),
+        ]
       : [
           context(
             `${needed > 1 ? "Removing a rider needs two different approvers; keeping needs one." : "One approver decides each rider."} The case closes once every rider is decided.`,
@@ -232,6 +253,8 @@ function riderDecisionLine(decision: RiderDecisionRecord | undefined, approval: 
   const when = decision?.decided_at ? ` ${slackDate(decision.decided_at)}` : "";
   const second = decision?.first_approver ? ` (first approval <@${decision.first_approver}>)` : "";
   switch (decision?.outcome) {
+    case "reinstated":
+      return `↩️ *Reinstated*: the removal was undone by <@${decision.undone_by}>${decision.undone_at ? ` ${slackDate(decision.undone_at)}` : ""}.`;
     case "removed":
       return `⛔ *Removed*: decided${by}${when}${second}; the re-check just before still failed.`;
     case "kept_passes":
