@@ -151,12 +151,16 @@ describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", ()
     const decided = (await cancellationCard().textContent()) ?? "";
     expect(decided).toMatch(/Kept by/);
     expect(decided).not.toMatch(/@northwind|Maple|555-0142|kept_passes|pre_cancel/);
+    await expect
+      .poll(() => cancellationCard().getByRole("button", { name: "Undo cancellation" }).count(), { timeout: 20_000 })
+      .toBe(1);
     await shot("06-carried-out-with-undo");
 
     await cancellationCard().getByRole("button", { name: "Undo cancellation" }).click();
     await expect
       .poll(async () => (await cancellationCard().textContent()) ?? "", { timeout: 20_000 })
       .toMatch(/Reinstated: the removal was undone by/);
+    expect(await cancellationCard().textContent()).toMatch(/Cancellation undone by .* EMP-1083 reinstated/);
     expect(await db.prisma.rider.count({ where: { vanpoolId: "VP-111", status: "removed" } })).toBe(0);
     expect(await cancellationCard().getByRole("button", { name: "Undo cancellation" }).count()).toBe(0);
     await shot("07-undone");

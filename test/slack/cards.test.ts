@@ -253,6 +253,7 @@ describe("undoing a cancellation", () => {
     ).toBe(1);
     const text = JSON.stringify(currentCard().blocks);
     expect(text).toMatch(/Reinstated\*: the removal was undone by <@U0ALICE>/);
+    expect(text).toMatch(/Cancellation undone\* by <@U0ALICE> <!date.*>: EMP-1083 reinstated/);
     expect(undoButtons()).toHaveLength(0);
     expect(h.fake.thread(AUDIT_CHANNEL, alertOf("VP-111").ts).map((m) => String(m.text))).toContainEqual(
       expect.stringMatching(/^↩️ <@U0ALICE> undid the cancellation: EMP-1083 reinstated; .*retraction email/),

@@ -217,6 +217,7 @@ export function approvalCard(
     ...(decided
       ? [
           decisionContext(approval),
+          ...undoneContext([...decisions.values()]),
           ...(options.facts?.undoUntil
             ? [
                 actions([
@@ -245,6 +246,18 @@ export function approvalCard(
     text: `Cancellation of ${who} on ${vanpoolId} ${decided ? statusWord(approval) : "needs an approver"} (${approval.case_id})`,
     blocks,
   };
+}
+
+/** Once undone, the card says so under the (now outdated) outcome note. */
+function undoneContext(decisions: RiderDecisionRecord[]): KnownBlock[] {
+  const undone = decisions.filter((d) => d.outcome === "reinstated");
+  const first = undone[0];
+  if (!first) return [];
+  return [
+    context(
+      `↩️ *Cancellation undone* by <@${first.undone_by}>${first.undone_at ? ` ${slackDate(first.undone_at)}` : ""}: ${undone.map((d) => d.employee_id).join(", ")} reinstated and sent an email withdrawing the removal. The case is resolved.`,
+    ),
+  ];
 }
 
 /** A rider's decision and what was done, in words. */
