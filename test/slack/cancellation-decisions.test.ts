@@ -116,4 +116,16 @@ describe("a removal under the two-person rule", () => {
       await h.db.prisma.message.count({ where: { idempotencyKey: `${approval.caseId}:removal_notice:${rider}` } }),
     ).toBe(1);
   });
+
+  it("does not let one person approve a whole cancellation outside the card", async () => {
+    const approval = await h.db.prisma.approvalRequest.findFirstOrThrow({
+      where: { status: "pending", kind: "cancellation", case: { vanpoolId: "VP-114" } },
+    });
+    await expect(h.bot.ctx.workflow.decide(approval.id, "approve", ALICE)).rejects.toThrow(
+      /needs 2 different approvers: decide each rider on the card/,
+    );
+    expect((await h.db.prisma.approvalRequest.findUniqueOrThrow({ where: { id: approval.id } })).status).toBe(
+      "pending",
+    );
+  });
 });
