@@ -328,6 +328,10 @@ export function createCaseWorkflow(deps: AgentDeps) {
     if (approval.kind === "cancellation" && decision === "edit")
       throw invalidInput("A cancellation can be approved or rejected, not edited.");
     if (decision === "edit" && !extra.body?.trim()) throw invalidInput("An edit needs the new email text (--body).");
+    if (approval.kind === "cancellation" && decision === "approve" && deps.settings.cancelApprovals > 1)
+      throw invalidInput(
+        `Removing riders needs ${deps.settings.cancelApprovals} different approvers: decide each rider on the card in Slack. Nothing was changed.`,
+      );
     const input = { approvalId, decision, actor, now: deps.now(), body: extra.body, reason: extra.reason };
     if (!jobs) return applyDecision(await recordDecision(deps.prisma, input));
     // Committed with its job: once the click is acknowledged, the decision is carried out even after a crash.

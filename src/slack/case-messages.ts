@@ -5,6 +5,7 @@
 // serialised across processes, and posts are paced per channel.
 import type { ChatPostMessageArguments, ChatUpdateArguments } from "@slack/web-api";
 import { withLease } from "../cases/case-lease.js";
+import { undoUntil } from "../cases/undo-cancellation.js";
 import { type ApprovalRecord, listApprovals } from "../data/approval-repository.js";
 import { findCaseCardData } from "../data/case-card-repository.js";
 import { getCase } from "../data/case-repository.js";
@@ -82,6 +83,9 @@ export function createCaseMessages(
       for (const approval of await listApprovals(prisma, { caseId })) {
         const where = await approvalCardLocation(prisma, approval.approval_id);
         const facts = approvalCardFacts(data, approval, ctx.deps.settings.cancelApprovals);
+        const until = undoUntil(approval, ctx.deps.settings.undoMinutes);
+        if (until && until > ctx.deps.now() && facts.decisions?.some((d) => d.outcome === "removed"))
+          facts.undoUntil = until;
         const card = approvalCard(approval, record.vanpool_id, { facts });
         // Pending cards are refreshed too: a rider decided, a first approval, a new reply or audit.
         if (where ? !(await update({ ...where, ...card })) : approval.status === "pending")

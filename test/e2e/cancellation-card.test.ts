@@ -2,7 +2,8 @@
 // through playwright-core): one rider replied with her new street address and phone,
 // the card shows the reply redacted; the sandbox restarts in the middle and the channel
 // is still there; an approver opens "Show full reply", a non-approver is refused in the
-// thread. Screenshots go to test-output/cancellation-card/ (git-ignored).
+// thread; the approver keeps one rider, the sandbox restarts again, removes the other,
+// and undoes the cancellation. Screenshots go to test-output/cancellation-card/ (git-ignored).
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -116,4 +117,52 @@ describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", ()
     expect(await page.locator("#modal").isHidden()).toBe(true);
     await shot("04-refused-in-thread");
   });
+
+  it("decides per rider across a restart, then undoes the cancellation", async () => {
+    await page.selectOption("#user", "U0ALEX");
+    await page.waitForTimeout(300);
+    await cancellationCard().getByRole("button", { name: "Keep EMP-1028 (Wendell)" }).click();
+    await expect
+      .poll(async () => (await cancellationCard().textContent()) ?? "", { timeout: 20_000 })
+      .toMatch(/Kept by/);
+    expect(await cancellationCard().getByRole("button", { name: "Remove EMP-1028 (Wendell)" }).count()).toBe(0);
+    await shot("05-one-rider-kept");
+
+    const port = Number(new URL(sandbox.url).port);
+    await sandbox.close();
+    sandbox = await startSandbox(ctx, { port });
+    await page.reload();
+    await expect.poll(() => cancellationCard().count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await page.selectOption("#user", "U0ALEX");
+    await page.waitForTimeout(300);
+
+    await cancellationCard()
+      .getByRole("button", { name: /^Remove EMP-1083/ })
+      .click();
+    const caseId = (
+      await db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-111" }, orderBy: { createdAt: "desc" } })
+    ).id;
+    await expect
+      .poll(async () => (await db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status, { timeout: 30_000 })
+      .toBe("cancelled");
+    await expect
+      .poll(async () => (await cancellationCard().textContent()) ?? "", { timeout: 20_000 })
+      .toMatch(/Removed: decided by/);
+    const decided = (await cancellationCard().textContent()) ?? "";
+    expect(decided).toMatch(/Kept by/);
+    expect(decided).not.toMatch(/@northwind|Maple|555-0142|kept_passes|pre_cancel/);
+    await expect
+      .poll(() => cancellationCard().getByRole("button", { name: "Undo cancellation" }).count(), { timeout: 20_000 })
+      .toBe(1);
+    await shot("06-carried-out-with-undo");
+
+    await cancellationCard().getByRole("button", { name: "Undo cancellation" }).click();
+    await expect
+      .poll(async () => (await cancellationCard().textContent()) ?? "", { timeout: 20_000 })
+      .toMatch(/Reinstated: the removal was undone by/);
+    expect(await cancellationCard().textContent()).toMatch(/Cancellation undone by .* EMP-1083 reinstated/);
+    expect(await db.prisma.rider.count({ where: { vanpoolId: "VP-111", status: "removed" } })).toBe(0);
+    expect(await cancellationCard().getByRole("button", { name: "Undo cancellation" }).count()).toBe(0);
+    await shot("07-undone");
+  }, 120_000);
 });

@@ -95,4 +95,37 @@ describe("a removal under the two-person rule", () => {
     await waitFor(async () => /Not removed\*/.test(JSON.stringify(cardOf("VP-102").blocks)));
     expect(buttonsOf(cardOf("VP-102")).filter((b) => /rider/.test(b.action_id))).toHaveLength(0);
   });
+
+  it("takes two concurrent clicks one at a time: one first approval, one confirmation, one removal", async () => {
+    const approval = await h.db.prisma.approvalRequest.findFirstOrThrow({
+      where: { status: "pending", kind: "cancellation", case: { vanpoolId: "VP-113" } },
+    });
+    await h.bot.messages.syncCase(approval.caseId);
+    const [rider] = (approval.payload as { employee_ids: string[] }).employee_ids;
+    const card = cardOf("VP-113");
+    await Promise.all([ALICE, BOB].map((user) => click(user, card, `remove_rider:${rider}`)));
+    await waitFor(
+      async () => (await h.db.prisma.case.findUniqueOrThrow({ where: { id: approval.caseId } })).status === "cancelled",
+    );
+    const decided = await h.db.prisma.riderDecision.findFirstOrThrow({ where: { approvalId: approval.id } });
+    expect([decided.firstApprover, decided.decidedBy].sort()).toEqual([ALICE, BOB].sort());
+    expect(await h.db.prisma.auditEvent.count({ where: { action: "rider.removed", subjectId: approval.caseId } })).toBe(
+      1,
+    );
+    expect(
+      await h.db.prisma.message.count({ where: { idempotencyKey: `${approval.caseId}:removal_notice:${rider}` } }),
+    ).toBe(1);
+  });
+
+  it("does not let one person approve a whole cancellation outside the card", async () => {
+    const approval = await h.db.prisma.approvalRequest.findFirstOrThrow({
+      where: { status: "pending", kind: "cancellation", case: { vanpoolId: "VP-114" } },
+    });
+    await expect(h.bot.ctx.workflow.decide(approval.id, "approve", ALICE)).rejects.toThrow(
+      /needs 2 different approvers: decide each rider on the card/,
+    );
+    expect((await h.db.prisma.approvalRequest.findUniqueOrThrow({ where: { id: approval.id } })).status).toBe(
+      "pending",
+    );
+  });
 });

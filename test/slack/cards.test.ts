@@ -203,6 +203,64 @@ describe("a closed case", () => {
   });
 });
 
+describe("undoing a cancellation", () => {
+  const currentCard = () =>
+    h.fake.thread(AUDIT_CHANNEL, alertOf("VP-111").ts).find((m) => /Cancellation of/.test(String(m.text)))!;
+  const undoButtons = () => buttonsOf(currentCard()).filter((b) => b.action_id === "undo_cancellation");
+
+  it("offers Undo on the carried-out card; after the window a stale click is refused in words and the button goes", async () => {
+    await h.bot.messages.syncCase(caseId);
+    const withUndo = currentCard();
+    expect(undoButtons()).toHaveLength(1);
+    expect(JSON.stringify(withUndo.blocks)).toMatch(/Undo is possible until <!date\^\d+\^\{time\}/);
+    const realNow = h.deps.now;
+    h.deps.now = () => new Date(realNow().getTime() + 11 * 60_000);
+    try {
+      await click(ALICE, withUndo, /^undo_cancellation$/);
+      expect(h.fake.ephemerals(ALICE).at(-1)!.message.text).toBe(
+        "The 10 minutes to undo this cancellation are over; it stays as decided. Nothing was changed.",
+      );
+      expect(undoButtons()).toHaveLength(0);
+      expect(await h.db.prisma.rider.count({ where: { employeeId: "EMP-1083", status: "removed" } })).toBe(1);
+    } finally {
+      h.deps.now = realNow;
+    }
+  });
+
+  it("within the window reinstates the removed rider, retracts the notice and records it, once", async () => {
+    await h.bot.messages.syncCase(caseId);
+    const card = currentCard();
+    await click(CAROL, card, /^undo_cancellation$/);
+    expect(h.fake.ephemerals(CAROL).at(-1)!.message.text).toBe("Only approvers can decide this. Nothing was changed.");
+    await click(ALICE, card, /^undo_cancellation$/);
+    await click(BOB, card, /^undo_cancellation$/);
+    expect(h.fake.ephemerals(BOB).at(-1)!.message.text).toBe(
+      "This cancellation was already undone. Nothing was changed.",
+    );
+    expect(await h.db.prisma.rider.count({ where: { employeeId: "EMP-1083", status: "active" } })).toBe(1);
+    expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).toMatchObject({
+      status: "resolved",
+      outcome: "resolved",
+    });
+    const retraction = await h.db.prisma.message.findUniqueOrThrow({
+      where: { idempotencyKey: `${caseId}:retraction:EMP-1083` },
+    });
+    expect(retraction.subject).toBe("Your vanpool membership in VP-111 continues");
+    expect(
+      await h.db.prisma.auditEvent.count({
+        where: { action: "rider.reinstated", subjectId: caseId, actor: `person:${ALICE}` },
+      }),
+    ).toBe(1);
+    const text = JSON.stringify(currentCard().blocks);
+    expect(text).toMatch(/Reinstated\*: the removal was undone by <@U0ALICE>/);
+    expect(text).toMatch(/Cancellation undone\* by <@U0ALICE> <!date.*>: EMP-1083 reinstated/);
+    expect(undoButtons()).toHaveLength(0);
+    expect(h.fake.thread(AUDIT_CHANNEL, alertOf("VP-111").ts).map((m) => String(m.text))).toContainEqual(
+      expect.stringMatching(/^↩️ <@U0ALICE> undid the cancellation: EMP-1083 reinstated; .*retraction email/),
+    );
+  });
+});
+
 describe("a case that needs a person", () => {
   it("says on its alert what to decide, and is in the digest and App Home with its age", async () => {
     await h.post(command(ALICE, "audit VP-109"));
@@ -249,7 +307,7 @@ describe("/poolpatrol in words", () => {
     const listed = await ask(CAROL, "cases needs a person");
     expect(listed.text).toMatch(/^Cases: Needs a person \(\d+\):\n• \*CASE-/);
     expect(listed.text).not.toMatch(/hitl_review|_mismatch/);
-    expect((await ask(CAROL, "cases Cancelled")).text).toMatch(/^Cases: Cancelled \(\d+\)/);
+    expect((await ask(CAROL, "cases Resolved")).text).toMatch(/^Cases: Resolved \(\d+\)/);
   });
 
   it("never echoes more than 100 characters of what was typed", async () => {

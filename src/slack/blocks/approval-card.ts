@@ -32,6 +32,7 @@ export const APPROVAL_ACTIONS = {
 } as const;
 
 export const RIDER_ACTIONS = { remove: "remove_rider", keep: "keep_rider" } as const;
+export const UNDO_CANCELLATION = "undo_cancellation";
 /** Per-rider buttons carry the rider (and on App Home the request) in their action id. */
 export const riderAction = (actionId: string) => new RegExp(`^${actionId}(:[\\w-]+)+$`);
 
@@ -82,6 +83,8 @@ export interface ApprovalCardFacts {
   decisions?: RiderDecisionRecord[];
   /** How many different approvers a removal needs. */
   approvalsNeeded?: number;
+  /** Until when a carried-out cancellation offers Undo; absent once the window closed or nothing can be undone. */
+  undoUntil?: Date;
 }
 
 /** "lease.pdf (application/pdf, 47 KB)" */
@@ -212,7 +215,26 @@ export function approvalCard(
       ? [context(`…and ${payload.employee_ids.length - 10} more riders: their facts are under View evidence.`)]
       : []),
     ...(decided
-      ? [decisionContext(approval)]
+      ? [
+          decisionContext(approval),
+          ...undoneContext([...decisions.values()]),
+          ...(options.facts?.undoUntil
+            ? [
+                actions([
+                  button("Undo cancellation", id(UNDO_CANCELLATION), approval.approval_id, undefined, {
+                    title: { type: "plain_text", text: "Undo this cancellation?" },
+                    text: {
+                      type: "mrkdwn",
+                      text: "The removed riders are reinstated and each gets an email withdrawing the removal.",
+                    },
+                    confirm: { type: "plain_text", text: "Yes, undo" },
+                    deny: { type: "plain_text", text: "Go back" },
+                  }),
+                ]),
+                context(`↩️ Undo is possible until ${slackDate(options.facts.undoUntil, "{time}")}.`),
+              ]
+            : []),
+        ]
       : [
           context(
             `${needed > 1 ? "Removing a rider needs two different approvers; keeping needs one." : "One approver decides each rider."} The case closes once every rider is decided.`,
@@ -226,12 +248,26 @@ export function approvalCard(
   };
 }
 
+/** Once undone, the card says so under the (now outdated) outcome note. */
+function undoneContext(decisions: RiderDecisionRecord[]): KnownBlock[] {
+  const undone = decisions.filter((d) => d.outcome === "reinstated");
+  const first = undone[0];
+  if (!first) return [];
+  return [
+    context(
+      `↩️ *Cancellation undone* by <@${first.undone_by}>${first.undone_at ? ` ${slackDate(first.undone_at)}` : ""}: ${undone.map((d) => d.employee_id).join(", ")} reinstated and sent an email withdrawing the removal. The case is resolved.`,
+    ),
+  ];
+}
+
 /** A rider's decision and what was done, in words. */
 function riderDecisionLine(decision: RiderDecisionRecord | undefined, approval: ApprovalRecord): string {
   const by = decision?.decided_by ? ` by <@${decision.decided_by}>` : "";
   const when = decision?.decided_at ? ` ${slackDate(decision.decided_at)}` : "";
   const second = decision?.first_approver ? ` (first approval <@${decision.first_approver}>)` : "";
   switch (decision?.outcome) {
+    case "reinstated":
+      return `↩️ *Reinstated*: the removal was undone by <@${decision.undone_by}>${decision.undone_at ? ` ${slackDate(decision.undone_at)}` : ""}.`;
     case "removed":
       return `⛔ *Removed*: decided${by}${when}${second}; the re-check just before still failed.`;
     case "kept_passes":

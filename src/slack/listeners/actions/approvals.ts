@@ -6,6 +6,7 @@
 // Cancellations are decided per rider (Remove / Keep). "Show full reply" opens what a
 // rider wrote, unredacted, for approvers only.
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
+import { undoCancellation } from "../../../cases/undo-cancellation.js";
 import {
   AlreadyDecidedError,
   type ApprovalRecord,
@@ -24,6 +25,7 @@ import {
   RIDER_ACTIONS,
   riderAction,
   showFullReplyAction,
+  UNDO_CANCELLATION,
 } from "../../blocks/approval-card.js";
 import { approvalCardFacts, evidenceVersion } from "../../blocks/card-facts.js";
 import { decisionNote } from "../../blocks/decision-note.js";
@@ -185,6 +187,31 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
       else throw error;
     }
   }
+
+  app.action<BlockAction<ButtonAction>>(approvalAction(UNDO_CANCELLATION), async ({ ack, body, action }) => {
+    await ack();
+    const place = clickPlace(body);
+    const approval = await findApproval(prisma, action.value ?? "");
+    if (!approval) return void (await tell(place, "That cancellation is no longer on file. Nothing was changed."));
+    if (!(await deps.isApprover(place.user.id))) return void (await tell(place, NOT_APPROVER));
+    ctx.background(`undo ${approval.approval_id}`, async () => {
+      try {
+        const undone = await undoCancellation(ctx.deps, { approvalId: approval.approval_id, actor: place.user.id });
+        await deps.messages.syncCase(approval.case_id);
+        const notice = undone.withheld.length
+          ? `their removal notice was withheld (${undone.withheld.join(", ")}) and a retraction email sent instead`
+          : "a retraction email follows the removal notice they already received";
+        await deps.messages.postInThread(
+          approval.case_id,
+          `↩️ <@${place.user.id}> undid the cancellation: ${undone.reinstated.join(", ")} reinstated; ${notice}. The case is resolved.`,
+        );
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        await deps.messages.syncCase(approval.case_id);
+        await tell(place, truncate(error.message, 300));
+      }
+    });
+  });
 
   async function riderLabel(approval: ApprovalRecord): Promise<string> {
     const rider = approvalCardFacts(await findCaseCardData(prisma, approval.case_id), approval).riders[0];

@@ -1,0 +1,46 @@
+// What the digest reads, and the row per slot that makes it one post per slot across
+// restarts, job retries and running instances.
+import type { PrismaClient } from "./prisma.js";
+
+export async function digestCases(prisma: PrismaClient, since: Date) {
+  const [opened, pending, waiting, closed] = await Promise.all([
+    prisma.case.findMany({ where: { createdAt: { gte: since } }, orderBy: { createdAt: "asc" } }),
+    prisma.approvalRequest.findMany({ where: { status: "pending" }, orderBy: { createdAt: "asc" } }),
+    prisma.case.findMany({ where: { status: "pending_reply" }, orderBy: { lastOutboundAt: "asc" } }),
+    prisma.case.findMany({ where: { status: { in: ["resolved", "cancelled"] }, resolvedAt: { gte: since } } }),
+  ]);
+  return {
+    opened: opened.map((c) => ({ case_id: c.id, vanpool_id: c.vanpoolId, reason: c.reason })),
+    pending: pending.map((a) => ({ approval_id: a.id, case_id: a.caseId, kind: a.kind, created_at: a.createdAt })),
+    waiting: waiting.map((c) => ({ case_id: c.id, vanpool_id: c.vanpoolId, last_outbound_at: c.lastOutboundAt })),
+    resolved: closed.filter((c) => c.status === "resolved").map((c) => c.id),
+    cancelled: closed.filter((c) => c.status === "cancelled").map((c) => c.id),
+  };
+}
+
+/** When the last digest was posted, if any. */
+export async function lastDigestPostedAt(prisma: PrismaClient): Promise<Date | undefined> {
+  const last = await prisma.digestRun.findFirst({ where: { ts: { not: null } }, orderBy: { postedAt: "desc" } });
+  return last?.postedAt;
+}
+
+/** Claims a slot; true when this slot still needs its post (new, or claimed by a post that did not finish). */
+export async function claimDigestSlot(
+  prisma: PrismaClient,
+  input: { periodKey: string; channel: string; now: Date },
+): Promise<boolean> {
+  await prisma.$executeRaw`INSERT INTO digest_runs (period_key, channel, posted_at) VALUES (${input.periodKey}, ${input.channel}, ${input.now}) ON CONFLICT (period_key) DO NOTHING`;
+  const claimed = await prisma.digestRun.findUniqueOrThrow({ where: { periodKey: input.periodKey } });
+  return !claimed.ts;
+}
+
+export async function recordDigestPosted(
+  prisma: PrismaClient,
+  input: { periodKey: string; channel: string; ts: string | null; now: Date; claimed: boolean },
+): Promise<void> {
+  if (input.claimed) await prisma.digestRun.update({ where: { periodKey: input.periodKey }, data: { ts: input.ts } });
+  else
+    await prisma.digestRun.create({
+      data: { periodKey: input.periodKey, channel: input.channel, ts: input.ts, postedAt: input.now },
+    });
+}
