@@ -15,6 +15,11 @@ export interface InstanceRegistry {
   unmark(key: string, instanceId: string): Promise<void>;
   /** Takes (deletes) the marks under `prefix` left by instances that stopped; returns their keys. */
   takeOrphans(prefix: string): Promise<string[]>;
+  /**
+   * Jobs active longer than `graceMs` that no instance marked: taken by a worker that died between
+   * picking the job and marking it. Returned as `job:<queue>:<id>` keys.
+   */
+  unmarkedActiveJobs(schema: string, graceMs: number): Promise<string[]>;
   /** A stopped instance says so at once, so nothing it marked waits for its heartbeat to lapse. */
   leave(instanceId: string): Promise<void>;
   close(): Promise<void>;
@@ -45,6 +50,15 @@ export function createInstanceRegistry(databaseUrl: string): InstanceRegistry {
       const { rows } = await pool.query<{ key: string }>(
         `DELETE FROM work_leases c WHERE c.key LIKE $1 || '%' AND ${orphanedWhere} RETURNING c.key`,
         [prefix],
+      );
+      return rows.map((r) => r.key);
+    },
+    async unmarkedActiveJobs(schema, graceMs) {
+      const { rows } = await pool.query<{ key: string }>(
+        `SELECT 'job:' || j.name || ':' || j.id AS key FROM ${schema}.job j
+          WHERE j.state = 'active' AND j.started_on < now() - $1 * interval '1 millisecond'
+            AND NOT EXISTS (SELECT 1 FROM work_leases c WHERE c.key = 'job:' || j.name || ':' || j.id)`,
+        [graceMs],
       );
       return rows.map((r) => r.key);
     },

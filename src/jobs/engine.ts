@@ -110,7 +110,7 @@ export async function startJobEngine(options: {
 
   /** Jobs a crashed process was running go back to their queue now (as a failed attempt, so retry limits hold). */
   async function retryOrphans(): Promise<number> {
-    const keys = await registry.takeOrphans("job:");
+    const keys = [...(await registry.takeOrphans("job:")), ...(await registry.unmarkedActiveJobs(JOB_SCHEMA, ttl))];
     for (const key of keys) {
       const [, name, id] = key.split(":");
       await boss.fail(name!, id!, { message: "The process running this job stopped before it finished." });

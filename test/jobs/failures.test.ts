@@ -39,7 +39,10 @@ const alertsFor = (caseId: string) =>
   h.fake.messages(AUDIT_CHANNEL).filter((m) => String(m.text).includes(`(${caseId},`));
 
 describe("outreach email failures", () => {
-  it("an email Resend keeps refusing moves the case to a person, with the reason on the alert, in the thread and in the digest", async () => {
+  // Four attempts with backoff take about 15 s on their own; its waits allow 90 s.
+  it("an email Resend keeps refusing moves the case to a person, with the reason on the alert, in the thread and in the digest", {
+    timeout: 90_000,
+  }, async () => {
     resend.failFor(100, 429, "rate limited");
     const result = await h.bot.ctx.workflow.auditVanpool("VP-111");
     const caseId = result.case_id!;
