@@ -23,7 +23,7 @@ import { findLatestResults } from "../data/verification-repository.js";
 import { auditAndStore, mapWithConcurrency } from "../verification/audit-service.js";
 
 /** Vanpools audited and stored per round trip inside a page. */
-const AUDIT_SLICE = 50;
+const AUDIT_SLICE = 20;
 
 export interface SweepPageJob {
   sweepId: string;
