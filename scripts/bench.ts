@@ -21,6 +21,8 @@ const sizes = process.argv
   .map(Number)
   .filter((n) => n > 0);
 const SIZES = sizes.length > 0 ? sizes : [10_000, 100_000];
+/** BENCH_WORKERS=2 runs only the two-worker sweeps. */
+const WORKERS = process.env.BENCH_WORKERS ? [Number(process.env.BENCH_WORKERS)] : [1, 2];
 
 interface WorkerReport {
   checked: number;
@@ -59,7 +61,7 @@ try {
     "vanpools  workers   seed s  sweep s  cases opened  cases/s  errors  emails s  emails sent  peak RSS MB (per worker)",
   );
   for (const size of SIZES) {
-    for (const workers of [1, 2]) {
+    for (const workers of WORKERS) {
       const url = await freshDatabase(`bench_${size}_${workers}`);
       const seedStarted = performance.now();
       const { prisma, pool } = createDataClients(url);
