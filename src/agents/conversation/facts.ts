@@ -299,7 +299,7 @@ export async function riderReplies(deps: FactsDeps, caseId: string, employeeIds:
       sources.push(`${person?.first_name ?? "the rider"}'s reply of ${day(deps, reply.at)}`);
     }
   }
-  return { text: lines.join("\n\n"), sources: sources.length ? sources : [`email thread of ${caseId}`] };
+  return { text: lines.join("\n\n"), sources: sources.length ? sources : ["the case's email thread"] };
 }
 
 /** The rider's own words, without the quoted email under "On … wrote:". */

@@ -48,10 +48,10 @@ export interface NamedSubject {
 
 const LEXICON: Record<Topic, Record<string, number>> = {
   checks: words(
-    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 night:1 proof:2 findings:2 found:2",
+    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 missing:3 incomplete:3 inconclusive:3 unknown:2 undecided:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 night:1 proof:2 findings:2 found:2",
   ),
   replies: words(
-    "say:3 said:3 says:3 saying:3 reply:3 replied:3 replies:3 respond:3 responded:3 response:3 responses:3 wrote:2 answer:2 answered:2 hear:3 heard:3 told:2 explain:1 explained:2 claim:2 claimed:2 mention:2 mentioned:2 write:1 back:1 inbound:3 excuse:2 side:1",
+    "say:3 said:3 says:3 saying:3 reply:3 replied:3 replies:3 respond:3 responded:3 response:3 responses:3 wrote:2 written:3 writes:2 answer:2 answered:2 answers:2 hear:3 heard:3 told:2 explain:1 explained:2 claim:2 claimed:2 mention:2 mentioned:2 write:1 back:1 inbound:3 excuse:2 side:1",
   ),
   emails: words(
     "email:2 emails:3 emailed:3 sent:3 send:2 mail:2 contacted:3 contact:1 outreach:3 notified:3 notify:2 letter:2 message:1 messages:1 outbound:3 wrote:1 reached:2",
@@ -90,6 +90,10 @@ const CHECK_WORDS: Record<CheckKind, Record<string, number>> = {
   ),
 };
 
+/** "what the policy says" is about the policy, not a rider's reply. */
+const POLICY_SAYS = /\b(policy|rules?|guidelines?|procedure) (says?|states?)\b/;
+/** "did we follow up with Diego?" asks what happened; it does not ask for a follow-up. */
+const ASKS_ABOUT_THE_PAST = /^(did|have|has|had|was|were|when|who|why|how)\b/;
 const PRONOUNS = new Set(["he", "him", "his", "she", "her", "hers", "himself", "herself"]);
 const PLURAL = new Set(["they", "them", "their", "both", "everyone", "all", "each"]);
 const STOP = new Set(
@@ -175,7 +179,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       lower,
     );
   if (ACTIONS.recheck.test(lower.replace(/-/g, ""))) action = "recheck";
-  else if (ACTIONS.follow_up.test(lower)) action = "follow_up";
+  else if (ACTIONS.follow_up.test(lower.replace(/\bremind (me|us)\b/g, " ")) && !ASKS_ABOUT_THE_PAST.test(lower))
+    action = "follow_up";
   else if (ACTIONS.cancel.test(lower) && !whyNot && !/\b(would|will|could|happens?|when|if)\b/.test(lower))
     action = "cancel";
   else if (ACTIONS.approve.test(lower) && !/\b(who|when|was|been|has)\b/.test(lower)) action = "approve";
@@ -185,7 +190,9 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const weSent = /\b(we|you|pool patrol)\b.*\b(send|sent|tell|told|email(ed)?|write|wrote|ask(ed)?)\b/.test(lower);
   const adjusted = scores.map(([topic, s]) => {
     if (topic === "emails" && weSent) return [topic, s + 3] as const;
-    if (topic === "replies" && weSent) return [topic, Math.max(0, s - 2)] as const;
+    if (topic === "replies" && (weSent || POLICY_SAYS.test(lower))) return [topic, Math.max(0, s - 2)] as const;
+    if (topic === "replies" && /\b(anything|something|word|news) (back )?from\b|\bheard? (back )?from\b/.test(lower))
+      return [topic, s + 3] as const;
     if (
       topic === "program" &&
       /\bhow many\b/.test(lower) &&
@@ -199,7 +206,12 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       /\bwaiting (on|for) (a |an )?(person|human|someone|approver)|\bneeds? a (person|human)/.test(lower)
     )
       return [topic, s + 4] as const;
-    if (topic === "next" && /\bwhat (happens|now|next)\b|\btime ?out\b|\bhow long\b/.test(lower))
+    if (
+      topic === "next" &&
+      /\bwhat (happens|now|next)\b|\btime ?out\b|\bhow long\b|\b(going to|gonna|about to) (be|get)\b|\bwill (it|this|they|s?he|the case) (be|get)\b/.test(
+        lower,
+      )
+    )
       return [topic, s + 3] as const;
     if (
       topic === "checks" &&
@@ -221,6 +233,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
         .slice(0, 2)
         .map(([t]) => t);
   }
+  // "who else besides Diego": the riders named are the ones left out.
+  const excluded = /\b(besides|other than|except|apart from|aside from)\b/.test(lower) ? named : [];
   // A rider named with "who" is about that rider's results, not the list.
   if (topics[0] === "flagged" && named.length > 0) topics = ["checks"];
 
@@ -237,7 +251,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     check ??= context.check;
   }
 
-  let riderIds = named;
+  let riderIds = excluded.length ? flagged.filter((id) => !excluded.includes(id)) : named;
   if (riderIds.length === 0 && saysOther) {
     const focus = context?.riderIds ?? [];
     const others = flagged.filter((id) => !focus.includes(id));

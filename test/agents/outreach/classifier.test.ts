@@ -21,6 +21,28 @@ describe("reply classifier", () => {
   it("treats a confirmation with a question as the question, and a change with a question as the update", () => {
     expect(bucketOf("All correct on my side. When will you check again?")).toBe("question");
     expect(bucketOf("I moved to Lodi last week, will that affect my seat?")).toBe("update");
+    expect(bucketOf("That's all correct! What's the appeal process if something changes later")).toBe("question");
+  });
+
+  it("keeps outside authorities, threats, rhetorical questions, grievances and hard life events with a person", () => {
+    for (const body of [
+      "I have already forwarded this to my rep at Local 1021.",
+      "This feels like a witch hunt and I am documenting everything.",
+      "Since when does the company get to decide where I live?",
+      "I'm disappointed that nobody asked me before flagging me.",
+      "If this isn't fixed I'm going to the labor board.",
+      "I never lived in Modesto, where did you get that?",
+      "Who gave you permission to look at my schedule?",
+      "I'm going through an eviction right now, please be patient.",
+      "This violates the company's own privacy policy.",
+      "Honestly kind of offended by this email.",
+    ])
+      expect(bucketOf(body), body).toBe("escalation");
+    for (const [body, bucket] of [
+      ["HR has my new address, it should show up soon.", "update"],
+      ["Can you tell me which pickup point you measured from?", "question"],
+    ] as const)
+      expect(bucketOf(body), body).toBe(bucket);
   });
 
   it("keeps anything legal, HR, union, angry or disputed with a person, however politely put", () => {
