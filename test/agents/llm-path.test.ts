@@ -151,12 +151,15 @@ describe("agents on an OpenAI-compatible model", () => {
   });
 
   it("pause an escalation for a person and send it after approval", async () => {
-    const record = await db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-111", status: "pending_reply" } });
+    // A seeded case waiting for replies that no other test here touches.
+    const record = await db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-114", status: "pending_reply" } });
     const thread = await db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
+    const [flagged] = (record.meta as { flagged: string[] }).flagged;
+    const rider = await db.prisma.employee.findUniqueOrThrow({ where: { id: flagged } });
     const workflow = createCaseWorkflow(deps);
     const reply = await workflow.receiveReply({
       threadId: thread.id,
-      from: "diego.fuentes@northwind.example",
+      from: rider.email,
       body: "This is unfair. I want to speak to a manager.",
     });
     expect(reply.status).toBe("hitl_review");
@@ -165,7 +168,7 @@ describe("agents on an OpenAI-compatible model", () => {
     });
     expect(approval).toMatchObject({
       kind: "escalation_reply",
-      payload: expect.objectContaining({ tool: "send_email_for_review", to: "diego.fuentes@northwind.example" }),
+      payload: expect.objectContaining({ tool: "send_email_for_review", to: rider.email }),
     });
     const outreachCalls = stub.requests.filter((r) =>
       textOf(r.messages[0]?.content).includes("Pool Patrol's Outreach Agent"),

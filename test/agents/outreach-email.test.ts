@@ -51,7 +51,8 @@ afterAll(async () => {
 const sentTo = (address: string) => stub.sent.filter((s) => (s.body.to as string[]).includes(address));
 const text = (s: ResendStub["sent"][number]) => String(s.body.text);
 
-describe("per-rider outreach", () => {
+// One rider story, step by step: each test continues the case the one before left.
+describe("per-rider outreach", { shuffle: false }, () => {
   let caseId = "";
 
   it("tells each rider only about their own failing check, with the configured shift tolerance", async () => {

@@ -47,7 +47,8 @@ async function threadOf(vanpoolId: string) {
 const pendingFor = (caseId: string) =>
   db.prisma.approvalRequest.findFirstOrThrow({ where: { caseId, status: "pending" } });
 
-describe("a case from audit to decisions", () => {
+// One case's life, step by step: each command acts on the case the one before left.
+describe("a case from audit to decisions", { shuffle: false }, () => {
   it("audit opens the case and emails each flagged rider only their own facts", async () => {
     const out = await ok(["audit", "VP-111"]);
     expect(out).toMatch(/Case: CASE-[0-9A-F]{16} \(VP-111\): pending_reply/);

@@ -164,7 +164,8 @@ describe("poolpatrol jobs", () => {
     } finally {
       await fresh.drop();
     }
-  });
+    // Four CLI processes, two of which seed and audit.
+  }, 120_000);
 });
 
 describe("poolpatrol --help", () => {

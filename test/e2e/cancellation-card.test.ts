@@ -45,7 +45,8 @@ const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}
 const channel = () => page.locator("#messages");
 const cancellationCard = () => channel().locator(".message", { hasText: "Cancel membership? VP-111" }).last();
 
-describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", () => {
+// Steps of one session: the restart and the full reply act on the card the first step showed.
+describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", { shuffle: false }, () => {
   it("starts as the first approver and shows the reply redacted, with the true reason", async () => {
     await expect.poll(() => page.locator("#user").inputValue(), { timeout: 10_000 }).toBe("U0ALEX");
     await page.fill("#composer-text", "/poolpatrol audit VP-111");

@@ -38,7 +38,8 @@ async function asUser(id: string) {
   await page.waitForTimeout(300);
 }
 
-describe.skipIf(!hasChromium)("the sandbox in a browser", () => {
+// Steps of one session in one browser page: each acts on what the one before left on screen.
+describe.skipIf(!hasChromium)("the sandbox in a browser", { shuffle: false }, () => {
   it("runs an audit from the composer and shows the case alert and its evidence", async () => {
     await asUser("U0ALEX");
     await page.fill("#composer-text", "/poolpatrol audit VP-111");

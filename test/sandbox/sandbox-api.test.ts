@@ -44,7 +44,8 @@ const api = (route: string, body: unknown, headers: Record<string, string> = {})
 const state = async (query = "user=U0ALEX") =>
   (await (await fetch(`${sandbox.url}/sandbox/state?${query}`)).json()) as State;
 
-describe("the sandbox API", () => {
+// Steps of one sandbox session: the restart and the stale click act on the audit the second step ran.
+describe("the sandbox API", { shuffle: false }, () => {
   it("starts a fresh page as the first approver and refuses actions from no one", async () => {
     expect((await state("")).user).toBe("U0ALEX");
     const response = await api("/sandbox/command", { text: "/poolpatrol help" });

@@ -49,356 +49,365 @@ let caseId = "";
 let card: Shown;
 let openAlert: Shown;
 
-describe("a cancellation card with two riders, one of whom replied", () => {
-  it("shows each rider's facts, the reply redacted, whether it was answered, and the true reason", async () => {
-    await h.post(command(ALICE, "audit VP-111"));
-    await h.bot.idle();
-    const record = await h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-111", status: "pending_reply" } });
-    caseId = record.id;
-    const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId } });
-    await h.bot.ctx.workflow.receiveReply({
-      threadId: thread.id,
-      from: "wendell.ashby@northwind.example",
-      body: REPLY,
-    });
-    await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
-    await h.bot.messages.syncCase(caseId);
-    expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status).toBe("pre_cancel");
+// Steps on one workspace: each builds on the cards and cases the earlier ones left. Its order is part of the test.
+describe("cards, one story", { shuffle: false }, () => {
+  describe("a cancellation card with two riders, one of whom replied", () => {
+    it("shows each rider's facts, the reply redacted, whether it was answered, and the true reason", async () => {
+      await h.post(command(ALICE, "audit VP-111"));
+      await h.bot.idle();
+      const record = await h.db.prisma.case.findFirstOrThrow({
+        where: { vanpoolId: "VP-111", status: "pending_reply" },
+      });
+      caseId = record.id;
+      const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId } });
+      await h.bot.ctx.workflow.receiveReply({
+        threadId: thread.id,
+        from: "wendell.ashby@northwind.example",
+        body: REPLY,
+      });
+      await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
+      await h.bot.messages.syncCase(caseId);
+      expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status).toBe("pre_cancel");
 
-    const alert = alertOf("VP-111");
-    card = h.fake.thread(AUDIT_CHANNEL, alert.ts).find((m) => /Cancellation of/.test(String(m.text)))!;
-    const text = JSON.stringify(card.blocks);
-    expect(text).toContain("EMP-1028 (Wendell)");
-    expect(text).toMatch(/EMP-1083 \([A-Z][a-z]+\)/);
-    expect(text).toContain("I moved back to [street address] last month");
-    expect(text).toContain("My number is [phone number] or [email address]");
-    expect(text).not.toMatch(/Maple|555-0142|@example\.org|@northwind/);
-    expect(text).toMatch(/Replied <!date\^\d+\^/);
-    expect(text).toMatch(/answered <!date|not answered yet/);
-    expect(text).toMatch(/No reply by the deadline/);
-    expect(text).toMatch(
-      /Why now:\* the reply deadline \(<!date\^\d+\^[^)]*\) passed and a re-audit still fails location/,
-    );
-    expect(text).not.toContain("(timeout)");
-    expect(text).toMatch(/60-75 mi|50-75 mi|from the pickup/);
-    // "Show full reply" only for the rider who wrote.
-    expect(buttonsOf(card).filter((b) => b.action_id.startsWith("show_full_reply"))).toHaveLength(1);
-  });
-
-  it("refuses the full reply to a non-approver, in the card's thread", async () => {
-    await click(CAROL, card, /^show_full_reply/);
-    const refusal = h.fake.ephemerals(CAROL).at(-1)!;
-    expect(refusal.message.text).toMatch(/Only approvers can read a rider's full reply/);
-    expect(refusal.message.thread_ts).toBe(alertOf("VP-111").ts);
-    expect(h.fake.views(CAROL)).toHaveLength(0);
-  });
-
-  it("opens the full reply for an approver and records who read it", async () => {
-    await click(ALICE, card, /^show_full_reply/);
-    const modal = h.fake.views(ALICE).at(-1)!;
-    expect(JSON.stringify(modal.blocks)).toContain("1450 N. Maple Street, Apt 4B");
-    expect(JSON.stringify(modal.blocks)).toContain("EMP-1028 (Wendell) wrote");
-    expect(
-      await h.db.prisma.auditEvent.count({ where: { action: "reply.read_in_full", actor: `slack:${ALICE}` } }),
-    ).toBe(1);
-  });
-
-  it("shows the confidence of the failed check only", async () => {
-    const evidence = await findCaseEvidence(h.db.prisma, caseId);
-    const alert = JSON.stringify(alertOf("VP-111").blocks);
-    expect(alert).toContain(`Confidence of the failed check*\\n${evidence.location!.confidence}/5`);
-  });
-});
-
-describe("deciding a cancellation per rider", () => {
-  const currentCard = () =>
-    h.fake.thread(AUDIT_CHANNEL, alertOf("VP-111").ts).find((m) => /Cancellation of/.test(String(m.text)))!;
-
-  it("offers Remove and Keep for each rider, and Keep everyone with a reason", () => {
-    expect(buttonsOf(card).map((b) => b.action_id)).toEqual(
-      expect.arrayContaining([
-        "remove_rider:EMP-1028",
-        "keep_rider:EMP-1028",
-        "remove_rider:EMP-1083",
-        "keep_rider:EMP-1083",
-        "reject_cancellation",
-      ]),
-    );
-    expect(JSON.stringify(card.blocks)).toContain("Decide for each rider");
-  });
-
-  it("refuses a click on a card shown before the case changed, and refreshes the card", async () => {
-    const stale = card;
-    const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId } });
-    await h.bot.ctx.workflow.receiveReply({
-      threadId: thread.id,
-      from: "wendell.ashby@northwind.example",
-      body: "One more thing: my new shift starts Monday, I attached the letter from HR.",
-    });
-    await click(ALICE, stale, /^keep_rider:EMP-1028$/);
-    const told = h.fake.ephemerals(ALICE).at(-1)!.message;
-    expect(told.text).toMatch(/^This case changed since this card was shown .*here is the current card/);
-    expect(told.thread_ts).toBe(alertOf("VP-111").ts);
-    expect(await h.db.prisma.riderDecision.count()).toBe(0);
-    const refreshed = currentCard();
-    expect(refreshed.ts).toBe(stale.ts);
-    expect(JSON.stringify(refreshed.blocks)).toContain("my new shift starts Monday");
-    expect(buttonsOf(refreshed).find((b) => b.action_id === "keep_rider:EMP-1028")!.value).not.toBe(
-      buttonsOf(stale).find((b) => b.action_id === "keep_rider:EMP-1028")!.value,
-    );
-    card = refreshed;
-  });
-
-  it("keeps one rider and removes the other, each recorded and carried out once", async () => {
-    openAlert = alertOf("VP-111");
-    await click(ALICE, card, /^keep_rider:EMP-1028$/);
-    expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status).toBe("pre_cancel");
-    card = currentCard();
-    expect(JSON.stringify(card.blocks)).toMatch(/Kept\* by <@U0ALICE>/);
-    expect(buttonsOf(card).map((b) => b.action_id)).not.toContain("keep_rider:EMP-1028");
-    await click(BOB, card, /^remove_rider:EMP-1083$/);
-    // A second click on the same rider, from a screen that still shows the buttons, changes nothing.
-    await click(ALICE, card, /^remove_rider:EMP-1083$/);
-    await waitFor(
-      async () => (await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status === "cancelled",
-    );
-    expect(
-      await h.db.prisma.rider.findMany({
-        where: { vanpoolId: "VP-111", employeeId: { in: ["EMP-1028", "EMP-1083"] } },
-        select: { employeeId: true, status: true },
-        orderBy: { employeeId: "asc" },
-      }),
-    ).toEqual([
-      { employeeId: "EMP-1028", status: "active" },
-      { employeeId: "EMP-1083", status: "removed" },
-    ]);
-    expect(await h.db.prisma.auditEvent.count({ where: { action: "rider.removed", subjectId: caseId } })).toBe(1);
-    expect(
-      await h.db.prisma.message.count({ where: { idempotencyKey: { startsWith: `${caseId}:removal_notice:` } } }),
-    ).toBe(1);
-    expect(h.fake.ephemerals(ALICE).at(-1)!.message.text).toMatch(/^Already approved by <@U0BOB>|already decided/);
-  });
-});
-
-describe("a closed case", () => {
-  it("has no Re-audit button; a re-audit from a stale alert leaves it and its evidence as decided", async () => {
-    const staleAlert = openAlert;
-    const closed = await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } });
-    expect(closed.status).toBe("cancelled");
-    const evidenceBefore = await findCaseEvidence(h.db.prisma, caseId);
-    const alert = alertOf("VP-111");
-    expect(buttonsOf(alert).map((b) => b.action_id)).toEqual(["view_evidence"]);
-    const alertBlocks = JSON.stringify(alert.blocks);
-
-    await click(ALICE, staleAlert, /^reaudit$/);
-    expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).toMatchObject({
-      status: "cancelled",
-      updatedAt: closed.updatedAt,
-    });
-    expect(await findCaseEvidence(h.db.prisma, caseId)).toEqual(evidenceBefore);
-    expect(JSON.stringify(h.fake.find((m) => m.ts === alert.ts)!.blocks)).toBe(alertBlocks);
-    expect(h.fake.ephemerals(ALICE).at(-1)!.message.text).toMatch(
-      /is closed and stays as decided|passes both checks; no new case is needed/,
-    );
-  });
-});
-
-describe("undoing a cancellation", () => {
-  const currentCard = () =>
-    h.fake.thread(AUDIT_CHANNEL, alertOf("VP-111").ts).find((m) => /Cancellation of/.test(String(m.text)))!;
-  const undoButtons = () => buttonsOf(currentCard()).filter((b) => b.action_id === "undo_cancellation");
-
-  it("offers Undo on the carried-out card; after the window a stale click is refused in words and the button goes", async () => {
-    await h.bot.messages.syncCase(caseId);
-    const withUndo = currentCard();
-    expect(undoButtons()).toHaveLength(1);
-    expect(JSON.stringify(withUndo.blocks)).toMatch(/Undo is possible until <!date\^\d+\^\{time\}/);
-    const realNow = h.deps.now;
-    h.deps.now = () => new Date(realNow().getTime() + 11 * 60_000);
-    try {
-      await click(ALICE, withUndo, /^undo_cancellation$/);
-      expect(h.fake.ephemerals(ALICE).at(-1)!.message.text).toBe(
-        "The 10 minutes to undo this cancellation are over; it stays as decided. Nothing was changed.",
+      const alert = alertOf("VP-111");
+      card = h.fake.thread(AUDIT_CHANNEL, alert.ts).find((m) => /Cancellation of/.test(String(m.text)))!;
+      const text = JSON.stringify(card.blocks);
+      expect(text).toContain("EMP-1028 (Wendell)");
+      expect(text).toMatch(/EMP-1083 \([A-Z][a-z]+\)/);
+      expect(text).toContain("I moved back to [street address] last month");
+      expect(text).toContain("My number is [phone number] or [email address]");
+      expect(text).not.toMatch(/Maple|555-0142|@example\.org|@northwind/);
+      expect(text).toMatch(/Replied <!date\^\d+\^/);
+      expect(text).toMatch(/answered <!date|not answered yet/);
+      expect(text).toMatch(/No reply by the deadline/);
+      expect(text).toMatch(
+        /Why now:\* the reply deadline \(<!date\^\d+\^[^)]*\) passed and a re-audit still fails location/,
       );
+      expect(text).not.toContain("(timeout)");
+      expect(text).toMatch(/60-75 mi|50-75 mi|from the pickup/);
+      // "Show full reply" only for the rider who wrote.
+      expect(buttonsOf(card).filter((b) => b.action_id.startsWith("show_full_reply"))).toHaveLength(1);
+    });
+
+    it("refuses the full reply to a non-approver, in the card's thread", async () => {
+      await click(CAROL, card, /^show_full_reply/);
+      const refusal = h.fake.ephemerals(CAROL).at(-1)!;
+      expect(refusal.message.text).toMatch(/Only approvers can read a rider's full reply/);
+      expect(refusal.message.thread_ts).toBe(alertOf("VP-111").ts);
+      expect(h.fake.views(CAROL)).toHaveLength(0);
+    });
+
+    it("opens the full reply for an approver and records who read it", async () => {
+      await click(ALICE, card, /^show_full_reply/);
+      const modal = h.fake.views(ALICE).at(-1)!;
+      expect(JSON.stringify(modal.blocks)).toContain("1450 N. Maple Street, Apt 4B");
+      expect(JSON.stringify(modal.blocks)).toContain("EMP-1028 (Wendell) wrote");
+      expect(
+        await h.db.prisma.auditEvent.count({ where: { action: "reply.read_in_full", actor: `slack:${ALICE}` } }),
+      ).toBe(1);
+    });
+
+    it("shows the confidence of the failed check only", async () => {
+      const evidence = await findCaseEvidence(h.db.prisma, caseId);
+      const alert = JSON.stringify(alertOf("VP-111").blocks);
+      expect(alert).toContain(`Confidence of the failed check*\\n${evidence.location!.confidence}/5`);
+    });
+  });
+
+  describe("deciding a cancellation per rider", () => {
+    const currentCard = () =>
+      h.fake.thread(AUDIT_CHANNEL, alertOf("VP-111").ts).find((m) => /Cancellation of/.test(String(m.text)))!;
+
+    it("offers Remove and Keep for each rider, and Keep everyone with a reason", () => {
+      expect(buttonsOf(card).map((b) => b.action_id)).toEqual(
+        expect.arrayContaining([
+          "remove_rider:EMP-1028",
+          "keep_rider:EMP-1028",
+          "remove_rider:EMP-1083",
+          "keep_rider:EMP-1083",
+          "reject_cancellation",
+        ]),
+      );
+      expect(JSON.stringify(card.blocks)).toContain("Decide for each rider");
+    });
+
+    it("refuses a click on a card shown before the case changed, and refreshes the card", async () => {
+      const stale = card;
+      const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId } });
+      await h.bot.ctx.workflow.receiveReply({
+        threadId: thread.id,
+        from: "wendell.ashby@northwind.example",
+        body: "One more thing: my new shift starts Monday, I attached the letter from HR.",
+      });
+      await click(ALICE, stale, /^keep_rider:EMP-1028$/);
+      const told = h.fake.ephemerals(ALICE).at(-1)!.message;
+      expect(told.text).toMatch(/^This case changed since this card was shown .*here is the current card/);
+      expect(told.thread_ts).toBe(alertOf("VP-111").ts);
+      expect(await h.db.prisma.riderDecision.count()).toBe(0);
+      const refreshed = currentCard();
+      expect(refreshed.ts).toBe(stale.ts);
+      expect(JSON.stringify(refreshed.blocks)).toContain("my new shift starts Monday");
+      expect(buttonsOf(refreshed).find((b) => b.action_id === "keep_rider:EMP-1028")!.value).not.toBe(
+        buttonsOf(stale).find((b) => b.action_id === "keep_rider:EMP-1028")!.value,
+      );
+      card = refreshed;
+    });
+
+    it("keeps one rider and removes the other, each recorded and carried out once", async () => {
+      openAlert = alertOf("VP-111");
+      await click(ALICE, card, /^keep_rider:EMP-1028$/);
+      expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status).toBe("pre_cancel");
+      card = currentCard();
+      expect(JSON.stringify(card.blocks)).toMatch(/Kept\* by <@U0ALICE>/);
+      expect(buttonsOf(card).map((b) => b.action_id)).not.toContain("keep_rider:EMP-1028");
+      await click(BOB, card, /^remove_rider:EMP-1083$/);
+      // A second click on the same rider, from a screen that still shows the buttons, changes nothing.
+      await click(ALICE, card, /^remove_rider:EMP-1083$/);
+      await waitFor(
+        async () => (await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status === "cancelled",
+      );
+      expect(
+        await h.db.prisma.rider.findMany({
+          where: { vanpoolId: "VP-111", employeeId: { in: ["EMP-1028", "EMP-1083"] } },
+          select: { employeeId: true, status: true },
+          orderBy: { employeeId: "asc" },
+        }),
+      ).toEqual([
+        { employeeId: "EMP-1028", status: "active" },
+        { employeeId: "EMP-1083", status: "removed" },
+      ]);
+      expect(await h.db.prisma.auditEvent.count({ where: { action: "rider.removed", subjectId: caseId } })).toBe(1);
+      expect(
+        await h.db.prisma.message.count({ where: { idempotencyKey: { startsWith: `${caseId}:removal_notice:` } } }),
+      ).toBe(1);
+      expect(h.fake.ephemerals(ALICE).at(-1)!.message.text).toMatch(/^Already approved by <@U0BOB>|already decided/);
+    });
+  });
+
+  describe("a closed case", () => {
+    it("has no Re-audit button; a re-audit from a stale alert leaves it and its evidence as decided", async () => {
+      const staleAlert = openAlert;
+      const closed = await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } });
+      expect(closed.status).toBe("cancelled");
+      const evidenceBefore = await findCaseEvidence(h.db.prisma, caseId);
+      const alert = alertOf("VP-111");
+      expect(buttonsOf(alert).map((b) => b.action_id)).toEqual(["view_evidence"]);
+      const alertBlocks = JSON.stringify(alert.blocks);
+
+      await click(ALICE, staleAlert, /^reaudit$/);
+      expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).toMatchObject({
+        status: "cancelled",
+        updatedAt: closed.updatedAt,
+      });
+      expect(await findCaseEvidence(h.db.prisma, caseId)).toEqual(evidenceBefore);
+      expect(JSON.stringify(h.fake.find((m) => m.ts === alert.ts)!.blocks)).toBe(alertBlocks);
+      expect(h.fake.ephemerals(ALICE).at(-1)!.message.text).toMatch(
+        /is closed and stays as decided|passes both checks; no new case is needed/,
+      );
+    });
+  });
+
+  describe("undoing a cancellation", () => {
+    const currentCard = () =>
+      h.fake.thread(AUDIT_CHANNEL, alertOf("VP-111").ts).find((m) => /Cancellation of/.test(String(m.text)))!;
+    const undoButtons = () => buttonsOf(currentCard()).filter((b) => b.action_id === "undo_cancellation");
+
+    it("offers Undo on the carried-out card; after the window a stale click is refused in words and the button goes", async () => {
+      await h.bot.messages.syncCase(caseId);
+      const withUndo = currentCard();
+      expect(undoButtons()).toHaveLength(1);
+      expect(JSON.stringify(withUndo.blocks)).toMatch(/Undo is possible until <!date\^\d+\^\{time\}/);
+      const realNow = h.deps.now;
+      h.deps.now = () => new Date(realNow().getTime() + 11 * 60_000);
+      try {
+        await click(ALICE, withUndo, /^undo_cancellation$/);
+        expect(h.fake.ephemerals(ALICE).at(-1)!.message.text).toBe(
+          "The 10 minutes to undo this cancellation are over; it stays as decided. Nothing was changed.",
+        );
+        expect(undoButtons()).toHaveLength(0);
+        expect(await h.db.prisma.rider.count({ where: { employeeId: "EMP-1083", status: "removed" } })).toBe(1);
+      } finally {
+        h.deps.now = realNow;
+      }
+    });
+
+    it("within the window reinstates the removed rider, retracts the notice and records it, once", async () => {
+      await h.bot.messages.syncCase(caseId);
+      const card = currentCard();
+      await click(CAROL, card, /^undo_cancellation$/);
+      expect(h.fake.ephemerals(CAROL).at(-1)!.message.text).toBe(
+        "Only approvers can decide this. Nothing was changed.",
+      );
+      await click(ALICE, card, /^undo_cancellation$/);
+      await click(BOB, card, /^undo_cancellation$/);
+      expect(h.fake.ephemerals(BOB).at(-1)!.message.text).toBe(
+        "This cancellation was already undone. Nothing was changed.",
+      );
+      expect(await h.db.prisma.rider.count({ where: { employeeId: "EMP-1083", status: "active" } })).toBe(1);
+      expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).toMatchObject({
+        status: "resolved",
+        outcome: "resolved",
+      });
+      const retraction = await h.db.prisma.message.findUniqueOrThrow({
+        where: { idempotencyKey: `${caseId}:retraction:EMP-1083` },
+      });
+      expect(retraction.subject).toBe("Your vanpool membership in VP-111 continues");
+      expect(
+        await h.db.prisma.auditEvent.count({
+          where: { action: "rider.reinstated", subjectId: caseId, actor: `person:${ALICE}` },
+        }),
+      ).toBe(1);
+      const text = JSON.stringify(currentCard().blocks);
+      expect(text).toMatch(/Reinstated\*: the removal was undone by <@U0ALICE>/);
+      expect(text).toMatch(/Cancellation undone\* by <@U0ALICE> <!date.*>: EMP-1083 reinstated/);
       expect(undoButtons()).toHaveLength(0);
-      expect(await h.db.prisma.rider.count({ where: { employeeId: "EMP-1083", status: "removed" } })).toBe(1);
-    } finally {
-      h.deps.now = realNow;
-    }
-  });
-
-  it("within the window reinstates the removed rider, retracts the notice and records it, once", async () => {
-    await h.bot.messages.syncCase(caseId);
-    const card = currentCard();
-    await click(CAROL, card, /^undo_cancellation$/);
-    expect(h.fake.ephemerals(CAROL).at(-1)!.message.text).toBe("Only approvers can decide this. Nothing was changed.");
-    await click(ALICE, card, /^undo_cancellation$/);
-    await click(BOB, card, /^undo_cancellation$/);
-    expect(h.fake.ephemerals(BOB).at(-1)!.message.text).toBe(
-      "This cancellation was already undone. Nothing was changed.",
-    );
-    expect(await h.db.prisma.rider.count({ where: { employeeId: "EMP-1083", status: "active" } })).toBe(1);
-    expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).toMatchObject({
-      status: "resolved",
-      outcome: "resolved",
+      expect(h.fake.thread(AUDIT_CHANNEL, alertOf("VP-111").ts).map((m) => String(m.text))).toContainEqual(
+        expect.stringMatching(/^↩️ <@U0ALICE> undid the cancellation: EMP-1083 reinstated; .*retraction email/),
+      );
     });
-    const retraction = await h.db.prisma.message.findUniqueOrThrow({
-      where: { idempotencyKey: `${caseId}:retraction:EMP-1083` },
+  });
+
+  describe("a case that needs a person", () => {
+    it("says on its alert what to decide, and is in the digest and App Home with its age", async () => {
+      await h.post(command(ALICE, "audit VP-109"));
+      await h.bot.idle();
+      const record = await h.db.prisma.case.findFirstOrThrow({
+        where: { vanpoolId: "VP-109", status: "pending_reply" },
+      });
+      const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
+      await h.bot.ctx.workflow.receiveReply({
+        threadId: thread.id,
+        from: "kyle.jorgensen@northwind.example",
+        body: "Ok, got it. Thanks for letting me know.",
+      });
+      await h.bot.messages.syncCase(record.id);
+      expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).status).toBe("hitl_review");
+      const alert = JSON.stringify(alertOf("VP-109").blocks);
+      expect(alert).toContain("What to decide");
+      expect(alert).toMatch(/still fails|data is missing|drafted email/);
+
+      await h.post(command(ALICE, "digest"));
+      await h.bot.idle();
+      const digest = h.fake
+        .messages(AUDIT_CHANNEL)
+        .filter((m) => /Pool Patrol digest/.test(String(m.text)))
+        .at(-1)!;
+      expect(JSON.stringify(digest.blocks)).toMatch(
+        new RegExp(`Needs a person \\(\\d+\\)\\*\\\\n[^"]*• ${record.id} VP-109 · waiting`),
+      );
+
+      await h.post(
+        h.fake.eventCallbackBody({
+          event: { type: "app_home_opened", user: CAROL, channel: "D0CAROL", tab: "home", event_ts: "1.0" },
+        }),
+      );
+      await h.bot.idle();
+      expect(JSON.stringify(h.fake.home(CAROL)!.blocks)).toMatch(new RegExp(`\\*${record.id}\\* VP-109 · waiting`));
+      // A case waiting since the seeds (early November) shows its age in days, not the time of its last Slack update.
+      expect(JSON.stringify(h.fake.home(CAROL)!.blocks)).toMatch(/\*CASE-178B31FB\* VP-103 · waiting \d+ days/);
     });
-    expect(retraction.subject).toBe("Your vanpool membership in VP-111 continues");
-    expect(
-      await h.db.prisma.auditEvent.count({
-        where: { action: "rider.reinstated", subjectId: caseId, actor: `person:${ALICE}` },
-      }),
-    ).toBe(1);
-    const text = JSON.stringify(currentCard().blocks);
-    expect(text).toMatch(/Reinstated\*: the removal was undone by <@U0ALICE>/);
-    expect(text).toMatch(/Cancellation undone\* by <@U0ALICE> <!date.*>: EMP-1083 reinstated/);
-    expect(undoButtons()).toHaveLength(0);
-    expect(h.fake.thread(AUDIT_CHANNEL, alertOf("VP-111").ts).map((m) => String(m.text))).toContainEqual(
-      expect.stringMatching(/^↩️ <@U0ALICE> undid the cancellation: EMP-1083 reinstated; .*retraction email/),
-    );
   });
-});
 
-describe("a case that needs a person", () => {
-  it("says on its alert what to decide, and is in the digest and App Home with its age", async () => {
-    await h.post(command(ALICE, "audit VP-109"));
-    await h.bot.idle();
-    const record = await h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-109", status: "pending_reply" } });
-    const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
-    await h.bot.ctx.workflow.receiveReply({
-      threadId: thread.id,
-      from: "kyle.jorgensen@northwind.example",
-      body: "Ok, got it. Thanks for letting me know.",
+  describe("/poolpatrol in words", () => {
+    it("takes the status words help shows", async () => {
+      const help = await ask(CAROL, "help");
+      expect(help.text).toContain("`needs a person`");
+      const listed = await ask(CAROL, "cases needs a person");
+      expect(listed.text).toMatch(/^Cases: Needs a person \(\d+\):\n• \*CASE-/);
+      expect(listed.text).not.toMatch(/hitl_review|_mismatch/);
+      expect((await ask(CAROL, "cases Resolved")).text).toMatch(/^Cases: Resolved \(\d+\)/);
     });
-    await h.bot.messages.syncCase(record.id);
-    expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).status).toBe("hitl_review");
-    const alert = JSON.stringify(alertOf("VP-109").blocks);
-    expect(alert).toContain("What to decide");
-    expect(alert).toMatch(/still fails|data is missing|drafted email/);
 
-    await h.post(command(ALICE, "digest"));
-    await h.bot.idle();
-    const digest = h.fake
-      .messages(AUDIT_CHANNEL)
-      .filter((m) => /Pool Patrol digest/.test(String(m.text)))
-      .at(-1)!;
-    expect(JSON.stringify(digest.blocks)).toMatch(
-      new RegExp(`Needs a person \\(\\d+\\)\\*\\\\n[^"]*• ${record.id} VP-109 · waiting`),
-    );
-
-    await h.post(
-      h.fake.eventCallbackBody({
-        event: { type: "app_home_opened", user: CAROL, channel: "D0CAROL", tab: "home", event_ts: "1.0" },
-      }),
-    );
-    await h.bot.idle();
-    expect(JSON.stringify(h.fake.home(CAROL)!.blocks)).toMatch(new RegExp(`\\*${record.id}\\* VP-109 · waiting`));
-    // A case waiting since the seeds (early November) shows its age in days, not the time of its last Slack update.
-    expect(JSON.stringify(h.fake.home(CAROL)!.blocks)).toMatch(/\*CASE-178B31FB\* VP-103 · waiting \d+ days/);
-  });
-});
-
-describe("/poolpatrol in words", () => {
-  it("takes the status words help shows", async () => {
-    const help = await ask(CAROL, "help");
-    expect(help.text).toContain("`needs a person`");
-    const listed = await ask(CAROL, "cases needs a person");
-    expect(listed.text).toMatch(/^Cases: Needs a person \(\d+\):\n• \*CASE-/);
-    expect(listed.text).not.toMatch(/hitl_review|_mismatch/);
-    expect((await ask(CAROL, "cases Resolved")).text).toMatch(/^Cases: Resolved \(\d+\)/);
-  });
-
-  it("never echoes more than 100 characters of what was typed", async () => {
-    const typed = "x".repeat(300);
-    for (const text of [typed, `cases ${typed}`]) {
-      const answer = (await ask(CAROL, text)).text;
-      expect(answer).toMatch(/I don't know/);
-      expect(answer).not.toContain("x".repeat(101));
-    }
-  });
-
-  it("answers status properly when Slack no longer has the alert", async () => {
-    h.fake.failNext("chat.getPermalink", "message_not_found");
-    const response = await h.post(command(CAROL, "status VP-109"));
-    expect(response.status).toBe(200);
-    expect(((await response.json()) as { text: string }).text).toMatch(/\(VP-109\) is \*Needs a person\*/);
-  });
-});
-
-describe("the actions of a case that needs a person", () => {
-  let record: { id: string };
-  const submit = async (user: string, values: Record<string, string>) => {
-    const modal = h.fake.views(user).at(-1)!;
-    const response = await h.post(h.fake.viewSubmissionPayload({ user: { id: user }, view: modal, values }));
-    await h.bot.idle();
-    return response;
-  };
-
-  it("offers re-audit, email a rider and close with a reason, to approvers only", async () => {
-    record = await h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-109", status: "hitl_review" } });
-    const alert = alertOf("VP-109");
-    expect(buttonsOf(alert).map((b) => b.action_id)).toEqual([
-      "view_evidence",
-      "reaudit",
-      "email_rider",
-      "close_resolved",
-    ]);
-    expect(JSON.stringify(alert.blocks)).toMatch(/Re-audit \(data fixed\)/);
-    const views = h.fake.views(CAROL).length;
-    await click(CAROL, alert, /^close_resolved$/);
-    expect(h.fake.ephemerals(CAROL).at(-1)!.message).toMatchObject({
-      text: "Only approvers can decide this. Nothing was changed.",
-      thread_ts: alert.ts,
+    it("never echoes more than 100 characters of what was typed", async () => {
+      const typed = "x".repeat(300);
+      for (const text of [typed, `cases ${typed}`]) {
+        const answer = (await ask(CAROL, text)).text;
+        expect(answer).toMatch(/I don't know/);
+        expect(answer).not.toContain("x".repeat(101));
+      }
     });
-    expect(h.fake.views(CAROL)).toHaveLength(views);
+
+    it("answers status properly when Slack no longer has the alert", async () => {
+      h.fake.failNext("chat.getPermalink", "message_not_found");
+      const response = await h.post(command(CAROL, "status VP-109"));
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { text: string }).text).toMatch(/\(VP-109\) is \*Needs a person\*/);
+    });
   });
 
-  it("drafts an email to the rider that waits on an approval card, and sends it once approved", async () => {
-    const sentBefore = await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } });
-    await click(ALICE, alertOf("VP-109"), /^email_rider$/);
-    const modal = JSON.stringify(h.fake.views(ALICE).at(-1)!.blocks);
-    expect(modal).toMatch(/EMP-\d+ \([A-Z][a-z]+\)/);
-    expect(modal).not.toMatch(/@northwind/);
-    await submit(ALICE, { body: "Hello Kyle, could you confirm which shift you work from next week? Thank you." });
-    expect(await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } })).toBe(sentBefore);
-    const thread = h.fake.thread(AUDIT_CHANNEL, alertOf("VP-109").ts);
-    expect(
-      thread.some((m) => /drafted an email to EMP-\d+; it is sent once an approver approves/.test(String(m.text))),
-    );
-    const draftCard = thread.find((m) => /^Email to EMP-\d+ \(\w+\) on CASE-\w+ needs review/.test(String(m.text)))!;
-    expect(JSON.stringify(draftCard.blocks)).toContain("could you confirm which shift");
-    expect(JSON.stringify(draftCard.blocks)).not.toMatch(/@northwind|not kept/);
+  describe("the actions of a case that needs a person", () => {
+    let record: { id: string };
+    const submit = async (user: string, values: Record<string, string>) => {
+      const modal = h.fake.views(user).at(-1)!;
+      const response = await h.post(h.fake.viewSubmissionPayload({ user: { id: user }, view: modal, values }));
+      await h.bot.idle();
+      return response;
+    };
 
-    await click(BOB, draftCard, /^approve_escalation_reply$/);
-    await waitFor(
-      async () =>
-        (await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } })) === sentBefore + 1,
-    );
-    const sent = await h.db.prisma.message.findFirstOrThrow({
-      where: { direction: "outbound", body: { contains: "could you confirm which shift" } },
+    it("offers re-audit, email a rider and close with a reason, to approvers only", async () => {
+      record = await h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-109", status: "hitl_review" } });
+      const alert = alertOf("VP-109");
+      expect(buttonsOf(alert).map((b) => b.action_id)).toEqual([
+        "view_evidence",
+        "reaudit",
+        "email_rider",
+        "close_resolved",
+      ]);
+      expect(JSON.stringify(alert.blocks)).toMatch(/Re-audit \(data fixed\)/);
+      const views = h.fake.views(CAROL).length;
+      await click(CAROL, alert, /^close_resolved$/);
+      expect(h.fake.ephemerals(CAROL).at(-1)!.message).toMatchObject({
+        text: "Only approvers can decide this. Nothing was changed.",
+        thread_ts: alert.ts,
+      });
+      expect(h.fake.views(CAROL)).toHaveLength(views);
     });
-    expect(sent.toAddresses).toEqual(["kyle.jorgensen@northwind.example"]);
-  });
 
-  it("closes the case as resolved with the reason in the trail and in the thread", async () => {
-    await click(ALICE, alertOf("VP-109"), /^close_resolved$/);
-    const blank = await submit(ALICE, { reason: "ok" });
-    expect(await blank.json()).toMatchObject({ response_action: "errors" });
-    await submit(ALICE, { reason: "Kyle confirmed by phone he moved to the day shift; HR updated his record." });
-    expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).toMatchObject({
-      status: "resolved",
-      outcome: "resolved",
+    it("drafts an email to the rider that waits on an approval card, and sends it once approved", async () => {
+      const sentBefore = await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } });
+      await click(ALICE, alertOf("VP-109"), /^email_rider$/);
+      const modal = JSON.stringify(h.fake.views(ALICE).at(-1)!.blocks);
+      expect(modal).toMatch(/EMP-\d+ \([A-Z][a-z]+\)/);
+      expect(modal).not.toMatch(/@northwind/);
+      await submit(ALICE, { body: "Hello Kyle, could you confirm which shift you work from next week? Thank you." });
+      expect(await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } })).toBe(sentBefore);
+      const thread = h.fake.thread(AUDIT_CHANNEL, alertOf("VP-109").ts);
+      expect(
+        thread.some((m) => /drafted an email to EMP-\d+; it is sent once an approver approves/.test(String(m.text))),
+      );
+      const draftCard = thread.find((m) => /^Email to EMP-\d+ \(\w+\) on CASE-\w+ needs review/.test(String(m.text)))!;
+      expect(JSON.stringify(draftCard.blocks)).toContain("could you confirm which shift");
+      expect(JSON.stringify(draftCard.blocks)).not.toMatch(/@northwind|not kept/);
+
+      await click(BOB, draftCard, /^approve_escalation_reply$/);
+      await waitFor(
+        async () =>
+          (await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } })) === sentBefore + 1,
+      );
+      const sent = await h.db.prisma.message.findFirstOrThrow({
+        where: { direction: "outbound", body: { contains: "could you confirm which shift" } },
+      });
+      expect(sent.toAddresses).toEqual(["kyle.jorgensen@northwind.example"]);
     });
-    const trail = await h.db.prisma.auditEvent.findFirstOrThrow({
-      where: { subjectId: record.id, action: "case.status_changed", actor: `person:${ALICE}` },
+
+    it("closes the case as resolved with the reason in the trail and in the thread", async () => {
+      await click(ALICE, alertOf("VP-109"), /^close_resolved$/);
+      const blank = await submit(ALICE, { reason: "ok" });
+      expect(await blank.json()).toMatchObject({ response_action: "errors" });
+      await submit(ALICE, { reason: "Kyle confirmed by phone he moved to the day shift; HR updated his record." });
+      expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).toMatchObject({
+        status: "resolved",
+        outcome: "resolved",
+      });
+      const trail = await h.db.prisma.auditEvent.findFirstOrThrow({
+        where: { subjectId: record.id, action: "case.status_changed", actor: `person:${ALICE}` },
+      });
+      expect(trail.details).toMatchObject({ to: "resolved", why: expect.stringContaining("confirmed by phone") });
+      const alert = alertOf("VP-109");
+      expect(buttonsOf(alert).map((b) => b.action_id)).toEqual(["view_evidence"]);
+      expect(h.fake.thread(AUDIT_CHANNEL, alert.ts).at(-1)!.text).toMatch(
+        /^✅ <@U0ALICE> closed CASE-\w+ as resolved: Kyle confirmed by phone/,
+      );
     });
-    expect(trail.details).toMatchObject({ to: "resolved", why: expect.stringContaining("confirmed by phone") });
-    const alert = alertOf("VP-109");
-    expect(buttonsOf(alert).map((b) => b.action_id)).toEqual(["view_evidence"]);
-    expect(h.fake.thread(AUDIT_CHANNEL, alert.ts).at(-1)!.text).toMatch(
-      /^✅ <@U0ALICE> closed CASE-\w+ as resolved: Kyle confirmed by phone/,
-    );
   });
 });
