@@ -7,6 +7,10 @@ import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
+import type { Clock } from "../../src/jobs/clock.js";
+import { type JobEngine, startJobEngine } from "../../src/jobs/engine.js";
+import { QUEUE_OPTIONS } from "../../src/jobs/queues.js";
+import { startBotJobs } from "../../src/jobs/runtime.js";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
@@ -27,6 +31,8 @@ let db: TestDatabase;
 let bot: SlackApp;
 let resend: ResendStub;
 let deps: AgentDeps;
+let jobs: JobEngine;
+let clock: Clock;
 let webhook = "";
 const INBOUND = "replies@inbound.northwind.example";
 
@@ -50,15 +56,19 @@ beforeAll(async () => {
   });
   db = await createTestDatabase();
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
-  deps = await buildAgentDeps(
-    db,
-    parseSettings({
-      RESEND_API_KEY: "re_test_key",
-      RESEND_BASE_URL: resend.baseUrl,
-      RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      POOLPATROL_INBOUND_ADDRESS: INBOUND,
-    }),
-  );
+  const settings = parseSettings({
+    RESEND_API_KEY: "re_test_key",
+    RESEND_BASE_URL: resend.baseUrl,
+    RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    POOLPATROL_INBOUND_ADDRESS: INBOUND,
+  });
+  jobs = await startJobEngine({
+    databaseUrl: db.url,
+    log: () => {},
+    pollingIntervalSeconds: 0.5,
+    queues: QUEUE_OPTIONS,
+  });
+  deps = { ...(await buildAgentDeps(db, settings)), jobs };
   const port = await freePort();
   webhook = `http://127.0.0.1:${port}/webhooks/resend`;
   bot = await createSlackApp({
@@ -73,15 +83,19 @@ beforeAll(async () => {
       restrictAudits: true,
     },
     deps,
+    jobs,
     retries: 0,
   });
   await bot.app.start();
+  clock = await startBotJobs(bot, jobs, settings);
   await socket.connected();
 });
 
 afterAll(async () => {
+  clock.stop();
   await bot.idle();
   await bot.app.stop();
+  await jobs.stop();
   await socket.close();
   await fake.close();
   await resend.close();
