@@ -102,7 +102,10 @@ describe.skipIf(!hasChromium)("the sandbox in a browser", { shuffle: false }, ()
     await asUser("U0CASEY");
     const card = channel().locator(".message", { hasText: "Cancel membership?" }).first();
     await expect.poll(() => card.count(), { timeout: 20_000 }).toBe(1);
-    await card.getByRole("button", { name: /^Remove EMP-/ }).first().click();
+    await card
+      .getByRole("button", { name: /^Remove EMP-/ })
+      .first()
+      .click();
     // The refusal is in the card's thread, next to the card.
     const vanpool = /Cancel membership\? (VP-\d+)/.exec((await card.textContent()) ?? "")![1]!;
     await channel()
