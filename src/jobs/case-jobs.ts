@@ -4,6 +4,7 @@
 import type { AgentDeps } from "../agents/deps.js";
 import type { CaseWorkflow } from "../cases/case-workflow.js";
 import { deliverCaseEmail, emailServiceDeps, giveUpOnEmail } from "../cases/email-service.js";
+import { undoUntil } from "../cases/undo-cancellation.js";
 import { failAbandonedRuns } from "../data/agent-run-repository.js";
 import { claimReminders, expirePendingBefore, getApproval } from "../data/approval-repository.js";
 import { expiredCaseThreads } from "../data/checkpoint-repository.js";
@@ -30,6 +31,8 @@ export async function registerCaseJobs(engine: JobEngine, { deps, workflow, log 
       const result = await workflow.applyDecision(await getApproval(deps.prisma, job.data.approvalId));
       const { approval } = result;
       await jobs.threadNote(approval.case_id, `decision:${approval.approval_id}`, decisionNote(approval, result.note));
+      const undoEnds = undoUntil(approval, deps.settings.undoMinutes);
+      if (undoEnds) await jobs.syncCaseAt(approval.case_id, undoEnds);
       return { note: result.note };
     },
     { concurrency },

@@ -52,6 +52,17 @@ export function caseJobs(jobs: JobSender) {
         { id: jobIdFor(`timeout:${caseId}:${lastOutboundAt.toISOString()}:${due.toISOString()}`), startAfter: due },
       ),
     syncCase: (caseId: string) => jobs.send(QUEUES.syncCase, { caseId }, { singletonKey: caseId }),
+    /** A refresh due later (say when an Undo button's time is up), apart from the case's immediate syncs. */
+    syncCaseAt: (caseId: string, at: Date) =>
+      jobs.send(
+        QUEUES.syncCase,
+        { caseId },
+        {
+          id: jobIdFor(`sync:${caseId}:${at.toISOString()}`),
+          singletonKey: `${caseId}@${at.toISOString()}`,
+          startAfter: at,
+        },
+      ),
     threadNote: (caseId: string, key: string, text: string) =>
       jobs.send(QUEUES.threadNote, { caseId, text }, { id: jobIdFor(`note:${caseId}:${key}`) }),
   };
