@@ -96,12 +96,16 @@ function shiftLines(result: NonNullable<LatestResults["shift"]>): string[] {
   return lines;
 }
 
-export function editReplyModal(approval: ApprovalRecord, riderLabel: string): ModalView {
+/**
+ * The decision modals keep the clicked button's value (request id and the evidence version the card
+ * showed), so a submit after the case changed is refused like a click would be.
+ */
+export function editReplyModal(approval: ApprovalRecord, riderLabel: string, buttonValue: string): ModalView {
   const payload = approval.payload as { body: string };
   return {
     type: "modal",
     callback_id: VIEW_CALLBACKS.editReply,
-    private_metadata: approval.approval_id,
+    private_metadata: buttonValue,
     title: plain("Edit reply"),
     submit: plain("Send"),
     close: plain("Cancel"),
@@ -123,11 +127,11 @@ export function editReplyModal(approval: ApprovalRecord, riderLabel: string): Mo
   };
 }
 
-export function rejectModal(approval: ApprovalRecord): ModalView {
+export function rejectModal(approval: ApprovalRecord, buttonValue: string): ModalView {
   return {
     type: "modal",
     callback_id: VIEW_CALLBACKS.rejectApproval,
-    private_metadata: approval.approval_id,
+    private_metadata: buttonValue,
     title: plain(approval.kind === "cancellation" ? "Keep everyone" : "Reject reply"),
     submit: plain(approval.kind === "cancellation" ? "Keep everyone" : "Reject"),
     close: plain("Cancel"),

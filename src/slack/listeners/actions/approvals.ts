@@ -136,8 +136,11 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
         return;
       }
       // Opened right after the ack, while the trigger id is fresh.
+      const value = action.value ?? approval.approval_id;
       const view =
-        decision === "edit-modal" ? editReplyModal(approval, await riderLabel(approval)) : rejectModal(approval);
+        decision === "edit-modal"
+          ? editReplyModal(approval, await riderLabel(approval), value)
+          : rejectModal(approval, value);
       await ctx.client.views.open({ trigger_id: body.trigger_id, view });
     });
   }
@@ -271,11 +274,12 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
 
   async function decideFromModal(
     userId: string,
-    approvalId: string,
+    buttonValue: string,
     decision: Decision,
     extra: { body?: string; reason?: string },
   ) {
-    const approval = await findApproval(prisma, approvalId);
+    const shown = parseButtonValue(buttonValue);
+    const approval = await findApproval(prisma, shown.approvalId);
     if (!approval) return;
     // Answers go in the case's thread, where the card is.
     const alert = await findCaseAlertLocation(prisma, approval.case_id);
@@ -286,6 +290,8 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
     };
     // The approver check runs again at submit time: rights can change while a modal is open.
     if (!(await deps.isApprover(userId))) return tell(place, NOT_APPROVER);
-    await decide(place, approvalId, decision, extra);
+    // The case may have changed while the modal was open: decide only on what the card showed.
+    if (approval.status === "pending" && !(await showsCurrentCase(place, approval, shown.version))) return;
+    await decide(place, approval.approval_id, decision, extra);
   }
 }

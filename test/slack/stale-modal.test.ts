@@ -1,0 +1,66 @@
+// A decision modal is bound to the card it was opened from: if the case changes while the modal is
+// open (here a second email from the rider), submitting it decides nothing and says why.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { ALICE, AUDIT_CHANNEL, type Harness, startHarness } from "./harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+type Element = { action_id: string; value: string };
+const buttonsOf = (message: { blocks?: unknown[] }) =>
+  (message.blocks ?? []).flatMap((b) =>
+    (b as { type: string; elements?: Element[] }).type === "actions" ? (b as { elements: Element[] }).elements : [],
+  );
+const alertOf = (vanpoolId: string) =>
+  h.fake.messages(AUDIT_CHANNEL).find((m) => String(m.text).includes(vanpoolId) && String(m.text).includes("CASE-"))!;
+
+it("refuses an Edit submitted after the rider wrote again, sends nothing, and refreshes the card", async () => {
+  await h.post(
+    h.fake.slashCommandBody({
+      command: "/poolpatrol",
+      text: "audit VP-111",
+      user_id: ALICE,
+      channel_id: AUDIT_CHANNEL,
+    }),
+  );
+  await h.bot.idle();
+  const record = await h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-111", status: "pending_reply" } });
+  const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
+  const from = "wendell.ashby@northwind.example";
+  await h.bot.ctx.workflow.receiveReply({ threadId: thread.id, from, body: "This is ridiculous, I want a manager." });
+  await h.bot.idle();
+  const alertTs = alertOf("VP-111").ts;
+  const card = h.fake
+    .thread(AUDIT_CHANNEL, alertTs)
+    .find((m) => buttonsOf(m).some((b) => b.action_id === "edit_escalation_reply"))!;
+  const edit = buttonsOf(card).find((b) => b.action_id === "edit_escalation_reply")!;
+  await h.post(
+    h.fake.blockActionPayload({ user: { id: ALICE }, channel: AUDIT_CHANNEL, message: card as never, action: edit }),
+  );
+  const modal = h.fake.views(ALICE).at(-1)!;
+
+  await h.bot.ctx.workflow.receiveReply({
+    threadId: thread.id,
+    from,
+    body: "Sorry, I was upset. My address is right, I'd just like a call back.",
+  });
+  await h.bot.idle();
+  const edited = "Hi Wendell, a coordinator will call you tomorrow; nothing changes meanwhile. Thank you.";
+  expect(
+    (await h.post(h.fake.viewSubmissionPayload({ user: { id: ALICE }, view: modal, values: { body: edited } }))).status,
+  ).toBe(200);
+  await h.bot.idle();
+
+  const told = h.fake.ephemerals(ALICE).at(-1)!.message;
+  expect(told.text).toMatch(/^This case changed since this card was shown/);
+  expect(told.thread_ts).toBe(alertTs);
+  expect(await h.db.prisma.message.count({ where: { body: edited } })).toBe(0);
+  const refreshed = h.fake.thread(AUDIT_CHANNEL, alertTs).find((m) => m.ts === card.ts)!;
+  // Refreshed in place: its buttons now carry the case as it is, so a click on it goes through.
+  expect(buttonsOf(refreshed).find((b) => b.action_id === "edit_escalation_reply")!.value).not.toBe(edit.value);
+});
