@@ -1,4 +1,5 @@
 // Where a case's alert and each approval card live in Slack (channel + ts).
+import { CLOSED_STATUSES } from "../domain/case-lifecycle.js";
 import type { PrismaClient } from "./prisma.js";
 
 export interface SlackLocation {
@@ -51,7 +52,7 @@ export async function casesMissingFromSlack(prisma: PrismaClient): Promise<strin
   const rows = await prisma.case.findMany({
     where: {
       OR: [
-        { slackTs: null, status: { notIn: ["resolved", "cancelled"] } },
+        { slackTs: null, status: { notIn: [...CLOSED_STATUSES] } },
         { approvals: { some: { status: "pending", slackTs: null } } },
       ],
     },
