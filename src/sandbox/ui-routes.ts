@@ -7,6 +7,7 @@ import path from "node:path";
 import { PROJECT_ROOT } from "../config/settings.js";
 import { listOpenCaseThreads } from "../data/email-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
+import type { InboundOutcome } from "../integrations/email/inbound/inbound-email.js";
 import type { HandWrittenReply } from "../integrations/email/inbound/local-delivery.js";
 import { RESEND_WEBHOOK_PATH } from "../integrations/email/inbound/webhook-route.js";
 import type { FakeSlack } from "./slack/local-slack.js";
@@ -275,10 +276,10 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
             headers: { "content-type": "application/json", ...headers },
             body: rawBody,
           });
-          const answer = (await response.json()) as { outcome?: string; error?: string };
+          const answer = (await response.json()) as Partial<InboundOutcome> & { error?: string };
           await deps.idle();
           if (!response.ok) json(res, 400, { ok: false, error: answer.error ?? "The webhook refused the email." });
-          else json(res, 200, { ok: true, note: answer.outcome });
+          else json(res, 200, { ok: true, note: deliveredNote(answer) });
           return true;
         }
         default:
@@ -291,4 +292,14 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
     }
     return true;
   };
+}
+
+/** What the person who sent a simulated reply reads: where it went, in words (the webhook's answer is for logs). */
+function deliveredNote(answer: Partial<InboundOutcome>): string {
+  if (answer.quarantined === "unknown thread")
+    return "The reply matched no case, so it waits in quarantine for a person (poolpatrol quarantine list).";
+  if (answer.quarantined)
+    return "Pool Patrol never wrote to that sender, so the reply waits in quarantine for a person.";
+  if (answer.case_id) return `Reply delivered to ${answer.case_id}: see its thread in the channel.`;
+  return answer.outcome ?? "Reply delivered.";
 }

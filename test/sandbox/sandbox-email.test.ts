@@ -69,7 +69,9 @@ describe("the sandbox's simulated reply with Resend configured", () => {
       body: "This is wrong, I have lived in Hayward for years. I want to speak to a manager.",
     });
     expect(emailed.status).toBe(200);
-    expect(((await emailed.json()) as { ok: boolean }).ok).toBe(true);
+    const delivered = (await emailed.json()) as { ok: boolean; note: string };
+    expect(delivered.ok).toBe(true);
+    expect(delivered.note).toBe(`Reply delivered to ${record.id}: see its thread in the channel.`);
     await sandbox.bot.idle();
 
     expect(await db.prisma.resendWebhookEvent.count()).toBe(events + 1);
