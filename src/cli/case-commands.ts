@@ -29,7 +29,9 @@ export function formatApprovalLine(a: ApprovalRecord, now: Date): string {
     a.kind === "cancellation"
       ? `remove ${(a.payload.employee_ids as string[]).join(", ")}`
       : `reply to ${String(a.payload.to)}`;
-  return `${a.approval_id}  ${a.kind.padEnd(17)} ${a.case_id}  ${what}  (waiting ${hours} h)`;
+  // A request opened by `tick --now` in the future has no waiting time yet.
+  const since = `since ${a.created_at.toISOString().slice(0, 16).replace("T", " ")}`;
+  return `${a.approval_id}  ${a.kind.padEnd(17)} ${a.case_id}  ${what}  (waiting ${hours >= 0 ? `${hours} h, ` : ""}${since})`;
 }
 
 export async function showCase(prisma: PrismaClient, caseId: string): Promise<string> {

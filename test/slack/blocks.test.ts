@@ -108,6 +108,18 @@ describe("cards within Slack's limits", () => {
     expect(card.text).not.toMatch(/@/);
   });
 
+  it("titles a decided cancellation by what happened, no longer as a question", () => {
+    const title = (status: ApprovalRecord["status"]) => {
+      const card = approvalCard({ ...approval(1), status, decided_by: "U0ALEX", decided_at: new Date() }, "VP-111");
+      return JSON.stringify(card.blocks[0]);
+    };
+    expect(title("pending")).toContain("Cancel membership? VP-111");
+    expect(title("approved")).toContain("Cancellation decided: VP-111");
+    expect(title("rejected")).toContain("Cancellation rejected: VP-111");
+    expect(title("expired")).toContain("Cancellation expired: VP-111");
+    for (const status of ["approved", "rejected", "expired"] as const) expect(title(status)).not.toContain("?");
+  });
+
   it("opens a very long reply in a valid modal", () => {
     const view = fullReplyModal({ rider: "EMP-1 (Dana)", at: new Date(), body: "a".repeat(20_000), caseId: "CASE-1" });
     expect(validateView(view, "modal")).toEqual([]);

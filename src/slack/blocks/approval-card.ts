@@ -206,9 +206,9 @@ export function approvalCard(
     return shown;
   };
   const blocks: KnownBlock[] = [
-    header(`⚠️ Cancel membership? ${vanpoolId} · ${approval.case_id}`),
+    header(`${decided ? cancellationHeadline(approval) : "⚠️ Cancel membership?"} ${vanpoolId} · ${approval.case_id}`),
     section(
-      `Decide for each rider: remove *${who}* from *${vanpoolId}*, or keep them.${options.facts?.whyNow ? `\n*Why now:* ${whyNow(options.facts.whyNow)}` : ""}`,
+      `${decided ? `Cancellation of *${who}* from *${vanpoolId}*: each rider's outcome is below.` : `Decide for each rider: remove *${who}* from *${vanpoolId}*, or keep them.`}${options.facts?.whyNow ? `\n*Why ${decided ? "it was asked" : "now"}:* ${whyNow(options.facts.whyNow)}` : ""}`,
     ),
     ...payload.employee_ids.slice(0, 10).flatMap(riderBlocks),
     ...(payload.employee_ids.length > 10
@@ -304,6 +304,13 @@ function whyNow(why: PreCancelReason): string {
 }
 
 const ordinal = (n: number) => (n === 1 ? "first" : n === 2 ? "second" : n === 3 ? "third" : `${n}th`);
+
+/** A decided cancellation card's title: what happened, not the question it asked. */
+function cancellationHeadline(approval: ApprovalRecord): string {
+  if (approval.status === "rejected") return "✋ Cancellation rejected:";
+  if (approval.status === "expired") return "⌛ Cancellation expired:";
+  return "✅ Cancellation decided:";
+}
 
 function statusWord(approval: ApprovalRecord): string {
   return approval.status === "expired" ? "expired without a decision" : approval.status;
