@@ -118,6 +118,27 @@ describe("cards within Slack's limits", () => {
     expect(title("rejected")).toContain("Cancellation rejected: VP-111");
     expect(title("expired")).toContain("Cancellation expired: VP-111");
     for (const status of ["approved", "rejected", "expired"] as const) expect(title(status)).not.toContain("?");
+    const undone = approvalCard({ ...approval(1), status: "approved", decided_at: new Date() }, "VP-111", {
+      facts: {
+        riders: [],
+        whyNow: null,
+        decisions: [
+          {
+            employee_id: "EMP-2000",
+            decision: "remove",
+            first_approver: null,
+            first_approved_at: null,
+            decided_by: "U0ALEX",
+            decided_at: new Date(),
+            evidence_version: null,
+            outcome: "reinstated",
+            undone_by: "U0ALEX",
+            undone_at: new Date(),
+          },
+        ],
+      },
+    });
+    expect(JSON.stringify(undone.blocks[0])).toContain("Cancellation undone: VP-111");
   });
 
   it("opens a very long reply in a valid modal", () => {

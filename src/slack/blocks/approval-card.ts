@@ -206,7 +206,9 @@ export function approvalCard(
     return shown;
   };
   const blocks: KnownBlock[] = [
-    header(`${decided ? cancellationHeadline(approval) : "⚠️ Cancel membership?"} ${vanpoolId} · ${approval.case_id}`),
+    header(
+      `${decided ? cancellationHeadline(approval, [...decisions.values()]) : "⚠️ Cancel membership?"} ${vanpoolId} · ${approval.case_id}`,
+    ),
     section(
       `${decided ? `Cancellation of *${who}* from *${vanpoolId}*: each rider's outcome is below.` : `Decide for each rider: remove *${who}* from *${vanpoolId}*, or keep them.`}${options.facts?.whyNow ? `\n*Why ${decided ? "it was asked" : "now"}:* ${whyNow(options.facts.whyNow)}` : ""}`,
     ),
@@ -306,7 +308,8 @@ function whyNow(why: PreCancelReason): string {
 const ordinal = (n: number) => (n === 1 ? "first" : n === 2 ? "second" : n === 3 ? "third" : `${n}th`);
 
 /** A decided cancellation card's title: what happened, not the question it asked. */
-function cancellationHeadline(approval: ApprovalRecord): string {
+function cancellationHeadline(approval: ApprovalRecord, decisions: RiderDecisionRecord[]): string {
+  if (decisions.some((d) => d.outcome === "reinstated")) return "↩️ Cancellation undone:";
   if (approval.status === "rejected") return "✋ Cancellation rejected:";
   if (approval.status === "expired") return "⌛ Cancellation expired:";
   return "✅ Cancellation decided:";
