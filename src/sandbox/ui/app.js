@@ -114,11 +114,14 @@ function messageHtml(m, options) {
   const body = m.blocks?.length
     ? blocks(m.blocks, { kind: "message", ts: m.ts })
     : `<div>${mrkdwn(m.text || "")}</div>`;
-  const replies = !options.threadLink
-    ? ""
-    : m.reply_count
-      ? `<button class="thread-link" data-thread="${m.ts}">${m.reply_count} ${m.reply_count === 1 ? "reply" : "replies"}</button>`
-      : `<button class="thread-link start" data-thread="${m.ts}">Reply in thread</button>`;
+  // A reply also sent to the channel opens its parent's thread, as in Slack; an ephemeral has no thread.
+  const thread = m.thread_ts || m.ts;
+  const replies =
+    !options.threadLink || options.ephemeral
+      ? ""
+      : m.reply_count
+        ? `<button class="thread-link" data-thread="${thread}">${m.reply_count} ${m.reply_count === 1 ? "reply" : "replies"}</button>`
+        : `<button class="thread-link start" data-thread="${thread}">Reply in thread</button>`;
   return `<div class="message${options.ephemeral ? " ephemeral" : ""}" data-ts="${m.ts}">
     <div class="avatar${isBot ? "" : " person"}">${isBot ? "🚐" : escapeHtml(name[0] || "?")}</div>
     <div><div class="meta"><strong>${escapeHtml(name)}</strong>${isBot ? '<span class="app-badge">APP</span>' : ""}<time>${time}</time></div>
