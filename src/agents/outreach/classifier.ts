@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { PROJECT_ROOT } from "../../config/settings.js";
 import type { ReplyBucket } from "../../domain/case-lifecycle.js";
+import { spellingCorrector } from "./reply-spelling.js";
 import { extractReplyText } from "./reply-text.js";
 
 export interface Classification {
@@ -46,11 +47,11 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "disputes the data",
   ],
   [
-    /\b((?:never|not|didn't|did not|haven't|have not|hasn't) (?:moved|changed (?:shifts?|my shift|address))|in error|(?:flagged|marked|listed|picked|reported)\w* (?:me )?by mistake|an error|un error|another look|don't (?:think|believe) (?:this|that|it|your|the)\b.{0,30}\b(?:right|correct|accurate)|no es (?:cierto|correcto|verdad)|no me (?:he )?mud\w*|no (?:he )?cambiad\w*|no entiendo por qu[eé]|est[aá] mal|(?:don't|do not|dis)agree|não concordo|mali po)|不对|不正确/,
+    /\b((?:never|not|didn't|did not|haven't|have not|hasn't) (?:moved|changed (?:shifts?|my shift|address))|in error|(?:flagged|marked|listed|picked|reported)\w* (?:me )?by mistake|(?<!\b(?:giving|gives|give|got|get|getting|shows|showing|throws) )an error(?! message)|un error|another look|don't (?:think|believe) (?:this|that|it|your|the)\b.{0,30}\b(?:right|correct|accurate)|no es (?:cierto|correcto|verdad)|no me (?:he )?mud\w*|no (?:he )?cambiad\w*|no entiendo por qu[eé]|est[aá] mal|(?:don't|do not|dis)agree|não concordo|mali po)|不对|不正确/,
     "disputes the findings",
   ],
   [
-    /\b(speak|talk|hablar|falar) (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|whoever|in charge|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?:a |real |actual )(?:person|human)|(?:someone|somebody|a person) (?:to )?(?:call|contact)|(?:call|phone|ring) me\b|(?:put|get) me in touch|connect me (?:with|to)|transfer me to|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
+    /\b(speak|talk|hablar|falar) (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|whoever|in charge|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?<!\b(?:by|from) )(?:a |real |actual )(?:person|human)|(?:someone|somebody|a person) (?:to )?(?:call|contact)|(?:call|phone|ring) me\b|(?:put|get) me in touch|connect me (?:with|to)|transfer me to|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
     "asks for a person or complains",
   ],
   [
@@ -111,6 +112,14 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "hostile or rhetorical question",
   ],
   [
+    /[🙃🙄😒😤😠😡🤬🖕]|\/s\b|\b(?:yeah,? right|as if|oh,? (?:great|wonderful|perfect|joy)|just (?:great|perfect|wonderful)|what a (?:joke|surprise)|love (?:how|that you|being)|nice to (?:know|see|be)|glad to know|so glad you|thanks (?:so much |a lot )?for (?:nothing|treating|accusing|assuming|making|wasting|calling|questioning|suspecting|the (?:accusation|insult))|(?:treat\w*|made to feel|feel) like (?:a |an )?(?:fraud|criminal|suspect|liar|thief|cheat\w*|child|number)|fraud\w*|cheat\w*)\b/u,
+    "sarcasm or a veiled grievance",
+  ],
+  [
+    /\b(?:raise|raising|bring|bringing|take|taking|flag|flagging|mention|mentioning) (?:this|it|that)(?: up)? (?:at|with|to|in)\b|\b(?:all-?hands|town ?hall|skip-?level|open door|vice president|vp|ceo|cfo|coo|leadership|executive\w*|upper management|higher-?ups?|head of|director)\b|\bloop\w* in\b|\b(?:cc|cc'?ing|copying|forward\w*) (?:this )?(?:to )?my\b/,
+    "takes it above the program",
+  ],
+  [
     /\b(immigration|visa|deport\w*|religio\w*|mental health|depress\w*|anxiety|suicid\w*|miscarriage|laid off|layoffs?|fired|terminat\w*|disciplin\w*|probation|demot\w*|pay cut|garnish\w*|evict\w*|foreclos\w*|bankrupt\w*|police|arrest\w*)\b/,
     "sensitive circumstances",
   ],
@@ -119,9 +128,23 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "denies the facts",
   ],
 ];
+/**
+ * Words saying the record is out of date. Next to the corrected value ("Wrong shift, I'm on days now") they
+ * report a change; alone ("That's wrong") they dispute the findings.
+ */
+const OUT_OF_DATE =
+  /\b(?:wrong|outdated|out of date|old|incorrect|inaccurate|not (?:correct|right|accurate|current)|by mistake|(?:a|the) mistake|mistaken|an error|in error)\b/g;
+/** What makes a stated fact a change rather than a claim that the record was always wrong. */
+const CHANGE_TOLD =
+  /\b(?:now|since|as of|starting|effective|any ?more|no longer|used to|current(?:ly)?|outdated|old|(?:moved|changed|updated|corrected|fixed|switched|transferred|relocated|bought|sold)\b)/;
+/** Things a program question is about; a question about none of them but about something else is not ours. */
+const PROGRAM_TOPIC =
+  /\b(?:van\w*|\w*pool\w*|rides?|rider\w*|riding|seats?|driv\w*|commut\w*|pick ?-?up|route|address\w*|zip|home|live\w*|living|mov\w*|shift\w*|schedul\w*|hours?|work\w*|review\w*|audit\w*|check\w*|flag\w*|e-?mail\w*|repl\w*|respon\w*|deadline|portal|profile|records?|data|info\w*|program\w*|rules?|polic\w*|eligib\w*|qualif\w*|distance|miles?|appeal\w*|cancel\w*|member\w*|fare|fees?|subsid\w*|parking|update\w*|chang\w*)\b/;
+const OUTSIDE_TOPIC =
+  /\b(?:cafeteria|canteen|lunch|breakfast|dinner|menu|food|coffee|gym|wi-?fi|printer|laptop|password|potluck|party|raffle|401k|bonus|paycheck|payslip|stock|vacation request|holiday party|swag|t-?shirt)\b/;
 /** Negations a plain confirmation may contain; any other "not" in it needs a person's reading. */
 const CONFIRMING_NEGATION =
-  /\b(?:(?:have|has)(?:n't| not) changed|not changed|nothing (?:has )?(?:changed|new|different)|nothing(?:'s| is) (?:changed|new|different)|nothing to (?:report|change|add|update)|no (?:changes?|updates?)|don't have anything to add|nothing (?:in|on|about) my \w+ (?:needs|has)\b)/g;
+  /\b(?:(?:have|has)(?:n't| not) changed|not changed|nothing (?:has )?(?:changed|new|different)|nothing(?:'s| is) (?:changed|new|different)|nothing to (?:report|change|add|update)|no (?:changes?|updates?)|(?:don't|do not) have any(?:thing)? (?:questions?|concerns?|changes?|updates?|to add)|no (?:worries|problem|problems|issues?|concerns?|questions?)\b|not a thing (?:has )?changed|nothing else|no need to (?:change|update)|don't have anything to add|nothing (?:in|on|about) my \w+ (?:needs|has)\b)/g;
 const NEGATION = /\b(?:not|no|never|nothing|nobody|none|dont|didnt|cant|wont|isnt)\b|n't\b|\bnão\b/;
 /** Doubt counts as unclear intent, unless the rider goes on to ask a question about it. */
 const NO_CLEAR_INTENT = /^(what|huh|hm+|eh|que|qué|so|and)\W*$/;
@@ -135,9 +158,9 @@ const EMOJI_MODIFIERS = /[\u{1F3FB}-\u{1F3FF}\u{FE0F}]/gu;
 
 /** A sentence telling that something changed or will change ("I moved", "starting Dec 7 I work nights"). */
 const CHANGE_STATEMENT =
-  /(?<!\b(?:not|never|no|nothing|nothing has|has not|hasn't|haven't|didn't|did not|if|when|if i|if i had|if we|if my \w+) )\b(updated|uptaded|updted|fixed|corrected|moved|moving|move (?:to|on|in)|movd|mvoed|moovd|changd|chnged|relocat\w+|transferr?\w*|switch\w*|swapp?ed|changed|changing|went (?:to|back|part|full)|got (?:moved|transferred|promoted)|bought a house|close on|new (?:address|zip|home|place|house|apartment|schedule|shift|hours|start time)|(?:address|zip|shift|hours|schedule|start time) (?:is|are) (?:now|changing)|i'?m (?:now )?on (?:the )?(?:\w+ )?(?:shift|nights|nites|days|swing)|(?:i |we )(?:now )?(?:live|work) (?:in|at|from)|now (?:live|living|work|working|at|in)|living (?:with|in)|mud[eé]|mudamos|mudei|cambi[eé]|cambió|actualic[eé]|ahora (?:vivo|trabajo|entro)|nuevo horario|me pasaron|lumipat|chuyển|đổi ca|搬|上夜班)/;
+  /(?<!\b(?:no|if|when|if i|if i had|if we|if my \w+) |\b(?:not|never|nothing|none|hasn't|haven't|didn't|doesn't|don't|still|same)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,20})\b(updated|uptaded|updted|fixed|corrected|moved|moving|move (?:to|on|in)|movd|mvoed|moovd|changd|chnged|relocat\w+|transferr?\w*|switch\w*|swapp?ed|changed|changing|went (?:to|back|part|full)|got (?:moved|transferred|promoted)|goes back to|going back to|go back to|(?:current|correct|new|right|actual|real) (?:one|address|zip|zip code|shift|hours|schedule) (?:is|are|should be)|it'?s actually|(?:i'?m|i am|we'?re|we are) (?:at|in|on|living|working)\b[^.?!]{0,50}\bnow\b|(?:sold|bought) (?:a|an|our|my|the) (?:house|home|place|condo|townhouse|apartment|flat)|renting (?:in|at|a)|put in the new|close on|new (?:address|zip|home|place|house|apartment|schedule|shift|hours|start time)|(?:address|zip|shift|hours|schedule|start time) (?:is|are) (?:now|changing)|i'?m (?:now )?on (?:the )?(?:\w+ )?(?:shift|nights|nites|days|swing)|(?:i |we )(?:now )?(?:live|work) (?:in|at|from)|now (?:live|living|work|working|at|in)|living (?:with|in)|mud[eé]|mudamos|mudei|cambi[eé]|cambió|actualic[eé]|ahora (?:vivo|trabajo|entro)|nuevo horario|me pasaron|lumipat|chuyển|đổi ca|搬|上夜班)/;
 const CHANGE_DATE =
-  /\b(?:(?:as of|since|starting|effective|from|beginning|on|in) )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.? \d{1,2}\b|\b\d{1,2}\/\d{1,2}\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a|p)\b|\b\d{1,2}(?::\d{2})?\s?-\s?\d{1,2}(?::\d{2})?\b|\b\d{5}\b/;
+  /\b(?:(?:as of|since|starting|effective|from|beginning|on|in) )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.? \d{1,2}(?:st|nd|rd|th)?\b|\b(?:the )\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}\/\d{1,2}\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a|p)\b|\b\d{1,2}(?::\d{2})?\s?-\s?\d{1,2}(?::\d{2})?\b|\b\d{5}\b/;
 
 /** Plain-language cues for the three answerable buckets, added to the model's evidence. */
 const CUES: Record<Exclude<ReplyBucket, "escalation">, RegExp[]> = {
@@ -145,12 +168,14 @@ const CUES: Record<Exclude<ReplyBucket, "escalation">, RegExp[]> = {
   question: [
     /[?？]|¿/,
     // At the start of any sentence: "All correct! What's the appeal process" asks too.
-    /(?:^|[.!;:]\s+|\n\s*)(?:who|what|whats|what's|wat|when|where|wher|why|how|hw|do|does|did|is|are|can|could|will|would|should|which|am i|qué|cómo|cuándo|dónde|cuánto|tengo|preciso)\b/,
-    /\b(quick q|wanted to ask|question|wondering|could you (?:tell|explain|send|clarify)|can you (?:tell|explain|send))\b/,
+    // At the start of any sentence, after a greeting: "All correct! What's the appeal process" asks too. A verb
+    // asks only with its subject after it: "Is the review done?" asks, "Is fine, thank you" does not.
+    /(?:^|[.!;:]\s+|\n\s*)(?:(?:hi|hey|hello|so|also|and|but|ok|okay|sorry|quick question)\b[,\s]+)?(?:(?:who|what|whats|what's|wat|when|where|wher|why|how|hw|which|am i|qué|cómo|cuándo|dónde|cuánto|tengo|preciso)\b|(?:do|does|did|is|are|can|could|will|would|should|was|were)\s+(?:i|you|we|it|this|that|there|the|my|your|our|he|she|they|a|an|anyone|someone|everyone|all|each|every)\b|(?:have|has)\s+(?:i|you|we|they|he|she|it|anyone|someone)\b)/,
+    /\b(quick q|wanted to ask|(?<!\b(?:no|any) )questions?\b|wondering|curious (?:about|if|whether|how|why)|(?:please|pls|kindly) (?:let me know|advise|explain|clarify|tell me)\b|let me know (?:how|what|when|where|why|which|who|whether)\b|(?:would|want|wanted|need) to know|is (?:there|it) (?:a way|possible|ok(?:ay)?|allowed)|any (?:idea|way)|could you (?:tell|explain|send|clarify)|can you (?:tell|explain|send))/,
   ],
   acknowledgment: [
-    /\b(thanks|thank you|thx|thnks|got it|understood|noted|confirm\w*|verif\w*|received|read (?:this|it)|nothing (?:to report|has changed|to change)|same as (?:before|always|shown|you have)|no changes?|all good|will do|appreciate|correct|corect|corrrect|accurate|right|rigth|current|up to date|checks out|matches|all set|looks (?:good|fine|right)|sounds (?:good|right)|in order|as it should be|spot on|valid|unchanged|same|still|fine|ok|okie|good to go|sure thing|ty|thank u|good|rigt)\b/,
-    /\b(correct[oa]|bien|igual|mism[oa]|sigo|gracias|certo|correto|obrigad[oa]|merci|salamat|tama)\b|đúng|chính xác|cảm ơn|正确|对|谢谢|没有变化/,
+    /\b(thanks|thank you|thx|thnks|got it|understood|noted|confirm\w*|verif\w*|received|read (?:this|it)|nothing (?:to report|has changed|to change)|same as (?:before|always|shown|you have)|no changes?|all good|will do|appreciate|correct|corect|corrrect|accurate|right|rigth|current|up to date|checks out|match\w*|cheers|rite|ryt|yes|yep|yup|yeah|that's (?:me|mine|my \w+)|all set|looks (?:good|fine|right)|sounds (?:good|right)|in order|as it should be|spot on|valid|unchanged|same|still|fine|ok|okie|good to go|sure thing|ty|thank u|good|rigt)\b/,
+    /\b(correct[oa]|bien|igual|mism[oa]|sigo|gracias|certo|correto|obrigad[oa]|merci|exact|salamat|tama|opo|danke|stimmt|richtig|grazie|giusto|corretto|spasibo|dziękuję|zgadza)\b|đúng|chính xác|cảm ơn|正确|对|谢谢|没有变化|맞[습아어]|감사|고맙|はい|正しい|ありがとう|大丈夫|верно|правильно|спасибо|सही|धन्यवाद/u,
   ],
 };
 
@@ -185,14 +210,23 @@ export function classifierFrom(
   tuning: ClassifierTuning = DEFAULT_TUNING,
 ): ReplyClassifier {
   const model = trainNaiveBayes(examples, tuning);
+  const spelling = spellingCorrector(examples.map((example) => extractReplyText(example.body).reply));
   return {
     name: "rules+naive-bayes",
     classify(body: string, subject?: string): Classification {
       const text = extractReplyText(body).reply.replace(EMOJI_MODIFIERS, "");
-      const lower = text.toLowerCase();
+      const written = text.toLowerCase();
+      // Read as spelt and as meant ("r u", "adress"); a rule that fires on either reading counts.
+      const lower = spelling.normalise(text);
+      const readings = [written, lower].map((reading) =>
+        statesChange(reading) && CHANGE_TOLD.test(reading) ? reading.replace(OUT_OF_DATE, " ") : reading,
+      );
       const reasons: string[] = [];
       for (const [pattern, reason] of ESCALATION_PATTERNS) {
-        if (pattern.test(pattern.source.includes("[A-Z]") ? text : lower)) reasons.push(reason);
+        const fires = pattern.source.includes("[A-Z]")
+          ? pattern.test(text)
+          : readings.some((reading) => pattern.test(reading));
+        if (fires) reasons.push(reason);
       }
       if (DOUBT.test(lower) && !/[?？]/.test(lower)) reasons.push("doubt: intent unclear");
       if (NO_CLEAR_INTENT.test(lower.trim())) reasons.push("no clear intent");
@@ -203,15 +237,18 @@ export function classifierFrom(
       if (!/\p{L}/u.test(text))
         return { bucket: "escalation", confidence: 0.3, reasons: ["no words in the reply: intent unclear"] };
       const cues = Object.fromEntries(
-        Object.entries(CUES).map(([bucket, patterns]) => [bucket, patterns.filter((p) => p.test(lower)).length]),
+        Object.entries(CUES).map(([bucket, patterns]) => [
+          bucket,
+          patterns.filter((p) => p.test(lower) || p.test(written)).length,
+        ]),
       ) as Partial<Record<ReplyBucket, number>>;
-      const scores = model.posterior(`${subject ?? ""} ${text}`, cues);
+      const scores = model.posterior(`${subject ?? ""} ${lower}`, cues);
       const [best, second] = [...scores].sort((a, b) => b[1] - a[1]);
       const why = `model: ${best![0]} ${best![1].toFixed(2)}, then ${second![0]} ${second![1].toFixed(2)}`;
       // Two answerable readings together outweigh a human's: the policy's order for mixed replies picks one.
       const answerable = best![0] !== "escalation" && second![0] !== "escalation";
       const confidence = answerable ? best![1] + second![1] : best![1];
-      const bucket = answerable ? mixedReplyBucket(text, [best![0], second![0]]) : best![0];
+      const bucket = answerable ? mixedReplyBucket(lower, [best![0], second![0]]) : best![0];
       const escalationOdds = scores.find(([reading]) => reading === "escalation")![1];
       if (bucket !== "escalation" && escalationOdds >= tuning.escalationDoubt)
         return {
@@ -219,6 +256,8 @@ export function classifierFrom(
           confidence: escalationOdds,
           reasons: [why, `an escalation is ${escalationOdds.toFixed(2)} likely: a human should read it`],
         };
+      if (bucket === "question" && OUTSIDE_TOPIC.test(lower) && !PROGRAM_TOPIC.test(lower))
+        return { bucket: "escalation", confidence, reasons: [why, "a question about something outside the program"] };
       if (confidence < tuning.minConfidence)
         return {
           bucket: "escalation",
@@ -248,12 +287,16 @@ export function classifierFrom(
  * question or thanks (update + polite question -> update), a question over a confirmation.
  */
 function mixedReplyBucket(text: string, readings: ReplyBucket[]): ReplyBucket {
-  // Clauses, so that "Moved to Fremont last week, does that change anything?" still states a change.
-  const sentences = text.split(/(?<=[.!?？。,;])\s+|\n+/).map((sentence) => sentence.trim().toLowerCase());
-  const statesChange = sentences.some((sentence) => !/[?？]$/.test(sentence) && CHANGE_STATEMENT.test(sentence));
-  if (readings.includes("update") && statesChange) return "update";
+  if (readings.includes("update") && statesChange(text)) return "update";
   if (readings.includes("question") && CUES.question.some((cue) => cue.test(text.toLowerCase()))) return "question";
   return readings[0]!;
+}
+
+/** Whether a clause that is not a question tells of a change. */
+function statesChange(text: string): boolean {
+  // Clauses, so that "Moved to Fremont last week, does that change anything?" still states a change.
+  const clauses = text.split(/(?<=[.!?？。,;])\s+|\s+[-–—]\s+|\n+/).map((clause) => clause.trim().toLowerCase());
+  return clauses.some((clause) => !/[?？]$/.test(clause) && CHANGE_STATEMENT.test(clause));
 }
 
 export interface TrainingExample {
