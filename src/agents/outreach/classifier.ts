@@ -74,7 +74,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
   [/\?{2,}|\b[A-Z]{5,}\b.*\b[A-Z]{5,}\b/, "shouting"],
   [/\b(kind of|sort of|kinda|it's complicated|idk|maybe|i guess|depends|whatever|meh)\b/, "hedges: intent unclear"],
   [
-    /\b(out of (?:the )?office|auto-?reply|automatic reply|on vacation|limited access to (?:my )?e-?mail|will return on)\b/,
+    /\b(out of (?:the )?office|auto-?reply|automatic reply|(?:i am|i'm|currently|i will be|i'll be) (?:out )?on (?:vacation|leave|holiday)|limited access to (?:my )?e-?mail|will return on)\b/,
     "an automatic reply, not the rider",
   ],
   [
@@ -144,7 +144,7 @@ const OUTSIDE_TOPIC =
   /\b(?:cafeteria|canteen|lunch|breakfast|dinner|menu|food|coffee|gym|wi-?fi|printer|laptop|password|potluck|party|raffle|401k|bonus|paycheck|payslip|stock|vacation request|holiday party|swag|t-?shirt)\b/;
 /** Negations a plain confirmation may contain; any other "not" in it needs a person's reading. */
 const CONFIRMING_NEGATION =
-  /\b(?:(?:have|has)(?:n't| not) changed|not changed|nothing (?:has )?(?:changed|new|different)|nothing(?:'s| is) (?:changed|new|different)|nothing to (?:report|change|add|update)|no (?:changes?|updates?)|(?:don't|do not) have any(?:thing)? (?:questions?|concerns?|changes?|updates?|to add)|no (?:worries|problem|problems|issues?|concerns?|questions?)\b|not a thing (?:has )?changed|nothing else|no need to (?:change|update)|don't have anything to add|nothing (?:in|on|about) my \w+ (?:needs|has)\b)/g;
+  /\b(?:(?:have|has)(?:n't| not) changed|not changed|nothing (?:has )?(?:changed|new|different)|nothing(?:'s| is) (?:changed|new|different)|nothing to (?:report|change|add|update)|no (?:changes?|updates?)|(?:don't|do not) have any(?:thing)? (?:questions?|concerns?|changes?|updates?|to (?:add|change|update|report))|no (?:worries|problem|problems|issues?|concerns?|questions?)\b|not a thing (?:has )?changed|nothing else|no need to (?:change|update)|don't have anything to add|nothing (?:in|on|about) my \w+ (?:needs|has)\b)/g;
 const NEGATION = /\b(?:not|no|never|nothing|nobody|none|dont|didnt|cant|wont|isnt)\b|n't\b|\bnão\b/;
 /** Doubt counts as unclear intent, unless the rider goes on to ask a question about it. */
 const NO_CLEAR_INTENT = /^(what|huh|hm+|eh|que|qué|so|and)\W*$/;
@@ -152,7 +152,7 @@ const DOUBT = /\b(not sure|don't know|dont know|not really)\b/;
 
 /** Replies that are nothing but a confirmation, too short for the model to be sure of. */
 const PLAIN_ACKNOWLEDGMENT =
-  /^(ok(?:ay)?|k+|ack|noted|got it|thanks?(?: you)?|ty|thx|rcvd|received|roger(?: that)?|yup|yep|yes|understood|entendido|sounds good|will do|appreciate it|all good|perfect|great|confirmed|verified|correct|accurate|[👍👌✅🙏🙂😊\s])+[.!\s👍👌✅🙏🙂😊]*$/iu;
+  /^(ok(?:ay)?|k+|ack|noted|got it|thanks?(?: you)?|ty|thx|rcvd|received|roger(?: that)?|yup|yep|yes|understood|entendido|sounds good|will do|appreciate it|all good|perfect|great|confirmed|affirmative|indeed|absolutely|exactly|verified|correct|accurate|[👍👌✅🙏🙂😊\s])+[.!\s👍👌✅🙏🙂😊]*$/iu;
 /** Skin tones and emoji presentation marks: "👍🏽" is a thumbs-up. */
 const EMOJI_MODIFIERS = /[\u{1F3FB}-\u{1F3FF}\u{FE0F}]/gu;
 
@@ -170,11 +170,11 @@ const CUES: Record<Exclude<ReplyBucket, "escalation">, RegExp[]> = {
     // At the start of any sentence: "All correct! What's the appeal process" asks too.
     // At the start of any sentence, after a greeting: "All correct! What's the appeal process" asks too. A verb
     // asks only with its subject after it: "Is the review done?" asks, "Is fine, thank you" does not.
-    /(?:^|[.!;:]\s+|\n\s*)(?:(?:hi|hey|hello|so|also|and|but|ok|okay|sorry|quick question)\b[,\s]+)?(?:(?:who|what|whats|what's|wat|when|where|wher|why|how|hw|which|am i|qué|cómo|cuándo|dónde|cuánto|tengo|preciso)\b|(?:do|does|did|is|are|can|could|will|would|should|was|were)\s+(?:i|you|we|it|this|that|there|the|my|your|our|he|she|they|a|an|anyone|someone|everyone|all|each|every)\b|(?:have|has)\s+(?:i|you|we|they|he|she|it|anyone|someone)\b)/,
+    /(?:^|[.!;:]\s+|\n\s*)(?:(?:hi|hey|hello|so|also|and|but|ok|okay|sorry|wait|um|oh|well|quick (?:question|q|one))\b[,\s]+){0,3}(?:(?:who|what|whats|what's|wat|when|where|wher|why|how|hw|which|am i|qué|cómo|cuándo|dónde|cuánto|tengo|preciso)\b|(?:do|does|did|is|are|can|could|will|would|should|was|were)\s+(?:i|you|we|it|this|that|there|the|my|your|our|he|she|they|a|an|anyone|someone|everyone|all|each|every)\b|(?:have|has)\s+(?:i|you|we|they|he|she|it|anyone|someone)\b)/,
     /\b(quick q|wanted to ask|(?<!\b(?:no|any) )questions?\b|wondering|curious (?:about|if|whether|how|why)|(?:please|pls|kindly) (?:let me know|advise|explain|clarify|tell me)\b|let me know (?:how|what|when|where|why|which|who|whether)\b|(?:would|want|wanted|need) to know|is (?:there|it) (?:a way|possible|ok(?:ay)?|allowed)|any (?:idea|way)|could you (?:tell|explain|send|clarify)|can you (?:tell|explain|send))/,
   ],
   acknowledgment: [
-    /\b(thanks|thank you|thx|thnks|got it|understood|noted|confirm\w*|verif\w*|received|read (?:this|it)|nothing (?:to report|has changed|to change)|same as (?:before|always|shown|you have)|no changes?|all good|will do|appreciate|correct|corect|corrrect|accurate|right|rigth|current|up to date|checks out|match\w*|cheers|rite|ryt|yes|yep|yup|yeah|that's (?:me|mine|my \w+)|all set|looks (?:good|fine|right)|sounds (?:good|right)|in order|as it should be|spot on|valid|unchanged|same|still|fine|ok|okie|good to go|sure thing|ty|thank u|good|rigt)\b/,
+    /\b(thanks|thank you|thx|thnks|got it|understood|noted|confirm\w*|verif\w*|received|read (?:this|it)|nothing (?:to report|has changed|to change)|same as (?:before|always|shown|you have)|no changes?|all good|will do|appreciate|correct|corect|corrrect|accurate|right|rigth|current|up to date|checks out|match\w*|cheers|affirmative|indeed|exactly|rite|ryt|yes|yep|yup|yeah|that's (?:me|mine|my \w+)|all set|looks (?:good|fine|right)|sounds (?:good|right)|in order|as it should be|spot on|valid|unchanged|same|still|fine|ok|okie|good to go|sure thing|ty|thank u|good|rigt)\b/,
     /\b(correct[oa]|bien|igual|mism[oa]|sigo|gracias|certo|correto|obrigad[oa]|merci|exact|salamat|tama|opo|danke|stimmt|richtig|grazie|giusto|corretto|spasibo|dziękuję|zgadza)\b|đúng|chính xác|cảm ơn|正确|对|谢谢|没有变化|맞[습아어]|감사|고맙|はい|正しい|ありがとう|大丈夫|верно|правильно|спасибо|सही|धन्यवाद/u,
   ],
 };
@@ -256,7 +256,7 @@ export function classifierFrom(
           confidence: escalationOdds,
           reasons: [why, `an escalation is ${escalationOdds.toFixed(2)} likely: a human should read it`],
         };
-      if (bucket === "question" && OUTSIDE_TOPIC.test(lower) && !PROGRAM_TOPIC.test(lower))
+      if (bucket === "question" && OUTSIDE_TOPIC.test(written) && !PROGRAM_TOPIC.test(lower))
         return { bucket: "escalation", confidence, reasons: [why, "a question about something outside the program"] };
       if (confidence < tuning.minConfidence)
         return {

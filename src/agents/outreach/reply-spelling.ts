@@ -75,7 +75,8 @@ export function spellingCorrector(knownTexts: string[]): SpellingCorrector {
     let best = word;
     let bestDistance = allowed + 1;
     for (const candidate of byInitial.get(word[0]!) ?? []) {
-      if (Math.abs(candidate.length - word.length) > allowed) continue;
+      // "party" is "part" with an ending, another word rather than a slip.
+      if (Math.abs(candidate.length - word.length) > allowed || word.startsWith(candidate)) continue;
       const d = distance(word, candidate);
       // On a tie, a dropped letter ("ther") is likelier than an extra one.
       if (d <= allowed && (d < bestDistance || (d === bestDistance && candidate.length > best.length))) {
