@@ -108,15 +108,15 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "threatens to take it further",
   ],
   [
-    /\b(since when|what right|who gave you|who gives you|how (?:is|was|can) (?:this|that|it) (?:fair|legal|ok|okay|allowed|right)|is this a joke|are you serious|you(?:'ve| have) got to be|give me a break|what kind of|excuse me\?|how come (?:i|you|we)|why (?:would|should) i|why do you (?:care|need|want))/,
+    /\b(since when|what right|who gave you|who gives you|how (?:is|was|can) (?:this|that|it) (?:fair|legal|ok|okay|allowed|right)|is this a joke|are you serious|are you kidding|you'?re kidding|(?:just|already) (?:filled|completed) (?:this|it|that|one) out|why (?:does|do|would|should|is) (?:the program|the company|you|they|anyone|pool patrol|it)\b.{0,20}\b(?:need|want|care|matter)|between me and|my own business|(?:that'?s|it'?s|is) private\b|you(?:'ve| have) got to be|give me a break|what kind of|excuse me\?|how come (?:i|you|we)|why (?:would|should) i|why do you (?:care|need|want))/,
     "hostile or rhetorical question",
   ],
   [
-    /[🙃🙄😒😤😠😡🤬🖕]|\/s\b|\b(?:yeah,? right|as if|oh,? (?:great|wonderful|perfect|joy)|just (?:great|perfect|wonderful)|what a (?:joke|surprise)|love (?:how|that you|being)|nice to (?:know|see|be)|glad to know|so glad you|thanks (?:so much |a lot )?for (?:nothing|treating|accusing|assuming|making|wasting|calling|questioning|suspecting|the (?:accusation|insult))|(?:treat\w*|made to feel|feel) like (?:a |an )?(?:fraud|criminal|suspect|liar|thief|cheat\w*|child|number)|fraud\w*|cheat\w*)\b/u,
+    /[🙃🙄😒😤😠😡🤬🖕]|\/s\b|\b(?:yeah,? right|as if|oh,? (?:great|wonderful|perfect|joy)|just (?:great|perfect|wonderful)|what a (?:joke|surprise)|(?:and )?this is (?:the|my) thanks|this is what i get|is this how you treat|^wow\b|(?:years?|decades?) of (?:\w+ )?(?:service|loyalty|attendance|riding)|love (?:how|that you|being)|nice to (?:know|see|be)|glad to know|so glad you|thanks (?:so much |a lot )?for (?:nothing|treating|accusing|assuming|making|wasting|calling|questioning|suspecting|the (?:accusation|insult))|(?:treat\w*|made to feel|feel) like (?:a |an )?(?:fraud|criminal|suspect|liar|thief|cheat\w*|child|number)|fraud\w*|cheat\w*)\b/u,
     "sarcasm or a veiled grievance",
   ],
   [
-    /\b(?:raise|raising|bring|bringing|take|taking|flag|flagging|mention|mentioning) (?:this|it|that)(?: up)? (?:at|with|to|in)\b|\b(?:all-?hands|town ?hall|skip-?level|open door|vice president|vp|ceo|cfo|coo|leadership|executive\w*|upper management|higher-?ups?|head of|director)\b|\bloop\w* in\b|\b(?:cc|cc'?ing|copying|forward\w*) (?:this )?(?:to )?my\b/,
+    /\b(?:raise|raising|bring|bringing|take|taking|flag|flagging|mention|mentioning) (?:this|it|that)(?: up)? (?:at|with|to|in)\b|\b(?:all-?hands|town ?hall|skip-?level|open door|vice president|vp|ceo|cfo|coo|leadership|executive\w*|upper management|higher-?ups?|head of|director)\b|\bloop\w* in\b|\b(?:engagement |employee )survey|\bshar\w* (?:this|my) experience|\bhear\w* (?:about|from) (?:this|my|me)\b|\b(?:cc|cc'?ing|copying|forward\w*) (?:this )?(?:to )?my\b/,
     "takes it above the program",
   ],
   [
@@ -141,10 +141,26 @@ const CHANGE_TOLD =
 const PROGRAM_TOPIC =
   /\b(?:van\w*|\w*pool\w*|rides?|rider\w*|riding|seats?|driv\w*|commut\w*|pick ?-?up|route|address\w*|zip|home|live\w*|living|mov\w*|shift\w*|schedul\w*|hours?|work\w*|review\w*|audit\w*|check\w*|flag\w*|e-?mail\w*|repl\w*|respon\w*|deadline|portal|profile|records?|data|info\w*|program\w*|rules?|polic\w*|eligib\w*|qualif\w*|distance|miles?|appeal\w*|cancel\w*|member\w*|fare|fees?|subsid\w*|parking|update\w*|chang\w*)\b/;
 const OUTSIDE_TOPIC =
-  /\b(?:cafeteria|canteen|lunch|breakfast|dinner|menu|food|coffee|gym|wi-?fi|printer|laptop|password|potluck|party|raffle|401k|bonus|paycheck|payslip|stock|vacation request|holiday party|swag|t-?shirt)\b/;
-/** Negations a plain confirmation may contain; any other "not" in it needs a person's reading. */
-const CONFIRMING_NEGATION =
-  /\b(?:(?:have|has)(?:n't| not) changed|not changed|nothing (?:has )?(?:changed|new|different)|nothing(?:'s| is) (?:changed|new|different)|nothing to (?:report|change|add|update)|no (?:changes?|updates?)|(?:don't|do not) have any(?:thing)? (?:questions?|concerns?|changes?|updates?|to (?:add|change|update|report))|no (?:worries|problem|problems|issues?|concerns?|questions?)\b|not a thing (?:has )?changed|nothing else|no need to (?:change|update)|don't have anything to add|nothing (?:in|on|about) my \w+ (?:needs|has)\b)/g;
+  /\b(?:cafeteria|canteen|lunch|breakfast|dinner|menu|food|coffee|gym|wi-?fi|printer|laptop|password|potluck|party|raffle|401k|bonus|paycheck|payslip|stock|vacation request|holiday party|swag|t-?shirt|badge)\b/;
+/**
+ * Negations that confirm: the rider denies a change or a problem ("nothing's changed", "nothing wrong there",
+ * "no questions", "not much to add", a leading "No, all the same"). Any other "not" needs a person's reading.
+ */
+const CONFIRMING_NEGATION = new RegExp(
+  [
+    String.raw`(?:nothing|not a thing|not anything)(?:'s| has| is| at all)?(?: \w+)? (?:changed|new|different|wrong|off|to (?:report|change|add|update|fix|say))`,
+    String.raw`(?:have|has|is|are|did|does)(?:n't| not)(?: \w+)? (?:changed|change|different)`,
+    "not changed",
+    String.raw`no (?:changes?|updates?|worries|problems?|issues?|concerns?|questions?|mistakes?|errors?|need to \w+)\b`,
+    String.raw`(?:don't|do not) have any(?:thing)? (?:questions?|concerns?|changes?|updates?|to \w+)`,
+    String.raw`(?:not much|nothing (?:more|else))(?: (?:to \w+|from|on))?`,
+    String.raw`nothing (?:in|on|about) my \w+ (?:needs|has)\b`,
+    String.raw`^(?:no|nope)\b[,.!]?(?= +(?:nothing|not|no|all|everything|it'?s|that'?s|same))`,
+  ]
+    .map((phrase) => String.raw`\b${phrase}`)
+    .join("|"),
+  "g",
+);
 const NEGATION = /\b(?:not|no|never|nothing|nobody|none|dont|didnt|cant|wont|isnt)\b|n't\b|\bnão\b/;
 /** Doubt counts as unclear intent, unless the rider goes on to ask a question about it. */
 const NO_CLEAR_INTENT = /^(what|huh|hm+|eh|que|qué|so|and)\W*$/;
@@ -171,7 +187,7 @@ const CUES: Record<Exclude<ReplyBucket, "escalation">, RegExp[]> = {
     // At the start of any sentence, after a greeting: "All correct! What's the appeal process" asks too. A verb
     // asks only with its subject after it: "Is the review done?" asks, "Is fine, thank you" does not.
     /(?:^|[.!;:]\s+|\n\s*)(?:(?:hi|hey|hello|so|also|and|but|ok|okay|sorry|wait|um|oh|well|quick (?:question|q|one))\b[,\s]+){0,3}(?:(?:who|what|whats|what's|wat|when|where|wher|why|how|hw|which|am i|qué|cómo|cuándo|dónde|cuánto|tengo|preciso)\b|(?:do|does|did|is|are|can|could|will|would|should|was|were)\s+(?:i|you|we|it|this|that|there|the|my|your|our|he|she|they|a|an|anyone|someone|everyone|all|each|every)\b|(?:have|has)\s+(?:i|you|we|they|he|she|it|anyone|someone)\b)/,
-    /\b(quick q|wanted to ask|(?<!\b(?:no|any) )questions?\b|wondering|curious (?:about|if|whether|how|why)|(?:please|pls|kindly) (?:let me know|advise|explain|clarify|tell me)\b|let me know (?:how|what|when|where|why|which|who|whether)\b|(?:would|want|wanted|need) to know|is (?:there|it) (?:a way|possible|ok(?:ay)?|allowed)|any (?:idea|way)|could you (?:tell|explain|send|clarify)|can you (?:tell|explain|send))/,
+    /\b(quick q|wanted to ask|(?<!\b(?:no|any) )questions?\b|wondering|curious (?:about|if|whether|how|why)|(?:please|pls|kindly) (?:let me know|advise|explain|clarify|tell me)\b|let me know (?:how|what|when|where|why|which|who|whether)\b|(?:would|want|wanted|need) to know|(?:i'd|i would|i'd just) like to (?:understand|know|ask|learn|find out)|(?:if you could|could you|can you|please) (?:explain|clarify)|confirm (?:whether|if)\b|is (?:there|it) (?:a way|possible|ok(?:ay)?|allowed)|any (?:idea|way)|could you (?:tell|explain|send|clarify)|can you (?:tell|explain|send))/,
   ],
   acknowledgment: [
     /\b(thanks|thank you|thx|thnks|got it|understood|noted|confirm\w*|verif\w*|received|read (?:this|it)|nothing (?:to report|has changed|to change)|same as (?:before|always|shown|you have)|no changes?|all good|will do|appreciate|correct|corect|corrrect|accurate|right|rigth|current|up to date|checks out|match\w*|cheers|affirmative|indeed|exactly|rite|ryt|yes|yep|yup|yeah|that's (?:me|mine|my \w+)|all set|looks (?:good|fine|right)|sounds (?:good|right)|in order|as it should be|spot on|valid|unchanged|same|still|fine|ok|okie|good to go|sure thing|ty|thank u|good|rigt)\b/,
@@ -219,7 +235,9 @@ export function classifierFrom(
       // Read as spelt and as meant ("r u", "adress"); a rule that fires on either reading counts.
       const lower = spelling.normalise(text);
       const readings = [written, lower].map((reading) =>
-        statesChange(reading) && CHANGE_TOLD.test(reading) ? reading.replace(OUT_OF_DATE, " ") : reading,
+        withoutDeniedProblems(
+          statesChange(reading) && CHANGE_TOLD.test(reading) ? reading.replace(OUT_OF_DATE, " ") : reading,
+        ),
       );
       const reasons: string[] = [];
       for (const [pattern, reason] of ESCALATION_PATTERNS) {
@@ -290,6 +308,14 @@ function mixedReplyBucket(text: string, readings: ReplyBucket[]): ReplyBucket {
   if (readings.includes("update") && statesChange(text)) return "update";
   if (readings.includes("question") && CUES.question.some((cue) => cue.test(text.toLowerCase()))) return "question";
   return readings[0]!;
+}
+
+/**
+ * "Nothing wrong there", "no worries": a problem word the rider denies is not a dispute. A denied change
+ * ("I haven't moved") stays: against a finding that says otherwise, it disputes it.
+ */
+function withoutDeniedProblems(reading: string): string {
+  return reading.replace(CONFIRMING_NEGATION, (phrase) => (/chang|different|new/.test(phrase) ? phrase : " "));
 }
 
 /** Whether a clause that is not a question tells of a change. */
