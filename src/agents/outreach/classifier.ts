@@ -51,7 +51,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "disputes the findings",
   ],
   [
-    /\b(speak|talk|hablar|falar) (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|whoever|in charge|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?<!\b(?:by|from) )(?:a |real |actual )(?:person|human)|(?:someone|somebody|a person) (?:to )?(?:call|contact)|(?:call|phone|ring) me\b|(?:put|get) me in touch|connect me (?:with|to)|transfer me to|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
+    /\b(speak|talk|hablar|falar) (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|whoever|in charge|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?:who|whom) (?:can|could|should|do|may) i (?:speak|talk|meet)|in person\b|face[- ]to[- ]face|(?<!\b(?:by|from) )(?:a |real |actual )(?:person|human)|(?:someone|somebody|a person) (?:to )?(?:call|contact)|(?:call|phone|ring) me\b|(?:put|get) me in touch|connect me (?:with|to)|transfer me to|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
     "asks for a person or complains",
   ],
   [
@@ -112,7 +112,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "hostile or rhetorical question",
   ],
   [
-    /[🙃🙄😒😤😠😡🤬🖕]|\/s\b|\b(?:yeah,? right|as if|oh,? (?:great|wonderful|perfect|joy)|just (?:great|perfect|wonderful)|what a (?:joke|surprise)|(?:and )?this is (?:the|my) thanks|this is what i get|is this how you treat|^wow\b|(?:years?|decades?) of (?:\w+ )?(?:service|loyalty|attendance|riding)|love (?:how|that you|being)|nice to (?:know|see|be)|glad to know|so glad you|thanks (?:so much |a lot )?for (?:nothing|treating|accusing|assuming|making|wasting|calling|questioning|suspecting|the (?:accusation|insult))|(?:treat\w*|made to feel|feel) like (?:a |an )?(?:fraud|criminal|suspect|liar|thief|cheat\w*|child|number)|fraud\w*|cheat\w*)\b/u,
+    /[🙃🙄😒😤😠😡🤬🖕]|\/s\b|\b(?:yeah,? right|as if|oh,? (?:great|wonderful|perfect|joy)|just (?:great|perfect|wonderful)|what a (?:joke|surprise)|(?:this|not|here we go) again\b|again\?|(?:and )?this is (?:the|my) thanks|this is what i get|is this how you treat|^wow\b|(?:years?|decades?) of (?:\w+ )?(?:service|loyalty|attendance|riding)|love (?:how|that you|being)|nice to (?:know|see|be)|glad to know|so glad you|thanks (?:so much |a lot )?for (?:nothing|treating|accusing|assuming|making|wasting|calling|questioning|suspecting|the (?:accusation|insult))|(?:treat\w*|made to feel|feel) like (?:a |an )?(?:fraud|criminal|suspect|liar|thief|cheat\w*|child|number)|fraud\w*|cheat\w*)\b/u,
     "sarcasm or a veiled grievance",
   ],
   [
@@ -151,6 +151,7 @@ const CONFIRMING_NEGATION = new RegExp(
     String.raw`(?:nothing|not a thing|not anything)(?:'s| has| is| at all)?(?: \w+)? (?:changed|new|different|wrong|off|to (?:report|change|add|update|fix|say))`,
     String.raw`(?:have|has|is|are|did|does)(?:n't| not)(?: \w+)? (?:changed|change|different)`,
     "not changed",
+    String.raw`no \w+(?: \w+)? (?:needed|required|necessary)`,
     String.raw`no (?:changes?|updates?|worries|problems?|issues?|concerns?|questions?|mistakes?|errors?|need to \w+)\b`,
     String.raw`(?:don't|do not) have any(?:thing)? (?:questions?|concerns?|changes?|updates?|to \w+)`,
     String.raw`(?:not much|nothing (?:more|else))(?: (?:to \w+|from|on))?`,
@@ -174,7 +175,7 @@ const EMOJI_MODIFIERS = /[\u{1F3FB}-\u{1F3FF}\u{FE0F}]/gu;
 
 /** A sentence telling that something changed or will change ("I moved", "starting Dec 7 I work nights"). */
 const CHANGE_STATEMENT =
-  /(?<!\b(?:no|if|when|if i|if i had|if we|if my \w+) |\b(?:not|never|nothing|none|hasn't|haven't|didn't|doesn't|don't|still|same)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,20})\b(updated|uptaded|updted|fixed|corrected|moved|moving|move (?:to|on|in)|movd|mvoed|moovd|changd|chnged|relocat\w+|transferr?\w*|switch\w*|swapp?ed|changed|changing|went (?:to|back|part|full)|got (?:moved|transferred|promoted)|goes back to|going back to|go back to|(?:current|correct|new|right|actual|real) (?:one|address|zip|zip code|shift|hours|schedule) (?:is|are|should be)|it'?s actually|(?:i'?m|i am|we'?re|we are) (?:at|in|on|living|working)\b[^.?!]{0,50}\bnow\b|(?:sold|bought) (?:a|an|our|my|the) (?:house|home|place|condo|townhouse|apartment|flat)|renting (?:in|at|a)|put in the new|close on|new (?:address|zip|home|place|house|apartment|schedule|shift|hours|start time)|(?:address|zip|shift|hours|schedule|start time) (?:is|are) (?:now|changing)|i'?m (?:now )?on (?:the )?(?:\w+ )?(?:shift|nights|nites|days|swing)|(?:i |we )(?:now )?(?:live|work) (?:in|at|from)|now (?:live|living|work|working|at|in)|living (?:with|in)|mud[eé]|mudamos|mudei|cambi[eé]|cambió|actualic[eé]|ahora (?:vivo|trabajo|entro)|nuevo horario|me pasaron|lumipat|chuyển|đổi ca|搬|上夜班)/;
+  /(?<!\b(?:no|if|when|if i|if i had|if we|if my \w+) |\b(?:not|never|nothing|none|hasn't|haven't|didn't|doesn't|don't|still|same)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,20})\b(updated|uptaded|updted|fixed|corrected|moved|moving|move (?:to|on|in)|movd|mvoed|moovd|changd|chnged|relocat\w+|transferr?\w*|switch\w*|swapp?ed|changed|changing|went (?:to|back|part|full)|start(?:ed|ing) (?:working|work|on|at)\b|got (?:moved|transferred|promoted)|goes back to|going back to|go back to|(?:current|correct|new|right|actual|real) (?:one|address|zip|zip code|shift|hours|schedule) (?:is|are|should be)|it'?s actually|(?:i'?m|i am|we'?re|we are) (?:at|in|on|living|working)\b[^.?!]{0,50}\bnow\b|(?:sold|bought) (?:a|an|our|my|the) (?:house|home|place|condo|townhouse|apartment|flat)|renting (?:in|at|a)|put in the new|close on|new (?:address|zip|home|place|house|apartment|schedule|shift|hours|start time)|(?:address|zip|shift|hours|schedule|start time) (?:is|are) (?:now|changing)|i'?m (?:now )?on (?:the )?(?:\w+ )?(?:shift|nights|nites|days|swing)|(?:i |we )(?:now )?(?:live|work) (?:in|at|from)|now (?:live|living|work|working|at|in)|living (?:with|in)|mud[eé]|mudamos|mudei|cambi[eé]|cambió|actualic[eé]|ahora (?:vivo|trabajo|entro)|nuevo horario|me pasaron|lumipat|chuyển|đổi ca|搬|上夜班)/;
 const CHANGE_DATE =
   /\b(?:(?:as of|since|starting|effective|from|beginning|on|in) )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.? \d{1,2}(?:st|nd|rd|th)?\b|\b(?:the )\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}\/\d{1,2}\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a|p)\b|\b\d{1,2}(?::\d{2})?\s?-\s?\d{1,2}(?::\d{2})?\b|\b\d{5}\b/;
 
@@ -305,7 +306,8 @@ export function classifierFrom(
  * question or thanks (update + polite question -> update), a question over a confirmation.
  */
 function mixedReplyBucket(text: string, readings: ReplyBucket[]): ReplyBucket {
-  if (readings.includes("update") && statesChange(text)) return "update";
+  // A stated change wins even when the model heard only the question in it.
+  if (statesChange(text)) return "update";
   if (readings.includes("question") && CUES.question.some((cue) => cue.test(text.toLowerCase()))) return "question";
   return readings[0]!;
 }

@@ -42,8 +42,10 @@ const SHORTHAND: Record<string, string> = {
   sched: "schedule",
 };
 
+/** A word the training replies use this often is spelt right; a word seen once may be a typo itself. */
+const TRUSTED_FREQUENCY = 2;
 /** Words shorter than this are left alone: "sue" and "use" are one letter apart. */
-const MIN_CORRECTED_LENGTH = 4;
+const MIN_CORRECTED_LENGTH = 5;
 
 export interface SpellingCorrector {
   /** The text in lower case with shorthand spelled out and typos of known words corrected. */
@@ -56,8 +58,7 @@ export function spellingCorrector(knownTexts: string[]): SpellingCorrector {
     for (const word of words(text.toLowerCase())) frequency.set(word, (frequency.get(word) ?? 0) + 1);
   const byInitial = new Map<string, string[]>();
   for (const word of [...frequency.keys()].sort((a, b) => frequency.get(b)! - frequency.get(a)!)) {
-    // A word seen once may itself be a typo ("adress"): it is known, but nothing is corrected to it.
-    if (word.length < MIN_CORRECTED_LENGTH - 1 || frequency.get(word)! < 2) continue;
+    if (word.length < MIN_CORRECTED_LENGTH - 1 || frequency.get(word)! < TRUSTED_FREQUENCY) continue;
     const list = byInitial.get(word[0]!) ?? [];
     list.push(word);
     byInitial.set(word[0]!, list);
@@ -67,7 +68,8 @@ export function spellingCorrector(knownTexts: string[]): SpellingCorrector {
   function correct(word: string): string {
     const shorthand = SHORTHAND[word];
     if (shorthand) return shorthand;
-    if (word.length < MIN_CORRECTED_LENGTH || frequency.has(word) || !/^[a-z]+$/.test(word)) return word;
+    if (word.length < MIN_CORRECTED_LENGTH || (frequency.get(word) ?? 0) >= TRUSTED_FREQUENCY || !/^[a-z]+$/.test(word))
+      return word;
     const cached = corrections.get(word);
     if (cached) return cached;
     // One slip for a short word, two for a long one; the first letter is rarely the one mistyped.
@@ -75,8 +77,7 @@ export function spellingCorrector(knownTexts: string[]): SpellingCorrector {
     let best = word;
     let bestDistance = allowed + 1;
     for (const candidate of byInitial.get(word[0]!) ?? []) {
-      // "party" is "part" with an ending, another word rather than a slip.
-      if (Math.abs(candidate.length - word.length) > allowed || word.startsWith(candidate)) continue;
+      if (Math.abs(candidate.length - word.length) > allowed || anotherForm(word, candidate)) continue;
       const d = distance(word, candidate);
       // On a tie, a dropped letter ("ther") is likelier than an extra one.
       if (d <= allowed && (d < bestDistance || (d === bestDistance && candidate.length > best.length))) {
@@ -91,6 +92,19 @@ export function spellingCorrector(knownTexts: string[]): SpellingCorrector {
   return {
     normalise: (text) => text.toLowerCase().replace(/[\p{L}']+/gu, (word) => correct(word)),
   };
+}
+
+/** Endings that make another form of a word, not a slip: "started" is not a typo of "starts". */
+const ENDINGS = new Set(["", "s", "es", "ed", "d", "ing", "er", "ers", "ies"]);
+
+/** "party" and "part", "started" and "starts": one word with an ending, or two forms of one word. */
+function anotherForm(word: string, candidate: string): boolean {
+  if (word.startsWith(candidate)) return true;
+  for (let stem = Math.min(word.length, candidate.length); stem >= 3; stem--) {
+    if (word.slice(0, stem) !== candidate.slice(0, stem)) continue;
+    if (ENDINGS.has(word.slice(stem)) && ENDINGS.has(candidate.slice(stem))) return true;
+  }
+  return false;
 }
 
 function words(text: string): string[] {
