@@ -82,7 +82,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "anger or accusation",
   ],
   [
-    /\b(disput\w*|(?<!\b(?:if (?:it's|it is|\w+ \w+ is)|had the|put the|entered the|typed the) )wrong|mistake|mistaken|inaccurate|not accurate|false|broken|unbelievable|not accepting|not doing (?:this|that)|i'm done|done with|why me|why am i|who (?:authorized|is reporting|put|reported|complained|flagged|told|gave you)|what gives you|you people|who are you people|waste of (?:my )?time|better to do|privacy|none of your business|any of your business|not telling you|not giving you|don't want to share|not happy|upsetting|apolog\w*)\b/,
+    /\b(disput\w*|(?<!\b(?:if (?:it's|it is|\w+ \w+ is)|had the|put the|entered the|typed the) )wrong|mistake|mistaken|inaccurate|not accurate|false|broken|unbelievable|not accepting|not doing (?:this|that)|i'm done|done with|why me|why am i|who (?:authorized|is reporting|put|reported|complained|flagged|told|gave you)|what gives you|you people|who are you people|waste of (?:my )?time|better to do|privacy|none of your business|any of your business|not telling you|not giving you|don't want to share|not happy|upsetting|apolog\w*|(?:my|our|your) fault|blam\w*)\b/,
     "contests the review",
   ],
   [
@@ -112,7 +112,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "hostile or rhetorical question",
   ],
   [
-    /[🙃🙄😒😤😠😡🤬🖕]|\/s\b|\b(?:yeah,? right|as if|oh,? (?:great|wonderful|perfect|joy)|just (?:great|perfect|wonderful)|what a (?:joke|surprise)|(?:this|not|here we go) again\b|again\?|(?:and )?this is (?:the|my) thanks|this is what i get|is this how you treat|^wow\b|(?:years?|decades?) of (?:\w+ )?(?:service|loyalty|attendance|riding)|love (?:how|that you|being)|nice to (?:know|see|be)|glad to know|so glad you|thanks (?:so much |a lot )?for (?:nothing|treating|accusing|assuming|making|wasting|calling|questioning|suspecting|the (?:accusation|insult))|(?:treat\w*|made to feel|feel) like (?:a |an )?(?:fraud|criminal|suspect|liar|thief|cheat\w*|child|number)|fraud\w*|cheat\w*)\b/u,
+    /[🙃🙄😒😤😠😡🤬🖕]|\/s\b|\b(?:yeah,? right|as if|oh,? (?:great|wonderful|perfect|joy)|just (?:great|perfect|wonderful)|what a (?:joke|surprise)|(?:amazing|funny|interesting|incredible|cute|nice|great|love|glad) how\b|(?:this|not|here we go) again\b|again\?|(?:and )?this is (?:the|my) thanks|this is what i get|is this how you treat|^wow\b|(?:years?|decades?) of (?:\w+ )?(?:service|loyalty|attendance|riding)|love (?:how|that you|being)|nice to (?:know|see|be)|glad to know|so glad you|thanks (?:so much |a lot )?for (?:nothing|treating|accusing|assuming|making|wasting|calling|questioning|suspecting|the (?:accusation|insult))|(?:treat\w*|made to feel|feel) like (?:a |an )?(?:fraud|criminal|suspect|liar|thief|cheat\w*|child|number)|fraud\w*|cheat\w*)\b/u,
     "sarcasm or a veiled grievance",
   ],
   [
@@ -157,6 +157,9 @@ const CONFIRMING_NEGATION = new RegExp(
     String.raw`(?:not much|nothing (?:more|else))(?: (?:to \w+|from|on))?`,
     String.raw`nothing (?:in|on|about) my \w+ (?:needs|has)\b`,
     String.raw`^(?:no|nope)\b[,.!]?(?= +(?:nothing|not|no|all|everything|it'?s|that'?s|same))`,
+    // A negation whose object, a few words on in the same clause, is a change or a problem:
+    // "there have been no changes to", "nothing has been updated", "nothing I need to correct".
+    String.raw`(?:no|not|nothing|none|never|without)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,20}?\b(?:chang\w*|differen\w*|discrepanc\w*|updat\w*|edits?|wrong|issues?|problems?|errors?|mistakes?|worr\w*|concerns?|questions?|to (?:correct|fix|add|report|change|update|say))\b`,
   ]
     .map((phrase) => String.raw`\b${phrase}`)
     .join("|"),
@@ -187,11 +190,12 @@ const CUES: Record<Exclude<ReplyBucket, "escalation">, RegExp[]> = {
     // At the start of any sentence: "All correct! What's the appeal process" asks too.
     // At the start of any sentence, after a greeting: "All correct! What's the appeal process" asks too. A verb
     // asks only with its subject after it: "Is the review done?" asks, "Is fine, thank you" does not.
-    /(?:^|[.!;:]\s+|\n\s*)(?:(?:hi|hey|hello|so|also|and|but|ok|okay|sorry|wait|um|oh|well|quick (?:question|q|one))\b[,\s]+){0,3}(?:(?:who|what|whats|what's|wat|when|where|wher|why|how|hw|which|am i|qué|cómo|cuándo|dónde|cuánto|tengo|preciso)\b|(?:do|does|did|is|are|can|could|will|would|should|was|were)\s+(?:i|you|we|it|this|that|there|the|my|your|our|he|she|they|a|an|anyone|someone|everyone|all|each|every)\b|(?:have|has)\s+(?:i|you|we|they|he|she|it|anyone|someone)\b)/,
-    /\b(quick q|wanted to ask|(?<!\b(?:no|any) )questions?\b|wondering|curious (?:about|if|whether|how|why)|(?:please|pls|kindly) (?:let me know|advise|explain|clarify|tell me)\b|let me know (?:how|what|when|where|why|which|who|whether)\b|(?:would|want|wanted|need) to know|(?:i'd|i would|i'd just) like to (?:understand|know|ask|learn|find out)|(?:if you could|could you|can you|please) (?:explain|clarify)|confirm (?:whether|if)\b|is (?:there|it) (?:a way|possible|ok(?:ay)?|allowed)|any (?:idea|way)|could you (?:tell|explain|send|clarify)|can you (?:tell|explain|send))/,
+    /(?:^|[.!;:]\s+|\n\s*)(?:(?:hi|hey|hello|so|also|and|but|ok|okay|sorry|wait|um|oh|well|quick (?:question|q|one))\b[,\s]+){0,3}(?:(?:who|what|whats|what's|wat|when|where|wher|why|how|hw|which|am i|qué|cómo|cuándo|dónde|cuánto|tengo|preciso)\b|(?:do|does|did|is|are|can|could|will|would|should|was|were)\s+(?:i|you|we|it|this|that|there|the|my|your|our|he|she|they|a|an|anyone|someone|everyone)\b|(?:have|has)\s+(?:i|you|we|they|he|she|it|anyone|someone)\b)/,
+    /\b(quick q|wanted to ask|(?<!\b(?:no|any) )questions?\b|wondering|curious (?:about|if|whether|how|why)|(?:please|pls|kindly) (?:let me know|advise|explain|clarify|tell me)\b|let me know (?:how|what|when|where|why|which|who|whether)\b|(?:would|want|wanted|need) to know|(?:want|wanted|would like|like)(?: to)? ask\b|\bask(?:ing)? (?:if|whether)\b|(?:i'd|i would|i'd just) like to (?:understand|know|ask|learn|find out)|(?:if you could|could you|can you|please) (?:explain|clarify)|confirm (?:whether|if)\b|is (?:there|it) (?:a way|possible|ok(?:ay)?|allowed)|any (?:idea|way)|could you (?:tell|explain|send|clarify)|can you (?:tell|explain|send))/,
   ],
   acknowledgment: [
     /\b(thanks|thank you|thx|thnks|got it|understood|noted|confirm\w*|verif\w*|received|read (?:this|it)|nothing (?:to report|has changed|to change)|same as (?:before|always|shown|you have)|no changes?|all good|will do|appreciate|correct|corect|corrrect|accurate|right|rigth|current|up to date|checks out|match\w*|cheers|affirmative|indeed|exactly|rite|ryt|yes|yep|yup|yeah|that's (?:me|mine|my \w+)|all set|looks (?:good|fine|right)|sounds (?:good|right)|in order|as it should be|spot on|valid|unchanged|same|still|fine|ok|okie|good to go|sure thing|ty|thank u|good|rigt)\b/,
+    CONFIRMING_NEGATION,
     /\b(correct[oa]|bien|igual|mism[oa]|sigo|gracias|certo|correto|obrigad[oa]|merci|exact|salamat|tama|opo|danke|stimmt|richtig|grazie|giusto|corretto|spasibo|dziękuję|zgadza)\b|đúng|chính xác|cảm ơn|正确|对|谢谢|没有变化|맞[습아어]|감사|고맙|はい|正しい|ありがとう|大丈夫|верно|правильно|спасибо|सही|धन्यवाद/u,
   ],
 };
