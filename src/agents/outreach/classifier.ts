@@ -27,6 +27,9 @@ const BUCKETS: ReplyBucket[] = ["acknowledgment", "question", "update", "escalat
 export const MIN_CONFIDENCE = 0.6;
 const TRAINING_FILE = path.join(PROJECT_ROOT, "src", "agents", "outreach", "reply-training.jsonl");
 
+const HEDGE = "hedges: intent unclear";
+/** A reply whose last sentence asks something. */
+const ENDS_ASKING = /\b(?:what|how|when|where|who|which|why|can|could|do|does|should|will|would)\b[^.!?]*\?\s*$/;
 /** Phrases that always need a human, whatever else the reply says. */
 const ESCALATION_PATTERNS: [RegExp, string][] = [
   [/\b(lawyer|attorney|abogad[oa]|legal|illegal|legally|my rights|sue|lawsuit|court)\b/, "legal"],
@@ -72,7 +75,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
   ],
   [/\b(cancel (?:me|my)|take me off|remove me|quit the (?:van|vanpool)|no estoy de acuerdo)/, "wants out or disagrees"],
   [/\?{2,}|\b[A-Z]{5,}\b.*\b[A-Z]{5,}\b/, "shouting"],
-  [/\b(kind of|sort of|kinda|it's complicated|idk|maybe|i guess|depends|whatever|meh)\b/, "hedges: intent unclear"],
+  [/\b(kind of|sort of|kinda|it's complicated|idk|maybe|i guess|depends|whatever|meh)\b/, HEDGE],
   [
     /\b(out of (?:the )?office|auto-?reply|automatic reply|(?:i am|i'm|currently|i will be|i'll be) (?:out )?on (?:vacation|leave|holiday)|limited access to (?:my )?e-?mail|will return on)\b/,
     "an automatic reply, not the rider",
@@ -92,7 +95,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
   // Broader nets, in general terms rather than per reply: whatever suggests a grievance, an authority
   // outside the program, a threat or a life event is for a person, even when the rest reads as routine.
   [
-    /\b(counsel|litigat\w*|subpoena\w*|violat\w*|breach\w*|labor board|department of labor|labor commissioner|eeoc|osha|nlrb|whistleblow\w*|ethics (?:hotline|line|office)|compliance (?:office|hotline|team)|file (?:a |an )?(?:claim|charge|report|complaint)|paper trail|on (?:the )?record|in writing|documenting (?:this|everything)|screenshot\w*)\b/,
+    /\b(counsel|litigat\w*|subpoena\w*|violat\w*|breach\w*|labor board|department of labor|labor commissioner|eeoc|osha|nlrb|whistleblow\w*|ethics (?:hotline|line|office)|compliance (?:office|hotline|team)|file (?:a |an )?(?:claim|charge|report|complaint)|paper trail|on (?:the )?record|(?:put|want|need|get|have|request)\w* (?:(?:it|this|that|everything) )?in writing|documenting (?:this|everything)|screenshot\w*)\b/,
     "legal or outside authority",
   ],
   [
@@ -116,11 +119,11 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "sarcasm or a veiled grievance",
   ],
   [
-    /\b(?:raise|raising|bring|bringing|take|taking|flag|flagging|mention|mentioning) (?:this|it|that)(?: up)? (?:at|with|to|in)\b|\b(?:all-?hands|town ?hall|skip-?level|open door|vice president|vp|ceo|cfo|coo|leadership|executive\w*|upper management|higher-?ups?|head of|director)\b|\bloop\w* in\b|\b(?:engagement |employee )survey|\bshar\w* (?:this|my) experience|\bhear\w* (?:about|from) (?:this|my|me)\b|\b(?:cc|cc'?ing|copying|forward\w*) (?:this )?(?:to )?my\b/,
+    /\b(?:raise|raising|bring|bringing|take|taking|flag|flagging|mention|mentioning) (?:this|it|that)(?: up)? (?:at|with|to|in)\b|\b(?:all-?hands|town ?hall|skip-?level|open door|vice president|vp|ceo|cfo|coo|leadership|executive\w*|upper management|higher-?ups?|head of|director)\b|\bloop\w* in\b|\b(?:proper|official|formal|appropriate|right) channels\b|\brais\w* (?:my |a |this |these |our )?concerns?\b|\b(?:engagement |employee )survey|\bshar\w* (?:this|my) experience|\bhear\w* (?:about|from) (?:this|my|me)\b|\b(?:cc|cc'?ing|copying|forward\w*) (?:this )?(?:to )?my\b/,
     "takes it above the program",
   ],
   [
-    /\b(immigration|visa|deport\w*|religio\w*|mental health|depress\w*|anxiety|suicid\w*|miscarriage|laid off|layoffs?|fired|terminat\w*|disciplin\w*|probation|demot\w*|pay cut|garnish\w*|evict\w*|foreclos\w*|bankrupt\w*|police|arrest\w*)\b/,
+    /\b(immigration|visa|burn(?:ed|t) down|fire|flood\w*|evacuat\w*|hotel|motel|displaced|lost (?:my|our) (?:home|house|apartment|place)|deport\w*|religio\w*|mental health|depress\w*|anxiety|suicid\w*|miscarriage|laid off|layoffs?|fired|terminat\w*|disciplin\w*|probation|demot\w*|pay cut|garnish\w*|evict\w*|foreclos\w*|bankrupt\w*|police|arrest\w*)\b/,
     "sensitive circumstances",
   ],
   [
@@ -159,7 +162,7 @@ const CONFIRMING_NEGATION = new RegExp(
     String.raw`^(?:no|nope)\b[,.!]?(?= +(?:nothing|not|no|all|everything|it'?s|that'?s|same))`,
     // A negation whose object, a few words on in the same clause, is a change or a problem:
     // "there have been no changes to", "nothing has been updated", "nothing I need to correct".
-    String.raw`(?:no|not|nothing|none|never|without)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,20}?\b(?:chang\w*|differen\w*|discrepanc\w*|updat\w*|edits?|wrong|issues?|problems?|errors?|mistakes?|worr\w*|concerns?|questions?|to (?:correct|fix|add|report|change|update|say))\b`,
+    String.raw`(?:no|not|nothing|none|never|without|\w+n't)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,20}?\b(?:chang\w*|differen\w*|discrepanc\w*|updat\w*|edits?|wrong|issues?|problems?|errors?|mistakes?|worr\w*|concerns?|questions?|to (?:correct|fix|add|report|change|update|say))\b`,
   ]
     .map((phrase) => String.raw`\b${phrase}`)
     .join("|"),
@@ -252,6 +255,8 @@ export function classifierFrom(
         if (fires) reasons.push(reason);
       }
       if (DOUBT.test(lower) && !/[?？]/.test(lower)) reasons.push("doubt: intent unclear");
+      // "Maybe my shift changes later. What do I do then?" hedges about the future, and asks.
+      if (reasons.length === 1 && reasons[0] === HEDGE && ENDS_ASKING.test(lower)) reasons.pop();
       if (NO_CLEAR_INTENT.test(lower.trim())) reasons.push("no clear intent");
       if (reasons.length > 0)
         return { bucket: "escalation", confidence: Math.min(0.99, 0.8 + 0.05 * reasons.length), reasons };
