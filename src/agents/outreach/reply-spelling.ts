@@ -95,7 +95,7 @@ export function spellingCorrector(knownTexts: string[]): SpellingCorrector {
 }
 
 /** Endings that make another form of a word, not a slip: "started" is not a typo of "starts". */
-const ENDINGS = new Set(["", "s", "es", "ed", "d", "ing", "er", "ers", "ies"]);
+const ENDINGS = new Set(["", "s", "es", "ed", "d", "ing", "er", "ers", "y", "ies"]);
 
 /** "party" and "part", "started" and "starts": one word with an ending, or two forms of one word. */
 function anotherForm(word: string, candidate: string): boolean {
