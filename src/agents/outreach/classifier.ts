@@ -162,7 +162,7 @@ const CONFIRMING_NEGATION = new RegExp(
     String.raw`^(?:no|nope)\b[,.!]?(?= +(?:nothing|not|no|all|everything|it'?s|that'?s|same))`,
     // A negation whose object, a few words on in the same clause, is a change or a problem:
     // "there have been no changes to", "nothing has been updated", "nothing I need to correct".
-    String.raw`(?:no|not|nothing|none|never|without|\w+n't)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,20}?\b(?:chang\w*|differen\w*|discrepanc\w*|updat\w*|edits?|wrong|issues?|problems?|errors?|mistakes?|worr\w*|concerns?|questions?|to (?:correct|fix|add|report|change|update|say))\b`,
+    String.raw`(?:no|not|nothing|none|never|without|\w+n't)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,30}?\b(?:chang\w*|differen\w*|discrepanc\w*|updat\w*|edits?|wrong|issues?|problems?|errors?|mistakes?|worr\w*|concerns?|questions?|to (?:correct|fix|add|report|change|update|say))\b`,
   ]
     .map((phrase) => String.raw`\b${phrase}`)
     .join("|"),
