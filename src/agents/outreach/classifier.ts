@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { PROJECT_ROOT } from "../../config/settings.js";
 import type { ReplyBucket } from "../../domain/case-lifecycle.js";
+import { spellingCorrector } from "./reply-spelling.js";
 import { extractReplyText } from "./reply-text.js";
 
 export interface Classification {
@@ -26,6 +27,9 @@ const BUCKETS: ReplyBucket[] = ["acknowledgment", "question", "update", "escalat
 export const MIN_CONFIDENCE = 0.6;
 const TRAINING_FILE = path.join(PROJECT_ROOT, "src", "agents", "outreach", "reply-training.jsonl");
 
+const HEDGE = "hedges: intent unclear";
+/** A reply whose last sentence asks something. */
+const ENDS_ASKING = /\b(?:what|how|when|where|who|which|why|can|could|do|does|should|will|would)\b[^.!?]*\?\s*$/;
 /** Phrases that always need a human, whatever else the reply says. */
 const ESCALATION_PATTERNS: [RegExp, string][] = [
   [/\b(lawyer|attorney|abogad[oa]|legal|illegal|legally|my rights|sue|lawsuit|court)\b/, "legal"],
@@ -46,11 +50,11 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "disputes the data",
   ],
   [
-    /\b((?:never|not|didn't|did not|haven't|have not|hasn't) (?:moved|changed (?:shifts?|my shift|address))|in error|(?:flagged|marked|listed|picked|reported)\w* (?:me )?by mistake|an error|un error|another look|don't (?:think|believe) (?:this|that|it|your|the)\b.{0,30}\b(?:right|correct|accurate)|no es (?:cierto|correcto|verdad)|no me (?:he )?mud\w*|no (?:he )?cambiad\w*|no entiendo por qu[eé]|est[aá] mal|(?:don't|do not|dis)agree|não concordo|mali po)|不对|不正确/,
+    /\b((?:never|not|didn't|did not|haven't|have not|hasn't) (?:moved|changed (?:shifts?|my shift|address))|in error|(?:flagged|marked|listed|picked|reported)\w* (?:me )?by mistake|(?<!\b(?:giving|gives|give|got|get|getting|shows|showing|throws) )an error(?! message)|un error|another look|don't (?:think|believe) (?:this|that|it|your|the)\b.{0,30}\b(?:right|correct|accurate)|no es (?:cierto|correcto|verdad)|no me (?:he )?mud\w*|no (?:he )?cambiad\w*|no entiendo por qu[eé]|est[aá] mal|(?:don't|do not|dis)agree|não concordo|mali po)|不对|不正确/,
     "disputes the findings",
   ],
   [
-    /\b(speak|talk|hablar|falar) (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|whoever|in charge|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?:a |real |actual )(?:person|human)|(?:someone|somebody|a person) (?:to )?(?:call|contact)|(?:call|phone|ring) me\b|(?:put|get) me in touch|connect me (?:with|to)|transfer me to|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
+    /\b(speak|talk|hablar|falar) (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|whoever|in charge|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?:who|whom) (?:can|could|should|do|may) i (?:speak|talk|meet)|in person\b|face[- ]to[- ]face|(?<!\b(?:by|from) )(?:a |real |actual )(?:person|human)|(?:someone|somebody|a person) (?:to )?(?:call|contact)|(?:call|phone|ring) me\b|(?:put|get) me in touch|connect me (?:with|to)|transfer me to|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
     "asks for a person or complains",
   ],
   [
@@ -71,9 +75,9 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
   ],
   [/\b(cancel (?:me|my)|take me off|remove me|quit the (?:van|vanpool)|no estoy de acuerdo)/, "wants out or disagrees"],
   [/\?{2,}|\b[A-Z]{5,}\b.*\b[A-Z]{5,}\b/, "shouting"],
-  [/\b(kind of|sort of|kinda|it's complicated|idk|maybe|i guess|depends|whatever|meh)\b/, "hedges: intent unclear"],
+  [/\b(kind of|sort of|kinda|it's complicated|idk|maybe|i guess|depends|whatever|meh)\b/, HEDGE],
   [
-    /\b(out of (?:the )?office|auto-?reply|automatic reply|on vacation|limited access to (?:my )?e-?mail|will return on)\b/,
+    /\b(out of (?:the )?office|auto-?reply|automatic reply|(?:i am|i'm|currently|i will be|i'll be) (?:out )?on (?:vacation|leave|holiday)|limited access to (?:my )?e-?mail|will return on)\b/,
     "an automatic reply, not the rider",
   ],
   [
@@ -81,7 +85,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "anger or accusation",
   ],
   [
-    /\b(disput\w*|(?<!\b(?:if (?:it's|it is|\w+ \w+ is)|had the|put the|entered the|typed the) )wrong|mistake|mistaken|inaccurate|not accurate|false|broken|unbelievable|not accepting|not doing (?:this|that)|i'm done|done with|why me|why am i|who (?:authorized|is reporting|put|reported|complained|flagged|told|gave you)|what gives you|you people|who are you people|waste of (?:my )?time|better to do|privacy|none of your business|any of your business|not telling you|not giving you|don't want to share|not happy|upsetting|apolog\w*)\b/,
+    /\b(disput\w*|(?<!\b(?:if (?:it's|it is|\w+ \w+ is)|had the|put the|entered the|typed the) )wrong|mistake|mistaken|inaccurate|not accurate|false|broken|unbelievable|not accepting|not doing (?:this|that)|i'm done|done with|why me|why am i|who (?:authorized|is reporting|put|reported|complained|flagged|told|gave you)|what gives you|you people|who are you people|waste of (?:my )?time|better to do|privacy|none of your business|any of your business|not telling you|not giving you|don't want to share|not happy|upsetting|apolog\w*|(?:my|our|your) fault|blam\w*)\b/,
     "contests the review",
   ],
   [
@@ -91,7 +95,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
   // Broader nets, in general terms rather than per reply: whatever suggests a grievance, an authority
   // outside the program, a threat or a life event is for a person, even when the rest reads as routine.
   [
-    /\b(counsel|litigat\w*|subpoena\w*|violat\w*|breach\w*|labor board|department of labor|labor commissioner|eeoc|osha|nlrb|whistleblow\w*|ethics (?:hotline|line|office)|compliance (?:office|hotline|team)|file (?:a |an )?(?:claim|charge|report|complaint)|paper trail|on (?:the )?record|in writing|documenting (?:this|everything)|screenshot\w*)\b/,
+    /\b(counsel|litigat\w*|subpoena\w*|violat\w*|breach\w*|labor board|department of labor|labor commissioner|eeoc|osha|nlrb|whistleblow\w*|ethics (?:hotline|line|office)|compliance (?:office|hotline|team)|file (?:a |an )?(?:claim|charge|report|complaint)|paper trail|on (?:the )?record|(?:put|want|need|get|have|request)\w* (?:(?:it|this|that|everything) )?in writing|documenting (?:this|everything)|screenshot\w*)\b/,
     "legal or outside authority",
   ],
   [
@@ -107,11 +111,19 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "threatens to take it further",
   ],
   [
-    /\b(since when|what right|who gave you|who gives you|how (?:is|was|can) (?:this|that|it) (?:fair|legal|ok|okay|allowed|right)|is this a joke|are you serious|you(?:'ve| have) got to be|give me a break|what kind of|excuse me\?|how come (?:i|you|we)|why (?:would|should) i|why do you (?:care|need|want))/,
+    /\b(since when|what right|who gave you|who gives you|how (?:is|was|can) (?:this|that|it) (?:fair|legal|ok|okay|allowed|right)|is this a joke|are you serious|are you kidding|you'?re kidding|(?:just|already) (?:filled|completed) (?:this|it|that|one) out|why (?:does|do|would|should|is) (?:the program|the company|you|they|anyone|pool patrol|it)\b.{0,20}\b(?:need|want|care|matter)|between me and|my own business|(?:that'?s|it'?s|is) private\b|you(?:'ve| have) got to be|give me a break|what kind of|excuse me\?|how come (?:i|you|we)|why (?:would|should) i|why do you (?:care|need|want))/,
     "hostile or rhetorical question",
   ],
   [
-    /\b(immigration|visa|deport\w*|religio\w*|mental health|depress\w*|anxiety|suicid\w*|miscarriage|laid off|layoffs?|fired|terminat\w*|disciplin\w*|probation|demot\w*|pay cut|garnish\w*|evict\w*|foreclos\w*|bankrupt\w*|police|arrest\w*)\b/,
+    /[🙃🙄😒😤😠😡🤬🖕]|\/s\b|\b(?:yeah,? right|as if|oh,? (?:great|wonderful|perfect|joy)|just (?:great|perfect|wonderful)|what a (?:joke|surprise)|(?:amazing|funny|interesting|incredible|cute|nice|great|love|glad) how\b|(?:this|not|here we go) again\b|again\?|(?:and )?this is (?:the|my) thanks|this is what i get|is this how you treat|^wow\b|(?:years?|decades?) of (?:\w+ )?(?:service|loyalty|attendance|riding)|love (?:how|that you|being)|nice to (?:know|see|be)|glad to know|so glad you|thanks (?:so much |a lot )?for (?:nothing|treating|accusing|assuming|making|wasting|calling|questioning|suspecting|the (?:accusation|insult))|(?:treat\w*|made to feel|feel) like (?:a |an )?(?:fraud|criminal|suspect|liar|thief|cheat\w*|child|number)|fraud\w*|cheat\w*)\b/u,
+    "sarcasm or a veiled grievance",
+  ],
+  [
+    /\b(?:raise|raising|bring|bringing|take|taking|flag|flagging|mention|mentioning) (?:this|it|that)(?: up)? (?:at|with|to|in)\b|\b(?:all-?hands|town ?hall|skip-?level|open door|vice president|vp|ceo|cfo|coo|leadership|executive\w*|upper management|higher-?ups?|head of|director)\b|\bloop\w* in\b|\b(?:proper|official|formal|appropriate|right) channels\b|\brais\w* (?:my |a |this |these |our )?concerns?\b|\b(?:engagement |employee )survey|\bshar\w* (?:this|my) experience|\bhear\w* (?:about|from) (?:this|my|me)\b|\b(?:cc|cc'?ing|copying|forward\w*) (?:this )?(?:to )?my\b/,
+    "takes it above the program",
+  ],
+  [
+    /\b(immigration|visa|burn(?:ed|t) down|fire|flood\w*|evacuat\w*|hotel|motel|displaced|lost (?:my|our) (?:home|house|apartment|place)|deport\w*|religio\w*|mental health|depress\w*|anxiety|suicid\w*|miscarriage|laid off|layoffs?|fired|terminat\w*|disciplin\w*|probation|demot\w*|pay cut|garnish\w*|evict\w*|foreclos\w*|bankrupt\w*|police|arrest\w*)\b/,
     "sensitive circumstances",
   ],
   [
@@ -119,9 +131,43 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "denies the facts",
   ],
 ];
-/** Negations a plain confirmation may contain; any other "not" in it needs a person's reading. */
-const CONFIRMING_NEGATION =
-  /\b(?:(?:have|has)(?:n't| not) changed|not changed|nothing (?:has )?(?:changed|new|different)|nothing(?:'s| is) (?:changed|new|different)|nothing to (?:report|change|add|update)|no (?:changes?|updates?)|don't have anything to add|nothing (?:in|on|about) my \w+ (?:needs|has)\b)/g;
+/**
+ * Words saying the record is out of date. Next to the corrected value ("Wrong shift, I'm on days now") they
+ * report a change; alone ("That's wrong") they dispute the findings.
+ */
+const OUT_OF_DATE =
+  /\b(?:wrong|outdated|out of date|old|incorrect|inaccurate|not (?:correct|right|accurate|current)|by mistake|(?:a|the) mistake|mistaken|an error|in error)\b/g;
+/** What makes a stated fact a change rather than a claim that the record was always wrong. */
+const CHANGE_TOLD =
+  /\b(?:now|since|as of|starting|effective|any ?more|no longer|used to|current(?:ly)?|outdated|old|(?:moved|changed|updated|corrected|fixed|switched|transferred|relocated|bought|sold)\b)/;
+/** Things a program question is about; a question about none of them but about something else is not ours. */
+const PROGRAM_TOPIC =
+  /\b(?:van\w*|\w*pool\w*|rides?|rider\w*|riding|seats?|driv\w*|commut\w*|pick ?-?up|route|address\w*|zip|home|live\w*|living|mov\w*|shift\w*|schedul\w*|hours?|work\w*|review\w*|audit\w*|check\w*|flag\w*|e-?mail\w*|repl\w*|respon\w*|deadline|portal|profile|records?|data|info\w*|program\w*|rules?|polic\w*|eligib\w*|qualif\w*|distance|miles?|appeal\w*|cancel\w*|member\w*|fare|fees?|subsid\w*|parking|update\w*|chang\w*)\b/;
+const OUTSIDE_TOPIC =
+  /\b(?:cafeteria|canteen|lunch|breakfast|dinner|menu|food|coffee|gym|wi-?fi|printer|laptop|password|potluck|party|raffle|401k|bonus|paycheck|payslip|stock|vacation request|holiday party|swag|t-?shirt|badge)\b/;
+/**
+ * Negations that confirm: the rider denies a change or a problem ("nothing's changed", "nothing wrong there",
+ * "no questions", "not much to add", a leading "No, all the same"). Any other "not" needs a person's reading.
+ */
+const CONFIRMING_NEGATION = new RegExp(
+  [
+    String.raw`(?:nothing|not a thing|not anything)(?:'s| has| is| at all)?(?: \w+)? (?:changed|new|different|wrong|off|to (?:report|change|add|update|fix|say))`,
+    String.raw`(?:have|has|is|are|did|does)(?:n't| not)(?: \w+)? (?:changed|change|different)`,
+    "not changed",
+    String.raw`no \w+(?: \w+)? (?:needed|required|necessary)`,
+    String.raw`no (?:changes?|updates?|worries|problems?|issues?|concerns?|questions?|mistakes?|errors?|need to \w+)\b`,
+    String.raw`(?:don't|do not) have any(?:thing)? (?:questions?|concerns?|changes?|updates?|to \w+)`,
+    String.raw`(?:not much|nothing (?:more|else))(?: (?:to \w+|from|on))?`,
+    String.raw`nothing (?:in|on|about) my \w+ (?:needs|has)\b`,
+    String.raw`^(?:no|nope)\b[,.!]?(?= +(?:nothing|not|no|all|everything|it'?s|that'?s|same))`,
+    // A negation whose object, a few words on in the same clause, is a change or a problem:
+    // "there have been no changes to", "nothing has been updated", "nothing I need to correct".
+    String.raw`(?:no|not|nothing|none|never|without|\w+n't)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,30}?\b(?:chang\w*|differen\w*|discrepanc\w*|updat\w*|edits?|wrong|issues?|problems?|errors?|mistakes?|worr\w*|concerns?|questions?|to (?:correct|fix|add|report|change|update|say))\b`,
+  ]
+    .map((phrase) => String.raw`\b${phrase}`)
+    .join("|"),
+  "g",
+);
 const NEGATION = /\b(?:not|no|never|nothing|nobody|none|dont|didnt|cant|wont|isnt)\b|n't\b|\bnão\b/;
 /** Doubt counts as unclear intent, unless the rider goes on to ask a question about it. */
 const NO_CLEAR_INTENT = /^(what|huh|hm+|eh|que|qué|so|and)\W*$/;
@@ -129,15 +175,15 @@ const DOUBT = /\b(not sure|don't know|dont know|not really)\b/;
 
 /** Replies that are nothing but a confirmation, too short for the model to be sure of. */
 const PLAIN_ACKNOWLEDGMENT =
-  /^(ok(?:ay)?|k+|ack|noted|got it|thanks?(?: you)?|ty|thx|rcvd|received|roger(?: that)?|yup|yep|yes|understood|entendido|sounds good|will do|appreciate it|all good|perfect|great|confirmed|verified|correct|accurate|[👍👌✅🙏🙂😊\s])+[.!\s👍👌✅🙏🙂😊]*$/iu;
+  /^(ok(?:ay)?|k+|ack|noted|got it|thanks?(?: you)?|ty|thx|rcvd|received|roger(?: that)?|yup|yep|yes|understood|entendido|sounds good|will do|appreciate it|all good|perfect|great|confirmed|affirmative|indeed|absolutely|exactly|verified|correct|accurate|[👍👌✅🙏🙂😊\s])+[.!\s👍👌✅🙏🙂😊]*$/iu;
 /** Skin tones and emoji presentation marks: "👍🏽" is a thumbs-up. */
 const EMOJI_MODIFIERS = /[\u{1F3FB}-\u{1F3FF}\u{FE0F}]/gu;
 
 /** A sentence telling that something changed or will change ("I moved", "starting Dec 7 I work nights"). */
 const CHANGE_STATEMENT =
-  /(?<!\b(?:not|never|no|nothing|nothing has|has not|hasn't|haven't|didn't|did not|if|when|if i|if i had|if we|if my \w+) )\b(updated|uptaded|updted|fixed|corrected|moved|moving|move (?:to|on|in)|movd|mvoed|moovd|changd|chnged|relocat\w+|transferr?\w*|switch\w*|swapp?ed|changed|changing|went (?:to|back|part|full)|got (?:moved|transferred|promoted)|bought a house|close on|new (?:address|zip|home|place|house|apartment|schedule|shift|hours|start time)|(?:address|zip|shift|hours|schedule|start time) (?:is|are) (?:now|changing)|i'?m (?:now )?on (?:the )?(?:\w+ )?(?:shift|nights|nites|days|swing)|(?:i |we )(?:now )?(?:live|work) (?:in|at|from)|now (?:live|living|work|working|at|in)|living (?:with|in)|mud[eé]|mudamos|mudei|cambi[eé]|cambió|actualic[eé]|ahora (?:vivo|trabajo|entro)|nuevo horario|me pasaron|lumipat|chuyển|đổi ca|搬|上夜班)/;
+  /(?<!\b(?:no|if|when|if i|if i had|if we|if my \w+) |\b(?:not|never|nothing|none|hasn't|haven't|didn't|doesn't|don't|still|same)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,20})\b(updated|uptaded|updted|fixed|corrected|moved|moving|move (?:to|on|in)|movd|mvoed|moovd|changd|chnged|relocat\w+|transferr?\w*|switch\w*|swapp?ed|changed|changing|went (?:to|back|part|full)|start(?:ed|ing) (?:working|work|on|at)\b|got (?:moved|transferred|promoted)|goes back to|going back to|go back to|(?:current|correct|new|right|actual|real) (?:one|address|zip|zip code|shift|hours|schedule) (?:is|are|should be)|it'?s actually|(?:i'?m|i am|we'?re|we are) (?:at|in|on|living|working)\b[^.?!]{0,50}\bnow\b|(?:sold|bought) (?:a|an|our|my|the) (?:house|home|place|condo|townhouse|apartment|flat)|renting (?:in|at|a)|put in the new|close on|new (?:address|zip|home|place|house|apartment|schedule|shift|hours|start time)|(?:address|zip|shift|hours|schedule|start time) (?:is|are) (?:now|changing)|i'?m (?:now )?on (?:the )?(?:\w+ )?(?:shift|nights|nites|days|swing)|(?:i |we )(?:now )?(?:live|work) (?:in|at|from)|now (?:live|living|work|working|at|in)|living (?:with|in)|mud[eé]|mudamos|mudei|cambi[eé]|cambió|actualic[eé]|ahora (?:vivo|trabajo|entro)|nuevo horario|me pasaron|lumipat|chuyển|đổi ca|搬|上夜班)/;
 const CHANGE_DATE =
-  /\b(?:(?:as of|since|starting|effective|from|beginning|on|in) )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.? \d{1,2}\b|\b\d{1,2}\/\d{1,2}\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a|p)\b|\b\d{1,2}(?::\d{2})?\s?-\s?\d{1,2}(?::\d{2})?\b|\b\d{5}\b/;
+  /\b(?:(?:as of|since|starting|effective|from|beginning|on|in) )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.? \d{1,2}(?:st|nd|rd|th)?\b|\b(?:the )\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}\/\d{1,2}\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a|p)\b|\b\d{1,2}(?::\d{2})?\s?-\s?\d{1,2}(?::\d{2})?\b|\b\d{5}\b/;
 
 /** Plain-language cues for the three answerable buckets, added to the model's evidence. */
 const CUES: Record<Exclude<ReplyBucket, "escalation">, RegExp[]> = {
@@ -145,12 +191,15 @@ const CUES: Record<Exclude<ReplyBucket, "escalation">, RegExp[]> = {
   question: [
     /[?？]|¿/,
     // At the start of any sentence: "All correct! What's the appeal process" asks too.
-    /(?:^|[.!;:]\s+|\n\s*)(?:who|what|whats|what's|wat|when|where|wher|why|how|hw|do|does|did|is|are|can|could|will|would|should|which|am i|qué|cómo|cuándo|dónde|cuánto|tengo|preciso)\b/,
-    /\b(quick q|wanted to ask|question|wondering|could you (?:tell|explain|send|clarify)|can you (?:tell|explain|send))\b/,
+    // At the start of any sentence, after a greeting: "All correct! What's the appeal process" asks too. A verb
+    // asks only with its subject after it: "Is the review done?" asks, "Is fine, thank you" does not.
+    /(?:^|[.!;:]\s+|\n\s*)(?:(?:hi|hey|hello|so|also|and|but|ok|okay|sorry|wait|um|oh|well|quick (?:question|q|one))\b[,\s]+){0,3}(?:(?:who|what|whats|what's|wat|when|where|wher|why|how|hw|which|am i|qué|cómo|cuándo|dónde|cuánto|tengo|preciso)\b|(?:do|does|did|is|are|can|could|will|would|should|was|were)\s+(?:i|you|we|it|this|that|there|the|my|your|our|he|she|they|a|an|anyone|someone|everyone)\b|(?:have|has)\s+(?:i|you|we|they|he|she|it|anyone|someone)\b)/,
+    /\b(quick q|wanted to ask|(?<!\b(?:no|any) )questions?\b|wondering|curious (?:about|if|whether|how|why)|(?:please|pls|kindly) (?:let me know|advise|explain|clarify|tell me)\b|let me know (?:how|what|when|where|why|which|who|whether)\b|(?:would|want|wanted|need) to know|(?:want|wanted|would like|like)(?: to)? ask\b|\bask(?:ing)? (?:if|whether)\b|(?:i'd|i would|i'd just) like to (?:understand|know|ask|learn|find out)|(?:if you could|could you|can you|please) (?:explain|clarify)|confirm (?:whether|if)\b|is (?:there|it) (?:a way|possible|ok(?:ay)?|allowed)|any (?:idea|way)|could you (?:tell|explain|send|clarify)|can you (?:tell|explain|send))/,
   ],
   acknowledgment: [
-    /\b(thanks|thank you|thx|thnks|got it|understood|noted|confirm\w*|verif\w*|received|read (?:this|it)|nothing (?:to report|has changed|to change)|same as (?:before|always|shown|you have)|no changes?|all good|will do|appreciate|correct|corect|corrrect|accurate|right|rigth|current|up to date|checks out|matches|all set|looks (?:good|fine|right)|sounds (?:good|right)|in order|as it should be|spot on|valid|unchanged|same|still|fine|ok|okie|good to go|sure thing|ty|thank u|good|rigt)\b/,
-    /\b(correct[oa]|bien|igual|mism[oa]|sigo|gracias|certo|correto|obrigad[oa]|merci|salamat|tama)\b|đúng|chính xác|cảm ơn|正确|对|谢谢|没有变化/,
+    /\b(thanks|thank you|thx|thnks|got it|understood|noted|confirm\w*|verif\w*|received|read (?:this|it)|nothing (?:to report|has changed|to change)|same as (?:before|always|shown|you have)|no changes?|all good|will do|appreciate|correct|corect|corrrect|accurate|right|rigth|current|up to date|checks out|match\w*|cheers|affirmative|indeed|exactly|rite|ryt|yes|yep|yup|yeah|that's (?:me|mine|my \w+)|all set|looks (?:good|fine|right)|sounds (?:good|right)|in order|as it should be|spot on|valid|unchanged|same|still|fine|ok|okie|good to go|sure thing|ty|thank u|good|rigt)\b/,
+    CONFIRMING_NEGATION,
+    /\b(correct[oa]|bien|igual|mism[oa]|sigo|gracias|certo|correto|obrigad[oa]|merci|exact|salamat|tama|opo|danke|stimmt|richtig|grazie|giusto|corretto|spasibo|dziękuję|zgadza)\b|đúng|chính xác|cảm ơn|正确|对|谢谢|没有变化|맞[습아어]|감사|고맙|はい|正しい|ありがとう|大丈夫|верно|правильно|спасибо|सही|धन्यवाद/u,
   ],
 };
 
@@ -163,8 +212,8 @@ export interface ClassifierTuning {
   /** When unsure, escalate: a reply the model reads as an escalation at least this likely goes to a person. */
   escalationDoubt: number;
 }
-// Chosen by 5-fold cross-validation on the training replies only; with the rules above that gives
-// 98.6% accuracy on 517 training replies, 158/158 escalations caught.
+// Chosen by 5-fold cross-validation on the training replies only, before the denial, sarcasm and spelling
+// rules; with them the 517 training replies score 514 right, 158/158 escalations caught (not re-validated).
 export const DEFAULT_TUNING: ClassifierTuning = {
   cueWeight: 2,
   temperatureExponent: 0.5,
@@ -185,16 +234,29 @@ export function classifierFrom(
   tuning: ClassifierTuning = DEFAULT_TUNING,
 ): ReplyClassifier {
   const model = trainNaiveBayes(examples, tuning);
+  const spelling = spellingCorrector(examples.map((example) => extractReplyText(example.body).reply));
   return {
     name: "rules+naive-bayes",
     classify(body: string, subject?: string): Classification {
       const text = extractReplyText(body).reply.replace(EMOJI_MODIFIERS, "");
-      const lower = text.toLowerCase();
+      const written = text.toLowerCase();
+      // Read as spelt and as meant ("r u", "adress"); a rule that fires on either reading counts.
+      const lower = spelling.normalise(text);
+      const readings = [written, lower].map((reading) =>
+        withoutDeniedProblems(
+          statesChange(reading) && CHANGE_TOLD.test(reading) ? reading.replace(OUT_OF_DATE, " ") : reading,
+        ),
+      );
       const reasons: string[] = [];
       for (const [pattern, reason] of ESCALATION_PATTERNS) {
-        if (pattern.test(pattern.source.includes("[A-Z]") ? text : lower)) reasons.push(reason);
+        const fires = pattern.source.includes("[A-Z]")
+          ? pattern.test(text)
+          : readings.some((reading) => pattern.test(reading));
+        if (fires) reasons.push(reason);
       }
       if (DOUBT.test(lower) && !/[?？]/.test(lower)) reasons.push("doubt: intent unclear");
+      // "Maybe my shift changes later. What do I do then?" hedges about the future, and asks.
+      if (reasons.length === 1 && reasons[0] === HEDGE && ENDS_ASKING.test(lower)) reasons.pop();
       if (NO_CLEAR_INTENT.test(lower.trim())) reasons.push("no clear intent");
       if (reasons.length > 0)
         return { bucket: "escalation", confidence: Math.min(0.99, 0.8 + 0.05 * reasons.length), reasons };
@@ -203,15 +265,18 @@ export function classifierFrom(
       if (!/\p{L}/u.test(text))
         return { bucket: "escalation", confidence: 0.3, reasons: ["no words in the reply: intent unclear"] };
       const cues = Object.fromEntries(
-        Object.entries(CUES).map(([bucket, patterns]) => [bucket, patterns.filter((p) => p.test(lower)).length]),
+        Object.entries(CUES).map(([bucket, patterns]) => [
+          bucket,
+          patterns.filter((p) => p.test(lower) || p.test(written)).length,
+        ]),
       ) as Partial<Record<ReplyBucket, number>>;
-      const scores = model.posterior(`${subject ?? ""} ${text}`, cues);
+      const scores = model.posterior(`${subject ?? ""} ${lower}`, cues);
       const [best, second] = [...scores].sort((a, b) => b[1] - a[1]);
       const why = `model: ${best![0]} ${best![1].toFixed(2)}, then ${second![0]} ${second![1].toFixed(2)}`;
       // Two answerable readings together outweigh a human's: the policy's order for mixed replies picks one.
       const answerable = best![0] !== "escalation" && second![0] !== "escalation";
       const confidence = answerable ? best![1] + second![1] : best![1];
-      const bucket = answerable ? mixedReplyBucket(text, [best![0], second![0]]) : best![0];
+      const bucket = answerable ? mixedReplyBucket(lower, [best![0], second![0]]) : best![0];
       const escalationOdds = scores.find(([reading]) => reading === "escalation")![1];
       if (bucket !== "escalation" && escalationOdds >= tuning.escalationDoubt)
         return {
@@ -219,6 +284,8 @@ export function classifierFrom(
           confidence: escalationOdds,
           reasons: [why, `an escalation is ${escalationOdds.toFixed(2)} likely: a human should read it`],
         };
+      if (bucket === "question" && OUTSIDE_TOPIC.test(written) && !PROGRAM_TOPIC.test(lower))
+        return { bucket: "escalation", confidence, reasons: [why, "a question about something outside the program"] };
       if (confidence < tuning.minConfidence)
         return {
           bucket: "escalation",
@@ -248,12 +315,25 @@ export function classifierFrom(
  * question or thanks (update + polite question -> update), a question over a confirmation.
  */
 function mixedReplyBucket(text: string, readings: ReplyBucket[]): ReplyBucket {
-  // Clauses, so that "Moved to Fremont last week, does that change anything?" still states a change.
-  const sentences = text.split(/(?<=[.!?？。,;])\s+|\n+/).map((sentence) => sentence.trim().toLowerCase());
-  const statesChange = sentences.some((sentence) => !/[?？]$/.test(sentence) && CHANGE_STATEMENT.test(sentence));
-  if (readings.includes("update") && statesChange) return "update";
+  // A stated change wins even when the model heard only the question in it.
+  if (statesChange(text)) return "update";
   if (readings.includes("question") && CUES.question.some((cue) => cue.test(text.toLowerCase()))) return "question";
   return readings[0]!;
+}
+
+/**
+ * "Nothing wrong there", "no worries": a problem word the rider denies is not a dispute. A denied change
+ * ("I haven't moved") stays: against a finding that says otherwise, it disputes it.
+ */
+function withoutDeniedProblems(reading: string): string {
+  return reading.replace(CONFIRMING_NEGATION, (phrase) => (/chang|different|new/.test(phrase) ? phrase : " "));
+}
+
+/** Whether a clause that is not a question tells of a change. */
+function statesChange(text: string): boolean {
+  // Clauses, so that "Moved to Fremont last week, does that change anything?" still states a change.
+  const clauses = text.split(/(?<=[.!?？。,;])\s+|\s+[-–—]\s+|\n+/).map((clause) => clause.trim().toLowerCase());
+  return clauses.some((clause) => !/[?？]$/.test(clause) && CHANGE_STATEMENT.test(clause));
 }
 
 export interface TrainingExample {

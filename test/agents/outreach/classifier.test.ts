@@ -71,6 +71,41 @@ describe("reply classifier", () => {
     expect(bucketOf(body)).toBe("acknowledgment");
   });
 
+  it("reads a denied problem or change as a confirmation, and a denied move against the findings as a dispute", () => {
+    for (const body of [
+      "No worries, what you have is current.",
+      "Nope, nothing new on my side, all the same.",
+      "There is nothing I would need to fix, it is all right.",
+      "I don't have any questions, the details are right.",
+    ])
+      expect(bucketOf(body), body).toBe("acknowledgment");
+    expect(bucketOf("Thanks, but I did not move, please check again.")).toBe("escalation");
+  });
+
+  it("reads typos and texting shorthand as the words they stand for", () => {
+    expect(bucketOf("yes thats my adress and my shfit, evrything is corect")).toBe("acknowledgment");
+    expect(bucketOf("r u looking at my home or my work address")).toBe("question");
+  });
+
+  it("sends sarcasm and complaints taken over the program's head to a person", () => {
+    for (const body of [
+      "Oh great, yet another email treating me like a cheat. Thanks so much 🙄",
+      "Wonderful. Twelve years of loyalty and this is the thanks.",
+      "Fine. I'll bring this up at the town hall.",
+      "I'll be raising this through the proper channels.",
+    ])
+      expect(bucketOf(body), body).toBe("escalation");
+  });
+
+  it("reads a correction that states a change as an update, and one that only says the record is wrong as a dispute", () => {
+    expect(bucketOf("The ZIP you have is old, we moved to Ripon in May.")).toBe("update");
+    expect(bucketOf("The shift you have is wrong, I work days.")).toBe("escalation");
+  });
+
+  it("sends a question about something outside the program to a person", () => {
+    expect(bucketOf("Do you know when the cafeteria reopens?")).toBe("escalation");
+  });
+
   it("sends a reply without clear intent to a person", () => {
     for (const body of ["what", "...", "maybe, not sure"]) expect(bucketOf(body), body).toBe("escalation");
   });
