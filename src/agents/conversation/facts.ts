@@ -456,7 +456,7 @@ export async function approvalPointer(deps: FactsDeps, caseId: string, wanted: "
       sources,
     };
   return {
-    text: `No card is waiting on ${caseId} (it is ${STATUS_WORDS[record.status]}). A cancellation card opens only when the checks still fail after the reply deadline or after ${MAX_RE_AUDITS} re-audits. An approver can say _re-check_ to audit it again now. ${never}`,
+    text: `No card is waiting on ${caseId}, so there is nothing to ${wanted} yet (it is ${STATUS_WORDS[record.status]}). A cancellation card opens only when the checks still fail after the reply deadline or after ${MAX_RE_AUDITS} re-audits. An approver can say _re-check_ to audit it again now. ${never}`,
     sources: [...sources, "case lifecycle rules"],
   };
 }
