@@ -16,7 +16,10 @@ const INTENTS: [RegExp, string][] = [
     "How to update your home address",
   ],
   [/\bshifts?\b|\bhours\b|\bschedule|\bcompatib|%|\bpercent|\bpto\b|\bovernight|\bminutes\b|\bdays\b/, "Shift rule"],
-  [/\bdistance|\bmiles?\b|\bfar\b|\bradius|\bmeasur|\bcrow\b|\bzip\b|\bcentroid|\bdriving|\blive\b/, "Distance rule"],
+  [
+    /\bdistance|\bmiles?\b|\bfar\b|\bradius|\bmeasur|\bcrow\b|\bzip\b|\bcentroid|\bdriv|\blive\b|\bpark\b|\bmeet\b|\bpick(s|ed)? (her|him|them|me|you) up|\bgets? on\b/,
+    "Distance rule",
+  ],
   [
     /\b(cancel|remov|kick|lose (the|a|their|his|her) seat|still fails?|human|reviewer|person decide)/,
     "What happens if a check still fails",
@@ -36,6 +39,15 @@ export function findPolicySections(sections: PolicySection[], question: string, 
 }
 
 const stem = (word: string) => word.replace(/(ing|ed|es|s)$/, "");
+/** Ways of asking about where a rider boards, in the words the policy uses. */
+const SAME_AS: Record<string, string[]> = {
+  drive: ["park", "meet"],
+  driv: ["park", "meet"],
+  pick: ["park", "meet"],
+  board: ["park", "meet"],
+  vacation: ["pto"],
+  coordinator: ["see"],
+};
 const SMALL = new Set("the and for you your are was can does what how that this with from have has they".split(" "));
 
 /** The section's first sentences, then up to two more that share words with the question, in their order. */
@@ -48,7 +60,8 @@ export function relevantSentences(text: string, question: string, first = 3): st
   const asked = new Set(
     tokens(question)
       .filter((w) => w.length > 2 && !SMALL.has(w))
-      .map(stem),
+      .map(stem)
+      .flatMap((w) => [w, ...(SAME_AS[w] ?? [])]),
   );
   const overlap = (s: string) => tokens(s).filter((w) => asked.has(stem(w))).length;
   const more = sentences

@@ -50,7 +50,7 @@ export interface NamedSubject {
 
 const LEXICON: Record<Topic, Record<string, number>> = {
   checks: words(
-    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 missing:3 incomplete:3 inconclusive:3 unknown:2 undecided:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 night:1 proof:2 findings:2 found:2",
+    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 missing:3 incomplete:3 inconclusive:3 unknown:2 undecided:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 match:2 matches:2 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 night:1 proof:2 findings:2 found:2",
   ),
   replies: words(
     "say:3 said:3 says:3 saying:3 reply:3 replied:3 replies:3 respond:3 responded:3 response:3 responses:3 wrote:2 written:3 writes:2 answer:2 answered:2 answers:2 hear:3 heard:3 told:2 explain:1 explained:2 claim:2 claimed:2 mention:2 mentioned:2 write:1 back:1 inbound:3 excuse:2 side:1 ask:2 asked:2 asking:2 question:2 questions:2",
@@ -66,7 +66,7 @@ const LEXICON: Record<Topic, Record<string, number>> = {
   ),
   flagged: words("who:2 which:1 riders:2 rider:1 flagged:2 people:2 employees:2 involved:3 names:2 list:2 members:2"),
   policy: words(
-    "policy:3 process:3 procedure:3 rule:3 rules:3 limit:3 allowed:2 allow:2 exception:3 exceptions:3 appeal:3 appeals:3 eligibility:3 threshold:3 tolerance:3 privacy:3 program:1 covers:2 requirement:3 requirements:3 guideline:3 minutes:1 percent:3 percentage:3 fight:3 contest:3 dispute:3 challenge:3 disagree:3 overturn:3 measured:2",
+    "policy:3 process:3 procedure:3 rule:3 rules:3 limit:3 allowed:2 allow:2 exception:3 exceptions:3 appeal:3 appeals:3 eligibility:3 threshold:3 tolerance:3 privacy:3 program:1 covers:2 requirement:3 requirements:3 guideline:3 minutes:1 percent:3 percentage:3 pto:3 vacation:3 private:3 confidential:3 visible:3 fight:3 contest:3 dispute:3 challenge:3 disagree:3 overturn:3 measured:2",
   ),
   why_not_cancel: {},
   program: words(
@@ -88,7 +88,7 @@ const CHECK_WORDS: Record<CheckKind, Record<string, number>> = {
     "location:3 distance:3 far:3 miles:3 mile:3 live:3 lives:3 living:2 home:2 address:3 zip:3 commute:2 pickup:2 away:2 moved:2 move:1",
   ),
   shift: words(
-    "shift:3 shifts:3 schedule:3 hours:3 time:1 runs:1 run:1 night:2 swing:2 compatible:2 days:1 works:1 graveyard:2 roster:1",
+    "shift:3 shifts:3 schedule:3 hours:3 time:1 runs:1 run:1 night:2 swing:2 compatible:2 days:1 works:1 graveyard:2 roster:1 match:2 line:2 overlap:2 align:2 matches:2",
   ),
 };
 
@@ -106,6 +106,32 @@ const STOP = new Set(
 
 function words(spec: string): Record<string, number> {
   return Object.fromEntries(spec.split(" ").map((w) => [w.split(":")[0]!, Number(w.split(":")[1])]));
+}
+
+/** Short words too small for typo matching, as people mistype them. */
+const SMALL_TYPOS: Record<string, string> = {
+  wat: "what",
+  wht: "what",
+  waht: "what",
+  wats: "whats",
+  hw: "how",
+  wen: "when",
+  whn: "when",
+  wher: "where",
+  dosnt: "doesnt",
+  doesnt: "doesnt",
+  dont: "dont",
+  didnt: "didnt",
+  hasnt: "hasnt",
+  havent: "havent",
+  isnt: "isnt",
+  wont: "wont",
+  cant: "cant",
+};
+
+/** The question with mistyped small words put right ("wat happens if he dosnt reply"). */
+export function normalize(text: string): string {
+  return text.replace(/[a-z]+/gi, (w) => SMALL_TYPOS[w.toLowerCase()] ?? w);
 }
 
 export function tokens(text: string): string[] {
@@ -190,7 +216,7 @@ function describedRiders(lower: string, toks: string[], roster: RosterEntry[]): 
 
 export function understand(asked: string, roster: RosterEntry[], context?: ThreadContext): Understanding {
   // Fillers that look like facts: "so far" is not a distance.
-  const question = asked.replace(/\bso far\b|\bthanks?( you)?\b|\bplease\b/gi, " ");
+  const question = normalize(asked).replace(/\bso far\b|\bthanks?( you)?\b|\bplease\b/gi, " ");
   const lower = question.toLowerCase();
   const toks = tokens(question);
   const flagged = roster.filter((r) => r.flagged).map((r) => r.employee_id);
@@ -222,12 +248,39 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     lower,
   );
   // "how long has he been riding": the past, not a deadline.
+  // "what happens if he doesn't reply": what comes next, not his reply.
+  const noReplyYet =
+    /\b(if|when|once) (s?he|they|\w+) (doesnt|dont|does not|do not|never|fails? to|wont|will not|didnt) (reply|respond|answer|write)|\bno (reply|response|answer)\b/.test(
+      lower,
+    );
   const howLongUntil = /\bhow long\b/.test(lower) && !/\bhow long (has|have|had|did|was|were)\b/.test(lower);
   const adjusted = scores.map(([topic, s]) => {
     if (topic === "emails" && weSent) return [topic, s + 3] as const;
     if (topic === "replies" && (weSent || POLICY_SAYS.test(lower) || replyDeadline))
       return [topic, Math.max(0, s - 3)] as const;
-    if (topic === "next" && (replyDeadline || /\b(run|runs|ran) out\b/.test(lower))) return [topic, s + 3] as const;
+    if (
+      topic === "next" &&
+      (replyDeadline ||
+        noReplyYet ||
+        /\b(run|runs|ran) out\b|\bwaiting (on|for) (anyone|anybody|someone|who|whom)\b|\bwho (are we|is it|is this|is the case) waiting\b/.test(
+          lower,
+        ))
+    )
+      return [topic, s + 4] as const;
+    if (topic === "replies" && noReplyYet) return [topic, Math.max(0, s - 3)] as const;
+    if (
+      topic === "replies" &&
+      /\bwhat (did|does|has|have) .*\b(say|said|tell|told|write|wrote|ask|asked|mention)\b/.test(lower)
+    )
+      return [topic, s + 3] as const;
+    if (topic === "checks" && /\bhow many (days?|miles?)\b/.test(lower)) return [topic, s + 3] as const;
+    if (
+      topic === "policy" &&
+      /\bwho (can|gets to|is allowed to|will) (see|know|view|read)\b|\bcan (the )?(\w+ ){1,2}(see|know|view)\b/.test(
+        lower,
+      )
+    )
+      return [topic, s + 4] as const;
     if (
       topic === "status" &&
       /\bwho (signed|approved|decided|rejected|cancell?ed|closed|okayed|ok'?d)\b|\bstill (in|on|part of|riding|a member)\b/.test(
