@@ -111,6 +111,7 @@ function words(spec: string): Record<string, number> {
 /** Short words too small for typo matching, as people mistype them. */
 const SMALL_TYPOS: Record<string, string> = {
   wat: "what",
+  whos: "who is",
   wht: "what",
   waht: "what",
   wats: "whats",
@@ -274,6 +275,16 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     )
       return [topic, s + 3] as const;
     if (topic === "checks" && /\bhow many (days?|miles?)\b/.test(lower)) return [topic, s + 3] as const;
+    if (
+      topic === "vanpool" &&
+      /\bhow many (riders|people|seats|members)\b.*\b(van|vanpool|on (it|this|board))\b/.test(lower)
+    )
+      return [topic, s + 4] as const;
+    if (
+      topic === "program" &&
+      /\b(any|which|what) cases\b|\bcases (are |that are )?(waiting|open|pending|stuck)\b/.test(lower)
+    )
+      return [topic, s + 3] as const;
     if (
       topic === "policy" &&
       /\bwho (can|gets to|is allowed to|will) (see|know|view|read)\b|\bcan (the )?(\w+ ){1,2}(see|know|view)\b/.test(
