@@ -125,6 +125,9 @@ describe("a follow-up asked for in a case thread", () => {
     expect((drafted.payload as { to: string }).to).toBe(DIEGO);
     const card = draftCard()!;
     expect(JSON.stringify(card.blocks)).toMatch(/Hi Diego/);
+    expect(card.text).toMatch(/^Follow-up to EMP-1083 \(Diego\) on CASE-\w+ needs review/);
+    expect(JSON.stringify(card.blocks)).toMatch(/EMP-1083 \(Diego\)\* has not replied to the review email yet/);
+    expect(JSON.stringify(card.blocks)).not.toMatch(/not kept/);
     expect(JSON.stringify(card.blocks)).not.toMatch(/Wendell|northwind\.example/);
     expect(await sentTo(DIEGO)).toBe(emailsBefore);
 

@@ -16,9 +16,12 @@ import {
 } from "../../data/verification-repository.js";
 import { isClosed, MAX_RE_AUDITS, replyDeadline } from "../../domain/case-lifecycle.js";
 import { distanceBand } from "../../domain/geo.js";
+import { describeSchedule } from "../../domain/schedule.js";
 import type { CheckKind } from "../../domain/specialist-result.js";
+import { actorWords } from "../../slack/blocks/trail.js";
 import { programFigures } from "../../slack/program-figures.js";
-import { loadPolicy, type PolicySection, retrievePolicy } from "../outreach/policy.js";
+import { loadPolicy, type PolicySection } from "../outreach/policy.js";
+import { findPolicySections, relevantSentences } from "./policy-search.js";
 import { redact, redactFinding } from "./redact.js";
 import { type RosterEntry, riderName } from "./understand.js";
 
@@ -75,6 +78,7 @@ async function roster(prisma: PrismaClient, record: CaseRecord): Promise<{ peopl
       first_name: p.first_name,
       last_name: p.last_name,
       flagged: record.flagged.includes(p.employee_id),
+      traits: [p.home_city, ...(p.shift_name ? [p.shift_name] : [])],
     })),
   };
 }
@@ -100,7 +104,7 @@ export async function caseOverview(deps: FactsDeps, caseId: string): Promise<Cas
         : `reply from ${senderName(people, m)}${m.bucket ? ` (read as ${m.bucket})` : ""}`,
     ]);
   for (const e of events) {
-    const line = eventWords(e.action, e.details, e.actor);
+    const line = eventWords(e.action, e.details, e.actor, people);
     if (line) timeline.push([e.at, line]);
   }
   if (record.resolved_at && !events.some((e) => e.details.to === record.status))
@@ -124,12 +128,13 @@ export async function caseOverview(deps: FactsDeps, caseId: string): Promise<Cas
   };
 }
 
-function eventWords(action: string, details: Record<string, unknown>, actor: string): string | undefined {
-  const who = actor.startsWith("slack:")
-    ? `<@${actor.slice(6)}>`
-    : actor.startsWith("agent:")
-      ? "the Case Manager"
-      : "";
+function eventWords(
+  action: string,
+  details: Record<string, unknown>,
+  actor: string,
+  people: Person[],
+): string | undefined {
+  const who = actorWords(actor);
   switch (action) {
     case "case.status_changed":
       return `now ${STATUS_WORDS[String(details.to)] ?? details.to}${details.why ? ` (${redact(String(details.why))})` : ""}`;
@@ -140,7 +145,7 @@ function eventWords(action: string, details: Record<string, unknown>, actor: str
     case "approval.expired":
       return "a waiting approval request expired";
     case "rider.removed":
-      return `rider ${details.employee_id} removed from the vanpool`;
+      return `${nameOf(people, String(details.employee_id))} removed from the vanpool`;
     default:
       return undefined;
   }
@@ -154,17 +159,29 @@ async function evidenceFor(prisma: PrismaClient, record: CaseRecord): Promise<La
   return { location: linked.location ?? before.location, shift: linked.shift ?? before.shift };
 }
 
+/** The checks of a case, or of a vanpool that has no case (its latest audit). */
+export type ChecksSubject = { case_id: string } | { vanpool_id: string };
+
 export async function checkResults(
   deps: FactsDeps,
-  caseId: string,
+  subject: ChecksSubject,
   options: { check?: CheckKind; employee_ids?: string[]; only_failing?: boolean } = {},
 ): Promise<Facts> {
-  const record = await findCase(deps.prisma, caseId);
-  if (!record) return notFoundCase(caseId);
-  const { people } = await roster(deps.prisma, record);
-  const results = await evidenceFor(deps.prisma, record);
+  const caseId = "case_id" in subject ? subject.case_id : undefined;
+  const record = caseId ? await findCase(deps.prisma, caseId) : undefined;
+  if (caseId && !record) return notFoundCase(caseId);
+  const vanpoolId = record?.vanpool_id ?? (subject as { vanpool_id: string }).vanpool_id;
+  const van = await findVanpoolSnapshot(deps.prisma, vanpoolId);
+  if (!van) return noVanpool(vanpoolId);
+  const people = record
+    ? (await roster(deps.prisma, record)).people
+    : await findPeople(deps.prisma, await findRiderIds(deps.prisma, vanpoolId));
+  const results = record ? await evidenceFor(deps.prisma, record) : await findLatestResults(deps.prisma, vanpoolId);
+  const failedChecks = record?.failed_checks ?? [];
+  const flagged = record?.flagged ?? [];
+  const publicAddresses = [van.work_site_address, van.pickup_address];
   const failing = (["location", "shift"] as const).filter(
-    (c) => results[c]?.verdict === "fail" || (!results[c] && record.failed_checks.includes(c)),
+    (c) => results[c]?.verdict === "fail" || (!results[c] && failedChecks.includes(c)),
   );
   const checks = options.check
     ? [options.check]
@@ -177,33 +194,43 @@ export async function checkResults(
   for (const check of checks) {
     const result = results[check];
     if (!result) {
-      const recorded = record.failed_checks.includes(check)
-        ? ` The case recorded this finding when it opened: ${redactFinding(recordedFor(record.details, check))}`
-        : record.failed_checks.length
-          ? ` The case was opened on the ${record.failed_checks.join(" and ")} check only.`
-          : "";
-      const who = record.failed_checks.includes(check)
-        ? ` Flagged on this case: ${(asked ?? record.flagged).map((id) => nameOf(people, id)).join(", ")}.`
+      const recorded =
+        record && failedChecks.includes(check)
+          ? ` The case recorded this finding when it opened: ${redactFinding(recordedFor(record.details, check), publicAddresses)}`
+          : failedChecks.length
+            ? ` The case was opened on the ${failedChecks.join(" and ")} check only.`
+            : "";
+      const who = failedChecks.includes(check)
+        ? ` Flagged on this case: ${(asked ?? flagged).map((id) => nameOf(people, id)).join(", ")}.`
         : "";
-      parts.push(`*${label(check)}:* no stored ${check} result for ${record.vanpool_id}.${who}${recorded}`);
-      sources.push(`case record ${caseId}`);
+      parts.push(`*${label(check)}:* no stored ${check} result for ${vanpoolId}.${who}${recorded}`);
+      sources.push(caseId ? `case record ${caseId}` : `vanpool record ${vanpoolId}`);
       continue;
     }
     const riders = (asked ?? (result.flagged.length ? result.flagged : uncheckedRiders(result))).map((id) =>
       riderLine(check, result, id, people),
     );
-    const closedNote = isClosed(record.status) ? " (the evidence the case was decided on)" : "";
+    const closedNote = record && isClosed(record.status) ? " (the evidence the case was decided on)" : "";
     const reference = check === "shift" ? shiftReference(result) : pickup(result);
     parts.push(
       [
         `*${label(check)}: ${result.verdict}* (confidence ${result.confidence}/5), checked ${day(deps, result.finished_at)}${closedNote}.${reference}`,
-        ...(riders.length ? riders : [`• ${redactFinding(result.reasoning)}`]),
+        ...(riders.length ? riders : [`• ${redactFinding(result.reasoning, publicAddresses)}`]),
       ].join("\n"),
     );
     sources.push(`the ${check} check of ${day(deps, result.finished_at)}`);
   }
+  // "Is this a location problem?" on a shift case: say what the case is about.
+  const elsewhere = failing.filter((c) => !checks.includes(c));
+  if (elsewhere.length && checks.every((c) => results[c]?.verdict === "pass"))
+    parts.push(`What failed ${caseId ? "on this case" : `on ${vanpoolId}`}: the ${elsewhere.join(" and ")} check.`);
   return { text: parts.join("\n\n"), sources };
 }
+
+const noVanpool = (vanpoolId: string): Facts => ({
+  text: `I found no vanpool ${vanpoolId}. Vanpool ids look like VP-101.`,
+  sources: ["vanpool records"],
+});
 
 /** A finding recorded for both checks ("Location: … Shift: …"), narrowed to one. */
 function recordedFor(details: string, check: CheckKind): string {
@@ -381,24 +408,18 @@ let policy: PolicySection[] | undefined;
 export function policySections(question: string, headings: string[] = []): Facts {
   policy ??= loadPolicy();
   const named = policy.filter((s) => headings.includes(s.heading));
-  const found = named.length ? named : retrievePolicy(policy, question);
+  const found = named.length ? named : findPolicySections(policy, question);
   if (found.length === 0)
     return { text: "The program policy says nothing I can match to that question.", sources: ["Program policy"] };
   return {
-    text: found.map((s) => `*Policy, § ${s.heading}:* ${firstSentences(s.text, 3)}`).join("\n"),
+    text: found.map((s) => `*Policy, § ${s.heading}:* ${relevantSentences(s.text, question, 3)}`).join("\n"),
     sources: found.map((s) => `Program policy § ${s.heading}`),
   };
 }
 
-function firstSentences(text: string, n: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return (flat.match(/[^.!?]+[.!?]+/g) ?? [flat]).slice(0, n).join("").trim();
-}
-
 export async function vanpoolOverview(deps: FactsDeps, vanpoolId: string): Promise<CaseFacts | Facts> {
   const van = await findVanpoolSnapshot(deps.prisma, vanpoolId);
-  if (!van)
-    return { text: `I found no vanpool ${vanpoolId}. Vanpool ids look like VP-101.`, sources: ["vanpool records"] };
+  if (!van) return noVanpool(vanpoolId);
   const cases = await listCases(deps.prisma, { vanpoolId });
   const results = await findLatestResults(deps.prisma, vanpoolId);
   const open = cases.find((c) => !isClosed(c.status));
@@ -408,6 +429,8 @@ export async function vanpoolOverview(deps: FactsDeps, vanpoolId: string): Promi
     .join(", ");
   const text = [
     `*${van.name ?? vanpoolId}* (${vanpoolId}) at ${van.work_site}: ${van.riders.length} active riders of ${van.capacity} seats.`,
+    `Work site: ${van.work_site_address}. Pickup: ${van.pickup_address ?? "at the work site (no separate pickup point on file)"}.`,
+    ...(van.operating_schedule ? [`The van runs ${describeSchedule(van.operating_schedule)}.`] : []),
     `Latest checks: ${checks}.`,
     cases.length
       ? `Cases: ${cases.map((c) => `${c.case_id} ${STATUS_WORDS[c.status]}`).join("; ")}.`
@@ -456,7 +479,7 @@ export async function approvalPointer(deps: FactsDeps, caseId: string, wanted: "
       sources,
     };
   return {
-    text: `No card is waiting on ${caseId} (it is ${STATUS_WORDS[record.status]}). A cancellation card opens only when the checks still fail after the reply deadline or after ${MAX_RE_AUDITS} re-audits. An approver can say _re-check_ to audit it again now. ${never}`,
+    text: `No card is waiting on ${caseId}, so there is nothing to ${wanted} yet (it is ${STATUS_WORDS[record.status]}). A cancellation card opens only when the checks still fail after the reply deadline or after ${MAX_RE_AUDITS} re-audits. An approver can say _re-check_ to audit it again now. ${never}`,
     sources: [...sources, "case lifecycle rules"],
   };
 }

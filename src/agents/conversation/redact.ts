@@ -20,9 +20,18 @@ export function redact(text: string): string {
     .replace(/\b(ZIP\s*)(\d{3})\d{2}\b/gi, "$1$2xx");
 }
 
-/** A finding or a check's reasoning: exact distances become bands (the policy's limit stays). */
-export function redactFinding(text: string): string {
-  return redact(text).replace(
+/**
+ * A finding or a check's reasoning: exact distances become bands (the policy's limit stays). Addresses in
+ * `publicAddresses` (the van's work site and pickup: places, not anyone's home) are shown as they are.
+ */
+export function redactFinding(text: string, publicAddresses: (string | null | undefined)[] = []): string {
+  const kept = publicAddresses.filter((a): a is string => Boolean(a));
+  const shielded = kept.reduce((t, address, i) => t.split(address).join(`\uE000${i}\uE000`), text);
+  return bandDistances(redact(shielded)).replace(/\uE000(\d+)\uE000/g, (_, i: string) => kept[Number(i)]!);
+}
+
+function bandDistances(text: string): string {
+  return text.replace(
     /\b(?:about |roughly |~)?(\d+(?:\.\d+)?) ?(?:mi|miles)\b/g,
     (found, miles: string, at: number, all: string) =>
       // The policy's limit is a rule, not a rider's distance.

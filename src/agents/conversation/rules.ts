@@ -93,7 +93,18 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     return { final: NO_CASE_QUESTION };
   }
 
-  if (!overview || !isCaseFacts(overview)) return { final: compose(turn, []) };
+  if (!overview || !isCaseFacts(overview)) {
+    // A vanpool with no case: its latest audit answers questions about checks.
+    const vanpoolId = namedSubject(question).vanpoolId;
+    const u = understand(question, []);
+    if (
+      turn.called.length === 1 &&
+      vanpoolId &&
+      (u.topics.includes("checks") || u.topics.includes("flagged") || u.check)
+    )
+      return [{ name: "check_results", args: { vanpool_id: vanpoolId, check: u.check } }];
+    return { final: compose(turn, ["vanpool"]) };
+  }
 
   const roster: RosterEntry[] = overview.roster;
   const caseId = overview.case_id;
@@ -104,8 +115,9 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
   if (u.clarify === CLARIFYING_OPTIONS && (named.caseId || named.vanpoolId))
     u = { topics: named.vanpoolId && !named.caseId ? ["vanpool", "checks"] : ["status", "checks"], riderIds: [] };
   if (u.clarify) return { final: u.clarify };
-  if (turn.called.some((n) => n !== "case_overview" && n !== "vanpool_overview"))
-    return { final: compose(turn, u.topics) };
+  // The first call read the subject; anything after it answered the question.
+  if (turn.called.length > 1) return { final: compose(turn, u.topics) };
+  const askedAboutVanpool = turn.called[0] === "vanpool_overview";
 
   const calls: ToolCallPlan[] = [];
   const employee_ids = u.riderIds.length ? u.riderIds : undefined;
@@ -135,6 +147,9 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     if (topic === "next") calls.push({ name: "next_steps", args: { case_id: caseId } });
     if (topic === "policy") calls.push({ name: "policy_sections", args: { question } });
     if (topic === "program") calls.push({ name: "program_figures", args: {} });
+    if (topic === "vanpool" && !askedAboutVanpool)
+      calls.push({ name: "vanpool_overview", args: { vanpool_id: overview.vanpool_id } });
+    if (topic === "status" && askedAboutVanpool) calls.push({ name: "case_overview", args: { case_id: caseId } });
     if (topic === "why_not_cancel")
       calls.push(
         { name: "next_steps", args: { case_id: caseId } },

@@ -47,14 +47,19 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
       schema: z.object({ case_id: caseId }),
     }),
     tool(
-      async ({ case_id, check, employee_ids, only_failing }) =>
-        checkResults(deps, case_id, { check, employee_ids, only_failing }),
+      async ({ case_id, vanpool_id, check, employee_ids, only_failing }) =>
+        checkResults(deps, case_id ? { case_id } : { vanpool_id: vanpool_id ?? "" }, {
+          check,
+          employee_ids,
+          only_failing,
+        }),
       {
         name: "check_results",
         description:
-          "Each check's stored result for the case: verdict, confidence, the van's reference, and per rider the distance band or shift and compatible days. A closed case shows the evidence it was decided on.",
+          "Each check's stored result for a case (or, for a vanpool with no case, its latest audit): verdict, confidence, the van's reference, and per rider the distance band or shift and compatible days. A closed case shows the evidence it was decided on.",
         schema: z.object({
-          case_id: caseId,
+          case_id: caseId.optional(),
+          vanpool_id: z.string().optional().describe("VP-… id, only for a vanpool that has no case"),
           check: z.enum(["location", "shift"]).optional(),
           employee_ids: riders,
           only_failing: z.boolean().optional().describe("true for 'why did it fail': only the failing checks"),

@@ -23,6 +23,8 @@ export interface RosterEntry {
   first_name: string;
   last_name: string;
   flagged: boolean;
+  /** What else tells a rider apart ("the part-time rider", "the one in Chico"): home city, shift name. */
+  traits?: string[];
 }
 
 /** What the thread established before this question. */
@@ -48,29 +50,29 @@ export interface NamedSubject {
 
 const LEXICON: Record<Topic, Record<string, number>> = {
   checks: words(
-    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 missing:3 incomplete:3 inconclusive:3 unknown:2 undecided:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 night:1 proof:2 findings:2 found:2",
+    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 missing:3 incomplete:3 inconclusive:3 unknown:2 undecided:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 match:2 matches:2 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 night:1 proof:2 findings:2 found:2",
   ),
   replies: words(
-    "say:3 said:3 says:3 saying:3 reply:3 replied:3 replies:3 respond:3 responded:3 response:3 responses:3 wrote:2 written:3 writes:2 answer:2 answered:2 answers:2 hear:3 heard:3 told:2 explain:1 explained:2 claim:2 claimed:2 mention:2 mentioned:2 write:1 back:1 inbound:3 excuse:2 side:1",
+    "say:3 said:3 says:3 saying:3 reply:3 replied:3 replies:3 respond:3 responded:3 response:3 responses:3 wrote:2 written:3 writes:2 answer:2 answered:2 answers:2 hear:3 heard:3 told:2 explain:1 explained:2 claim:2 claimed:2 mention:2 mentioned:2 write:1 back:1 inbound:3 excuse:2 side:1 ask:2 asked:2 asking:2 question:2 questions:2",
   ),
   emails: words(
     "email:2 emails:3 emailed:3 sent:3 send:2 mail:2 contacted:3 contact:1 outreach:3 notified:3 notify:2 letter:2 message:1 messages:1 outbound:3 wrote:1 reached:2",
   ),
   next: words(
-    "when:2 deadline:3 due:3 timeout:3 expire:3 expires:3 expiry:3 until:2 next:3 happens:2 happen:2 date:1 overdue:3 clock:2 soon:2 time:1 long:1 left:1 wait:1 waiting:1 after:1 then:1",
+    "when:2 deadline:3 due:3 timeout:3 expire:3 expires:3 expiry:3 until:2 next:3 happens:2 happen:2 date:1 overdue:3 clock:2 soon:2 time:1 long:1 left:1 wait:1 waiting:1 after:1 then:1 window:3 expired:3 lapse:3 lapsed:3",
   ),
   status: words(
-    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 audited:1 reaudits:2 reaudit:1",
+    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 audited:1 reaudits:2 reaudit:1 removed:3 member:2 membership:3 signed:2 decision:2",
   ),
   flagged: words("who:2 which:1 riders:2 rider:1 flagged:2 people:2 employees:2 involved:3 names:2 list:2 members:2"),
   policy: words(
-    "policy:3 process:3 procedure:3 rule:3 rules:3 limit:3 allowed:2 allow:2 exception:3 exceptions:3 appeal:3 appeals:3 eligibility:3 threshold:3 tolerance:3 privacy:3 program:1 covers:2 requirement:3 requirements:3 guideline:3 minutes:1",
+    "policy:3 process:3 procedure:3 rule:3 rules:3 limit:3 allowed:2 allow:2 exception:3 exceptions:3 appeal:3 appeals:3 eligibility:3 threshold:3 tolerance:3 privacy:3 program:1 covers:2 requirement:3 requirements:3 guideline:3 minutes:1 percent:3 percentage:3 pto:3 vacation:3 private:3 confidential:3 visible:3 fight:3 contest:3 dispute:3 challenge:3 disagree:3 overturn:3 measured:2",
   ),
   why_not_cancel: {},
   program: words(
     "many:2 total:2 program:1 overall:2 backlog:3 figures:3 stats:3 statistics:3 automation:3 queue:2 cases:1 open:1 saved:2",
   ),
-  vanpool: words("vanpool:1 van:1 roster:2 capacity:3 site:1 seats:2"),
+  vanpool: words("vanpool:1 van:1 roster:2 capacity:3 site:1 seats:2 coordinator:3 pickup:1"),
 };
 
 const ACTIONS: Record<Action, RegExp> = {
@@ -86,7 +88,7 @@ const CHECK_WORDS: Record<CheckKind, Record<string, number>> = {
     "location:3 distance:3 far:3 miles:3 mile:3 live:3 lives:3 living:2 home:2 address:3 zip:3 commute:2 pickup:2 away:2 moved:2 move:1",
   ),
   shift: words(
-    "shift:3 shifts:3 schedule:3 hours:3 time:1 runs:1 run:1 night:2 swing:2 compatible:2 days:1 works:1 graveyard:2 roster:1",
+    "shift:3 shifts:3 schedule:3 hours:3 time:1 runs:1 run:1 night:2 swing:2 compatible:2 days:1 works:1 graveyard:2 roster:1 match:2 line:2 overlap:2 align:2 matches:2",
   ),
 };
 
@@ -106,12 +108,40 @@ function words(spec: string): Record<string, number> {
   return Object.fromEntries(spec.split(" ").map((w) => [w.split(":")[0]!, Number(w.split(":")[1])]));
 }
 
+/** Short words too small for typo matching, as people mistype them. */
+const SMALL_TYPOS: Record<string, string> = {
+  wat: "what",
+  whos: "who is",
+  wht: "what",
+  waht: "what",
+  wats: "whats",
+  hw: "how",
+  wen: "when",
+  whn: "when",
+  wher: "where",
+  dosnt: "doesnt",
+  doesnt: "doesnt",
+  dont: "dont",
+  didnt: "didnt",
+  hasnt: "hasnt",
+  havent: "havent",
+  isnt: "isnt",
+  wont: "wont",
+  cant: "cant",
+};
+
+/** The question with mistyped small words put right ("wat happens if he dosnt reply"). */
+export function normalize(text: string): string {
+  return text.replace(/[a-z]+/gi, (w) => SMALL_TYPOS[w.toLowerCase()] ?? w);
+}
+
 export function tokens(text: string): string[] {
   return (
     text
       .toLowerCase()
       .replace(/['’]s\b/g, "")
       .replace(/re-(check|audit|run|verify)/g, "re$1")
+      .replace(/%/g, " percent ")
       .match(/[a-z0-9]+/g) ?? []
   );
 }
@@ -125,12 +155,17 @@ export function sameWord(typed: string, known: string): boolean {
   return distance(typed, known) <= allowed;
 }
 
+/** Every word the lexicons know: a known word is never read as a typo of another ("status" is not "stats"). */
+const KNOWN = new Set([...Object.values(LEXICON), ...Object.values(CHECK_WORDS)].flatMap((l) => Object.keys(l)));
+
 function score(toks: string[], lexicon: Record<string, number>): number {
   let total = 0;
   for (const t of toks) {
     if (STOP.has(t)) continue;
     let best = 0;
-    for (const [w, weight] of Object.entries(lexicon)) if (weight > best && sameWord(t, w)) best = weight;
+    const exact = KNOWN.has(t);
+    for (const [w, weight] of Object.entries(lexicon))
+      if (weight > best && (exact ? t === w : sameWord(t, w))) best = weight;
     total += best;
   }
   return total;
@@ -160,13 +195,34 @@ function mentionedRiders(text: string, toks: string[], roster: RosterEntry[]): s
   return [...found];
 }
 
+/** Words of a trait too common to tell riders apart ("Day Shift", "Part-Time Mornings"). */
+const COMMON_TRAIT_WORDS = new Set(["shift", "time", "day", "days", "flex", "the", "san", "los", "el", "city"]);
+const A_PERSON = /\b(rider|one|guy|person|employee|lady|woman|man|member|commuter|worker|girl|fellow)\b/;
+
+/** "the part-time rider", "the one from Chico": a rider told apart by a trait, flagged riders first. */
+function describedRiders(lower: string, toks: string[], roster: RosterEntry[]): string[] {
+  if (!A_PERSON.test(lower)) return [];
+  const has = (r: RosterEntry) =>
+    (r.traits ?? []).some((trait) =>
+      tokens(trait)
+        .filter((w) => w.length >= 4 && !COMMON_TRAIT_WORDS.has(w))
+        .some((w) => toks.some((t) => sameWord(t, w))),
+    );
+  for (const group of [roster.filter((r) => r.flagged), roster]) {
+    const found = group.filter(has);
+    if (found.length > 0 && found.length < group.length) return found.map((r) => r.employee_id);
+  }
+  return [];
+}
+
 export function understand(asked: string, roster: RosterEntry[], context?: ThreadContext): Understanding {
   // Fillers that look like facts: "so far" is not a distance.
-  const question = asked.replace(/\bso far\b|\bthanks?( you)?\b|\bplease\b/gi, " ");
+  const question = normalize(asked).replace(/\bso far\b|\bthanks?( you)?\b|\bplease\b/gi, " ");
   const lower = question.toLowerCase();
   const toks = tokens(question);
   const flagged = roster.filter((r) => r.flagged).map((r) => r.employee_id);
-  const named = mentionedRiders(question, toks, roster);
+  const mentioned = mentionedRiders(question, toks, roster);
+  const named = mentioned.length ? mentioned : describedRiders(lower, toks, roster);
   const saysOther = /\b(the )?other (one|rider|person|employee|guy|lady|woman|man)?\b|\bsecond (one|rider)\b/.test(
     lower,
   );
@@ -188,9 +244,68 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const scores = (Object.keys(LEXICON) as Topic[]).map((topic) => [topic, score(toks, LEXICON[topic])] as const);
   // "what did we send her" is about our emails, "what did she say" about her reply.
   const weSent = /\b(we|you|pool patrol)\b.*\b(send|sent|tell|told|email(ed)?|write|wrote|ask(ed)?)\b/.test(lower);
+  // "the reply window", "when are replies due": the deadline, not what was written.
+  const replyDeadline = /\brepl(y|ies) (window|deadline|period|clock|due|by)\b|\brepl(y|ies) (is|are) due\b/.test(
+    lower,
+  );
+  // "how long has he been riding": the past, not a deadline.
+  // "what happens if he doesn't reply": what comes next, not his reply.
+  const noReplyYet =
+    /\b(if|when|once) (s?he|they|\w+) (doesnt|dont|does not|do not|never|fails? to|wont|will not|didnt) (reply|respond|answer|write)|\bno (reply|response|answer)\b/.test(
+      lower,
+    );
+  const howLongUntil = /\bhow long\b/.test(lower) && !/\bhow long (has|have|had|did|was|were)\b/.test(lower);
   const adjusted = scores.map(([topic, s]) => {
     if (topic === "emails" && weSent) return [topic, s + 3] as const;
-    if (topic === "replies" && (weSent || POLICY_SAYS.test(lower))) return [topic, Math.max(0, s - 2)] as const;
+    if (topic === "replies" && (weSent || POLICY_SAYS.test(lower) || replyDeadline))
+      return [topic, Math.max(0, s - 3)] as const;
+    if (
+      topic === "next" &&
+      (replyDeadline ||
+        noReplyYet ||
+        /\b(run|runs|ran) out\b|\bwaiting (on|for) (anyone|anybody|someone|who|whom)\b|\bwho (are we|is it|is this|is the case) waiting\b/.test(
+          lower,
+        ))
+    )
+      return [topic, s + 4] as const;
+    if (topic === "replies" && noReplyYet) return [topic, Math.max(0, s - 3)] as const;
+    if (
+      topic === "replies" &&
+      /\bwhat (did|does|has|have) .*\b(say|said|tell|told|write|wrote|ask|asked|mention)\b/.test(lower)
+    )
+      return [topic, s + 3] as const;
+    if (topic === "checks" && /\bhow many (days?|miles?)\b/.test(lower)) return [topic, s + 3] as const;
+    if (
+      topic === "vanpool" &&
+      /\bhow many (riders|people|seats|members)\b.*\b(van|vanpool|on (it|this|board))\b/.test(lower)
+    )
+      return [topic, s + 4] as const;
+    if (
+      topic === "program" &&
+      /\b(any|which|what) cases\b|\bcases (are |that are )?(waiting|open|pending|stuck)\b/.test(lower)
+    )
+      return [topic, s + 3] as const;
+    if (
+      topic === "policy" &&
+      /\bwho (can|gets to|is allowed to|will) (see|know|view|read)\b|\bcan (the )?(\w+ ){1,2}(see|know|view)\b/.test(
+        lower,
+      )
+    )
+      return [topic, s + 4] as const;
+    if (
+      topic === "status" &&
+      /\bwho (signed|approved|decided|rejected|cancell?ed|closed|okayed|ok'?d)\b|\bstill (in|on|part of|riding|a member)\b/.test(
+        lower,
+      )
+    )
+      return [topic, s + 4] as const;
+    if (
+      topic === "vanpool" &&
+      /\bwhere\b.*\b(pickup|pick-up|pick up|work ?site|office|meet)\b|\b(work ?site|pickup) (address|location)\b/.test(
+        lower,
+      )
+    )
+      return [topic, s + 4] as const;
     if (topic === "replies" && /\b(anything|something|word|news) (back )?from\b|\bheard? (back )?from\b/.test(lower))
       return [topic, s + 3] as const;
     if (
@@ -208,14 +323,15 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       return [topic, s + 4] as const;
     if (
       topic === "next" &&
-      /\bwhat (happens|now|next)\b|\btime ?out\b|\bhow long\b|\b(going to|gonna|about to) (be|get)\b|\bwill (it|this|they|s?he|the case) (be|get)\b/.test(
-        lower,
-      )
+      (howLongUntil ||
+        /\bwhat (happens|now|next)\b|\btime ?out\b|\b(going to|gonna|about to) (be|get)\b|\bwill (it|this|they|s?he|the case) (be|get)\b/.test(
+          lower,
+        ))
     )
       return [topic, s + 3] as const;
     if (
       topic === "checks" &&
-      /\bhow far\b|\bwhat shift\b|\bwhy\b.*\b(fail|flag)|\bwhat (time|hours)\b.*\bvan\b|\bvan'?s? (schedule|hours)\b/.test(
+      /\bhow far\b|\bwhat shift\b|\bwhy\b.*\b(fail|flag|open|escalat|raised|created|start)|\bwhat (time|hours)\b.*\bvan\b|\bvan'?s? (schedule|hours)\b/.test(
         lower,
       )
     )

@@ -132,14 +132,18 @@ export function approvalCard(
         ? { message_id: payload.reply_message_id, at: approval.created_at, body: payload.reply_body, answered_at: null }
         : null);
     const draftedBy = payload.drafted_by;
+    // A follow-up an approver asked for answers no reply: the rider may never have written.
+    const followUp = !draftedBy && !reply && !payload.reply_body;
     const blocks: KnownBlock[] = [
-      header(`✉️ ${draftedBy ? "Email" : "Reply"} to review: ${approval.case_id}`),
+      header(`✉️ ${draftedBy ? "Email" : followUp ? "Follow-up" : "Reply"} to review: ${approval.case_id}`),
       draftedBy
         ? section(`<@${draftedBy}> wrote to *${who}* about this case that needs a person.`)
-        : section(
-            `*${who}* wrote${reply ? ` ${slackDate(reply.at)}` : ""}:\n${quote(redactReply(reply?.body ?? payload.reply_body ?? "(not kept)"), 1200)}`,
-            reply ? showReply(reply) : undefined,
-          ),
+        : followUp
+          ? section(`*${who}* has not replied to the review email yet.`)
+          : section(
+              `*${who}* wrote${reply ? ` ${slackDate(reply.at)}` : ""}:\n${quote(redactReply(reply?.body ?? payload.reply_body ?? ""), 1200)}`,
+              reply ? showReply(reply) : undefined,
+            ),
       ...(attachments.length
         ? [context(`📎 Attached: ${attachments.map((a) => escapeMrkdwn(attachmentLabel(a))).join(", ")}`)]
         : []),
@@ -157,7 +161,7 @@ export function approvalCard(
           ]),
     ];
     return {
-      text: `${draftedBy ? `Email to ${who}` : `Reply from ${who}`} on ${approval.case_id} ${decided ? statusWord(approval) : "needs review"} (${vanpoolId})`,
+      text: `${draftedBy ? `Email to ${who}` : followUp ? `Follow-up to ${who}` : `Reply from ${who}`} on ${approval.case_id} ${decided ? statusWord(approval) : "needs review"} (${vanpoolId})`,
       blocks,
     };
   }

@@ -1,0 +1,87 @@
+// Offline understanding of thread questions: causes, not examples. Known words are not
+// read as typos of others, riders are told apart by a trait, policy sections are found by
+// what the question is after, and a van's work site is a place that may be shown.
+import { describe, expect, it } from "vitest";
+import { findPolicySections, relevantSentences } from "../../src/agents/conversation/policy-search.js";
+import { redactFinding } from "../../src/agents/conversation/redact.js";
+import { type RosterEntry, understand } from "../../src/agents/conversation/understand.js";
+import { loadPolicy } from "../../src/agents/outreach/policy.js";
+
+const roster: RosterEntry[] = [
+  {
+    employee_id: "EMP-1011",
+    first_name: "Brent",
+    last_name: "Harlow",
+    flagged: true,
+    traits: ["Citrus Heights", "Swing Shift"],
+  },
+  {
+    employee_id: "EMP-1102",
+    first_name: "Lucia",
+    last_name: "Bianchi",
+    flagged: true,
+    traits: ["Folsom", "Part-Time Mornings"],
+  },
+  {
+    employee_id: "EMP-1054",
+    first_name: "Heather",
+    last_name: "Lindgren",
+    flagged: false,
+    traits: ["Folsom", "Day Shift"],
+  },
+];
+
+describe("understanding a question", () => {
+  it("does not read a known word as a typo of another ('status' is not 'stats')", () => {
+    expect(understand("what's the status of this one?", roster).topics).toEqual(["status"]);
+  });
+
+  it("finds the rider a question describes by shift or home town, flagged riders first", () => {
+    expect(understand("what did the part-time rider ask us", roster)).toMatchObject({
+      topics: ["replies"],
+      riderIds: ["EMP-1102"],
+    });
+    expect(understand("how far does the guy from Citrus Heights live", roster).riderIds).toEqual(["EMP-1011"]);
+    // A trait every flagged rider shares tells no one apart.
+    expect(understand("how do shifts work for this one", roster).riderIds).toEqual([]);
+  });
+
+  it("reads deadlines, tenure and 'what if he doesn't reply' as what they ask", () => {
+    expect(understand("has the 7 day reply window run out yet?", roster).topics).toEqual(["next"]);
+    expect(understand("wat happens if brent dosnt reply", roster).topics).toEqual(["next"]);
+    expect(understand("how long has brent been riding with us?", roster).topics).toEqual(["checks", "replies"]);
+    expect(understand("who signed off on this?", roster).topics).toEqual(["status"]);
+  });
+});
+
+describe("policy sections", () => {
+  const policy = loadPolicy();
+  const headings = (question: string) => findPolicySections(policy, question).map((s) => s.heading);
+
+  it("answers 'shifts' with the shift rule and 'change his shift' with how to update it", () => {
+    expect(headings("what does the policy say about shifts")[0]).toBe("Shift rule");
+    expect(headings("how does someone fix a wrong shift in the system")[0]).toBe("How to update your shift");
+    expect(headings("if he wants to fight this what does he do")[0]).toBe("Appeals");
+  });
+
+  it("quotes the sentence that answers, and no email address", () => {
+    const distance = policy.find((s) => s.heading === "Distance rule")!;
+    expect(relevantSentences(distance.text, "does it count if she drives to a friend's place")).toMatch(
+      /Where you park or meet the van doesn't change anything/,
+    );
+    const appeals = policy.find((s) => s.heading === "Appeals")!;
+    expect(relevantSentences(appeals.text, "how to appeal")).not.toMatch(/@/);
+  });
+});
+
+describe("redacting a finding", () => {
+  it("shows the van's work site but never a home street address or an exact distance", () => {
+    const finding =
+      "All riders live within 50 miles of the work site (10850 Gold Center Dr, Rancho Cordova, CA 95670); Omar at 12 Oak Lane is 18.4 mi away.";
+    const shown = redactFinding(finding, ["10850 Gold Center Dr, Rancho Cordova, CA 95670"]);
+    expect(shown).toContain("10850 Gold Center Dr, Rancho Cordova");
+    expect(shown).not.toContain("12 Oak Lane");
+    expect(shown).not.toContain("18.4");
+    expect(redactFinding(finding)).not.toContain("Gold Center Dr");
+  });
+});
