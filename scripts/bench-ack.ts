@@ -2,8 +2,10 @@
 // local Slack) on a throwaway embedded PostgreSQL holding the mock data and synthetic
 // vanpools. While a sweep of every vanpool runs, rounds of 50 concurrent requests (slash
 // commands `/poolpatrol status CASE-…` and clicks on "View evidence" under case alerts) are
-// sent; the latency of each HTTP answer (what Slack waits for: Bolt answers after the
-// listener with processBeforeResponse) is printed. Asserts nothing. `… bench-ack.ts 20000` sets the size.
+// sent; the latency of each HTTP answer (what Slack waits for: Bolt answers at the listener's
+// ack) is printed. Asserts nothing. `… bench-ack.ts 20000` sets the size. BENCH_SWEEP_WORKER=1
+// starts the bot with POOLPATROL_SWEEP_IN_BOT=false and one `poolpatrol worker` process beside it.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -41,7 +43,21 @@ try {
   await clients.prisma.$disconnect();
   await clients.pool.end();
 
-  const settings = parseSettings({ ...process.env, DATABASE_URL: url, POOLPATROL_DATA_DIR: path.join(dataDir, "app") });
+  const separateWorker = Boolean(process.env.BENCH_SWEEP_WORKER);
+  const env = {
+    ...process.env,
+    DATABASE_URL: url,
+    POOLPATROL_DATA_DIR: path.join(dataDir, "app"),
+    POOLPATROL_SWEEP_IN_BOT: String(!separateWorker),
+  };
+  const settings = parseSettings(env);
+  const worker = separateWorker
+    ? spawn(process.execPath, ["--import", "tsx", path.join(PROJECT_ROOT, "scripts", "bench-worker.ts")], {
+        env,
+        stdio: "ignore",
+      })
+    : undefined;
+  const workerExited = worker ? new Promise((resolve) => worker.once("exit", resolve)) : Promise.resolve();
   const ctx = await openContext(settings, () => {}, { jobs: "bot" });
   const sandbox = await startSandbox(ctx, { port: 0 });
   try {
@@ -100,8 +116,9 @@ try {
     latencies.sort((a, b) => a - b);
     const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)]!;
     const totals = await findSweepTotals(ctx.db.prisma, sweepId);
+    const where = separateWorker ? "in a separate worker process" : "in the bot's process";
     console.log(
-      `\nAck latency: ${ROUNDS} rounds of ${CONCURRENT} concurrent requests (half /poolpatrol status, half "View evidence" clicks) against the sandbox bot ${sweepId === "none" ? "with no sweep running" : "while it sweeps"} (${SIZE + 18} vanpools) (${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)})`,
+      `\nAck latency: ${ROUNDS} rounds of ${CONCURRENT} concurrent requests (half /poolpatrol status, half "View evidence" clicks) against the sandbox bot ${sweepId === "none" ? "with no sweep running" : `while it sweeps ${where}`} (${SIZE + 18} vanpools) (${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)})`,
     );
     console.log("requests  failed   p50 ms   p95 ms   p99 ms   max ms  rounds during the sweep");
     console.log(
@@ -118,6 +135,8 @@ try {
       ].join(" "),
     );
   } finally {
+    worker?.kill("SIGTERM");
+    await workerExited;
     await sandbox.close();
     await ctx.close();
   }

@@ -45,6 +45,11 @@ export function createProgram(): Command {
     .action(async () => (await import("./run-commands.js")).sandboxCommand());
 
   program
+    .command("worker")
+    .description("audit sweep pages and send emails beside a bot (POOLPATROL_SWEEP_IN_BOT=false)")
+    .action(async () => (await import("./run-commands.js")).workerCommand());
+
+  program
     .command("audit-report")
     .description("seed if empty, audit every vanpool, open cases, print a summary")
     .action(async () => (await import("./audit-commands.js")).auditReportCommand());

@@ -1,6 +1,7 @@
-// Long-running commands: the Slack bot and the local sandbox, until SIGINT/SIGTERM.
+// Long-running commands: the Slack bot, the local sandbox and a sweep worker, until SIGINT/SIGTERM.
 import type { Settings } from "../config/settings.js";
 import { startBotJobs } from "../jobs/runtime.js";
+import { registerSweepJobs } from "../jobs/sweep-jobs.js";
 import { createBotSweeps } from "../jobs/sweep-runtime.js";
 import { startSandbox } from "../sandbox/sandbox.js";
 import { createSlackApp } from "../slack/app.js";
@@ -59,6 +60,24 @@ async function runSandbox(settings: Settings): Promise<void> {
   );
   await stopped;
   await sandbox.close();
+  await ctx.close();
+}
+
+/**
+ * Audits sweep pages and sends first and case emails, with no Slack of its own: run beside a bot
+ * started with POOLPATROL_SWEEP_IN_BOT=false, the sweep's CPU work stays off the process answering Slack.
+ */
+export async function workerCommand(): Promise<void> {
+  const settings = loadSettings();
+  const ctx = await openContext(settings, log, { jobs: "worker" });
+  const stopped = stopSignal();
+  await registerSweepJobs(
+    ctx.jobs!,
+    { agent: ctx.agentDeps, settings: settings.sweep, log },
+    { plan: false, audit: true },
+  );
+  log(`Pool Patrol worker: auditing sweep pages and sending emails; database ${ctx.db.kind}. Ctrl-C stops it.`);
+  await stopped;
   await ctx.close();
 }
 

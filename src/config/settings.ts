@@ -119,6 +119,10 @@ const settingsSchema = z.object({
   POOLPATROL_SWEEP_CONCURRENCY: number(4, (n) => n.int("must be a whole number").min(1).max(64)),
   POOLPATROL_SWEEP_PAGE_SIZE: number(500, (n) => n.int("must be a whole number").min(10).max(5000)),
   POOLPATROL_SWEEP_PAGE_TIMEOUT_SECONDS: number(900, (n) => n.int("must be a whole number of seconds").min(5)),
+  POOLPATROL_SWEEP_IN_BOT: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
+  ),
   LANGSMITH_API_KEY: optionalString,
   LANGSMITH_ENDPOINT: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
   LANGSMITH_PROJECT: z.preprocess(emptyAsUndefined, z.string().default("pool-patrol")),
@@ -177,7 +181,14 @@ export interface Settings {
   /** Every call to Resend, Google Maps and Slack gives up after this long. */
   httpTimeoutMs: number;
   /** Audits of every vanpool: on `cron`, in pages of `pageSize`, `concurrency` case steps at a time per page. */
-  sweep: { cron: string; concurrency: number; pageSize: number; pageTimeoutSeconds: number };
+  sweep: {
+    cron: string;
+    concurrency: number;
+    pageSize: number;
+    pageTimeoutSeconds: number;
+    /** False: the bot plans and announces sweeps, `poolpatrol worker` processes audit their pages. */
+    inBot: boolean;
+  };
   langsmith: { apiKey: string; endpoint: string | undefined; project: string } | undefined;
 }
 
@@ -311,6 +322,7 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       concurrency: s.POOLPATROL_SWEEP_CONCURRENCY,
       pageSize: s.POOLPATROL_SWEEP_PAGE_SIZE,
       pageTimeoutSeconds: s.POOLPATROL_SWEEP_PAGE_TIMEOUT_SECONDS,
+      inBot: s.POOLPATROL_SWEEP_IN_BOT === "true",
     },
     langsmith: s.LANGSMITH_API_KEY
       ? { apiKey: s.LANGSMITH_API_KEY, endpoint: s.LANGSMITH_ENDPOINT, project: s.LANGSMITH_PROJECT }

@@ -96,6 +96,15 @@ export function parseIsoDate(value: string): Date {
 }
 
 /** The calendar date of `now` in a time zone, as YYYY-MM-DD. */
+// Building a formatter costs far more than using one, and a sweep asks for the same few zones
+// once per rider and day.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
 export function dateInTimeZone(now: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(now);
 }

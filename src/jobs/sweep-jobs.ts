@@ -62,9 +62,20 @@ export function sweepQueueOptions(settings: SweepSettings): Record<string, Queue
   };
 }
 
-export async function registerSweepJobs(engine: JobEngine, deps: SweepJobDeps): Promise<void> {
+/**
+ * Works on sweeps in this process: `plan` (start and finish jobs, where the announcement can be
+ * posted) and `audit` (page and first-email jobs, the CPU work). A bot that must answer Slack
+ * quickly can leave `audit` to worker processes.
+ */
+export async function registerSweepJobs(
+  engine: JobEngine,
+  deps: SweepJobDeps,
+  roles: { plan: boolean; audit: boolean } = { plan: true, audit: true },
+): Promise<void> {
   for (const [name, options] of Object.entries(sweepQueueOptions(deps.settings)))
     await engine.defineQueue(name, options);
+  if (roles.audit) await registerAuditWork(engine, deps);
+  if (!roles.plan) return;
 
   await engine.work<StartJob>(SWEEP_QUEUES.start, async (job) => {
     const { sweepId, trigger } = job.data;
@@ -82,27 +93,10 @@ export async function registerSweepJobs(engine: JobEngine, deps: SweepJobDeps): 
     // A start job retried after a crash queues the pages it may not have queued; their ids make it once.
     if (!created && (await isSweepFinished(deps.agent.prisma, sweepId))) return;
     if (created) deps.log(`Sweep ${sweepId}: ${ids.length} vanpools in ${pages.length} page(s).`);
-    if (pages.length === 0) await finishIfDone(sweepId);
+    if (pages.length === 0) await finishIfDone(engine, deps, sweepId);
     for (const page of pages)
       await engine.send(SWEEP_QUEUES.page, page, { id: jobIdFor(`sweep-page:${sweepId}:${page.page}`) });
   });
-
-  const pageDeps = sweepPageDeps(engine, deps);
-  await engine.work<SweepPageJob>(
-    SWEEP_QUEUES.page,
-    async (job) => {
-      const queued = await runSweepPage(pageDeps, job.data);
-      for (const caseId of queued) engine.track(SWEEP_QUEUES.outreach, outreachJobId(caseId));
-      await finishIfDone(job.data.sweepId);
-    },
-    { concurrency: PAGE_WORKERS },
-  );
-
-  await engine.work<{ caseId: string }>(
-    SWEEP_QUEUES.outreach,
-    (job) => sendInitialEmails(deps.agent, job.data.caseId),
-    { concurrency: deps.settings.concurrency },
-  );
 
   await engine.work<{ sweepId: string }>(SWEEP_QUEUES.finish, async (job) => {
     const totals = await findSweepTotals(deps.agent.prisma, job.data.sweepId);
@@ -112,13 +106,32 @@ export async function registerSweepJobs(engine: JobEngine, deps: SweepJobDeps): 
     );
     await deps.announce?.(totals);
   });
+}
 
-  async function finishIfDone(sweepId: string): Promise<void> {
-    if (!(await allPagesFinished(deps.agent.prisma, sweepId))) return;
-    await markSweepFinished(deps.agent.prisma, sweepId, deps.agent.now());
-    // Two last pages finishing at once both get here: the job's id makes one announcement.
-    await engine.send(SWEEP_QUEUES.finish, { sweepId }, { id: jobIdFor(`sweep-finish:${sweepId}`) });
-  }
+async function registerAuditWork(engine: JobEngine, deps: SweepJobDeps): Promise<void> {
+  const pageDeps = sweepPageDeps(engine, deps);
+  await engine.work<SweepPageJob>(
+    SWEEP_QUEUES.page,
+    async (job) => {
+      const queued = await runSweepPage(pageDeps, job.data);
+      for (const caseId of queued) engine.track(SWEEP_QUEUES.outreach, outreachJobId(caseId));
+      await finishIfDone(engine, deps, job.data.sweepId);
+    },
+    { concurrency: PAGE_WORKERS },
+  );
+
+  await engine.work<{ caseId: string }>(
+    SWEEP_QUEUES.outreach,
+    (job) => sendInitialEmails(deps.agent, job.data.caseId),
+    { concurrency: deps.settings.concurrency },
+  );
+}
+
+async function finishIfDone(engine: JobEngine, deps: SweepJobDeps, sweepId: string): Promise<void> {
+  if (!(await allPagesFinished(deps.agent.prisma, sweepId))) return;
+  await markSweepFinished(deps.agent.prisma, sweepId, deps.agent.now());
+  // Two last pages finishing at once both get here: the job's id makes one announcement.
+  await engine.send(SWEEP_QUEUES.finish, { sweepId }, { id: jobIdFor(`sweep-finish:${sweepId}`) });
 }
 
 /** What a page job needs: the first-email jobs of its new cases go in with its transaction. */

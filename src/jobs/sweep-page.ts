@@ -3,7 +3,6 @@
 // stored results, in the transaction that finishes the page and queues each new case's
 // first emails as a job. Safe to run again: a finished page is skipped.
 
-import { setImmediate } from "node:timers/promises";
 import {
   type AuditVerdicts,
   emailsOnOpening,
@@ -21,9 +20,6 @@ import {
 } from "../data/sweep-repository.js";
 import { findLatestResults } from "../data/verification-repository.js";
 import { auditAndStore, mapWithConcurrency } from "../verification/audit-service.js";
-
-/** Vanpools audited and stored per round trip inside a page. */
-const AUDIT_SLICE = 20;
 
 export interface SweepPageJob {
   sweepId: string;
@@ -50,11 +46,7 @@ export async function runSweepPage(deps: SweepPageDeps, job: SweepPageJob): Prom
   const before = await vanpoolsAuditedBy(prisma, trigger, job.vanpoolIds);
   const toAudit = job.vanpoolIds.filter((id) => !before.has(id));
   const verdicts: AuditVerdicts[] = await storedVerdicts(deps.agent, [...before]);
-  for (let at = 0; at < toAudit.length; at += AUDIT_SLICE) {
-    verdicts.push(...(await auditAndStore(deps.agent, toAudit.slice(at, at + AUDIT_SLICE), trigger)));
-    // The checks are CPU work: let the bot answer Slack between slices.
-    await setImmediate();
-  }
+  verdicts.push(...(await auditAndStore(deps.agent, toAudit, trigger)));
   const plan = planCases(
     verdicts,
     await findOpenCases(

@@ -19,17 +19,21 @@ export function createBotSweeps(input: {
       requestManualSweep(input.engine, input.agent.prisma, { trigger: `slack:${userId}`, now: input.agent.now() }),
     /** Once the bot exists: work on sweeps, announce them in its channel, and fire the schedule. */
     async attach(bot: SlackApp, channel: string) {
-      await registerSweepJobs(input.engine, {
-        agent: input.agent,
-        settings: input.settings.sweep,
-        log: input.log,
-        announce: createSweepAnnouncer({
-          prisma: input.agent.prisma,
-          client: bot.app.client,
-          channel,
-          messages: bot.messages,
-        }),
-      });
+      await registerSweepJobs(
+        input.engine,
+        {
+          agent: input.agent,
+          settings: input.settings.sweep,
+          log: input.log,
+          announce: createSweepAnnouncer({
+            prisma: input.agent.prisma,
+            client: bot.app.client,
+            channel,
+            messages: bot.messages,
+          }),
+        },
+        { plan: true, audit: input.settings.sweep.inBot },
+      );
       schedule = scheduleSweeps(input.engine, {
         cron: input.settings.sweep.cron,
         timezone: input.settings.timeZone,

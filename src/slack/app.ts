@@ -61,7 +61,8 @@ export async function createSlackApp(options: SlackAppOptions) {
     botUserId: identity.user_id,
     ...(socketMode
       ? { socketMode: true, appToken: slack.appToken, installerOptions: { port: slack.port } }
-      : { signingSecret: slack.signingSecret!, processBeforeResponse: true }),
+      : // Slack hears back when a listener acks, not when its work is done (Bolt's advice for a long-running server).
+        { signingSecret: slack.signingSecret!, processBeforeResponse: false }),
     clientOptions: {
       timeout: options.timeoutMs ?? 15_000,
       ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
@@ -69,6 +70,21 @@ export async function createSlackApp(options: SlackAppOptions) {
     },
     logLevel: options.logLevel ?? LogLevel.WARN,
   });
+  // Listener work still running after its ack, for `settled` and `idle`.
+  const listening = new Set<Promise<void>>();
+  app.use(async ({ next }) => {
+    const work = next();
+    listening.add(work);
+    try {
+      await work;
+    } finally {
+      listening.delete(work);
+    }
+  });
+  /** Resolves when every listener started so far has finished (its ack went long before). */
+  async function settled(): Promise<void> {
+    while (listening.size > 0) await Promise.allSettled([...listening]);
+  }
   const log = {
     info: (m: string) => app.logger.info(m),
     warn: (m: string) => app.logger.warn(m),
@@ -112,12 +128,13 @@ export async function createSlackApp(options: SlackAppOptions) {
   /** Resolves when the work started so far is done: background tasks and the jobs they queued here. */
   async function idle(): Promise<void> {
     do {
+      await settled();
       await runner.idle();
       await options.jobs?.drain();
-    } while (runner.busy());
+    } while (runner.busy() || listening.size > 0);
   }
 
-  return { app, ctx, messages, digest, socketMode, inbound, idle };
+  return { app, ctx, messages, digest, socketMode, inbound, idle, settled };
 }
 
 export type SlackApp = Awaited<ReturnType<typeof createSlackApp>>;

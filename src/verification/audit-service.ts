@@ -1,7 +1,8 @@
 // Audits vanpools from the database and stores every result as a verification run.
 
+import { setImmediate } from "node:timers/promises";
 import type { DataClients } from "../data/prisma.js";
-import { countVanpools, findVanpoolSnapshots } from "../data/vanpool-repository.js";
+import { countVanpools, findActiveVanpoolSnapshots, findVanpoolSnapshots } from "../data/vanpool-repository.js";
 import { findLatestResults, saveAudits } from "../data/verification-repository.js";
 import { combineVerdicts, type SpecialistResult, type Verdict } from "../domain/specialist-result.js";
 import { notFound } from "../errors.js";
@@ -9,6 +10,8 @@ import { type AuditDeps, auditVanpool, type CheckName, failedChecks, type Vanpoo
 
 /** Vanpools read, checked and written per round trip. */
 const PAGE_SIZE = 500;
+/** Vanpools checked between two turns of the event loop in a sweep. */
+const AUDIT_SLICE = 50;
 /** Vanpools measured at once; matters only for a networked distance provider. */
 const CONCURRENCY = 16;
 
@@ -103,12 +106,26 @@ export async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (i
   return results;
 }
 
-/** Audits the given active vanpools (a page of a sweep) and stores the results under `trigger`. */
+/**
+ * Audits the given active vanpools (a page of a sweep) and stores the results under `trigger`:
+ * read in one go, checked a slice at a time with the event loop let go between slices (the
+ * checks are CPU work and the bot answers Slack on the same loop), each slice written while
+ * the next is checked.
+ */
 export async function auditAndStore(deps: AuditServiceDeps, ids: string[], trigger: string): Promise<VanpoolAudit[]> {
-  if (ids.length === 0) return [];
-  const snapshots = await findVanpoolSnapshots(deps.prisma, { ids, activeOnly: true });
-  const audits = await mapWithConcurrency(snapshots, CONCURRENCY, (snapshot) => auditVanpool(snapshot, deps));
-  await saveAudits(deps.pool, audits, { trigger });
+  const snapshots = await findActiveVanpoolSnapshots(deps.pool, ids);
+  const audits: VanpoolAudit[] = [];
+  let pendingSave: Promise<unknown> = Promise.resolve();
+  for (let at = 0; at < snapshots.length; at += AUDIT_SLICE) {
+    const slice = await mapWithConcurrency(snapshots.slice(at, at + AUDIT_SLICE), CONCURRENCY, (snapshot) =>
+      auditVanpool(snapshot, deps),
+    );
+    audits.push(...slice);
+    await pendingSave;
+    pendingSave = saveAudits(deps.pool, slice, { trigger });
+    await setImmediate();
+  }
+  await pendingSave;
   return audits;
 }
 

@@ -117,6 +117,8 @@ export async function startHarness(
     },
     post: async (body, o = {}) => {
       const response = await postSigned(url, SIGNING_SECRET, body, { timestamp: o.timestamp });
+      // Bolt answers at the ack; the tests look at what the listener did after it.
+      await bot.settled();
       return response;
     },
     async restart() {
