@@ -106,16 +106,25 @@ export async function deliverCaseEmail(
     headers: threadingHeaders(message, thread.messages),
     idempotencyKey: message.idempotency_key ?? message.message_id,
   });
-  await markSent(deps.prisma, { messageId, caseId: thread.case_id, providerMessageId, now });
-  await recordEvent(deps.prisma, {
-    actor,
-    action: "email.sent",
-    subjectType: "case",
-    subjectId: thread.case_id,
-    at: now,
-    details: { message_id: message.message_id, thread_id: thread.thread_id, to: message.to },
-  });
-  if (deps.jobs) await caseJobs(deps.jobs).replyTimeout(thread.case_id, now, replyDeadline(now));
+  const jobs = deps.jobs;
+  await markSent(
+    deps.prisma,
+    {
+      messageId,
+      caseId: thread.case_id,
+      providerMessageId,
+      now,
+      event: {
+        actor,
+        action: "email.sent",
+        subjectType: "case",
+        subjectId: thread.case_id,
+        at: now,
+        details: { message_id: message.message_id, thread_id: thread.thread_id, to: message.to },
+      },
+    },
+    jobs && ((db) => caseJobs(jobs).replyTimeout(thread.case_id, now, replyDeadline(now), db)),
+  );
   return { ...message, status: "sent" };
 }
 

@@ -3,6 +3,8 @@
 
 import { type CaseStatus, CLOSED_STATUSES, type ReplyBucket } from "../domain/case-lifecycle.js";
 import { newId } from "../domain/ids.js";
+import { type AuditEventInput, recordEvent } from "./audit-log.js";
+import { type SqlExecutor, transactionExecutor } from "./job-executor.js";
 import type { PrismaClient } from "./prisma.js";
 
 export interface MessageRecord {
@@ -156,17 +158,24 @@ export async function createOutbound(
 }
 
 /** The message went out: it is sent, and its case's reply clock starts now. */
+/**
+ * Records a delivered email, its audit event and (through `alsoInTransaction`) the jobs that follow
+ * from it in one transaction: a crash leaves either none of them or all of them.
+ */
 export async function markSent(
   prisma: PrismaClient,
-  input: { messageId: string; caseId: string; providerMessageId: string; now: Date },
+  input: { messageId: string; caseId: string; providerMessageId: string; now: Date; event: AuditEventInput },
+  alsoInTransaction?: (db: SqlExecutor) => Promise<unknown>,
 ): Promise<void> {
-  await prisma.$transaction([
-    prisma.message.update({
+  await prisma.$transaction(async (tx) => {
+    await tx.message.update({
       where: { id: input.messageId },
       data: { status: "sent", providerMessageId: input.providerMessageId, sentAt: input.now },
-    }),
-    prisma.case.update({ where: { id: input.caseId }, data: { lastOutboundAt: input.now } }),
-  ]);
+    });
+    await tx.case.update({ where: { id: input.caseId }, data: { lastOutboundAt: input.now } });
+    await recordEvent(tx, input.event);
+    await alsoInTransaction?.(transactionExecutor(tx));
+  });
 }
 
 export async function markFailed(prisma: PrismaClient, messageId: string): Promise<void> {

@@ -45,11 +45,15 @@ export function caseJobs(jobs: JobSender) {
      * Due 7 days after the last successful email (or later, when an out-of-office notice moved the
      * deadline); a later email or a reply makes it a no-op.
      */
-    replyTimeout: (caseId: string, lastOutboundAt: Date, due: Date) =>
+    replyTimeout: (caseId: string, lastOutboundAt: Date, due: Date, db?: SqlExecutor) =>
       jobs.send(
         QUEUES.replyTimeout,
         { caseId, lastOutboundAt: lastOutboundAt.toISOString() },
-        { id: jobIdFor(`timeout:${caseId}:${lastOutboundAt.toISOString()}:${due.toISOString()}`), startAfter: due },
+        {
+          id: jobIdFor(`timeout:${caseId}:${lastOutboundAt.toISOString()}:${due.toISOString()}`),
+          startAfter: due,
+          ...inTx(db),
+        },
       ),
     syncCase: (caseId: string) => jobs.send(QUEUES.syncCase, { caseId }, { singletonKey: caseId }),
     /** A refresh due later (say when an Undo button's time is up), apart from the case's immediate syncs. */
