@@ -114,7 +114,7 @@ beforeAll(async () => {
   [fake, resend, db] = await Promise.all([startFakeSlack(), startResendStub(), createTestDatabase()]);
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
   // Synthetic vanpools about one in ten of which fail a check: one cancellation per decision trial.
-  await insertFixturesInBulk(db.prisma, generateSyntheticFixtures(20 * DECISION_TRIALS + 40, 7));
+  await insertFixturesInBulk(db.prisma, generateSyntheticFixtures(30 * DECISION_TRIALS + 60, 7));
   // This process only records work and queues its jobs; the child bot runs them.
   engine = await startJobEngine({ databaseUrl: db.url, log: () => {}, queues: QUEUE_OPTIONS, supervise: false });
   const settings = parseSettings({});
@@ -183,10 +183,10 @@ describe("kill -9 during work, then a restart", () => {
   /** Failing synthetic vanpools, found with the checks themselves (no case is opened). */
   async function failingVanpools(count: number): Promise<string[]> {
     const found: string[] = [];
-    const candidates = await db.prisma.vanpool.findMany({
-      where: { id: { startsWith: "VP-1000" } },
-      orderBy: { id: "asc" },
-    });
+    // Synthetic vanpools are VP-100000 and up; the fixture ones are VP-1xx.
+    const candidates = (await db.prisma.vanpool.findMany({ select: { id: true }, orderBy: { id: "asc" } })).filter(
+      (v) => v.id.length > 6,
+    );
     for (const { id } of candidates) {
       if (found.length === count) break;
       const audit = await auditVanpool((await findVanpoolSnapshot(db.prisma, id))!, deps);
