@@ -5,8 +5,10 @@ import type pg from "pg";
 import { releaseLease, renewLease, tryTakeLease } from "../data/lease-repository.js";
 import { AppError } from "../errors.js";
 
-const TTL_MS = 60_000;
-const RENEW_MS = 15_000;
+// Short enough that a process killed holding a lease holds up a restart by seconds, not a minute;
+// renewed four times per TTL, so a live holder under load keeps it.
+const TTL_MS = 20_000;
+const RENEW_MS = 5_000;
 
 export class LeaseBusyError extends AppError {
   constructor(key: string, waitedMs: number) {

@@ -47,6 +47,7 @@ import { isClosed, isReplyOverdue, STATUS_LABEL } from "../domain/case-lifecycle
 import type { RiderChoice } from "../domain/rider-decisions.js";
 import { invalidInput, notFound } from "../errors.js";
 import { caseJobs } from "../jobs/queues.js";
+import { carryOutCancellation } from "./cancellation.js";
 import { withLease } from "./case-lease.js";
 import { emailServiceDeps, sendCaseEmail } from "./email-service.js";
 import { ridersStillFailing } from "./rider-recheck.js";
@@ -409,10 +410,12 @@ export function createCaseWorkflow(deps: AgentDeps) {
       const threadId = current.graph_thread_id!;
       const waiting = await pendingInterrupts(paused.agent, threadId);
       if (!waiting.includes(current.interrupt_id ?? "")) {
-        // The agent already moved on (or a send failed after it resumed): finish the approved email directly, keyed so it goes once.
+        // The agent already moved on: a crash after it resumed, or a send that failed. What the decision
+        // asks for is finished here directly; every step finds what an earlier run did and does not repeat it.
+        const finished = current.kind === "cancellation" ? await finishCancellation(current) : true;
         await ensureApprovedEmailSent(current);
         const note =
-          current.kind === "escalation_reply" && current.status !== "rejected"
+          finished && (current.kind === "cancellation" || current.status !== "rejected")
             ? await describeOutcome(current)
             : "The agent was no longer waiting on this request; nothing more was done.";
         await markApplied(deps.prisma, current.approval_id, note, now);
@@ -467,6 +470,42 @@ export function createCaseWorkflow(deps: AgentDeps) {
       await changed(current.case_id);
       return { approval: await getApproval(deps.prisma, current.approval_id), note };
     });
+  }
+
+  /**
+   * Carries out a decided cancellation the agent is no longer waiting on: the approved removals
+   * (re-checked first, once), or the case closed as resolved when no one is to be removed.
+   * False when the case had moved on already (closed some other way, or no longer before cancelling).
+   */
+  async function finishCancellation(approval: ApprovalRecord): Promise<boolean> {
+    const record = await getCase(deps.prisma, approval.case_id);
+    if (record.status !== "pre_cancel" && record.status !== "cancelled") return false;
+    const removing = approval.status === "approved" ? await settleRemovals(approval, record.vanpool_id) : [];
+    await withLease(deps.pool, `vanpool:${record.vanpool_id}`, async () => {
+      if (removing.length > 0) {
+        await carryOutCancellation(deps, {
+          approval,
+          employeeIds: removing,
+          reason: `cancellation approved by ${approval.decided_by}`,
+          actor: `person:${approval.decided_by}`,
+        });
+        return;
+      }
+      if ((await getCase(deps.prisma, approval.case_id)).status !== "pre_cancel") return;
+      const why =
+        approval.status === "approved"
+          ? "No rider was removed: every rider to remove passes the checks now."
+          : `Cancellation rejected by ${approval.decided_by}${approval.decision_reason ? `: ${approval.decision_reason}` : ""}`;
+      await changeCase(deps.prisma, approval.case_id, {
+        status: "resolved",
+        outcome: "resolved",
+        why,
+        meta: { resolution: why },
+        actor: `person:${approval.decided_by}`,
+        now: deps.now(),
+      });
+    });
+    return true;
   }
 
   async function ensureApprovedEmailSent(approval: ApprovalRecord): Promise<void> {

@@ -1,16 +1,15 @@
 // Undo of a carried-out cancellation, for POOLPATROL_UNDO_MINUTES after it was carried
 // out: the removed riders are reinstated, each gets a retraction email (the removal
 // notice is withheld if it has not gone yet), and the case is recorded as resolved.
-// Claimed once: a second click, or a second process, finds nothing left to undo.
+// Claimed once: a second click, or a second process, finds nothing left to undo. A run
+// killed halfway is finished by the next one: the retraction emails are keyed per rider.
 import type { AgentDeps } from "../agents/deps.js";
 import { removalNoticeKey } from "../agents/outreach/removal-notices.js";
 import { retractionEmail } from "../agents/outreach/templates.js";
-import { type ApprovalRecord, claimUndo, getApproval } from "../data/approval-repository.js";
-import { recordEvent } from "../data/audit-log.js";
-import { getCase, markCancellationUndone } from "../data/case-repository.js";
-import { discardQueued } from "../data/email-repository.js";
+import { type ApprovalRecord, getApproval } from "../data/approval-repository.js";
+import { undoMemberships } from "../data/cancellation-repository.js";
+import { getCase } from "../data/case-repository.js";
 import { findEmployeeContacts } from "../data/employee-repository.js";
-import { reinstateRiders } from "../data/rider-repository.js";
 import { AppError, invalidInput } from "../errors.js";
 import { caseJobs } from "../jobs/queues.js";
 import { withLease } from "./case-lease.js";
@@ -27,6 +26,9 @@ export interface UndoResult {
   reinstated: string[];
   /** Riders whose removal notice had not gone yet and was withheld. */
   withheld: string[];
+  /** The approver who undid it; when `already`, an earlier run did (a second click, or a run killed halfway). */
+  undoneBy: string;
+  already: boolean;
 }
 
 export async function undoCancellation(
@@ -43,15 +45,25 @@ export async function undoCancellation(
     );
   const record = await getCase(deps.prisma, approval.case_id);
   const result = await withLease(deps.pool, `vanpool:${record.vanpool_id}`, async () => {
-    const reinstated = await claimUndo(deps.prisma, { approvalId: approval.approval_id, actor: input.actor, now });
-    if (reinstated.length === 0)
-      throw new AppError("conflict", "This cancellation was already undone. Nothing was changed.");
-    await reinstateRiders(deps.prisma, record.vanpool_id, reinstated);
-    const withheld: string[] = [];
-    for (const rider of await findEmployeeContacts(deps.prisma, reinstated)) {
-      const noticeWithheld = await discardQueued(deps.prisma, removalNoticeKey(record.case_id, rider.id));
-      if (noticeWithheld) withheld.push(rider.id);
-      const draft = retractionEmail({ first_name: rider.firstName, vanpool_id: record.vanpool_id }, !noticeWithheld);
+    const undone = await undoMemberships(deps.prisma, {
+      approvalId: approval.approval_id,
+      caseId: record.case_id,
+      noticeKey: (employeeId) => removalNoticeKey(record.case_id, employeeId),
+      actor: input.actor,
+      now,
+    });
+    if (undone.riders.length === 0)
+      throw new AppError(
+        "conflict",
+        "This cancellation removed no one; there is nothing to undo. Nothing was changed.",
+      );
+    // Whichever run claimed the undo, the retractions are queued (again, keyed per rider: each goes once).
+    for (const rider of await findEmployeeContacts(
+      deps.prisma,
+      undone.riders.map((r) => r.employee_id),
+    )) {
+      const withheld = undone.riders.some((r) => r.employee_id === rider.id && r.notice_withheld);
+      const draft = retractionEmail({ first_name: rider.firstName, vanpool_id: record.vanpool_id }, !withheld);
       await sendCaseEmail(emailServiceDeps(deps), {
         caseId: record.case_id,
         vanpoolId: record.vanpool_id,
@@ -59,24 +71,17 @@ export async function undoCancellation(
         subject: draft.subject,
         body: draft.body,
         idempotencyKey: `${record.case_id}:retraction:${rider.id}`,
-        actor: `person:${input.actor}`,
+        actor: `person:${undone.undoneBy}`,
         now,
       });
-      await recordEvent(deps.prisma, {
-        actor: `person:${input.actor}`,
-        action: "rider.reinstated",
-        subjectType: "case",
-        subjectId: record.case_id,
-        at: now,
-        details: {
-          employee_id: rider.id,
-          approval_id: approval.approval_id,
-          removal_notice: noticeWithheld ? "withheld" : "already sent",
-        },
-      });
     }
-    await markCancellationUndone(deps.prisma, record.case_id, { actor: `person:${input.actor}`, now, reinstated });
-    return { case_id: record.case_id, reinstated, withheld };
+    return {
+      case_id: record.case_id,
+      reinstated: undone.riders.map((r) => r.employee_id),
+      withheld: undone.riders.filter((r) => r.notice_withheld).map((r) => r.employee_id),
+      undoneBy: undone.undoneBy,
+      already: !undone.claimed,
+    };
   });
   if (deps.jobs) await caseJobs(deps.jobs).syncCase(record.case_id);
   return result;

@@ -351,19 +351,6 @@ export async function ensureRiderDecisions(
   return listRiderDecisions(prisma, approval.approval_id);
 }
 
-/** Claims the undo of a carried-out cancellation once: the removed riders, or none when it was undone already. */
-export async function claimUndo(
-  prisma: PrismaClient,
-  input: { approvalId: string; actor: string; now: Date },
-): Promise<string[]> {
-  const removed = await prisma.riderDecision.findMany({ where: { approvalId: input.approvalId, outcome: "removed" } });
-  const { count } = await prisma.riderDecision.updateMany({
-    where: { approvalId: input.approvalId, outcome: "removed" },
-    data: { outcome: "reinstated", undoneBy: input.actor, undoneAt: input.now, updatedAt: input.now },
-  });
-  return count > 0 ? removed.map((r) => r.employeeId) : [];
-}
-
 /** Records what carrying out did for a rider; the first outcome stays. */
 export async function setRiderOutcome(
   prisma: PrismaClient,

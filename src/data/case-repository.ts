@@ -140,73 +140,80 @@ export interface CaseChange {
 
 /** Applies a change if the state machine allows it; throws LifecycleError otherwise. */
 export async function changeCase(prisma: PrismaClient, caseId: string, change: CaseChange): Promise<CaseRecord> {
-  return prisma.$transaction(async (tx) => {
-    const current = await getCase(tx, caseId);
-    const status = change.status ?? current.status;
-    if (isClosed(current.status))
-      throw new LifecycleError(`${caseId} is ${current.status}; a closed case is never changed or reopened.`);
-    // Staying in the same status is an update, not a transition.
-    if (change.status && change.status !== current.status) assertTransition(current.status, change.status);
-    // Why a case needed a person holds only while it does: alerts, threads and digests show it.
-    const { attention: _settled, ...settled } = current.meta;
-    const leavesReview = current.status === "hitl_review" && status !== "hitl_review";
-    const meta = {
-      ...(leavesReview ? settled : current.meta),
-      ...change.meta,
-      ...(change.flagged ? { flagged: change.flagged } : {}),
-      ...(change.details ? { details: change.details } : {}),
-      updated_by: change.actor,
-    };
-    const row = await tx.case.update({
-      where: { id: caseId },
-      data: {
-        status,
-        ...(change.failed_checks ? { failedChecks: change.failed_checks } : {}),
-        meta,
-        ...(isClosed(status)
-          ? { outcome: change.outcome ?? (status === "cancelled" ? "cancelled" : "resolved"), resolvedAt: change.now }
-          : {}),
-        updatedAt: change.now,
-      },
-    });
-    if (isClosed(status)) {
-      // Nothing may be decided on a closed case: what was waiting expires (never as a decision).
-      const expired = await tx.approvalRequest.updateMany({
-        where: { caseId, status: "pending" },
-        data: {
-          status: "expired",
-          decidedBy: "system",
-          decidedAt: change.now,
-          decisionReason: `case ${status}`,
-          appliedAt: change.now,
-          resultNote: `Expired: ${caseId} was ${status} first.`,
-        },
-      });
-      if (expired.count > 0)
-        await recordEvent(tx, {
-          actor: "system",
-          action: "approval.expired",
-          subjectType: "case",
-          subjectId: caseId,
-          at: change.now,
-          details: { count: expired.count, why: `case ${status}` },
-        });
-    }
-    await recordEvent(tx, {
-      actor: change.actor,
-      action: change.status && change.status !== current.status ? "case.status_changed" : "case.updated",
-      subjectType: "case",
-      subjectId: caseId,
-      at: change.now,
-      details: {
-        from: current.status,
-        to: status,
-        why: change.why,
-        ...(change.failed_checks ? { failed_checks: change.failed_checks } : {}),
-      },
-    });
-    return toCaseRecord(row);
+  return prisma.$transaction((tx) => changeCaseIn(tx, caseId, change));
+}
+
+/** `changeCase` inside the caller's transaction, so the change commits with the caller's other writes. */
+export async function changeCaseIn(
+  tx: Prisma.TransactionClient,
+  caseId: string,
+  change: CaseChange,
+): Promise<CaseRecord> {
+  const current = await getCase(tx, caseId);
+  const status = change.status ?? current.status;
+  if (isClosed(current.status))
+    throw new LifecycleError(`${caseId} is ${current.status}; a closed case is never changed or reopened.`);
+  // Staying in the same status is an update, not a transition.
+  if (change.status && change.status !== current.status) assertTransition(current.status, change.status);
+  // Why a case needed a person holds only while it does: alerts, threads and digests show it.
+  const { attention: _settled, ...settled } = current.meta;
+  const leavesReview = current.status === "hitl_review" && status !== "hitl_review";
+  const meta = {
+    ...(leavesReview ? settled : current.meta),
+    ...change.meta,
+    ...(change.flagged ? { flagged: change.flagged } : {}),
+    ...(change.details ? { details: change.details } : {}),
+    updated_by: change.actor,
+  };
+  const row = await tx.case.update({
+    where: { id: caseId },
+    data: {
+      status,
+      ...(change.failed_checks ? { failedChecks: change.failed_checks } : {}),
+      meta,
+      ...(isClosed(status)
+        ? { outcome: change.outcome ?? (status === "cancelled" ? "cancelled" : "resolved"), resolvedAt: change.now }
+        : {}),
+      updatedAt: change.now,
+    },
   });
+  if (isClosed(status)) {
+    // Nothing may be decided on a closed case: what was waiting expires (never as a decision).
+    const expired = await tx.approvalRequest.updateMany({
+      where: { caseId, status: "pending" },
+      data: {
+        status: "expired",
+        decidedBy: "system",
+        decidedAt: change.now,
+        decisionReason: `case ${status}`,
+        appliedAt: change.now,
+        resultNote: `Expired: ${caseId} was ${status} first.`,
+      },
+    });
+    if (expired.count > 0)
+      await recordEvent(tx, {
+        actor: "system",
+        action: "approval.expired",
+        subjectType: "case",
+        subjectId: caseId,
+        at: change.now,
+        details: { count: expired.count, why: `case ${status}` },
+      });
+  }
+  await recordEvent(tx, {
+    actor: change.actor,
+    action: change.status && change.status !== current.status ? "case.status_changed" : "case.updated",
+    subjectType: "case",
+    subjectId: caseId,
+    at: change.now,
+    details: {
+      from: current.status,
+      to: status,
+      why: change.why,
+      ...(change.failed_checks ? { failed_checks: change.failed_checks } : {}),
+    },
+  });
+  return toCaseRecord(row);
 }
 
 /** Cases that closed (resolved or cancelled) at or after `since`, the earliest closed first. */
@@ -269,37 +276,35 @@ export async function countCasesByStatus(db: Db): Promise<Partial<Record<CaseSta
  * recorded as resolved. The one change a closed case takes, made only by the undo path.
  */
 export async function markCancellationUndone(
-  prisma: PrismaClient,
+  tx: Prisma.TransactionClient,
   caseId: string,
   input: { actor: string; now: Date; reinstated: string[] },
 ): Promise<void> {
-  await prisma.$transaction(async (tx) => {
-    const current = await getCase(tx, caseId);
-    if (current.status !== "cancelled") return;
-    await tx.case.update({
-      where: { id: caseId },
-      data: {
-        status: "resolved",
-        outcome: "resolved",
-        resolvedAt: input.now,
-        updatedAt: input.now,
-        meta: {
-          ...current.meta,
-          cancellation_undone: { by: input.actor, at: input.now.toISOString(), riders: input.reinstated },
-        },
+  const current = await getCase(tx, caseId);
+  if (current.status !== "cancelled") return;
+  await tx.case.update({
+    where: { id: caseId },
+    data: {
+      status: "resolved",
+      outcome: "resolved",
+      resolvedAt: input.now,
+      updatedAt: input.now,
+      meta: {
+        ...current.meta,
+        cancellation_undone: { by: input.actor, at: input.now.toISOString(), riders: input.reinstated },
       },
-    });
-    await recordEvent(tx, {
-      actor: input.actor,
-      action: "case.status_changed",
-      subjectType: "case",
-      subjectId: caseId,
-      at: input.now,
-      details: {
-        from: "cancelled",
-        to: "resolved",
-        why: `cancellation undone; ${input.reinstated.join(", ")} reinstated`,
-      },
-    });
+    },
+  });
+  await recordEvent(tx, {
+    actor: input.actor,
+    action: "case.status_changed",
+    subjectType: "case",
+    subjectId: caseId,
+    at: input.now,
+    details: {
+      from: "cancelled",
+      to: "resolved",
+      why: `cancellation undone; ${input.reinstated.join(", ")} reinstated`,
+    },
   });
 }

@@ -109,15 +109,6 @@ export async function findMessageByKey(
   return row ? toMessage(row) : undefined;
 }
 
-/** Withholds an email not sent yet (its send job then skips it). False when it went already, or never existed. */
-export async function discardQueued(prisma: PrismaClient, idempotencyKey: string): Promise<boolean> {
-  const { count } = await prisma.message.updateMany({
-    where: { idempotencyKey, status: { in: ["queued", "draft"] } },
-    data: { status: "discarded" },
-  });
-  return count === 1;
-}
-
 export async function findMessage(prisma: PrismaClient, messageId: string): Promise<MessageRecord | undefined> {
   const row = await prisma.message.findUnique({ where: { id: messageId } });
   return row ? toMessage(row) : undefined;

@@ -34,15 +34,3 @@ export async function findRiderIds(prisma: PrismaClient, vanpoolId: string): Pro
   const rows = await prisma.rider.findMany({ where: { vanpoolId }, select: { employeeId: true } });
   return rows.map((r) => r.employeeId);
 }
-
-/** Marks these riders of a vanpool removed; returns how many were still active (a repeat removes nobody). */
-export async function removeActiveRiders(
-  prisma: PrismaClient,
-  input: { vanpoolId: string; employeeIds: string[]; at: Date; reason: string },
-): Promise<number> {
-  const removed = await prisma.rider.updateMany({
-    where: { vanpoolId: input.vanpoolId, employeeId: { in: input.employeeIds }, status: "active" },
-    data: { status: "removed", removedAt: input.at, removedReason: input.reason },
-  });
-  return removed.count;
-}

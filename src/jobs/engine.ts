@@ -6,6 +6,7 @@
 // `await engine.work("name", async (job) => { ... })` in the processes that should run it,
 // and `engine.send("name", data, options)` (with `{ db: executor }` inside a transaction).
 import { createHash, randomUUID } from "node:crypto";
+import type pg from "pg";
 import PgBoss from "pg-boss";
 import { createInstanceRegistry } from "../data/instance-repository.js";
 
@@ -189,6 +190,11 @@ export async function startJobEngine(options: {
     },
     async stop() {
       clearInterval(beating);
+      // Workers stop first and their last fetches finish while pg-boss's pool is still open: a fetch still
+      // waiting for a connection when the pool ends never settles, and pg-boss then polls (a 1 s timer)
+      // forever for that worker to stop, which kept the process alive.
+      await engine.stopWorkers();
+      await fetchesSettled(boss, 5_000);
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });
       await registry.leave(instanceId);
       await registry.close();
@@ -196,6 +202,15 @@ export async function startJobEngine(options: {
   };
   for (const [name, queue] of Object.entries(options.queues ?? {})) await engine.defineQueue(name, queue);
   return engine;
+}
+
+/** Waits until no query of pg-boss's own pool is running or waiting for a connection (or `timeoutMs` passed). */
+async function fetchesSettled(boss: PgBoss, timeoutMs: number): Promise<void> {
+  // pg-boss types its Db as `executeSql` only; the pool it opens is what the workers' fetches wait on.
+  const pool = (boss.getDb() as unknown as { pool?: pg.Pool }).pool;
+  const deadline = Date.now() + timeoutMs;
+  while (pool && (pool.waitingCount > 0 || pool.idleCount < pool.totalCount) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 function errorOf(output: object | null | undefined): string | undefined {

@@ -16,6 +16,7 @@ export const QUEUES = {
   syncCase: "slack-sync-case",
   threadNote: "slack-thread-note",
   digest: "slack-digest",
+  slackAction: "slack-action",
 } as const;
 
 export const QUEUE_OPTIONS: Record<(typeof QUEUES)[keyof typeof QUEUES], QueueDefaults> = {
@@ -31,6 +32,8 @@ export const QUEUE_OPTIONS: Record<(typeof QUEUES)[keyof typeof QUEUES], QueueDe
   [QUEUES.syncCase]: { retryLimit: 6, expireInSeconds: 120, policy: "stately" },
   [QUEUES.threadNote]: { retryLimit: 6, expireInSeconds: 120 },
   [QUEUES.digest]: { retryLimit: 4, expireInSeconds: 300 },
+  // A click, modal or message taken in before its ack; the person sees the outcome in Slack.
+  [QUEUES.slackAction]: { retryLimit: 3, retryDelay: 1, expireInSeconds: 600 },
 };
 
 const inTx = (db?: SqlExecutor): PgBoss.SendOptions => (db ? { db } : {});

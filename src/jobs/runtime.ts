@@ -2,6 +2,8 @@
 // workers, the clock, and the start-up recovery of what a crash left behind.
 import type { Settings } from "../config/settings.js";
 import type { SlackApp } from "../slack/app.js";
+import { createApproverCheck } from "../slack/approvers.js";
+import { registerSlackActionJobs } from "../slack/listeners/action-jobs.js";
 import { registerAuditJobs } from "./audit-jobs.js";
 import { recoverAbandonedRuns, registerCaseJobs } from "./case-jobs.js";
 import { startClock } from "./clock.js";
@@ -20,6 +22,13 @@ export async function startBotJobs(
     messages: bot.messages,
     digest: bot.digest,
     prisma: deps.prisma,
+    concurrency: settings.jobs.concurrency,
+  });
+  await registerSlackActionJobs(engine, {
+    ctx: bot.ctx,
+    messages: bot.messages,
+    digest: bot.digest,
+    isApprover: createApproverCheck(bot.app.client, bot.ctx.slack.approvers),
     concurrency: settings.jobs.concurrency,
   });
   await registerAuditJobs(engine, {

@@ -17,7 +17,7 @@ import { registerCaseActions } from "./listeners/actions/case-actions.js";
 import { registerPoolpatrolCommand } from "./listeners/commands/poolpatrol.js";
 import { registerAppHome } from "./listeners/events/app-home.js";
 import { registerConversation } from "./listeners/events/conversation.js";
-import { createBackgroundRunner, type SlackContext } from "./slack-context.js";
+import type { SlackContext } from "./slack-context.js";
 
 export interface SlackAppOptions {
   slack: SlackSettings;
@@ -90,13 +90,11 @@ export async function createSlackApp(options: SlackAppOptions) {
     warn: (m: string) => app.logger.warn(m),
     error: (m: string) => app.logger.error(m),
   };
-  const runner = createBackgroundRunner(log);
   const ctx: SlackContext = {
     deps,
     workflow: createCaseWorkflow(deps),
     slack,
     client: app.client,
-    background: runner.background,
     log,
   };
   const messages = createCaseMessages(ctx, { channelIntervalMs: options.channelIntervalMs });
@@ -116,7 +114,6 @@ export async function createSlackApp(options: SlackAppOptions) {
     ctx,
     messages,
     isApprover,
-    postDigest: (force) => digest.post(force),
     permalink,
     startSweep: options.startSweep,
   });
@@ -125,13 +122,12 @@ export async function createSlackApp(options: SlackAppOptions) {
   registerAppHome(app, { ctx, isApprover });
   registerConversation(app, { ctx, messages, isApprover });
 
-  /** Resolves when the work started so far is done: background tasks and the jobs they queued here. */
+  /** Resolves when the work started so far is done: the jobs queued here (clicks, messages) and those they queued. */
   async function idle(): Promise<void> {
     do {
       await settled();
-      await runner.idle();
       await options.jobs?.drain();
-    } while (runner.busy() || listening.size > 0);
+    } while (listening.size > 0);
   }
 
   return { app, ctx, messages, digest, socketMode, inbound, idle, settled };

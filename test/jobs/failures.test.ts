@@ -6,7 +6,7 @@ import { parseSettings } from "../../src/config/settings.js";
 import { changeCase } from "../../src/data/case-repository.js";
 import { resendSender } from "../../src/integrations/email/resend-sender.js";
 import { startJobEngine } from "../../src/jobs/engine.js";
-import { QUEUE_OPTIONS } from "../../src/jobs/queues.js";
+import { caseJobs, QUEUE_OPTIONS } from "../../src/jobs/queues.js";
 import { startBotJobs } from "../../src/jobs/runtime.js";
 import { createSlackApp } from "../../src/slack/app.js";
 import { AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
@@ -163,6 +163,64 @@ describe("Slack in step with the database", () => {
         .flatMap((m) => h.fake.thread(AUDIT_CHANNEL, m.ts))
         .filter((m) => /needs review|cancel/i.test(String(m.text)) && m.thread_ts);
       expect(new Set(cards.map((m) => m.ts)).size).toBe(cards.length);
+    } finally {
+      clock.stop();
+      await second.idle();
+      await jobs.stop();
+    }
+  });
+
+  it("two instances on one database: one reply-timeout effect, one approval and one card for it", {
+    timeout: 90_000,
+  }, async () => {
+    const jobs = await startJobEngine({
+      databaseUrl: h.db.url,
+      log: () => {},
+      pollingIntervalSeconds: 0.5,
+      queues: QUEUE_OPTIONS,
+    });
+    const second = await createSlackApp({
+      slack: h.slack,
+      deps: { ...h.deps, jobs },
+      jobs,
+      retries: 0,
+      channelIntervalMs: 0,
+    });
+    const clock = await startBotJobs(second, jobs, parseSettings({}));
+    try {
+      await h.bot.ctx.workflow.auditVanpool("VP-102");
+      await h.bot.idle();
+      const record = await until("VP-102 waiting for a reply", async () => {
+        const row = await caseOf("VP-102");
+        return row.status === "pending_reply" && row.lastOutboundAt ? row : false;
+      });
+      const sentAt = record.lastOutboundAt!;
+      // Both instances queue the timeout and run it by hand at once, as two replicas' clocks and a `tick` might.
+      const late = new Date(sentAt.getTime() + 8 * 86_400_000);
+      await Promise.all([
+        caseJobs(h.jobs).replyTimeout(record.id, sentAt, late),
+        caseJobs(jobs).replyTimeout(record.id, sentAt, late),
+        h.bot.ctx.workflow.replyTimeout(record.id, late, sentAt),
+        second.ctx.workflow.replyTimeout(record.id, late, sentAt),
+      ]);
+      await Promise.all([h.bot.idle(), second.idle()]);
+      const timeouts = await h.db.prisma.auditEvent.count({
+        where: { subjectId: record.id, action: "case.reply_timeout" },
+      });
+      expect(timeouts).toBe(1);
+      const toPreCancel = await h.db.prisma.auditEvent.findMany({
+        where: { subjectId: record.id, action: "case.status_changed" },
+      });
+      expect(toPreCancel.filter((e) => (e.details as { to?: string }).to === "pre_cancel")).toHaveLength(1);
+      expect(await h.db.prisma.approvalRequest.count({ where: { caseId: record.id, kind: "cancellation" } })).toBe(1);
+      // Both instances bring the case into Slack: one alert, one card in its thread.
+      await Promise.all([h.bot.messages.syncCase(record.id), second.messages.syncCase(record.id)]);
+      await Promise.all([h.bot.idle(), second.idle()]);
+      expect(alertsFor(record.id)).toHaveLength(1);
+      const cards = h.fake
+        .thread(AUDIT_CHANNEL, alertsFor(record.id)[0]!.ts)
+        .filter((m) => /^Cancellation of/.test(String(m.text)));
+      expect(cards).toHaveLength(1);
     } finally {
       clock.stop();
       await second.idle();

@@ -73,7 +73,14 @@ export function fakeBolt(calls: SlackCall[] = []): FakeBolt {
         "command",
         name,
       )({
-        command: { command: name, text, user_id: userId, channel_id: "C0AUDIT" },
+        command: {
+          command: name,
+          text,
+          user_id: userId,
+          channel_id: "C0AUDIT",
+          trigger_id: "T0TRIGGER",
+          response_url: "https://hooks.slack.example/commands/1",
+        },
         ack: async (message?: unknown) => void acks.push(message),
         respond: async (message: unknown) => void responses.push(message),
       });
@@ -128,29 +135,33 @@ export function recordingClient(calls: SlackCall[]): SlackContext["client"] {
   return client as unknown as SlackContext["client"];
 }
 
+/** A job a listener queued before its ack (what Slack asked for, carried out later by a job). */
+export interface QueuedJob {
+  queue: string;
+  data: { kind: string } & Record<string, unknown>;
+}
+
 /**
  * A SlackContext for listeners whose tested paths touch neither the database nor the agents.
- * `runBackground: false` records background work by label without running it.
+ * Jobs the listeners queue are recorded in `queued`, not run.
  */
-export function fakeSlackContext(
-  options: { restrictAudits?: boolean; calls?: SlackCall[]; runBackground?: boolean; deps?: object } = {},
-): {
+export function fakeSlackContext(options: { restrictAudits?: boolean; calls?: SlackCall[]; deps?: object } = {}): {
   ctx: SlackContext;
-  backgroundWork: Promise<unknown>[];
-  backgroundLabels: string[];
+  queued: QueuedJob[];
 } {
-  const backgroundWork: Promise<unknown>[] = [];
-  const backgroundLabels: string[] = [];
+  const queued: QueuedJob[] = [];
+  const jobs = {
+    send: async (queue: string, data: QueuedJob["data"]) => {
+      queued.push({ queue, data });
+      return `job-${queued.length}`;
+    },
+  };
   const ctx = {
     slack: { restrictAudits: options.restrictAudits ?? true },
-    deps: options.deps ?? {},
+    deps: { jobs, ...options.deps },
     client: recordingClient(options.calls ?? []),
-    background: (label: string, work: () => Promise<unknown>) => {
-      backgroundLabels.push(label);
-      if (options.runBackground ?? true) backgroundWork.push(work());
-    },
     log: { info() {}, warn() {}, error() {} },
   };
   // Only the fields above exist: a listener that reached for the database would fail the test.
-  return { ctx: ctx as unknown as SlackContext, backgroundWork, backgroundLabels };
+  return { ctx: ctx as unknown as SlackContext, queued };
 }

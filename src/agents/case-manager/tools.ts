@@ -3,14 +3,12 @@
 // cancellation request for the case.
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
+import { carryOutCancellation } from "../../cases/cancellation.js";
 import { findDecidedUnapplied, listRiderDecisions } from "../../data/approval-repository.js";
-import { recordEvent } from "../../data/audit-log.js";
 import { changeCase, findOpenCase, getCase, openCase } from "../../data/case-repository.js";
-import { removeActiveRiders } from "../../data/people-repository.js";
 import { caseReason, LifecycleError } from "../../domain/case-lifecycle.js";
 import type { AgentDeps } from "../deps.js";
 import { agentRunIdOf, logged } from "../logged-tool.js";
-import { sendRemovalNotices } from "../outreach/removal-notices.js";
 import { runOutreach } from "../outreach/run-outreach.js";
 import { runSpecialist } from "../specialists/run-specialist.js";
 
@@ -152,7 +150,6 @@ export function createCaseManagerTools(deps: AgentDeps) {
       deps.prisma,
       "cancel_membership",
       async ({ case_id, employee_ids: named, reason }: { case_id: string; employee_ids: string[]; reason: string }) => {
-        const now = deps.now();
         const record = await getCase(deps.prisma, case_id);
         const approval = await findDecidedUnapplied(deps.prisma, case_id, "cancellation");
         if (approval?.status !== "approved")
@@ -169,43 +166,13 @@ export function createCaseManagerTools(deps: AgentDeps) {
           throw new LifecycleError(
             `${unflagged.join(", ")} ${unflagged.length === 1 ? "is" : "are"} not flagged on ${case_id}.`,
           );
-        const newlyRemoved = await removeActiveRiders(deps.prisma, {
-          vanpoolId: record.vanpool_id,
-          employeeIds: employee_ids,
-          at: now,
-          reason: `${case_id}: ${reason}`,
-        });
-        for (const id of employee_ids)
-          await recordEvent(deps.prisma, {
-            actor: `approved-by:${approval.decided_by}`,
-            action: "rider.removed",
-            subjectType: "case",
-            subjectId: case_id,
-            at: now,
-            details: { employee_id: id, vanpool_id: record.vanpool_id, approval_id: approval.approval_id },
-          });
-        const closed =
-          record.status === "cancelled"
-            ? record
-            : await changeCase(deps.prisma, case_id, {
-                status: "cancelled",
-                outcome: "cancelled",
-                why: reason,
-                actor: ACTOR,
-                now,
-                meta: { cancelled_riders: employee_ids, approval_id: approval.approval_id },
-              });
-        const notices = await sendRemovalNotices(deps, {
-          caseId: case_id,
-          employeeIds: employee_ids,
-          actor: `approved-by:${approval.decided_by}`,
-        });
+        const done = await carryOutCancellation(deps, { approval, employeeIds: employee_ids, reason, actor: ACTOR });
         return {
           case_id,
-          status: closed.status,
+          status: done.record.status,
           removed: employee_ids,
-          newly_removed: newlyRemoved,
-          removal_notices: notices.length,
+          newly_removed: done.newlyRemoved.length,
+          removal_notices: done.notices,
         };
       },
     ),

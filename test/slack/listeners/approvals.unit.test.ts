@@ -9,8 +9,8 @@ import { fakeBolt, fakeSlackContext, type SlackCall } from "../../support/fake-b
 function setUp(options: { approver?: boolean } = {}) {
   const calls: SlackCall[] = [];
   const bolt = fakeBolt(calls);
-  // Decisions run after the ack and need the database: recorded here, not run.
-  const { ctx, backgroundLabels } = fakeSlackContext({ calls, runBackground: false });
+  // Decisions are jobs queued before the ack: recorded here, not run.
+  const { ctx, queued } = fakeSlackContext({ calls });
   const askedAbout: string[] = [];
   registerApprovalActions(bolt.app, {
     ctx,
@@ -20,7 +20,7 @@ function setUp(options: { approver?: boolean } = {}) {
       return options.approver ?? true;
     },
   });
-  return { bolt, calls, backgroundLabels, askedAbout };
+  return { bolt, calls, queued, askedAbout };
 }
 
 const APPROVAL = "APR-1A2B3C4D5E6F7A8B";
@@ -31,7 +31,7 @@ describe("the Edit reply modal, submitted", () => {
     ["", "empty"],
     ["   Too short.   ", "shorter than 20 characters once trimmed"],
   ])("refuses %j (%s) on the field itself and decides nothing", async (body) => {
-    const { bolt, calls, backgroundLabels } = setUp();
+    const { bolt, calls, queued } = setUp();
     await bolt.view({
       callbackId: VIEW_CALLBACKS.editReply,
       metadata: APPROVAL,
@@ -46,24 +46,32 @@ describe("the Edit reply modal, submitted", () => {
         },
       },
     ]);
-    expect(backgroundLabels).toEqual([]);
+    expect(queued).toEqual([]);
   });
 
-  it("closes the modal at once and carries the edit out afterwards", async () => {
-    const { bolt, calls, backgroundLabels } = setUp();
+  it("queues the edit, then closes the modal", async () => {
+    const { bolt, calls, queued } = setUp();
     await bolt.view({
       callbackId: VIEW_CALLBACKS.editReply,
       metadata: APPROVAL,
       values: { [INPUTS.body.block]: { [INPUTS.body.action]: "Hi Sam, thanks for letting us know about the move." } },
     });
     expect(calls).toEqual([{ method: "ack", args: undefined }]);
-    expect(backgroundLabels).toEqual([`edit ${APPROVAL}`]);
+    expect(queued.map((q) => q.data)).toEqual([
+      {
+        kind: "modal-decision",
+        userId: "U0ALICE",
+        value: APPROVAL,
+        decision: "edit",
+        body: "Hi Sam, thanks for letting us know about the move.",
+      },
+    ]);
   });
 });
 
 describe("the Reject modal, submitted", () => {
   it.each(["", "  no  "])("asks for a reason when given %j and decides nothing", async (reason) => {
-    const { bolt, calls, backgroundLabels } = setUp();
+    const { bolt, calls, queued } = setUp();
     await bolt.view({
       callbackId: VIEW_CALLBACKS.rejectApproval,
       metadata: APPROVAL,
@@ -74,18 +82,26 @@ describe("the Reject modal, submitted", () => {
       method: "ack",
       args: { response_action: "errors", errors: { [INPUTS.reason.block]: expect.stringMatching(/short reason/) } },
     });
-    expect(backgroundLabels).toEqual([]);
+    expect(queued).toEqual([]);
   });
 
-  it("closes the modal at once and records the rejection afterwards", async () => {
-    const { bolt, calls, backgroundLabels } = setUp();
+  it("queues the rejection, then closes the modal", async () => {
+    const { bolt, calls, queued } = setUp();
     await bolt.view({
       callbackId: VIEW_CALLBACKS.rejectApproval,
       metadata: APPROVAL,
       values: { [INPUTS.reason.block]: { [INPUTS.reason.action]: "moving closer next month" } },
     });
     expect(calls).toEqual([{ method: "ack", args: undefined }]);
-    expect(backgroundLabels).toEqual([`reject ${APPROVAL}`]);
+    expect(queued.map((q) => q.data)).toEqual([
+      {
+        kind: "modal-decision",
+        userId: "U0ALICE",
+        value: APPROVAL,
+        decision: "reject",
+        reason: "moving closer next month",
+      },
+    ]);
   });
 });
 

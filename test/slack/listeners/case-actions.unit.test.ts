@@ -7,18 +7,18 @@ import { fakeBolt, fakeSlackContext, type SlackCall } from "../../support/fake-b
 function setUp(options: { approver: boolean }) {
   const calls: SlackCall[] = [];
   const bolt = fakeBolt(calls);
-  const { ctx, backgroundLabels } = fakeSlackContext({ calls, restrictAudits: true, runBackground: false });
+  const { ctx, queued } = fakeSlackContext({ calls, restrictAudits: true });
   registerCaseActions(bolt.app, {
     ctx,
     messages: createCaseMessages(ctx),
     isApprover: async () => options.approver,
   });
-  return { bolt, calls, backgroundLabels };
+  return { bolt, calls, queued };
 }
 
 describe("Re-audit on a case alert, with audits restricted to approvers", () => {
   it("acks first and tells someone who is not an approver, privately in the alert's thread, that nothing changed", async () => {
-    const { bolt, calls, backgroundLabels } = setUp({ approver: false });
+    const { bolt, calls, queued } = setUp({ approver: false });
     await bolt.action({
       actionId: CASE_ACTIONS.reaudit,
       value: "CASE-1A2B3C4D5E6F7A8B",
@@ -38,14 +38,14 @@ describe("Re-audit on a case alert, with audits restricted to approvers", () => 
         },
       },
     ]);
-    expect(backgroundLabels).toEqual([]);
+    expect(queued).toEqual([]);
   });
 
   it("refuses the same way, by direct message, from App Home", async () => {
-    const { bolt, calls, backgroundLabels } = setUp({ approver: false });
+    const { bolt, calls, queued } = setUp({ approver: false });
     await bolt.action({ actionId: CASE_ACTIONS.reaudit, value: "CASE-1A2B3C4D5E6F7A8B", userId: "U0BOB" });
     expect(calls.map((c) => c.method)).toEqual(["ack", "chat.postMessage"]);
     expect(calls[1]!.args).toEqual({ channel: "U0BOB", text: "Only approvers can re-audit. Nothing was changed." });
-    expect(backgroundLabels).toEqual([]);
+    expect(queued).toEqual([]);
   });
 });

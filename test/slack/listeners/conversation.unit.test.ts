@@ -11,9 +11,8 @@ function setUp() {
   const bolt = fakeBolt(calls);
   // The rules model (no OpenAI key); no database: the messages below are turned away before any lookup.
   const settings = parseSettings({});
-  const { ctx, backgroundLabels } = fakeSlackContext({
+  const { ctx, queued } = fakeSlackContext({
     calls,
-    runBackground: false,
     deps: { settings, now: () => new Date("2026-11-24T09:00:00Z") },
   });
   registerConversation(bolt.app, { ctx, messages: createCaseMessages(ctx), isApprover: async () => true });
@@ -26,7 +25,7 @@ function setUp() {
         authorizations: [{ user_id: BOT }],
       },
     );
-  return { message, calls, backgroundLabels };
+  return { message, calls, queued };
 }
 
 describe("messages the Case Manager does not answer", () => {
@@ -47,9 +46,9 @@ describe("messages the Case Manager does not answer", () => {
     ["a channel message outside any thread", { user: "U0ALICE", text: "why is VP-101 flagged?" }],
     ["the message that starts a thread", { user: "U0ALICE", text: "hello", thread_ts: "1700000000.000500" }],
   ])("ignores %s: no answer is started and nothing is posted", async (_what, event) => {
-    const { message, calls, backgroundLabels } = setUp();
+    const { message, calls, queued } = setUp();
     await message(event);
-    expect(backgroundLabels).toEqual([]);
+    expect(queued).toEqual([]);
     expect(calls).toEqual([]);
   });
 });

@@ -5,20 +5,15 @@ import { fakeBolt, fakeSlackContext } from "../../support/fake-bolt.js";
 
 function setUp(options: { approver?: boolean; restrictAudits?: boolean } = {}) {
   const bolt = fakeBolt();
-  const { ctx, backgroundWork } = fakeSlackContext({ restrictAudits: options.restrictAudits });
-  const digests: boolean[] = [];
+  const { ctx, queued } = fakeSlackContext({ restrictAudits: options.restrictAudits });
   registerPoolpatrolCommand(bolt.app, {
     ctx,
     // The real one; the paths tested here never call it.
     messages: createCaseMessages(ctx),
     isApprover: async () => options.approver ?? true,
-    postDigest: async (force) => {
-      digests.push(force);
-      return "Digest posted in #vanpool-audit.";
-    },
     permalink: async () => "https://slack.example/archives/C0AUDIT/p1",
   });
-  return { run: (text: string) => bolt.command(COMMAND, text), backgroundWork, digests };
+  return { run: (text: string) => bolt.command(COMMAND, text), queued };
 }
 
 const textOf = (message: unknown) => (message as { text: string }).text;
@@ -44,27 +39,28 @@ describe("/poolpatrol, with a fake ack and respond", () => {
     ["status CASE-12", /`status` needs a vanpool id/],
     ["cases nonsense", /I don.t know the status `nonsense`\. Try one of: waiting, needs a person/],
   ])("refuses `%s` in the ack, with the usage, before touching anything", async (text, problem) => {
-    const { run, backgroundWork } = setUp();
+    const { run, queued } = setUp();
     const { acks } = await run(text);
     expect(acks).toHaveLength(1);
     expect(textOf(acks[0])).toMatch(problem);
     expect(textOf(acks[0])).toContain("/poolpatrol help");
-    expect(backgroundWork).toEqual([]);
+    expect(queued).toEqual([]);
   });
 
   it("refuses an audit by someone who is not an approver when audits are restricted", async () => {
-    const { run, backgroundWork } = setUp({ approver: false });
+    const { run, queued } = setUp({ approver: false });
     const { acks } = await run("audit VP-101");
     expect(textOf(acks[0])).toMatch(/Only approvers can start audits/);
-    expect(backgroundWork).toEqual([]);
+    expect(queued).toEqual([]);
   });
 
-  it("acks a digest at once and answers through respond when it is posted", async () => {
-    const { run, backgroundWork, digests } = setUp();
+  it("queues the digest before acking it; its job answers through the response URL", async () => {
+    const { run, queued } = setUp();
     const { acks, responses } = await run("digest");
     expect(textOf(acks[0])).toBe("Posting the digest…");
-    await Promise.all(backgroundWork);
-    expect(digests).toEqual([true]);
-    expect(responses).toEqual([{ response_type: "ephemeral", text: "Digest posted in #vanpool-audit." }]);
+    expect(queued.map((q) => q.data)).toEqual([
+      { kind: "digest", responseUrl: "https://hooks.slack.example/commands/1", key: "T0TRIGGER" },
+    ]);
+    expect(responses).toEqual([]);
   });
 });

@@ -4,7 +4,9 @@
 // changes nothing and says who decided first. A click on a card whose case changed
 // since it was shown (a new reply, a new audit) is refused and the card refreshed.
 // Cancellations are decided per rider (Remove / Keep). "Show full reply" opens what a
-// rider wrote, unredacted, for approvers only.
+// rider wrote, unredacted, for approvers only. Every decision is a job queued before the
+// ack (see action-jobs.ts): the checks and the decision run in it, so a click Slack saw
+// taken is never lost to a crash.
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
 import { undoCancellation } from "../../../cases/undo-cancellation.js";
 import {
@@ -12,12 +14,14 @@ import {
   type ApprovalRecord,
   type Decision,
   findApproval,
+  RiderDecisionRefused,
 } from "../../../data/approval-repository.js";
 import { recordEvent } from "../../../data/audit-log.js";
 import { findCaseCardData, findRiderReply } from "../../../data/case-card-repository.js";
 import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
 import type { RiderChoice } from "../../../domain/rider-decisions.js";
 import { AppError } from "../../../errors.js";
+import { caseJobs } from "../../../jobs/queues.js";
 import {
   APPROVAL_ACTIONS,
   approvalAction,
@@ -34,6 +38,21 @@ import { editReplyModal, fullReplyModal, INPUTS, rejectModal, VIEW_CALLBACKS } f
 import type { CaseMessages } from "../../case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
 import { type ClickPlace, clickPlace, tellClicker } from "../../tell-clicker.js";
+import { queueSlackAction } from "../action-jobs.js";
+
+/** A decision taken in Slack, carried out by its job. `value` is the clicked button's value. */
+export type ApprovalAction =
+  | { kind: "approve"; place: ClickPlace; value: string }
+  | { kind: "rider"; choice: RiderChoice; place: ClickPlace; value: string }
+  | { kind: "undo"; place: ClickPlace; approvalId: string }
+  | {
+      kind: "modal-decision";
+      userId: string;
+      value: string;
+      decision: "edit" | "reject";
+      body?: string;
+      reason?: string;
+    };
 
 export interface ApprovalDeps {
   ctx: SlackContext;
@@ -57,67 +76,13 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
   const { ctx } = deps;
   const { prisma } = ctx.deps;
   const tell = (place: ClickPlace, text: string) => tellClicker(ctx.client, place, text);
-
-  /** The request behind a button, if the clicker may decide it and it is still open; otherwise says why not. */
-  async function decidable(place: ClickPlace, approvalId: string) {
-    const approval = await findApproval(prisma, approvalId);
-    if (!(await deps.isApprover(place.user.id))) {
-      if (approval)
-        await recordEvent(prisma, {
-          actor: `slack:${place.user.id}`,
-          action: "approval.refused_not_approver",
-          subjectType: "case",
-          subjectId: approval.case_id,
-          details: { approval_id: approvalId },
-        });
-      await tell(place, NOT_APPROVER);
-      return undefined;
-    }
-    if (!approval) {
-      await tell(place, `That request (${truncate(approvalId, 40)}) does not exist. Nothing was changed.`);
-      return undefined;
-    }
-    if (approval.status !== "pending") {
-      await tell(place, alreadyDecided(approval));
-      return undefined;
-    }
-    return approval;
-  }
-
-  /** True when the card clicked showed the case as it is now; otherwise refreshes the card and says so. */
-  async function showsCurrentCase(place: ClickPlace, approval: ApprovalRecord, version: string | null) {
-    if (!version) return true;
-    const current = evidenceVersion(await findCaseCardData(prisma, approval.case_id), approval);
-    if (current === version) return true;
-    await recordEvent(prisma, {
-      actor: `slack:${place.user.id}`,
-      action: "approval.refused_case_changed",
-      subjectType: "case",
-      subjectId: approval.case_id,
-      details: { approval_id: approval.approval_id, shown: version, current },
-    });
-    await deps.messages.syncCase(approval.case_id);
-    await tell(place, CASE_CHANGED);
-    return false;
-  }
-
-  async function decide(
-    place: ClickPlace,
-    approvalId: string,
-    decision: Decision,
-    extra: { body?: string; reason?: string } = {},
-  ) {
-    try {
-      const result = await ctx.workflow.decide(approvalId, decision, place.user.id, extra);
-      if (result.queued) return; // its job updates the card and writes the outcome in the thread
-      await deps.messages.syncCase(result.approval.case_id);
-      await deps.messages.postInThread(result.approval.case_id, decisionNote(result.approval, result.note));
-    } catch (error) {
-      if (error instanceof AlreadyDecidedError) await tell(place, alreadyDecided(error.approval));
-      else if (error instanceof AppError) await tell(place, truncate(error.message, 300));
-      else throw error;
-    }
-  }
+  /** Who clicked where: only what the job needs, not Slack's whole user object. */
+  const placeOf = (body: BlockAction): ClickPlace => {
+    const place = clickPlace(body);
+    return { ...place, user: { id: place.user.id } };
+  };
+  // The Edit and Reject buttons check before opening their modal; the submission is checked again in its job.
+  const checks = createApprovalWork(deps);
 
   for (const [actionId, decision] of [
     [APPROVAL_ACTIONS.approveReply, "approve"],
@@ -126,15 +91,19 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
     [APPROVAL_ACTIONS.editReply, "edit-modal"],
   ] as const) {
     app.action<BlockAction<ButtonAction>>(approvalAction(actionId), async ({ ack, body, action }) => {
+      if (decision === "approve") {
+        await queueSlackAction(ctx, body.trigger_id, {
+          kind: "approve",
+          place: placeOf(body),
+          value: action.value ?? "",
+        });
+        return void (await ack());
+      }
       await ack();
       const place = clickPlace(body);
       const shown = parseButtonValue(action.value ?? "");
-      const approval = await decidable(place, shown.approvalId);
-      if (!approval || !(await showsCurrentCase(place, approval, shown.version))) return;
-      if (decision === "approve") {
-        ctx.background(`approve ${approval.approval_id}`, () => decide(place, approval.approval_id, "approve"));
-        return;
-      }
+      const approval = await checks.decidable(place, shown.approvalId, false);
+      if (!approval || !(await checks.showsCurrentCase(place, approval, shown.version))) return;
       // Opened right after the ack, while the trigger id is fresh.
       const value = action.value ?? approval.approval_id;
       const view =
@@ -147,73 +116,22 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
 
   for (const choice of ["remove", "keep"] as const)
     app.action<BlockAction<ButtonAction>>(riderAction(RIDER_ACTIONS[choice]), async ({ ack, body, action }) => {
-      await ack();
-      const place = clickPlace(body);
-      const shown = parseButtonValue(action.value ?? "");
-      const approval = await decidable(place, shown.approvalId);
-      if (!approval || !shown.employeeId || !(await showsCurrentCase(place, approval, shown.version))) return;
-      const { employeeId, version } = shown;
-      ctx.background(`${choice} ${employeeId} on ${approval.approval_id}`, () =>
-        decideRider(place, approval, { employeeId, choice, version: version ?? "" }),
-      );
-    });
-
-  async function decideRider(
-    place: ClickPlace,
-    approval: ApprovalRecord,
-    input: { employeeId: string; choice: RiderChoice; version: string },
-  ) {
-    try {
-      const result = await ctx.workflow.decideRider({
-        approvalId: approval.approval_id,
-        employeeId: input.employeeId,
-        choice: input.choice,
-        actor: place.user.id,
-        evidenceVersion: input.version,
+      await queueSlackAction(ctx, body.trigger_id, {
+        kind: "rider",
+        choice,
+        place: placeOf(body),
+        value: action.value ?? "",
       });
-      await deps.messages.syncCase(approval.case_id);
-      if (result.firstOfTwo)
-        await tell(
-          place,
-          `Your approval to remove ${input.employeeId} is recorded (1 of 2). A different approver must confirm before anything is done.`,
-        );
-      else if (!result.complete)
-        await deps.messages.postInThread(
-          approval.case_id,
-          `<@${place.user.id}> decided to ${input.choice} ${input.employeeId}. It is carried out once every rider is decided.`,
-        );
-      else if (!result.queued)
-        await deps.messages.postInThread(approval.case_id, decisionNote(result.approval, result.note));
-    } catch (error) {
-      if (error instanceof AlreadyDecidedError) await tell(place, alreadyDecided(error.approval));
-      else if (error instanceof AppError) await tell(place, truncate(error.message, 300));
-      else throw error;
-    }
-  }
+      await ack();
+    });
 
   app.action<BlockAction<ButtonAction>>(approvalAction(UNDO_CANCELLATION), async ({ ack, body, action }) => {
-    await ack();
-    const place = clickPlace(body);
-    const approval = await findApproval(prisma, action.value ?? "");
-    if (!approval) return void (await tell(place, "That cancellation is no longer on file. Nothing was changed."));
-    if (!(await deps.isApprover(place.user.id))) return void (await tell(place, NOT_APPROVER));
-    ctx.background(`undo ${approval.approval_id}`, async () => {
-      try {
-        const undone = await undoCancellation(ctx.deps, { approvalId: approval.approval_id, actor: place.user.id });
-        await deps.messages.syncCase(approval.case_id);
-        const notice = undone.withheld.length
-          ? `their removal notice was withheld (${undone.withheld.join(", ")}) and a retraction email sent instead`
-          : "a retraction email follows the removal notice they already received";
-        await deps.messages.postInThread(
-          approval.case_id,
-          `↩️ <@${place.user.id}> undid the cancellation: ${undone.reinstated.join(", ")} reinstated; ${notice}. The case is resolved.`,
-        );
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        await deps.messages.syncCase(approval.case_id);
-        await tell(place, truncate(error.message, 300));
-      }
+    await queueSlackAction(ctx, body.trigger_id, {
+      kind: "undo",
+      place: placeOf(body),
+      approvalId: action.value ?? "",
     });
+    await ack();
   });
 
   async function riderLabel(approval: ApprovalRecord): Promise<string> {
@@ -253,10 +171,14 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
         response_action: "errors",
         errors: { [INPUTS.body.block]: "Write the email as it should be sent (at least 20 characters)." },
       });
+    await queueSlackAction(ctx, `${body.view.id}:${body.view.hash}`, {
+      kind: "modal-decision",
+      userId: body.user.id,
+      value: view.private_metadata,
+      decision: "edit",
+      body: text,
+    });
     await ack();
-    ctx.background(`edit ${view.private_metadata}`, () =>
-      decideFromModal(body.user.id, view.private_metadata, "edit", { body: text }),
-    );
   });
 
   app.view(VIEW_CALLBACKS.rejectApproval, async ({ ack, body, view }) => {
@@ -266,32 +188,193 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
         response_action: "errors",
         errors: { [INPUTS.reason.block]: "Give a short reason; it is recorded with the decision." },
       });
+    await queueSlackAction(ctx, `${body.view.id}:${body.view.hash}`, {
+      kind: "modal-decision",
+      userId: body.user.id,
+      value: view.private_metadata,
+      decision: "reject",
+      reason,
+    });
     await ack();
-    ctx.background(`reject ${view.private_metadata}`, () =>
-      decideFromModal(body.user.id, view.private_metadata, "reject", { reason }),
-    );
   });
+}
 
-  async function decideFromModal(
-    userId: string,
-    buttonValue: string,
+/**
+ * The jobs behind the approval buttons and modals. `retried` is true when an earlier attempt may
+ * have recorded the decision already: a refusal that only says this very person decided it is not
+ * repeated to them, and the notes in the thread are keyed, so each is posted once.
+ */
+export function createApprovalWork(deps: ApprovalDeps) {
+  const { ctx } = deps;
+  const { prisma } = ctx.deps;
+  const notes = ctx.deps.jobs ? caseJobs(ctx.deps.jobs) : undefined;
+  const tell = (place: ClickPlace, text: string) => tellClicker(ctx.client, place, text);
+  const note = async (caseId: string, key: string, text: string) =>
+    notes ? notes.threadNote(caseId, key, text) : deps.messages.postInThread(caseId, text);
+
+  /** The request behind a button, if the clicker may decide it and it is still open; otherwise says why not. */
+  async function decidable(place: ClickPlace, approvalId: string, retried: boolean) {
+    const approval = await findApproval(prisma, approvalId);
+    if (!(await deps.isApprover(place.user.id))) {
+      if (approval)
+        await recordEvent(prisma, {
+          actor: `slack:${place.user.id}`,
+          action: "approval.refused_not_approver",
+          subjectType: "case",
+          subjectId: approval.case_id,
+          details: { approval_id: approvalId },
+        });
+      await tell(place, NOT_APPROVER);
+      return undefined;
+    }
+    if (!approval) {
+      await tell(place, `That request (${truncate(approvalId, 40)}) does not exist. Nothing was changed.`);
+      return undefined;
+    }
+    if (approval.status !== "pending") {
+      if (!(retried && approval.decided_by === place.user.id)) await tell(place, alreadyDecided(approval));
+      return undefined;
+    }
+    return approval;
+  }
+
+  /** True when the card clicked showed the case as it is now; otherwise refreshes the card and says so. */
+  async function showsCurrentCase(place: ClickPlace, approval: ApprovalRecord, version: string | null) {
+    if (!version) return true;
+    const current = evidenceVersion(await findCaseCardData(prisma, approval.case_id), approval);
+    if (current === version) return true;
+    await recordEvent(prisma, {
+      actor: `slack:${place.user.id}`,
+      action: "approval.refused_case_changed",
+      subjectType: "case",
+      subjectId: approval.case_id,
+      details: { approval_id: approval.approval_id, shown: version, current },
+    });
+    await deps.messages.syncCase(approval.case_id);
+    await tell(place, CASE_CHANGED);
+    return false;
+  }
+
+  async function refused(place: ClickPlace, error: unknown, retried: boolean) {
+    if (error instanceof AlreadyDecidedError) {
+      if (!(retried && error.approval.decided_by === place.user.id)) await tell(place, alreadyDecided(error.approval));
+    } else if (error instanceof AppError) {
+      if (!retried) await tell(place, truncate(error.message, 300));
+    } else throw error;
+  }
+
+  async function decide(
+    place: ClickPlace,
+    approvalId: string,
     decision: Decision,
-    extra: { body?: string; reason?: string },
+    retried: boolean,
+    extra: { body?: string; reason?: string } = {},
   ) {
-    const shown = parseButtonValue(buttonValue);
+    try {
+      const result = await ctx.workflow.decide(approvalId, decision, place.user.id, extra);
+      if (result.queued) return; // its job updates the card and writes the outcome in the thread
+      await deps.messages.syncCase(result.approval.case_id);
+      await deps.messages.postInThread(result.approval.case_id, decisionNote(result.approval, result.note));
+    } catch (error) {
+      await refused(place, error, retried);
+    }
+  }
+
+  async function decideRider(
+    place: ClickPlace,
+    approval: ApprovalRecord,
+    input: { employeeId: string; choice: RiderChoice; version: string },
+    retried: boolean,
+  ) {
+    try {
+      const result = await ctx.workflow.decideRider({
+        approvalId: approval.approval_id,
+        employeeId: input.employeeId,
+        choice: input.choice,
+        actor: place.user.id,
+        evidenceVersion: input.version,
+      });
+      await deps.messages.syncCase(approval.case_id);
+      if (result.firstOfTwo)
+        await tell(
+          place,
+          `Your approval to remove ${input.employeeId} is recorded (1 of 2). A different approver must confirm before anything is done.`,
+        );
+      else if (!result.complete)
+        await note(
+          approval.case_id,
+          `rider:${approval.approval_id}:${input.employeeId}`,
+          `<@${place.user.id}> decided to ${input.choice} ${input.employeeId}. It is carried out once every rider is decided.`,
+        );
+      else if (!result.queued)
+        await deps.messages.postInThread(approval.case_id, decisionNote(result.approval, result.note));
+    } catch (error) {
+      // A retry finds its own vote recorded: nothing to say.
+      if (retried && error instanceof RiderDecisionRefused && error.vote.kind !== "first_of_two") return;
+      await refused(place, error, retried);
+    }
+  }
+
+  async function undo(place: ClickPlace, approvalId: string, retried: boolean) {
+    const approval = await findApproval(prisma, approvalId);
+    if (!approval) return void (await tell(place, "That cancellation is no longer on file. Nothing was changed."));
+    if (!(await deps.isApprover(place.user.id))) return void (await tell(place, NOT_APPROVER));
+    try {
+      const undone = await undoCancellation(ctx.deps, { approvalId, actor: place.user.id });
+      await deps.messages.syncCase(approval.case_id);
+      // Only a retry of the click that undid it goes on to (re)queue its note; any other click is told.
+      if (undone.already && !(retried && undone.undoneBy === place.user.id))
+        return void (await tell(place, "This cancellation was already undone. Nothing was changed."));
+      const notice = undone.withheld.length
+        ? `their removal notice was withheld (${undone.withheld.join(", ")}) and a retraction email sent instead`
+        : "a retraction email follows the removal notice they already received";
+      await note(
+        approval.case_id,
+        `undo:${approvalId}`,
+        `↩️ <@${undone.undoneBy}> undid the cancellation: ${undone.reinstated.join(", ")} reinstated; ${notice}. The case is resolved.`,
+      );
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      await deps.messages.syncCase(approval.case_id);
+      await tell(place, truncate(error.message, 300));
+    }
+  }
+
+  async function decideFromModal(action: Extract<ApprovalAction, { kind: "modal-decision" }>, retried: boolean) {
+    const shown = parseButtonValue(action.value);
     const approval = await findApproval(prisma, shown.approvalId);
     if (!approval) return;
     // Answers go in the case's thread, where the card is.
     const alert = await findCaseAlertLocation(prisma, approval.case_id);
     const place: ClickPlace = {
-      user: { id: userId },
+      user: { id: action.userId },
       channel: alert ? { id: alert.channel } : undefined,
       threadTs: alert?.ts,
     };
     // The approver check runs again at submit time: rights can change while a modal is open.
-    if (!(await deps.isApprover(userId))) return tell(place, NOT_APPROVER);
+    if (!(await deps.isApprover(action.userId))) return tell(place, NOT_APPROVER);
     // The case may have changed while the modal was open: decide only on what the card showed.
     if (approval.status === "pending" && !(await showsCurrentCase(place, approval, shown.version))) return;
-    await decide(place, approval.approval_id, decision, extra);
+    await decide(place, approval.approval_id, action.decision, retried, { body: action.body, reason: action.reason });
   }
+
+  return {
+    decidable,
+    showsCurrentCase,
+    async run(action: ApprovalAction, retried: boolean): Promise<void> {
+      if (action.kind === "undo") return undo(action.place, action.approvalId, retried);
+      if (action.kind === "modal-decision") return decideFromModal(action, retried);
+      const shown = parseButtonValue(action.value);
+      const approval = await decidable(action.place, shown.approvalId, retried);
+      if (!approval || !(await showsCurrentCase(action.place, approval, shown.version))) return;
+      if (action.kind === "approve") return decide(action.place, approval.approval_id, "approve", retried);
+      if (!shown.employeeId) return;
+      await decideRider(
+        action.place,
+        approval,
+        { employeeId: shown.employeeId, choice: action.choice, version: shown.version ?? "" },
+        retried,
+      );
+    },
+  };
 }

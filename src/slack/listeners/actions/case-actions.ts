@@ -2,7 +2,8 @@
 // "Re-audit" re-runs the checks (approvers only when audits are restricted). A closed
 // case is never changed: a re-audit of its vanpool opens a new case if one is needed.
 // On a case that needs a person, approvers can also close it with a reason, or draft an
-// email to a flagged rider that goes out only once approved on its card.
+// email to a flagged rider that goes out only once approved on its card. What a modal
+// asks for is a job queued before the ack (see action-jobs.ts).
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
 import { createPersonActions } from "../../../cases/person-actions.js";
 import { findCaseCardData } from "../../../data/case-card-repository.js";
@@ -10,6 +11,7 @@ import { findCaseAlertLocation } from "../../../data/slack-location-repository.j
 import { isClosed } from "../../../domain/case-lifecycle.js";
 import { AppError } from "../../../errors.js";
 import { auditJobs } from "../../../jobs/audit-jobs.js";
+import { caseJobs } from "../../../jobs/queues.js";
 import { firstNames } from "../../blocks/card-facts.js";
 import { CASE_ACTIONS } from "../../blocks/case-alert.js";
 import { escapeMrkdwn, STATUS_LABEL, truncate } from "../../blocks/format.js";
@@ -17,11 +19,18 @@ import { closeResolvedModal, emailRiderModal, evidenceModal, INPUTS, VIEW_CALLBA
 import type { CaseMessages } from "../../case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
 import { type ClickPlace, clickPlace, tellClicker } from "../../tell-clicker.js";
+import { queueSlackAction } from "../action-jobs.js";
 
-export function registerCaseActions(
-  app: App,
-  deps: { ctx: SlackContext; messages: CaseMessages; isApprover(userId: string): Promise<boolean> },
-): void {
+/** What a "needs a person" modal asks for, carried out by its job. */
+export type CaseAction =
+  | { kind: "close-resolved"; key: string; userId: string; caseId: string; reason: string }
+  | { kind: "email-draft"; key: string; userId: string; caseId: string; employeeId: string; body: string };
+
+type CaseActionDeps = { ctx: SlackContext; messages: CaseMessages; isApprover(userId: string): Promise<boolean> };
+
+const NOT_APPROVER = "Only approvers can decide this. Nothing was changed.";
+
+export function registerCaseActions(app: App, deps: CaseActionDeps): void {
   const { ctx } = deps;
   const { prisma } = ctx.deps;
   const tell = (body: BlockAction, text: string) => tellClicker(ctx.client, clickPlace(body), text);
@@ -60,9 +69,6 @@ export function registerCaseActions(
     );
   });
 
-  const person = createPersonActions(ctx.deps);
-  const NOT_APPROVER = "Only approvers can decide this. Nothing was changed.";
-
   /** The case behind a "needs a person" button, if the clicker is an approver and it still waits; else says why not. */
   async function waitingCase(body: BlockAction, caseId: string) {
     if (!(await deps.isApprover(body.user.id))) return void (await tell(body, NOT_APPROVER));
@@ -91,25 +97,6 @@ export function registerCaseActions(
     await ctx.client.views.open({ trigger_id: body.trigger_id, view: emailRiderModal(data.record, riders) });
   });
 
-  /** Where answers to a modal go: the case's thread. */
-  async function threadOf(userId: string, caseId: string): Promise<ClickPlace> {
-    const alert = await findCaseAlertLocation(prisma, caseId);
-    return { user: { id: userId }, channel: alert ? { id: alert.channel } : undefined, threadTs: alert?.ts };
-  }
-
-  async function asPerson(userId: string, caseId: string, work: () => Promise<string>) {
-    const place = await threadOf(userId, caseId);
-    if (!(await deps.isApprover(userId))) return tellClicker(ctx.client, place, NOT_APPROVER);
-    try {
-      const note = await work();
-      await deps.messages.syncCase(caseId);
-      await deps.messages.postInThread(caseId, note);
-    } catch (error) {
-      if (error instanceof AppError) await tellClicker(ctx.client, place, truncate(error.message, 300));
-      else throw error;
-    }
-  }
-
   app.view(VIEW_CALLBACKS.closeResolved, async ({ ack, body, view }) => {
     const reason = view.state.values[INPUTS.reason.block]?.[INPUTS.reason.action]?.value?.trim() ?? "";
     if (reason.length < 5)
@@ -117,14 +104,15 @@ export function registerCaseActions(
         response_action: "errors",
         errors: { [INPUTS.reason.block]: "Give a short reason; it is recorded with the case." },
       });
+    const key = `${body.view.id}:${body.view.hash}`;
+    await queueSlackAction(ctx, key, {
+      kind: "close-resolved",
+      key,
+      userId: body.user.id,
+      caseId: view.private_metadata,
+      reason,
+    });
     await ack();
-    const caseId = view.private_metadata;
-    ctx.background(`close ${caseId}`, () =>
-      asPerson(body.user.id, caseId, async () => {
-        await person.closeAsResolved(caseId, body.user.id, reason);
-        return `✅ <@${body.user.id}> closed ${caseId} as resolved: ${escapeMrkdwn(truncate(reason, 500))}`;
-      }),
-    );
   });
 
   app.view(VIEW_CALLBACKS.emailRider, async ({ ack, body, view }) => {
@@ -138,13 +126,58 @@ export function registerCaseActions(
         response_action: "errors",
         errors: { [INPUTS.body.block]: "Write the email as it should be sent (at least 20 characters)." },
       });
+    const key = `${body.view.id}:${body.view.hash}`;
+    await queueSlackAction(ctx, key, {
+      kind: "email-draft",
+      key,
+      userId: body.user.id,
+      caseId: view.private_metadata,
+      employeeId,
+      body: text,
+    });
     await ack();
-    const caseId = view.private_metadata;
-    ctx.background(`email draft ${caseId}`, () =>
-      asPerson(body.user.id, caseId, async () => {
-        await person.draftRiderEmail(caseId, body.user.id, { employeeId, body: text });
-        return `✉️ <@${body.user.id}> drafted an email to ${employeeId}; it is sent once an approver approves the card in this thread.`;
-      }),
-    );
   });
+}
+
+/** The jobs behind the "needs a person" modals; a retry finds the case moved on and says nothing more. */
+export function createCaseActionWork(deps: CaseActionDeps) {
+  const { ctx } = deps;
+  const person = createPersonActions(ctx.deps);
+  const notes = ctx.deps.jobs ? caseJobs(ctx.deps.jobs) : undefined;
+
+  async function asPerson(action: CaseAction, retried: boolean, work: () => Promise<string>) {
+    const alert = await findCaseAlertLocation(ctx.deps.prisma, action.caseId);
+    const place: ClickPlace = {
+      user: { id: action.userId },
+      channel: alert ? { id: alert.channel } : undefined,
+      threadTs: alert?.ts,
+    };
+    if (!(await deps.isApprover(action.userId))) return tellClicker(ctx.client, place, NOT_APPROVER);
+    try {
+      const note = await work();
+      await deps.messages.syncCase(action.caseId);
+      if (notes) await notes.threadNote(action.caseId, `${action.kind}:${action.key}`, note);
+      else await deps.messages.postInThread(action.caseId, note);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      if (!retried) await tellClicker(ctx.client, place, truncate(error.message, 300));
+    }
+  }
+
+  return {
+    run(action: CaseAction, retried: boolean): Promise<void> {
+      if (action.kind === "close-resolved")
+        return asPerson(action, retried, async () => {
+          await person.closeAsResolved(action.caseId, action.userId, action.reason);
+          return `✅ <@${action.userId}> closed ${action.caseId} as resolved: ${escapeMrkdwn(truncate(action.reason, 500))}`;
+        });
+      return asPerson(action, retried, async () => {
+        await person.draftRiderEmail(action.caseId, action.userId, {
+          employeeId: action.employeeId,
+          body: action.body,
+        });
+        return `✉️ <@${action.userId}> drafted an email to ${action.employeeId}; it is sent once an approver approves the card in this thread.`;
+      });
+    },
+  };
 }

@@ -1,6 +1,6 @@
 // /poolpatrol: acks at once (Slack allows 3 seconds). An audit is queued as a job before
 // the ack, so an acknowledged audit is never lost; its job answers through the response
-// URL. What a person typed is echoed back at most 100 characters long.
+// URL; so is the digest asked for here. What a person typed is echoed back at most 100 characters long.
 import type { App } from "@slack/bolt";
 import { findCase, findOpenCase, listCases } from "../../../data/case-repository.js";
 import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
@@ -12,6 +12,7 @@ import { age, REASON_WORDS, STATUS_LABEL, truncate } from "../../blocks/format.j
 import { CASE_FILTER_WORDS, COMMAND_USAGE, parseCaseFilter } from "../../blocks/help.js";
 import type { CaseMessages } from "../../case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
+import { queueSlackAction } from "../action-jobs.js";
 
 export const COMMAND = "/poolpatrol";
 const ECHO_LIMIT = 100;
@@ -20,7 +21,6 @@ export interface CommandDeps {
   ctx: SlackContext;
   messages: CaseMessages;
   isApprover(userId: string): Promise<boolean>;
-  postDigest(force: boolean): Promise<string>;
   permalink(channel: string, ts: string): Promise<string>;
   /** Starts (or joins) the audit of every vanpool; absent where no job engine runs. */
   startSweep?(userId: string): Promise<{ joined: boolean }>;
@@ -45,7 +45,7 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
     }
   }
 
-  app.command(COMMAND, async ({ command, ack, respond }) => {
+  app.command(COMMAND, async ({ command, ack }) => {
     const [verb = "help", ...args] = command.text.trim().split(/\s+/).filter(Boolean);
     const refuse = (problem: string) => ack({ response_type: "ephemeral", text: `${problem}\n\n${COMMAND_USAGE}` });
 
@@ -122,11 +122,12 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
         });
       }
       case "digest":
-        await ack({ response_type: "ephemeral", text: "Posting the digest…" });
-        ctx.background("digest", async () =>
-          respond({ response_type: "ephemeral", text: await deps.postDigest(true) }),
-        );
-        return;
+        await queueSlackAction(ctx, command.trigger_id, {
+          kind: "digest",
+          responseUrl: command.response_url,
+          key: command.trigger_id,
+        });
+        return ack({ response_type: "ephemeral", text: "Posting the digest…" });
       case "help":
         return ack({ response_type: "ephemeral", text: COMMAND_USAGE });
       default:

@@ -1,7 +1,8 @@
 // Questions to the Case Manager: in a case alert's thread, by @mention anywhere, and
 // in a direct message. Each Slack thread (or DM) is one conversation, so follow-ups
 // keep their context. The bot ignores its own messages and threads it does not own;
-// a Slack retry of an event it already took in does nothing.
+// a Slack retry of an event it already took in does nothing. Each answer is a job queued
+// before the event is acknowledged, so a question Slack delivered is answered after a crash.
 import type { App } from "@slack/bolt";
 import { createConversation } from "../../../agents/conversation/agent.js";
 import { redactFinding } from "../../../agents/conversation/redact.js";
@@ -9,6 +10,7 @@ import { findCaseBySlackThread, getCase } from "../../../data/case-repository.js
 import { firstDelivery } from "../../../data/slack-event-repository.js";
 import type { CaseMessages } from "../../case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
+import { queueSlackAction } from "../action-jobs.js";
 
 interface ConversationDeps {
   ctx: SlackContext;
@@ -16,7 +18,7 @@ interface ConversationDeps {
   isApprover(userId: string): Promise<boolean>;
 }
 
-interface Asked {
+export interface Asked {
   channel: string;
   /** Where the answer goes; undefined answers a DM at the top level. */
   threadTs: string | undefined;
@@ -39,7 +41,72 @@ interface MessageEvent {
 
 const eventIdOf = (body: unknown) => (body as { event_id?: string }).event_id;
 
+export type ConversationAction = { kind: "question"; asked: Asked };
+
 export function registerConversation(app: App, deps: ConversationDeps): void {
+  const { ctx } = deps;
+  const { prisma } = ctx.deps;
+  /** Queues the answer; keyed by the message, so a redelivered event queues nothing more. */
+  const answer = (asked: Asked, ts: string) =>
+    queueSlackAction(ctx, `question:${asked.channel}:${ts}`, { kind: "question", asked });
+
+  app.event("message", async ({ event, body }) => {
+    const message = event as MessageEvent;
+    if (message.subtype || message.bot_id || !message.user) return;
+    // The mention handler answers messages that @mention the bot.
+    if (new RegExp(`<@${body.authorizations?.[0]?.user_id ?? "_"}>`).test(message.text ?? "")) return;
+    if (message.channel_type === "im") {
+      if (!(await firstDelivery(prisma, eventIdOf(body)))) return;
+      await answer(
+        {
+          channel: message.channel,
+          threadTs: message.thread_ts,
+          conversationId: `${message.channel}:${message.thread_ts ?? "dm"}`,
+          caseId: null,
+          userId: message.user,
+          text: message.text ?? "",
+        },
+        message.ts,
+      );
+      return;
+    }
+    if (!message.thread_ts || message.thread_ts === message.ts) return;
+    const record = await findCaseBySlackThread(prisma, message.channel, message.thread_ts);
+    if (!record) return; // not a thread this bot owns
+    if (!(await firstDelivery(prisma, eventIdOf(body)))) return;
+    await answer(
+      {
+        channel: message.channel,
+        threadTs: message.thread_ts,
+        conversationId: `${message.channel}:${message.thread_ts}`,
+        caseId: record.case_id,
+        userId: message.user,
+        text: message.text ?? "",
+      },
+      message.ts,
+    );
+  });
+
+  app.event("app_mention", async ({ event, body }) => {
+    if (!(await firstDelivery(prisma, eventIdOf(body)))) return;
+    const threadTs = event.thread_ts ?? event.ts;
+    const record = event.thread_ts ? await findCaseBySlackThread(prisma, event.channel, event.thread_ts) : undefined;
+    await answer(
+      {
+        channel: event.channel,
+        threadTs,
+        conversationId: `${event.channel}:${threadTs}`,
+        caseId: record?.case_id ?? null,
+        userId: event.user ?? "",
+        text: event.text.replace(/<@[A-Z0-9]+>/g, "").trim(),
+      },
+      event.ts,
+    );
+  });
+}
+
+/** The job that answers a question: the Case Manager's conversation, posted where it was asked. */
+export function createConversationWork(deps: ConversationDeps) {
   const { ctx } = deps;
   const { prisma } = ctx.deps;
   const conversation = createConversation(ctx.deps, {
@@ -58,9 +125,8 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
       return drafted;
     },
   });
-
-  function answer(asked: Asked): void {
-    ctx.background("conversation", async () => {
+  return {
+    async answer({ asked }: ConversationAction): Promise<void> {
       const { answer: text } = await conversation.ask({
         threadId: asked.conversationId,
         question: asked.text,
@@ -72,51 +138,6 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
         ...(asked.threadTs ? { thread_ts: asked.threadTs } : {}),
         text,
       });
-    });
-  }
-
-  app.event("message", async ({ event, body }) => {
-    const message = event as MessageEvent;
-    if (message.subtype || message.bot_id || !message.user) return;
-    // The mention handler answers messages that @mention the bot.
-    if (new RegExp(`<@${body.authorizations?.[0]?.user_id ?? "_"}>`).test(message.text ?? "")) return;
-    if (message.channel_type === "im") {
-      if (!(await firstDelivery(prisma, eventIdOf(body)))) return;
-      answer({
-        channel: message.channel,
-        threadTs: message.thread_ts,
-        conversationId: `${message.channel}:${message.thread_ts ?? "dm"}`,
-        caseId: null,
-        userId: message.user,
-        text: message.text ?? "",
-      });
-      return;
-    }
-    if (!message.thread_ts || message.thread_ts === message.ts) return;
-    const record = await findCaseBySlackThread(prisma, message.channel, message.thread_ts);
-    if (!record) return; // not a thread this bot owns
-    if (!(await firstDelivery(prisma, eventIdOf(body)))) return;
-    answer({
-      channel: message.channel,
-      threadTs: message.thread_ts,
-      conversationId: `${message.channel}:${message.thread_ts}`,
-      caseId: record.case_id,
-      userId: message.user,
-      text: message.text ?? "",
-    });
-  });
-
-  app.event("app_mention", async ({ event, body }) => {
-    if (!(await firstDelivery(prisma, eventIdOf(body)))) return;
-    const threadTs = event.thread_ts ?? event.ts;
-    const record = event.thread_ts ? await findCaseBySlackThread(prisma, event.channel, event.thread_ts) : undefined;
-    answer({
-      channel: event.channel,
-      threadTs,
-      conversationId: `${event.channel}:${threadTs}`,
-      caseId: record?.case_id ?? null,
-      userId: event.user ?? "",
-      text: event.text.replace(/<@[A-Z0-9]+>/g, "").trim(),
-    });
-  });
+    },
+  };
 }
