@@ -128,6 +128,33 @@ describe("outreach email failures", () => {
   });
 });
 
+/** A second bot on the same database and the same Slack, with its own job engine and clock. */
+async function startSecondInstance() {
+  const jobs = await startJobEngine({
+    databaseUrl: h.db.url,
+    log: () => {},
+    pollingIntervalSeconds: 0.5,
+    queues: QUEUE_OPTIONS,
+  });
+  const second = await createSlackApp({
+    slack: h.slack,
+    deps: { ...h.deps, jobs },
+    jobs,
+    retries: 0,
+    channelIntervalMs: 0,
+  });
+  const clock = await startBotJobs(second, jobs, parseSettings({}));
+  return {
+    second,
+    jobs,
+    async stop() {
+      clock.stop();
+      await second.idle();
+      await jobs.stop();
+    },
+  };
+}
+
 describe("Slack in step with the database", () => {
   it("re-posts a case alert deleted in Slack and stores where the new one is", async () => {
     // VP-103's case waits for a person in the mock data; no other test here touches it.
@@ -144,20 +171,7 @@ describe("Slack in step with the database", () => {
   });
 
   it("two instances on one database post one alert per case", async () => {
-    const jobs = await startJobEngine({
-      databaseUrl: h.db.url,
-      log: () => {},
-      pollingIntervalSeconds: 0.5,
-      queues: QUEUE_OPTIONS,
-    });
-    const second = await createSlackApp({
-      slack: h.slack,
-      deps: { ...h.deps, jobs },
-      jobs,
-      retries: 0,
-      channelIntervalMs: 0,
-    });
-    const clock = await startBotJobs(second, jobs, parseSettings({}));
+    const { second, stop } = await startSecondInstance();
     try {
       // Both instances are asked to bring every open case into Slack at once.
       const open = await h.db.prisma.case.findMany({ where: { status: { notIn: ["resolved", "cancelled"] } } });
@@ -172,29 +186,14 @@ describe("Slack in step with the database", () => {
         .filter((m) => /needs review|cancel/i.test(String(m.text)) && m.thread_ts);
       expect(new Set(cards.map((m) => m.ts)).size).toBe(cards.length);
     } finally {
-      clock.stop();
-      await second.idle();
-      await jobs.stop();
+      await stop();
     }
   });
 
   it("two instances on one database: one reply-timeout effect, one approval and one card for it", {
     timeout: 90_000,
   }, async () => {
-    const jobs = await startJobEngine({
-      databaseUrl: h.db.url,
-      log: () => {},
-      pollingIntervalSeconds: 0.5,
-      queues: QUEUE_OPTIONS,
-    });
-    const second = await createSlackApp({
-      slack: h.slack,
-      deps: { ...h.deps, jobs },
-      jobs,
-      retries: 0,
-      channelIntervalMs: 0,
-    });
-    const clock = await startBotJobs(second, jobs, parseSettings({}));
+    const { second, jobs, stop } = await startSecondInstance();
     try {
       await h.bot.ctx.workflow.auditVanpool("VP-102");
       await h.bot.idle();
@@ -230,9 +229,7 @@ describe("Slack in step with the database", () => {
         .filter((m) => /^Cancellation of/.test(String(m.text)));
       expect(cards).toHaveLength(1);
     } finally {
-      clock.stop();
-      await second.idle();
-      await jobs.stop();
+      await stop();
     }
   });
 });
