@@ -1,6 +1,6 @@
 // Modals: the full cited evidence of a case, the editor for a drafted reply, and
 // the reason for a rejection. Titles stay within Slack's 24 characters.
-import type { KnownBlock, ModalView } from "@slack/types";
+import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import type { ApprovalRecord } from "../../data/approval-repository.js";
 import type { CaseRecord } from "../../data/case-repository.js";
 import {
@@ -111,18 +111,7 @@ export function editReplyModal(approval: ApprovalRecord, riderLabel: string, but
     close: plain("Cancel"),
     blocks: [
       context(`To ${escapeMrkdwn(riderLabel)} · ${approval.case_id}`),
-      {
-        type: "input",
-        block_id: INPUTS.body.block,
-        label: plain("Email text"),
-        element: {
-          type: "plain_text_input",
-          action_id: INPUTS.body.action,
-          multiline: true,
-          initial_value: truncate(payload.body, 3000),
-          min_length: 20,
-        },
-      },
+      emailTextInput(truncate(payload.body, 3000)),
     ],
   };
 }
@@ -212,18 +201,25 @@ export function emailRiderModal(
           ...(options.length === 1 ? { initial_option: options[0] } : {}),
         },
       },
-      {
-        type: "input",
-        block_id: INPUTS.body.block,
-        label: plain("Email text"),
-        element: {
-          type: "plain_text_input",
-          action_id: INPUTS.body.action,
-          multiline: true,
-          min_length: 20,
-          initial_value: `Hello,\n\nWe are reviewing your membership of vanpool ${record.vanpool_id} and need your help to finish: \n\nThank you,\nThe vanpool program team`,
-        },
-      },
+      emailTextInput(
+        `Hello,\n\nWe are reviewing your membership of vanpool ${record.vanpool_id} and need your help to finish: \n\nThank you,\nThe vanpool program team`,
+      ),
     ],
+  };
+}
+
+/** The email an approver writes or rewrites, at least 20 characters. */
+function emailTextInput(initialValue: string): InputBlock {
+  return {
+    type: "input",
+    block_id: INPUTS.body.block,
+    label: plain("Email text"),
+    element: {
+      type: "plain_text_input",
+      action_id: INPUTS.body.action,
+      multiline: true,
+      min_length: 20,
+      initial_value: initialValue,
+    },
   };
 }
