@@ -14,10 +14,10 @@ import {
   type LatestResults,
   type StoredResult,
 } from "../../data/verification-repository.js";
-import { isClosed, MAX_RE_AUDITS, replyDeadline } from "../../domain/case-lifecycle.js";
+import { CASE_STATUSES, isClosed, MAX_RE_AUDITS, replyDeadline } from "../../domain/case-lifecycle.js";
 import { distanceBand } from "../../domain/geo.js";
 import { describeSchedule } from "../../domain/schedule.js";
-import type { CheckKind } from "../../domain/specialist-result.js";
+import { type CheckKind, plural } from "../../domain/specialist-result.js";
 import { actorWords } from "../../slack/blocks/trail.js";
 import { programFigures } from "../../slack/program-figures.js";
 import { loadPolicy, type PolicySection } from "../outreach/policy.js";
@@ -447,20 +447,16 @@ export async function programFacts(deps: FactsDeps): Promise<Facts> {
   const pending = await listApprovals(deps.prisma, { status: "pending" });
   const since = new Date(deps.now().getTime() - 30 * 86_400_000);
   const figures = await programFigures(deps.prisma, since);
-  const open = Object.entries(byStatus)
-    .filter(([s]) => !["resolved", "cancelled"].includes(s))
-    .reduce((n, [, c]) => n + (c ?? 0), 0);
+  const openStatuses = CASE_STATUSES.filter((status) => !isClosed(status) && byStatus[status]);
+  const open = openStatuses.reduce((n, status) => n + (byStatus[status] ?? 0), 0);
   const waitingForPerson = (byStatus.hitl_review ?? 0) + (byStatus.pre_cancel ?? 0);
   const text = [
-    `${open} open case${open === 1 ? "" : "s"}: ${
-      Object.entries(byStatus)
-        .filter(([s]) => !["resolved", "cancelled"].includes(s))
-        .map(([s, n]) => `${n} ${STATUS_WORDS[s]}`)
-        .join(", ") || "none"
+    `${plural(open, "open case")}: ${
+      openStatuses.map((status) => `${byStatus[status]} ${STATUS_WORDS[status]}`).join(", ") || "none"
     }.`,
     `${waitingForPerson} case${waitingForPerson === 1 ? " waits" : "s wait"} for a person; ${pending.length} approval card${pending.length === 1 ? " is" : "s are"} pending.`,
     `Closed: ${byStatus.resolved ?? 0} resolved, ${byStatus.cancelled ?? 0} cancelled.`,
-    `Last 30 days: ${figures.vanpoolChecks} vanpool checks, ${figures.closedCases} cases closed${figures.automationRate === null ? "" : ` (${Math.round(figures.automationRate * 100)}% without a person)`}, about ${Math.round(figures.hoursSaved)} audit hours saved.`,
+    `Last 30 days: ${figures.vanpoolChecks} vanpool checks, ${plural(figures.closedCases, "case")} closed${figures.automationRate === null ? "" : ` (${Math.round(figures.automationRate * 100)}% without a person)`}, about ${Math.round(figures.hoursSaved)} audit hours saved.`,
   ].join("\n");
   return { text, sources: ["case records", "approval requests", "verification runs (last 30 days)"] };
 }

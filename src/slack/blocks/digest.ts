@@ -1,5 +1,6 @@
 // The digest message: what changed since the last one, what waits on people and
 // riders, and how the program is doing.
+import { plural } from "../../domain/specialist-result.js";
 import { BASELINE_HOURS_PER_WEEK, type ProgramFigures } from "../program-figures.js";
 import {
   age,
@@ -36,7 +37,7 @@ export function digestMessage(d: DigestInput): SlackMessage {
   const f = d.figures;
   const weeks = Math.max(1, (d.now.getTime() - d.since.getTime()) / (7 * 86_400_000));
   return {
-    text: `Pool Patrol digest: ${d.opened.length} new case(s), ${d.pending.length} approval(s) waiting, ${d.needsPerson.length} case(s) need a person, ${d.resolved.length} resolved, ${d.cancelled.length} cancelled`,
+    text: `Pool Patrol digest: ${plural(d.opened.length, "new case")}, ${plural(d.pending.length, "approval")} waiting, ${plural(d.needsPerson.length, "case")} ${d.needsPerson.length === 1 ? "needs" : "need"} a person, ${d.resolved.length} resolved, ${d.cancelled.length} cancelled`,
     blocks: [
       header("📋 Pool Patrol digest"),
       context(`Since ${slackDate(d.since)}`),
@@ -77,7 +78,7 @@ export function digestMessage(d: DigestInput): SlackMessage {
       ),
       divider,
       fields([
-        `*Automation rate*\n${pct(f.automationRate)} of ${f.closedCases} closed case(s)`,
+        `*Automation rate*\n${pct(f.automationRate)} of ${plural(f.closedCases, "closed case")}`,
         `*Median time to resolution*\n${f.medianHoursToResolution === null ? "n/a" : `${f.medianHoursToResolution.toFixed(1)} h`}`,
         `*Audit hours saved (est.)*\n${f.hoursSaved.toFixed(1)} h (${Math.round((f.hoursSaved / (BASELINE_HOURS_PER_WEEK * weeks)) * 100)}% of the 2 FTE baseline)`,
         `*Reversals (cancellations rejected)*\n${f.reversals}`,
