@@ -183,6 +183,22 @@ export async function vanpoolExists(prisma: PrismaClient, vanpoolId: string): Pr
   return (await prisma.vanpool.count({ where: { id: vanpoolId } })) > 0;
 }
 
+/** Vanpools whose name holds any of `words` (case-insensitive): candidates for a name in a question. */
+export async function findVanpoolsNameContaining(
+  prisma: PrismaClient,
+  words: string[],
+  limit = 50,
+): Promise<{ vanpool_id: string; name: string | null }[]> {
+  if (words.length === 0) return [];
+  const rows = await prisma.vanpool.findMany({
+    where: { OR: words.map((word) => ({ name: { contains: word, mode: "insensitive" as const } })) },
+    orderBy: { id: "asc" },
+    take: limit,
+    select: { id: true, name: true },
+  });
+  return rows.map((v) => ({ vanpool_id: v.id, name: v.name }));
+}
+
 /** Active vanpools with their number of active riders, by id. */
 export async function listActiveVanpools(
   prisma: PrismaClient,

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { findPolicySections, relevantSentences } from "../../src/agents/conversation/policy-search.js";
 import { redactFinding } from "../../src/agents/conversation/redact.js";
-import { type RosterEntry, understand } from "../../src/agents/conversation/understand.js";
+import { type RosterEntry, understand, vanpoolNamedIn } from "../../src/agents/conversation/understand.js";
 import { loadPolicy } from "../../src/agents/outreach/policy.js";
 
 const roster: RosterEntry[] = [
@@ -51,6 +51,34 @@ describe("understanding a question", () => {
     expect(understand("wat happens if brent dosnt reply", roster).topics).toEqual(["next"]);
     expect(understand("how long has brent been riding with us?", roster).topics).toEqual(["checks", "replies"]);
     expect(understand("who signed off on this?", roster).topics).toEqual(["status"]);
+  });
+});
+
+describe("a vanpool named by its name", () => {
+  const vanpools = [
+    { vanpool_id: "VP-101", name: "Almaden Valley Express" },
+    { vanpool_id: "VP-105", name: "Night Owl Vanpool" },
+    { vanpool_id: "VP-106", name: "Swing Shift Shuttle" },
+    { vanpool_id: "VP-108", name: "Tracy Park & Ride" },
+    { vanpool_id: "VP-114", name: "Folsom Lake Pool" },
+  ];
+
+  it("finds it by its whole name, its start before 'van', or its distinctive words", () => {
+    expect(vanpoolNamedIn("what's going on with the night owl vanpool?", vanpools)).toBe("VP-105");
+    expect(vanpoolNamedIn("any open case for tracy park and ride?", vanpools)).toBe("VP-108");
+    expect(vanpoolNamedIn("how is the Almaden van doing", vanpools)).toBe("VP-101");
+    expect(vanpoolNamedIn("and folsom lake?", vanpools)).toBe("VP-114");
+  });
+
+  it("does not read everyday words of a question as a vanpool's name", () => {
+    expect(vanpoolNamedIn("who works the swing shift?", vanpools)).toBeUndefined();
+    expect(vanpoolNamedIn("does she live in Folsom?", vanpools)).toBeUndefined();
+    expect(vanpoolNamedIn("is the night rider flagged", vanpools)).toBeUndefined();
+  });
+
+  it("names none when two vanpools fit equally", () => {
+    const twins = [...vanpools, { vanpool_id: "VP-199", name: "Almaden Hills Vanpool" }];
+    expect(vanpoolNamedIn("how is the Almaden van doing", twins)).toBeUndefined();
   });
 });
 

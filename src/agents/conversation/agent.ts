@@ -10,14 +10,14 @@ import type { Settings } from "../../config/settings.js";
 import type { PrismaClient } from "../../data/prisma.js";
 import { createAgentModel } from "../models/index.js";
 import { RulesChatModel } from "../models/rules-model.js";
-import type { Facts } from "./facts.js";
+import { type Facts, vanpoolNamedByName } from "./facts.js";
 import { keepRecentQuestions } from "./recent-turns.js";
 import { type ConversationTask, conversationRules } from "./rules.js";
 import { type ConversationActions, createConversationTools } from "./tools.js";
 
 export const CONVERSATION_PROMPT_VERSION = "case-manager-conversation-v1";
 const SYSTEM_PROMPT = `You are Pool Patrol's Case Manager, answering auditors in Slack about vanpool audit cases.
-Each user message is JSON: {"question", "case_id"} where case_id is the case whose thread this is (may be null).
+Each user message is JSON: {"question", "case_id", "vanpool_id"} where case_id is the case whose thread this is (may be null) and vanpool_id a vanpool the question names by its name (may be absent).
 - Facts come only from your tools. Call case_overview first (or vanpool_overview / program_figures) to learn the case and its riders' names and ids; then the tools the question needs. Never guess a fact.
 - Use the earlier messages of the thread to resolve follow-ups ("and the other rider?", "what did she say?").
 - Never show street addresses, email addresses, phone numbers or exact distances: use the bands and cities the tools give.
@@ -66,8 +66,7 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
   const configured = createAgentModel("case_manager", deps.settings, conversationRules);
   const model = configured.isRules ? undefined : { name: configured.name, agent: build(configured.chat) };
 
-  async function run(agent: Agent, input: ConversationQuestion): Promise<BaseMessage[]> {
-    const task: ConversationTask = { question: input.question, case_id: input.caseId };
+  async function run(agent: Agent, input: ConversationQuestion, task: ConversationTask): Promise<BaseMessage[]> {
     const state = await agent.invoke(
       { messages: [{ role: "user", content: JSON.stringify(task) }] },
       {
@@ -82,16 +81,22 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
   }
 
   async function ask(input: ConversationQuestion): Promise<ConversationAnswer> {
+    const vanpoolId = await vanpoolNamedByName(deps.prisma, input.question);
+    const task: ConversationTask = {
+      question: input.question,
+      case_id: input.caseId,
+      ...(vanpoolId ? { vanpool_id: vanpoolId } : {}),
+    };
     let turn: BaseMessage[];
     let used = "rules";
     if (model) {
       try {
-        turn = await run(model.agent, input);
+        turn = await run(model.agent, input, task);
         used = model.name;
       } catch {
-        turn = await run(rules, input);
+        turn = await run(rules, input, task);
       }
-    } else turn = await run(rules, input);
+    } else turn = await run(rules, input, task);
     return toAnswer(turn, used);
   }
 

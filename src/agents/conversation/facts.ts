@@ -7,7 +7,7 @@ import { type CaseRecord, countCasesByStatus, findCase, listCases } from "../../
 import { findThreadForCase, type MessageRecord } from "../../data/email-repository.js";
 import { findPeople, findRiderIds, type Person } from "../../data/people-repository.js";
 import type { PrismaClient } from "../../data/prisma.js";
-import { findVanpoolSnapshot } from "../../data/vanpool-repository.js";
+import { findVanpoolSnapshot, findVanpoolsNameContaining } from "../../data/vanpool-repository.js";
 import {
   findCaseEvidence,
   findLatestResults,
@@ -23,7 +23,7 @@ import { programFigures } from "../../slack/program-figures.js";
 import { loadPolicy, type PolicySection } from "../outreach/policy.js";
 import { findPolicySections, relevantSentences } from "./policy-search.js";
 import { redact, redactFinding } from "./redact.js";
-import { type RosterEntry, riderName } from "./understand.js";
+import { namedSubject, nameSearchWords, type RosterEntry, riderName, vanpoolNamedIn } from "./understand.js";
 
 export interface FactsDeps {
   prisma: PrismaClient;
@@ -415,6 +415,13 @@ export function policySections(question: string, headings: string[] = []): Facts
     text: found.map((s) => `*Policy, § ${s.heading}:* ${relevantSentences(s.text, question, 3)}`).join("\n"),
     sources: found.map((s) => `Program policy § ${s.heading}`),
   };
+}
+
+/** The vanpool a question names by its name rather than its id ("the Night Owl vanpool"), if any. */
+export async function vanpoolNamedByName(prisma: PrismaClient, question: string): Promise<string | undefined> {
+  const named = namedSubject(question);
+  if (named.caseId || named.vanpoolId) return undefined;
+  return vanpoolNamedIn(question, await findVanpoolsNameContaining(prisma, nameSearchWords(question)));
 }
 
 export async function vanpoolOverview(deps: FactsDeps, vanpoolId: string): Promise<CaseFacts | Facts> {

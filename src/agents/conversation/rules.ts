@@ -7,6 +7,7 @@ import { latest, type ToolCallPlan, type Turn } from "../models/rules-model.js";
 import type { CaseFacts, Facts } from "./facts.js";
 import {
   CLARIFYING_OPTIONS,
+  type NamedSubject,
   namedSubject,
   type RosterEntry,
   sameWord,
@@ -21,6 +22,15 @@ export interface ConversationTask {
   question: string;
   /** The case whose thread this is, if any. */
   case_id: string | null;
+  /** A vanpool the question names by its name ("the Night Owl vanpool"), found before the agent runs. */
+  vanpool_id?: string;
+}
+
+/** The case or vanpool the question names: by id, else by a vanpool's name. */
+function subjectOf(task: ConversationTask): NamedSubject {
+  const named = namedSubject(task.question);
+  if (named.caseId || named.vanpoolId || !task.vanpool_id) return named;
+  return { vanpoolId: task.vanpool_id };
 }
 
 const TOPIC_OF_TOOL: Record<string, Topic> = {
@@ -81,7 +91,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     latest<CaseFacts | Facts>(turn, "case_overview") ?? latest<CaseFacts | Facts>(turn, "vanpool_overview");
 
   if (turn.called.length === 0) {
-    const named = namedSubject(question);
+    const named = subjectOf(task);
     const general = understand(question, [], undefined);
     if (!named.caseId && !named.vanpoolId && general.topics[0] === "program")
       return [{ name: "program_figures", args: {} }];
@@ -95,7 +105,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
 
   if (!overview || !isCaseFacts(overview)) {
     // A vanpool with no case: its latest audit answers questions about checks.
-    const vanpoolId = namedSubject(question).vanpoolId;
+    const vanpoolId = subjectOf(task).vanpoolId;
     const u = understand(question, []);
     if (
       turn.called.length === 1 &&
@@ -108,7 +118,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
 
   const roster: RosterEntry[] = overview.roster;
   const caseId = overview.case_id;
-  const named = namedSubject(question);
+  const named = subjectOf(task);
   // A new subject starts afresh: riders of another case are not "the other one" here.
   const sameCase = context.caseId === caseId;
   let u = understand(question, roster, sameCase ? context : { ...context, riderIds: [] });

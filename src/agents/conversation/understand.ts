@@ -180,6 +180,58 @@ export function namedSubject(text: string): NamedSubject {
   return { ...(hex ? { caseId: `CASE-${hex.toUpperCase()}` } : {}), ...(vp ? { vanpoolId: `VP-${vp}` } : {}) };
 }
 
+/** Words any vanpool's name may carry: they do not tell one vanpool from another. */
+const GENERIC_NAME_WORDS = new Set(
+  "vanpool vanpools van pool express commuter commuters riders crew run shuttle the and".split(" "),
+);
+/** Words after part of a name that show a vanpool is meant ("the Almaden van"). */
+const VEHICLE_WORDS = new Set(["van", "vanpool", "pool", "shuttle", "crew", "express", "riders", "group", "run"]);
+
+export interface VanpoolName {
+  vanpool_id: string;
+  name: string | null;
+}
+
+/** The question's words worth looking for in vanpool names. */
+export function nameSearchWords(question: string): string[] {
+  return [...new Set(tokens(question).filter((t) => t.length >= 3 && !STOP.has(t) && !GENERIC_NAME_WORDS.has(t)))];
+}
+
+function indexOfRun(haystack: string[], run: string[]): number[] {
+  const found: number[] = [];
+  for (let i = 0; i + run.length <= haystack.length; i++) if (run.every((w, j) => haystack[i + j] === w)) found.push(i);
+  return found;
+}
+
+/**
+ * How surely the question names this vanpool: its whole name ("Night Owl Vanpool", "tracy park
+ * and ride"), the start of its name followed by a word like "van" ("the Almaden van"), or all its
+ * distinctive words when none of them is an everyday word of these questions ("Folsom Lake").
+ */
+function nameStrength(asked: string[], name: string): number {
+  const all = tokens(name).filter((t) => t !== "and");
+  const key = all.filter((t) => !GENERIC_NAME_WORDS.has(t));
+  if (key.length === 0) return 0;
+  if (indexOfRun(asked, all).length > 0) return all.length + 1;
+  for (let k = key.length; k >= 1; k--) {
+    const at = indexOfRun(asked, key.slice(0, k));
+    if (at.some((i) => VEHICLE_WORDS.has(asked[i + k] ?? ""))) return k;
+    if (at.length > 0 && k === key.length && k >= 2 && key.every((w) => !KNOWN.has(w))) return k;
+  }
+  return 0;
+}
+
+/** The one vanpool among `candidates` the question names by its name, if exactly one is named best. */
+export function vanpoolNamedIn(question: string, candidates: VanpoolName[]): string | undefined {
+  const asked = tokens(question).filter((t) => t !== "and");
+  const scored = candidates
+    .map((c) => ({ id: c.vanpool_id, strength: c.name ? nameStrength(asked, c.name) : 0 }))
+    .filter((c) => c.strength > 0)
+    .sort((a, b) => b.strength - a.strength);
+  if (scored.length === 0 || scored[1]?.strength === scored[0]!.strength) return undefined;
+  return scored[0]!.id;
+}
+
 function mentionedRiders(text: string, toks: string[], roster: RosterEntry[]): string[] {
   const found = new Set<string>();
   for (const m of text.matchAll(/\bemp[\s#:-]*(\d{3,5})\b/gi)) found.add(`EMP-${m[1]}`);
