@@ -39,6 +39,12 @@ export const CASE_ACTIONS = {
   emailRider: "email_rider",
 } as const;
 
+/** What the alert says for confidence when no check failed or none is stored yet. */
+function confidenceWords(confidence: number | null, results: LatestResults): string {
+  if (confidence !== null) return `${confidence}/5`;
+  return results.location || results.shift ? "every check passes now" : "not recorded";
+}
+
 export function caseAlert({
   record,
   vanpoolName,
@@ -59,7 +65,7 @@ export function caseAlert({
       `*Case*\n${record.case_id}`,
       `*Status*\n${STATUS_LABEL[record.status] ?? record.status}`,
       `*Flagged riders*\n${record.flagged.map((id) => riderName(id, firstNames[id])).join(", ") || "none"}`,
-      `*Confidence of the failed ${record.failed_checks.length > 1 ? "checks" : "check"}*\n${confidence === null ? "n/a" : `${confidence}/5`}`,
+      `*Confidence of the failed ${record.failed_checks.length > 1 ? "checks" : "check"}*\n${confidenceWords(confidence, results)}`,
     ]),
     ...(["location", "shift"] as const).flatMap((check) => {
       const result = results[check];
