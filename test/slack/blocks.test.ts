@@ -3,16 +3,16 @@
 import type http from "node:http";
 import { describe, expect, it } from "vitest";
 import type { ApprovalRecord } from "../../src/data/approval-repository.js";
+import { redactPersonalDetails } from "../../src/domain/redaction.js";
 import { validateBlocks, validateView } from "../../src/sandbox/slack/block-kit.js";
 import { crossSiteRefusal } from "../../src/sandbox/ui-routes.js";
 import { approvalCard } from "../../src/slack/blocks/approval-card.js";
 import { parseCaseFilter } from "../../src/slack/blocks/help.js";
 import { fullReplyModal } from "../../src/slack/blocks/modals.js";
-import { redactReply } from "../../src/slack/blocks/redact.js";
 import { failedConfidence, type LatestResults } from "../../src/slack/blocks/rider-evidence.js";
 import { trailSentence } from "../../src/slack/blocks/trail.js";
 
-describe("redactReply", () => {
+describe("redactPersonalDetails", () => {
   it.each([
     ["I moved to 1450 N. Maple Street, Apt 4B.", "I moved to [street address]."],
     ["new place is 88 oak tree ln", "new place is [street address]"],
@@ -22,11 +22,12 @@ describe("redactReply", () => {
       "call [phone number] or [phone number] or [phone number]",
     ],
     ["mail dana.r+van@example.co.uk", "mail [email address]"],
-  ])("%j", (text, redacted) => expect(redactReply(text)).toBe(redacted));
+    ["my ZIP 95131 is right", "my ZIP 951xx is right"],
+  ])("%j", (text, redacted) => expect(redactPersonalDetails(text)).toBe(redacted));
 
   it("leaves ordinary sentences alone", () => {
     for (const text of ["I work 4 days a week on Day Shift", "It's 62 miles, 3 weeks ago", "Shift starts 06:00"])
-      expect(redactReply(text)).toBe(text);
+      expect(redactPersonalDetails(text)).toBe(text);
   });
 });
 

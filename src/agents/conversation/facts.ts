@@ -16,13 +16,14 @@ import {
 } from "../../data/verification-repository.js";
 import { CASE_STATUSES, isClosed, MAX_RE_AUDITS, replyDeadline } from "../../domain/case-lifecycle.js";
 import { distanceBand } from "../../domain/geo.js";
+import { redactPersonalDetails } from "../../domain/redaction.js";
 import { describeSchedule } from "../../domain/schedule.js";
 import { type CheckKind, plural } from "../../domain/specialist-result.js";
 import { actorWords } from "../../slack/blocks/trail.js";
 import { programFigures } from "../../slack/program-figures.js";
 import { loadPolicy, type PolicySection } from "../outreach/policy.js";
 import { findPolicySections, relevantSentences } from "./policy-search.js";
-import { redact, redactFinding } from "./redact.js";
+import { redactFinding } from "./redact.js";
 import { namedSubject, nameSearchWords, type RosterEntry, riderName, vanpoolNamedIn } from "./understand.js";
 
 export interface FactsDeps {
@@ -137,7 +138,7 @@ function eventWords(
   const who = actorWords(actor);
   switch (action) {
     case "case.status_changed":
-      return `now ${STATUS_WORDS[String(details.to)] ?? details.to}${details.why ? ` (${redact(String(details.why))})` : ""}`;
+      return `now ${STATUS_WORDS[String(details.to)] ?? details.to}${details.why ? ` (${redactPersonalDetails(String(details.why))})` : ""}`;
     case "approval.approved":
     case "approval.edited":
     case "approval.rejected":
@@ -316,7 +317,7 @@ export async function riderReplies(deps: FactsDeps, caseId: string, employeeIds:
       continue;
     }
     for (const reply of replies) {
-      const quoted = redact(stripQuoted(reply.body))
+      const quoted = redactPersonalDetails(stripQuoted(reply.body))
         .split("\n")
         .map((l) => `> ${l}`)
         .join("\n");
@@ -356,7 +357,7 @@ export async function emailsSent(deps: FactsDeps, caseId: string, employeeIds: s
       sources: [`case record ${caseId}`],
     };
   const lines = wanted.map(
-    (m) => `• ${day(deps, m.at)}: to ${recipients(people, m)}, "${redact(m.subject)}" (${m.status})`,
+    (m) => `• ${day(deps, m.at)}: to ${recipients(people, m)}, "${redactPersonalDetails(m.subject)}" (${m.status})`,
   );
   return {
     text: `${wanted.length} email${wanted.length === 1 ? "" : "s"} sent on ${caseId}:\n${lines.join("\n")}`,

@@ -7,6 +7,7 @@
 import type { Button, KnownBlock } from "@slack/types";
 import type { ApprovalRecord, RiderDecisionRecord } from "../../data/approval-repository.js";
 import { idPattern } from "../../domain/ids.js";
+import { redactPersonalDetails } from "../../domain/redaction.js";
 import {
   actions,
   button,
@@ -19,7 +20,6 @@ import {
   slackDate,
   truncate,
 } from "./format.js";
-import { redactReply } from "./redact.js";
 
 /** Matches an approval action id, with or without a request-id suffix. */
 export const approvalAction = (actionId: string) => new RegExp(`^${actionId}(:${idPattern("approval")})?$`);
@@ -141,16 +141,16 @@ export function approvalCard(
         : followUp
           ? section(`*${who}* has not replied to the review email yet.`)
           : section(
-              `*${who}* wrote${reply ? ` ${slackDate(reply.at)}` : ""}:\n${quote(redactReply(reply?.body ?? payload.reply_body ?? ""), 1200)}`,
+              `*${who}* wrote${reply ? ` ${slackDate(reply.at)}` : ""}:\n${quote(redactPersonalDetails(reply?.body ?? payload.reply_body ?? ""), 1200)}`,
               reply ? showReply(reply) : undefined,
             ),
       ...(attachments.length
         ? [context(`📎 Attached: ${attachments.map((a) => escapeMrkdwn(attachmentLabel(a))).join(", ")}`)]
         : []),
       approval.status === "edited" && approval.edited_body
-        ? section(`*Sent as edited:*\n${quote(redactReply(approval.edited_body), 2500)}`)
+        ? section(`*Sent as edited:*\n${quote(redactPersonalDetails(approval.edited_body), 2500)}`)
         : section(
-            `*${draftedBy ? "Draft" : "Drafted answer"}*${decided ? "" : " (nothing is sent until a person approves)"}:\n${quote(redactReply(payload.body), 2500)}`,
+            `*${draftedBy ? "Draft" : "Drafted answer"}*${decided ? "" : " (nothing is sent until a person approves)"}:\n${quote(redactPersonalDetails(payload.body), 2500)}`,
           ),
       decided
         ? decisionContext(approval)
@@ -293,7 +293,7 @@ function riderSection(employeeId: string, rider: CardRider | undefined, why: Pre
   if (reply) {
     lines.push(
       `💬 Replied ${slackDate(reply.at)} · ${reply.answered_at ? `answered ${slackDate(reply.answered_at)}` : "not answered yet"}`,
-      quote(redactReply(reply.body), 600),
+      quote(redactPersonalDetails(reply.body), 600),
     );
   } else {
     const deadline = why?.kind === "deadline" && why.deadline ? ` by the deadline, ${slackDate(why.deadline)}` : "";
