@@ -41,6 +41,11 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     /\b(discriminat\w*|harass\w*|retaliat\w*|targeted|racial\w* profil\w*|singl\w* (?:\w+ )?out)/,
     "discrimination or retaliation",
   ],
+  // A rider naming a group people are treated differently for, or hinting it is no accident, is for a person.
+  [
+    /\b(?:wom[ae]n|female|gender|racis\w*|race|black|latin[oax]s?|hispanic|asian|immigrants?|foreigners?|my accent|ageis\w*|older (?:workers|riders|employees|people|folks)|muslim|jewish|gay|lesbian|transgender|lgbt\w*|minorit\w*|ethnic\w*|nationality|coincidence)\b/,
+    "discrimination or retaliation",
+  ],
   [
     /\b(unfair|injust[oa]|ridiculous|absurd|outrageous|insulting|unacceptable|nonsense|bs|b\.s\.|wtf|bullshit|scam|joke|kidding me|unreal|go away|back off)\b/,
     "dispute or anger",
@@ -146,9 +151,12 @@ const CHANGE_TOLD =
  */
 const PROGRAM_TOPIC =
   /\b(?:van\w*|\w*pool\w*|rides?|rider\w*|riding|seats?|driv\w*|commut\w*|pick ?-?up|drop ?-?off|route|address\w*|zip|mov(?:e|ed|ing)|shift\w*|schedul\w*|review\w*|audit\w*|re-?checks?|flag\w*|deadline|eligib\w*|distance|miles?|appeal\w*|fare|subsid\w*|(?:the|this|that|these|those|a|an) (?:\w+ ){0,2}checks?|this (?:e-?mail|letter|message|process))\b/;
+/** The rider saying a question is not about the review ("sorry, unrelated", "different question"). */
+const OFF_TOPIC =
+  /\b(?:unrelated|off[- ]topic|(?:a |on a )?(?:different|separate|another) (?:question|topic|subject|note|matter)|not (?:related|about) (?:to )?(?:the |this |my )?(?:van\w*|review|email))\b/;
 /** What employees ask other teams about: benefits, pay, IT, facilities, food. */
 const OUTSIDE_TOPIC =
-  /\b(?:benefits?|insurance|dental|vision|medical plan|health plan|open enrollment|hsa|fsa|401 ?k|retirement|pension|payroll|pay ?(?:check|stub|slip)s?|payslip|salary|bonus|w-?2s?|taxe?s?|direct deposit|expense reports?|pto balance|vacation request|time[- ]off request|password|log ?in|login|laptop|printer|wi-?fi|vpn|badges?|cafeteria|canteen|lunch|breakfast|dinner|menu|food|coffee|gym|potluck|party|raffle|stock|swag|t-?shirt)\b/;
+  /\b(?:benefits?|insurance|dental|vision|medical plan|health plan|open enrollment|hsa|fsa|401 ?k|retirement|pension|payroll|pay ?(?:check|stub|slip)s?|payslip|salary|bonus|overtime|w-?2s?|taxe?s?|tuition|reimburs\w*|coverage|enroll\w*|direct deposit|expense reports?|pto balance|vacation request|time[- ]off request|password|log ?in|login|laptop|printer|wi-?fi|vpn|badges?|cafeteria|canteen|lunch|breakfast|dinner|menu|food|coffee|gym|potluck|party|raffle|stock|swag|t-?shirt)\b/;
 /**
  * Negations that confirm: the rider denies a change or a problem ("nothing's changed", "nothing wrong there",
  * "no questions", "not much to add", a leading "No, all the same"). Any other "not" needs a person's reading.
@@ -168,7 +176,7 @@ const CONFIRMING_NEGATION = new RegExp(
     String.raw`^(?:no|nope)\b[,.!]?(?= +(?:nothing|not|no|all|everything|it'?s|that'?s|same))`,
     // A negation whose object, a few words on in the same clause, is a change or a problem:
     // "there have been no changes to", "nothing has been updated", "nothing I need to correct".
-    String.raw`(?:no|not|nothing|none|never|without|\w+n't)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,30}?\b(?:chang\w*|differen\w*|discrepanc\w*|updat\w*|edits?|wrong|issues?|problems?|errors?|mistakes?|worr\w*|concerns?|questions?|to (?:correct|fix|add|report|change|update|say))\b`,
+    String.raw`(?:no|not|nothing|none|never|without|\w+n't)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,30}?\b(?:chang\w*|differen\w*|discrepanc\w*|updat\w*|edits?|amendments?|corrections?|adjustments?|revisions?|action|wrong|issues?|problems?|errors?|mistakes?|worr\w*|concerns?|questions?|to (?:correct|fix|add|report|change|update|say))\b`,
   ]
     .map((phrase) => String.raw`\b${phrase}`)
     .join("|"),
@@ -342,7 +350,7 @@ function asksOutsideTheProgram(text: string): boolean {
     .some(
       (sentence) =>
         (/[?？]/.test(sentence) || CUES.question[1]!.test(sentence)) &&
-        OUTSIDE_TOPIC.test(sentence) &&
+        (OUTSIDE_TOPIC.test(sentence) || OFF_TOPIC.test(text)) &&
         !PROGRAM_TOPIC.test(sentence),
     );
 }
