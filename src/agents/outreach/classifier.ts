@@ -51,7 +51,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "dispute or anger",
   ],
   [
-    /(?<!\bif )\b((?:that's|that is|this is|you're|you are|it's|it is) (?:not (?:true|correct|right|accurate)|wrong|incorrect|false|mistaken)|(?:data|records?|information|info|system|check|review)\b[^.?!\n]{0,25}\b(?:is|are|was) (?:wrong|incorrect|outdated|off|mistaken|not (?:correct|right|accurate|true)|false)|mistake on your|(?:is|are) not what you say)\b/,
+    /(?<!\bif )\b((?:that's|that is|this is|you're|you are|it's|it is) (?:not (?:true|correct|right|accurate)|wrong|incorrect|false|mistaken)|(?:data|records?|information|info|system|check|review)\b[^.?!\n]{0,25}\b(?:is|are|was) (?:wrong|incorrect|outdated|off|mistaken|not (?:correct|right|accurate|true)|false)|mistake on your|(?:some|a|the) (?:confusion|mix-?up)|mixed (?:me|us|my \w+) up|(?:is|are) not what you say)\b/,
     "disputes the data",
   ],
   [
@@ -59,7 +59,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "disputes the findings",
   ],
   [
-    /\b(speak|talk|hablar|falar) (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|whoever|in charge|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?:who|whom) (?:can|could|should|do|may) i (?:speak|talk|meet)|in person\b|face[- ]to[- ]face|(?:real|actual|live) (?:person|human)|\b(?:want|need|like|prefer|rather|request|ask(?:ing)? for|get|have|is there|send)\b[^.?!\n]{0,15}\b(?:a|some) (?:person|human)\b|(?:someone|somebody|a person) (?:to )?(?:call|contact)|(?:call|phone|ring) me\b|(?:put|get) me in touch|connect me (?:with|to)|transfer me to|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
+    /\b(speak|talk|meet|hablar|falar)(?: (?:this|it|things)(?: (?:through|over|out))?)? (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|whoever|in charge|runs|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?:who|whom) (?:can|could|should|do|may) i (?:speak|talk|meet)|in person\b|face[- ]to[- ]face|(?:real|actual|live) (?:person|human)|\b(?:want|need|like|prefer|rather|request|ask(?:ing)? for|get|have|is there|send)\b[^.?!\n]{0,15}\b(?:a|some) (?:person|human)\b|(?:someone|somebody|a person) (?:to )?(?:call|contact)|(?:call|phone|ring) me\b|(?:set up|schedule|book) (?:a )?(?:time|call|meeting) (?:to|with)|\b(?:meet|talk|speak|chat|go over (?:it|this)|discuss (?:it|this))\b[^.?!]{0,25}\bwith (?:whoever|someone|somebody|a person|a human|the (?:person|people|manager|coordinator)|your (?:manager|supervisor|boss))\b|(?:put|get) me in touch|connect me (?:with|to)|transfer me to|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
     "asks for a person or complains",
   ],
   [
@@ -75,7 +75,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "wants contact to stop",
   ],
   [
-    /\b(medical|disability|disabled|accommodation|ada\b|fmla|pregnan\w*|custody|divorce|domestic|abus\w*|violence|hospital\w*|hospice|surgery|chemo\w*|cancer|workers'? comp\w*|ptsd|special needs|maternity|paternity|accident|injur\w*|illness|treatment|therapy|rehab|recovering|caring for|caregiver|light duty|bereavement|passed away|died|death|funeral|grief|shelter|homeless|emergency|safety|unsafe|(?:don't|do not) feel safe|confidential)/,
+    /\b(medical|disability|disabled|accommodation|ada\b|fmla|pregnan\w*|custody|divorce|domestic|abus\w*|violence|hospital\w*|hospice|surgery|chemo\w*|cancer|workers'? comp\w*|ptsd|special needs|maternity|paternity|accident|injur\w*|illness|treatment|therapy|rehab|recovering|caring for|caregiver|light duty|bereavement|passed away|died|death|funeral|grief|shelter|homeless|emergency|(?:my|our|for|about|of) safety|safety (?:reports?|issues?|concerns?|reasons?|risks?|problems?|complaints?|hazards?)|unsafe|(?:don't|do not) feel safe|confidential)/,
     "sensitive circumstances",
   ],
   [/\b(cancel (?:me|my)|take me off|remove me|quit the (?:van|vanpool)|no estoy de acuerdo)/, "wants out or disagrees"],
@@ -171,6 +171,7 @@ const CONFIRMING_NEGATION = new RegExp(
     String.raw`(?:don't|do not) have any(?:thing)? (?:questions?|concerns?|changes?|updates?|to \w+)`,
     String.raw`(?:not much|nothing (?:more|else))(?: (?:to \w+|from|on))?`,
     String.raw`nothing (?:in|on|about) my \w+ (?:needs|has)\b`,
+    "(?:don't|do not|doesn't|does not) need (?:anything|to do anything|any(?:thing)? (?:else|more))",
     // The rider repeating a reassurance: "thanks for letting me know my seat isn't affected".
     "(?:isn't|is not|aren't|are not|won't|will not|wouldn't|would not)(?: be)? (?:affected|impacted|at risk|a problem|an issue)",
     String.raw`^(?:no|nope)\b[,.!]?(?= +(?:nothing|not|no|all|everything|it'?s|that'?s|same))`,
@@ -340,7 +341,9 @@ function mixedReplyBucket(text: string, readings: ReplyBucket[]): ReplyBucket {
  * ("I haven't moved") stays: against a finding that says otherwise, it disputes it.
  */
 function withoutDeniedProblems(reading: string): string {
-  return reading.replace(CONFIRMING_NEGATION, (phrase) => (/chang|different|new/.test(phrase) ? phrase : " "));
+  return reading
+    .replace(CONFIRMING_NEGATION, (phrase) => (/chang|different|new/.test(phrase) ? phrase : " "))
+    .replace(SUPPOSED_ERROR, " ");
 }
 
 /** Whether a sentence that asks is about benefits, pay, IT or the like and names nothing of the program. */
@@ -355,14 +358,24 @@ function asksOutsideTheProgram(text: string): boolean {
     );
 }
 
+/** An error the rider only supposes, in a question: "what do I do if I spot a mistake later?" */
+const SUPPOSED_ERROR =
+  /\b(?:if (?:i|we) (?:ever |later )?(?:notice|find|see|spot|come across)|if there(?:'s| is| are) (?:ever )?)\b[^.?!,;]{0,20}?\b(?:errors?|mistakes?|something wrong)\b(?=[^.!]*\?)/g;
+
 /** A clause that supposes ("if I'm switching to nights…") tells of no change. */
 const CONDITION = /^(?:and |but |so )?(?:if|when|whenever|in case|suppose|supposing|what if|unless|once)\b/;
 
-/** Whether a clause that is not a question or a supposition tells of a change. */
+/** Whether a clause that neither asks nor supposes tells of a change. */
 function statesChange(text: string): boolean {
   // Clauses, so that "Moved to Fremont last week, does that change anything?" still states a change.
   const clauses = text.split(/(?<=[.!?？。,;])\s+|\s+[-–—]\s+|\n+/).map((clause) => clause.trim().toLowerCase());
-  return clauses.some((clause) => !/[?？]$/.test(clause) && !CONDITION.test(clause) && CHANGE_STATEMENT.test(clause));
+  return clauses.some(
+    (clause) =>
+      !/[?？]$/.test(clause) &&
+      !CONDITION.test(clause) &&
+      !CUES.question[1]!.test(clause) &&
+      CHANGE_STATEMENT.test(clause),
+  );
 }
 
 export interface TrainingExample {

@@ -125,6 +125,23 @@ describe("reply classifier", () => {
     expect(bucketOf("Sí, todos los datos están correctos.")).toBe("acknowledgment");
   });
 
+  it("reads an error the rider only supposes, or a safety briefing, as a plain question", () => {
+    expect(bucketOf("Who do I tell if there's ever a mistake in my record?")).toBe("question");
+    expect(bucketOf("Do new riders get a safety orientation?")).toBe("question");
+    expect(bucketOf("I spotted a mistake in my record, who fixes it?")).toBe("escalation");
+    expect(bucketOf("I'm raising a safety concern about our driver.")).toBe("escalation");
+  });
+
+  it("hears a request to talk it through, a mix-up or a named group as something for a person", () => {
+    for (const body of [
+      "Could we meet to go over it with whoever manages the vanpools?",
+      "I believe there's a mix-up with another rider's file.",
+      "Odd that it's the older riders who keep getting flagged.",
+      "Separate question: how do I get my tuition paid back?",
+    ])
+      expect(bucketOf(body), body).toBe("escalation");
+  });
+
   it("reads a question about who looks at a reply as a question, and a record called not theirs as a denial", () => {
     expect(bucketOf("At what point does a person review my answer?")).toBe("question");
     expect(bucketOf("Thanks, however that shift isn't mine. Who entered it?")).toBe("escalation");
