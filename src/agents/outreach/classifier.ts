@@ -38,7 +38,12 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "HR or union",
   ],
   [
-    /\b(discriminat\w*|harass\w*|retaliat\w*|targeted|racial\w* profil\w*|singled out)/,
+    /\b(discriminat\w*|harass\w*|retaliat\w*|targeted|racial\w* profil\w*|singl\w* (?:\w+ )?out)/,
+    "discrimination or retaliation",
+  ],
+  // A rider naming a group people are treated differently for, or hinting it is no accident, is for a person.
+  [
+    /\b(?:wom[ae]n|female|gender|racis\w*|race|black|latin[oax]s?|hispanic|asian|immigrants?|foreigners?|my accent|ageis\w*|older (?:workers|riders|employees|people|folks)|muslim|jewish|gay|lesbian|transgender|lgbt\w*|minorit\w*|ethnic\w*|nationality|coincidence)\b/,
     "discrimination or retaliation",
   ],
   [
@@ -46,7 +51,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "dispute or anger",
   ],
   [
-    /(?<!\bif )\b((?:that's|that is|this is|you're|you are|it's|it is) (?:not (?:true|correct|right|accurate)|wrong|incorrect|false|mistaken)|(?:data|records?|information|info|system|check|review)\b.{0,25}\b(?:is|are|was) (?:wrong|incorrect|outdated|off|mistaken|not (?:correct|right|accurate|true)|false)|mistake on your|(?:is|are) not what you say)\b/,
+    /(?<!\bif )\b((?:that's|that is|this is|you're|you are|it's|it is) (?:not (?:true|correct|right|accurate)|wrong|incorrect|false|mistaken)|(?:data|records?|information|info|system|check|review)\b[^.?!\n]{0,25}\b(?:is|are|was) (?:wrong|incorrect|outdated|off|mistaken|not (?:correct|right|accurate|true)|false)|mistake on your|(?:some|a|the) (?:confusion|mix-?up)|mixed (?:me|us|my \w+) up|(?:is|are) not what you say)\b/,
     "disputes the data",
   ],
   [
@@ -54,7 +59,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "disputes the findings",
   ],
   [
-    /\b(speak|talk|hablar|falar) (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|whoever|in charge|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?:who|whom) (?:can|could|should|do|may) i (?:speak|talk|meet)|in person\b|face[- ]to[- ]face|(?<!\b(?:by|from) )(?:a |real |actual )(?:person|human)|(?:someone|somebody|a person) (?:to )?(?:call|contact)|(?:call|phone|ring) me\b|(?:put|get) me in touch|connect me (?:with|to)|transfer me to|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
+    /\b(speak|talk|meet|hablar|falar)(?: (?:this|it|things)(?: (?:through|over|out))?)? (?:to|with|con|com) (?:(?:a|an|your|the|un|una|el|la|um|uma) )?(?:\w+ )?(?:manager|supervisor|human|person|someone|somebody|anyone|whoever|in charge|runs|alguien|persona|gerente|alguém)|escalat\w*|complain\w*|formal complaint|quiero hablar|(?:who|whom) (?:can|could|should|do|may) i (?:speak|talk|meet)|in person\b|face[- ]to[- ]face|(?:real|actual|live) (?:person|human)|\b(?:want|need|like|prefer|rather|request|ask(?:ing)? for|get|have|is there|send)\b[^.?!\n]{0,15}\b(?:a|some) (?:person|human)\b|(?:someone|somebody|a person) (?:to )?(?:call|contact)|(?:call|phone|ring) me\b|(?:set up|schedule|book) (?:a )?(?:time|call|meeting) (?:to|with)|\b(?:meet|talk|speak|chat|go over (?:it|this)|discuss (?:it|this))\b[^.?!]{0,25}\bwith (?:whoever|someone|somebody|a person|a human|the (?:person|people|manager|coordinator)|your (?:manager|supervisor|boss))\b|(?:put|get) me in touch|connect me (?:with|to)|transfer me to|(?:have|get) (?:someone|somebody) (?:to )?call|phone call|a call\b/,
     "asks for a person or complains",
   ],
   [
@@ -70,7 +75,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "wants contact to stop",
   ],
   [
-    /\b(medical|disability|disabled|accommodation|ada\b|fmla|pregnan\w*|custody|divorce|domestic|abus\w*|violence|hospital\w*|hospice|surgery|chemo\w*|cancer|workers'? comp\w*|ptsd|special needs|maternity|paternity|accident|injur\w*|illness|treatment|therapy|rehab|recovering|caring for|caregiver|light duty|bereavement|passed away|died|death|funeral|grief|shelter|homeless|emergency|safety|unsafe|(?:don't|do not) feel safe|confidential)/,
+    /\b(medical|disability|disabled|accommodation|ada\b|fmla|pregnan\w*|custody|divorce|domestic|abus\w*|violence|hospital\w*|hospice|surgery|chemo\w*|cancer|workers'? comp\w*|ptsd|special needs|maternity|paternity|accident|injur\w*|illness|treatment|therapy|rehab|recovering|caring for|caregiver|light duty|bereavement|passed away|died|death|funeral|grief|shelter|homeless|emergency|(?:my|our|for|about|of) safety|safety (?:reports?|issues?|concerns?|reasons?|risks?|problems?|complaints?|hazards?)|unsafe|(?:don't|do not) feel safe|confidential)/,
     "sensitive circumstances",
   ],
   [/\b(cancel (?:me|my)|take me off|remove me|quit the (?:van|vanpool)|no estoy de acuerdo)/, "wants out or disagrees"],
@@ -95,7 +100,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
   // Broader nets, in general terms rather than per reply: whatever suggests a grievance, an authority
   // outside the program, a threat or a life event is for a person, even when the rest reads as routine.
   [
-    /\b(counsel|litigat\w*|subpoena\w*|violat\w*|breach\w*|labor board|department of labor|labor commissioner|eeoc|osha|nlrb|whistleblow\w*|ethics (?:hotline|line|office)|compliance (?:office|hotline|team)|file (?:a |an )?(?:claim|charge|report|complaint)|paper trail|on (?:the )?record|(?:put|want|need|get|have|request)\w* (?:(?:it|this|that|everything) )?in writing|documenting (?:this|everything)|screenshot\w*)\b/,
+    /\b(counsel|litigat\w*|subpoena\w*|violat\w*|breach\w*|labor board|department of labor|labor commissioner|eeoc|osha|nlrb|whistleblow\w*|ethics (?:hotline|line|office)|compliance (?:office|hotline|team)|file (?:a |an )?(?:claim|charge|report|complaint)|paper trail|for the record|(?:put|putting|want|wanted|get|getting|go|going|went|keep|note|noted) (?:(?:it|this|that|everything|my \w+) )?on (?:the )?record|(?:put|want|need|get|have|request)\w* (?:(?:it|this|that|everything) )?in writing|documenting (?:this|everything)|screenshot\w*)\b/,
     "legal or outside authority",
   ],
   [
@@ -115,7 +120,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "hostile or rhetorical question",
   ],
   [
-    /[🙃🙄😒😤😠😡🤬🖕]|\/s\b|\b(?:yeah,? right|as if|oh,? (?:great|wonderful|perfect|joy)|just (?:great|perfect|wonderful)|what a (?:joke|surprise)|(?:amazing|funny|interesting|incredible|cute|nice|great|love|glad) how\b|(?:this|not|here we go) again\b|again\?|(?:and )?this is (?:the|my) thanks|this is what i get|is this how you treat|^wow\b|(?:years?|decades?) of (?:\w+ )?(?:service|loyalty|attendance|riding)|love (?:how|that you|being)|nice to (?:know|see|be)|glad to know|so glad you|thanks (?:so much |a lot )?for (?:nothing|treating|accusing|assuming|making|wasting|calling|questioning|suspecting|the (?:accusation|insult))|(?:treat\w*|made to feel|feel) like (?:a |an )?(?:fraud|criminal|suspect|liar|thief|cheat\w*|child|number)|fraud\w*|cheat\w*)\b/u,
+    /[🙃🙄😒😤😠😡🤬🖕]|\/s\b|\b(?:yeah,? right|as if|oh,? (?:great|wonderful|perfect|joy)|just (?:great|perfect|wonderful)|what a (?:joke|surprise)|(?:amazing|funny|interesting|incredible|cute|nice|great|love|glad) how\b|(?:this|not|here we go) again\b|again\?|(?:and )?this is (?:the|my) thanks|this is what i get|i'?m sure (?:you|they) (?:have|had) (?:your|their|good|a good) reasons?|is this how you treat|^wow\b|(?:years?|decades?) of (?:\w+ )?(?:service|loyalty|attendance|riding)|love (?:how|that you|being)|nice to (?:know|see|be)|glad to know|so glad you|thanks (?:so much |a lot )?for (?:nothing|treating|accusing|assuming|making|wasting|calling|questioning|suspecting|the (?:accusation|insult))|(?:treat\w*|made to feel|feel) like (?:a |an )?(?:fraud|criminal|suspect|liar|thief|cheat\w*|child|number)|fraud\w*|cheat\w*)\b/u,
     "sarcasm or a veiled grievance",
   ],
   [
@@ -127,7 +132,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "sensitive circumstances",
   ],
   [
-    /\b(never (?:lived|worked|been|had)|wasn't me|(?:is|was|that's) not me|not my (?:address|home|house|shift|schedule)\b(?! ?(?:any ?more|now|anymore))|who said|says who|where did you get)\b/,
+    /\b(never (?:lived|worked|been|had)|wasn't me|(?:is|was|that's) not me|not my (?:address|home|house|shift|schedule)\b(?! ?(?:any ?more|now|anymore))|(?:isn't|is not|wasn't|was not|ain't|never been) (?:mine|me)\b|who said|says who|where did (?:you|this|that|it) (?:get|come|find|pull)|where (?:is|does) (?:this|that) coming from)\b/,
     "denies the facts",
   ],
 ];
@@ -140,11 +145,18 @@ const OUT_OF_DATE =
 /** What makes a stated fact a change rather than a claim that the record was always wrong. */
 const CHANGE_TOLD =
   /\b(?:now|since|as of|starting|effective|any ?more|no longer|used to|current(?:ly)?|outdated|old|(?:moved|changed|updated|corrected|fixed|switched|transferred|relocated|bought|sold)\b)/;
-/** Things a program question is about; a question about none of them but about something else is not ours. */
+/**
+ * What the vanpool program itself is about. Everyday words ("change", "portal", "info", "work") are left out:
+ * "how do I change my 401k" is not a program question.
+ */
 const PROGRAM_TOPIC =
-  /\b(?:van\w*|\w*pool\w*|rides?|rider\w*|riding|seats?|driv\w*|commut\w*|pick ?-?up|route|address\w*|zip|home|live\w*|living|mov\w*|shift\w*|schedul\w*|hours?|work\w*|review\w*|audit\w*|check\w*|flag\w*|e-?mail\w*|repl\w*|respon\w*|deadline|portal|profile|records?|data|info\w*|program\w*|rules?|polic\w*|eligib\w*|qualif\w*|distance|miles?|appeal\w*|cancel\w*|member\w*|fare|fees?|subsid\w*|parking|update\w*|chang\w*)\b/;
+  /\b(?:van\w*|\w*pool\w*|rides?|rider\w*|riding|seats?|driv\w*|commut\w*|pick ?-?up|drop ?-?off|route|address\w*|zip|mov(?:e|ed|ing)|shift\w*|schedul\w*|review\w*|audit\w*|re-?checks?|flag\w*|deadline|eligib\w*|distance|miles?|appeal\w*|fare|subsid\w*|(?:the|this|that|these|those|a|an) (?:\w+ ){0,2}checks?|this (?:e-?mail|letter|message|process))\b/;
+/** The rider saying a question is not about the review ("sorry, unrelated", "different question"). */
+const OFF_TOPIC =
+  /\b(?:unrelated|off[- ]topic|(?:a |on a )?(?:different|separate|another) (?:question|topic|subject|note|matter)|not (?:related|about) (?:to )?(?:the |this |my )?(?:van\w*|review|email))\b/;
+/** What employees ask other teams about: benefits, pay, IT, facilities, food. */
 const OUTSIDE_TOPIC =
-  /\b(?:cafeteria|canteen|lunch|breakfast|dinner|menu|food|coffee|gym|wi-?fi|printer|laptop|password|potluck|party|raffle|401k|bonus|paycheck|payslip|stock|vacation request|holiday party|swag|t-?shirt|badge)\b/;
+  /\b(?:benefits?|insurance|dental|vision|medical plan|health plan|open enrollment|hsa|fsa|401 ?k|retirement|pension|payroll|pay ?(?:check|stub|slip)s?|payslip|salary|bonus|overtime|w-?2s?|taxe?s?|tuition|reimburs\w*|coverage|enroll\w*|direct deposit|expense reports?|pto balance|vacation request|time[- ]off request|password|log ?in|login|laptop|printer|wi-?fi|vpn|badges?|cafeteria|canteen|lunch|breakfast|dinner|menu|food|coffee|gym|potluck|party|raffle|stock|swag|t-?shirt)\b/;
 /**
  * Negations that confirm: the rider denies a change or a problem ("nothing's changed", "nothing wrong there",
  * "no questions", "not much to add", a leading "No, all the same"). Any other "not" needs a person's reading.
@@ -159,10 +171,13 @@ const CONFIRMING_NEGATION = new RegExp(
     String.raw`(?:don't|do not) have any(?:thing)? (?:questions?|concerns?|changes?|updates?|to \w+)`,
     String.raw`(?:not much|nothing (?:more|else))(?: (?:to \w+|from|on))?`,
     String.raw`nothing (?:in|on|about) my \w+ (?:needs|has)\b`,
+    "(?:don't|do not|doesn't|does not) need (?:anything|to do anything|any(?:thing)? (?:else|more))",
+    // The rider repeating a reassurance: "thanks for letting me know my seat isn't affected".
+    "(?:isn't|is not|aren't|are not|won't|will not|wouldn't|would not)(?: be)? (?:affected|impacted|at risk|a problem|an issue)",
     String.raw`^(?:no|nope)\b[,.!]?(?= +(?:nothing|not|no|all|everything|it'?s|that'?s|same))`,
     // A negation whose object, a few words on in the same clause, is a change or a problem:
     // "there have been no changes to", "nothing has been updated", "nothing I need to correct".
-    String.raw`(?:no|not|nothing|none|never|without|\w+n't)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,30}?\b(?:chang\w*|differen\w*|discrepanc\w*|updat\w*|edits?|wrong|issues?|problems?|errors?|mistakes?|worr\w*|concerns?|questions?|to (?:correct|fix|add|report|change|update|say))\b`,
+    String.raw`(?:no|not|nothing|none|never|without|\w+n't)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,30}?\b(?:chang\w*|differen\w*|discrepanc\w*|updat\w*|edits?|amendments?|corrections?|adjustments?|revisions?|action|wrong|issues?|problems?|errors?|mistakes?|worr\w*|concerns?|questions?|to (?:correct|fix|add|report|change|update|say))\b`,
   ]
     .map((phrase) => String.raw`\b${phrase}`)
     .join("|"),
@@ -181,7 +196,7 @@ const EMOJI_MODIFIERS = /[\u{1F3FB}-\u{1F3FF}\u{FE0F}]/gu;
 
 /** A sentence telling that something changed or will change ("I moved", "starting Dec 7 I work nights"). */
 const CHANGE_STATEMENT =
-  /(?<!\b(?:no|if|when|if i|if i had|if we|if my \w+) |\b(?:not|never|nothing|none|hasn't|haven't|didn't|doesn't|don't|still|same)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,20})\b(updated|uptaded|updted|fixed|corrected|moved|moving|move (?:to|on|in)|movd|mvoed|moovd|changd|chnged|relocat\w+|transferr?\w*|switch\w*|swapp?ed|changed|changing|went (?:to|back|part|full)|start(?:ed|ing) (?:working|work|on|at)\b|got (?:moved|transferred|promoted)|goes back to|going back to|go back to|(?:current|correct|new|right|actual|real) (?:one|address|zip|zip code|shift|hours|schedule) (?:is|are|should be)|it'?s actually|(?:i'?m|i am|we'?re|we are) (?:at|in|on|living|working)\b[^.?!]{0,50}\bnow\b|(?:sold|bought) (?:a|an|our|my|the) (?:house|home|place|condo|townhouse|apartment|flat)|renting (?:in|at|a)|put in the new|close on|new (?:address|zip|home|place|house|apartment|schedule|shift|hours|start time)|(?:address|zip|shift|hours|schedule|start time) (?:is|are) (?:now|changing)|i'?m (?:now )?on (?:the )?(?:\w+ )?(?:shift|nights|nites|days|swing)|(?:i |we )(?:now )?(?:live|work) (?:in|at|from)|now (?:live|living|work|working|at|in)|living (?:with|in)|mud[eé]|mudamos|mudei|cambi[eé]|cambió|actualic[eé]|ahora (?:vivo|trabajo|entro)|nuevo horario|me pasaron|lumipat|chuyển|đổi ca|搬|上夜班)/;
+  /(?<!\b(?:no|if|when|if i|if i had|if we|if my \w+) |\b(?:not|never|nothing|none|hasn't|haven't|didn't|doesn't|don't|still|same)\b(?:(?!\bbut\b)[^.,;:!?\n]){0,20})\b(updated|uptaded|updted|fixed|corrected|moved|moving|move (?:back )?(?:to|on|in)|(?:i'?ll|i will|we'?ll|we will|(?:i'?m|i am|we'?re|we are|is|are) going to) (?:be )?(?:on|working|moving|switching|living|relocating|transferring|starting|going (?:to|back))\b(?! (?:the )?same)|going (?:to|back to|over to) (?:a |an |the )?(?:[\w/-]+ )?(?:schedule|shift|rotation|days|nights|swing)|(?:starting|effective|beginning) (?:on |from )?(?:next \w+|(?:mon|tue|wed|thu|fri|sat|sun)\w*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.? \d|\d{1,2}[/-]\d{1,2})|movd|mvoed|moovd|changd|chnged|relocat\w+|transferr?\w*|switch\w*|swapp?ed|changed|changing|went (?:to|back|part|full)|start(?:ed|ing) (?:working|work|on|at)\b|got (?:moved|transferred|promoted)|goes back to|going back to|go back to|(?:current|correct|new|right|actual|real) (?:one|address|zip|zip code|shift|hours|schedule) (?:is|are|should be)|it'?s actually|(?:i'?m|i am|we'?re|we are) (?:at|in|on|living|working)\b[^.?!]{0,50}\bnow\b|(?:sold|bought) (?:a|an|our|my|the) (?:house|home|place|condo|townhouse|apartment|flat)|renting (?:in|at|a)|put in the new|close on|new (?:address|zip|home|place|house|apartment|schedule|shift|hours|start time)|(?:address|zip|shift|hours|schedule|start time) (?:is|are) (?:now|changing)|i'?m (?:now )?on (?:the )?(?:\w+ )?(?:shift|nights|nites|days|swing)|(?:i |we )(?:now )?(?:live|work) (?:in|at|from)|now (?:live|living|work|working|at|in)|living (?:with|in)|mud[eé]|mudamos|mudei|cambi[eé]|cambió|actualic[eé]|ahora (?:vivo|trabajo|entro)|nuevo horario|me pasaron|lumipat|chuyển|đổi ca|搬|上夜班)/;
 const CHANGE_DATE =
   /\b(?:(?:as of|since|starting|effective|from|beginning|on|in) )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.? \d{1,2}(?:st|nd|rd|th)?\b|\b(?:the )\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}\/\d{1,2}\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a|p)\b|\b\d{1,2}(?::\d{2})?\s?-\s?\d{1,2}(?::\d{2})?\b|\b\d{5}\b/;
 
@@ -193,13 +208,13 @@ const CUES: Record<Exclude<ReplyBucket, "escalation">, RegExp[]> = {
     // At the start of any sentence: "All correct! What's the appeal process" asks too.
     // At the start of any sentence, after a greeting: "All correct! What's the appeal process" asks too. A verb
     // asks only with its subject after it: "Is the review done?" asks, "Is fine, thank you" does not.
-    /(?:^|[.!;:]\s+|\n\s*)(?:(?:hi|hey|hello|so|also|and|but|ok|okay|sorry|wait|um|oh|well|quick (?:question|q|one))\b[,\s]+){0,3}(?:(?:who|what|whats|what's|wat|when|where|wher|why|how|hw|which|am i|qué|cómo|cuándo|dónde|cuánto|tengo|preciso)\b|(?:do|does|did|is|are|can|could|will|would|should|was|were)\s+(?:i|you|we|it|this|that|there|the|my|your|our|he|she|they|a|an|anyone|someone|everyone)\b|(?:have|has)\s+(?:i|you|we|they|he|she|it|anyone|someone)\b)/,
+    /(?:^|[.!;:]\s+|\n\s*)(?:(?:hi|hey|hello|so|also|and|but|ok|okay|sorry|wait|um|oh|well|quick (?:question|q|one))\b[,\s]+){0,3}(?:(?:who|what|whats|what's|wat|when|where|wher|why|how|hw|which|am i|qué|cómo|cuándo|dónde|cuánto|tengo|preciso)\b|(?!should\s+\w+\s+(?:require|need|want|wish|have)\b[^?？]*$)(?:do|does|did|is|are|can|could|will|would|should|was|were)\s+(?:i|you|we|it|this|that|there|the|my|your|our|he|she|they|a|an|anyone|someone|everyone)\b|(?:have|has)\s+(?:i|you|we|they|he|she|it|anyone|someone)\b)/,
     /\b(quick q|wanted to ask|(?<!\b(?:no|any) )questions?\b|wondering|curious (?:about|if|whether|how|why)|(?:please|pls|kindly) (?:let me know|advise|explain|clarify|tell me)\b|let me know (?:how|what|when|where|why|which|who|whether)\b|(?:would|want|wanted|need) to know|(?:want|wanted|would like|like)(?: to)? ask\b|\bask(?:ing)? (?:if|whether)\b|(?:i'd|i would|i'd just) like to (?:understand|know|ask|learn|find out)|(?:if you could|could you|can you|please) (?:explain|clarify)|confirm (?:whether|if)\b|is (?:there|it) (?:a way|possible|ok(?:ay)?|allowed)|any (?:idea|way)|could you (?:tell|explain|send|clarify)|can you (?:tell|explain|send))/,
   ],
   acknowledgment: [
-    /\b(thanks|thank you|thx|thnks|got it|understood|noted|confirm\w*|verif\w*|received|read (?:this|it)|nothing (?:to report|has changed|to change)|same as (?:before|always|shown|you have)|no changes?|all good|will do|appreciate|correct|corect|corrrect|accurate|right|rigth|current|up to date|checks out|match\w*|cheers|affirmative|indeed|exactly|rite|ryt|yes|yep|yup|yeah|that's (?:me|mine|my \w+)|all set|looks (?:good|fine|right)|sounds (?:good|right)|in order|as it should be|spot on|valid|unchanged|same|still|fine|ok|okie|good to go|sure thing|ty|thank u|good|rigt)\b/,
+    /\b(thanks|thank you|thx|thnks|got it|understood|noted|confirm\w*|verif\w*|received|read (?:this|it)|nothing (?:to report|has changed|to change)|same as (?:before|always|shown|you have)|no changes?|all good|will do|appreciate|correct|corect|corrrect|accurate|right|rigth|current|up to date|checks out|match\w*|cheers|affirmative|indeed|exactly|rite|ryt|yes|yep|yup|yeah|that's (?:me|mine|my \w+)|all set|looks (?:good|fine|right|legit|ok|okay|great)|legit|sounds (?:good|right)|in order|as it should be|spot on|valid|unchanged|same|still|fine|ok|okie|good to go|sure thing|ty|thank u|good|rigt)\b/,
     CONFIRMING_NEGATION,
-    /\b(correct[oa]|bien|igual|mism[oa]|sigo|gracias|certo|correto|obrigad[oa]|merci|exact|salamat|tama|opo|danke|stimmt|richtig|grazie|giusto|corretto|spasibo|dziękuję|zgadza)\b|đúng|chính xác|cảm ơn|正确|对|谢谢|没有变化|맞[습아어]|감사|고맙|はい|正しい|ありがとう|大丈夫|верно|правильно|спасибо|सही|धन्यवाद/u,
+    /\b(correct[oa]s?|bien|igual|mism[oa]|sigo|gracias|certo|correto|obrigad[oa]|merci|exact|salamat|tama|opo|danke|stimmt|richtig|grazie|giusto|corretto|spasibo|dziękuję|zgadza)\b|đúng|chính xác|cảm ơn|[👍👌✅]|正确|对|谢谢|没有变化|맞[습아어]|감사|고맙|はい|正しい|ありがとう|大丈夫|верно|правильно|спасибо|सही|धन्यवाद/u,
   ],
 };
 
@@ -284,7 +299,7 @@ export function classifierFrom(
           confidence: escalationOdds,
           reasons: [why, `an escalation is ${escalationOdds.toFixed(2)} likely: a human should read it`],
         };
-      if (bucket === "question" && OUTSIDE_TOPIC.test(written) && !PROGRAM_TOPIC.test(lower))
+      if (asksOutsideTheProgram(written))
         return { bucket: "escalation", confidence, reasons: [why, "a question about something outside the program"] };
       if (confidence < tuning.minConfidence)
         return {
@@ -326,14 +341,41 @@ function mixedReplyBucket(text: string, readings: ReplyBucket[]): ReplyBucket {
  * ("I haven't moved") stays: against a finding that says otherwise, it disputes it.
  */
 function withoutDeniedProblems(reading: string): string {
-  return reading.replace(CONFIRMING_NEGATION, (phrase) => (/chang|different|new/.test(phrase) ? phrase : " "));
+  return reading
+    .replace(CONFIRMING_NEGATION, (phrase) => (/chang|different|new/.test(phrase) ? phrase : " "))
+    .replace(SUPPOSED_ERROR, " ");
 }
 
-/** Whether a clause that is not a question tells of a change. */
+/** Whether a sentence that asks is about benefits, pay, IT or the like and names nothing of the program. */
+function asksOutsideTheProgram(text: string): boolean {
+  return text
+    .split(/(?<=[.!?？])\s+|\n+/)
+    .some(
+      (sentence) =>
+        (/[?？]/.test(sentence) || CUES.question[1]!.test(sentence)) &&
+        (OUTSIDE_TOPIC.test(sentence) || OFF_TOPIC.test(text)) &&
+        !PROGRAM_TOPIC.test(sentence),
+    );
+}
+
+/** An error the rider only supposes, in a question: "what do I do if I spot a mistake later?" */
+const SUPPOSED_ERROR =
+  /\b(?:if (?:i|we) (?:ever |later )?(?:notice|find|see|spot|come across)|if there(?:'s| is| are) (?:ever )?)\b[^.?!,;]{0,20}?\b(?:errors?|mistakes?|something wrong)\b(?=[^.!]*\?)/g;
+
+/** A clause that supposes ("if I'm switching to nights…") tells of no change. */
+const CONDITION = /^(?:and |but |so )?(?:if|when|whenever|in case|suppose|supposing|what if|unless|once)\b/;
+
+/** Whether a clause that neither asks nor supposes tells of a change. */
 function statesChange(text: string): boolean {
   // Clauses, so that "Moved to Fremont last week, does that change anything?" still states a change.
   const clauses = text.split(/(?<=[.!?？。,;])\s+|\s+[-–—]\s+|\n+/).map((clause) => clause.trim().toLowerCase());
-  return clauses.some((clause) => !/[?？]$/.test(clause) && CHANGE_STATEMENT.test(clause));
+  return clauses.some(
+    (clause) =>
+      !/[?？]$/.test(clause) &&
+      !CONDITION.test(clause) &&
+      !CUES.question[1]!.test(clause) &&
+      CHANGE_STATEMENT.test(clause),
+  );
 }
 
 export interface TrainingExample {

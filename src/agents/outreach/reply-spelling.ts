@@ -97,12 +97,17 @@ export function spellingCorrector(knownTexts: string[]): SpellingCorrector {
 /** Endings that make another form of a word, not a slip: "started" is not a typo of "starts". */
 const ENDINGS = new Set(["", "s", "es", "ed", "d", "ing", "er", "ers", "y", "ies"]);
 
-/** "party" and "part", "started" and "starts": one word with an ending, or two forms of one word. */
+/**
+ * "party" and "part", "started" and "starts": one word with an ending, or two forms of one word. A known stem
+ * with an ending two letters from a known one ("correctos" beside "corrected") is another form, often another language.
+ */
 function anotherForm(word: string, candidate: string): boolean {
   if (word.startsWith(candidate)) return true;
   for (let stem = Math.min(word.length, candidate.length); stem >= 3; stem--) {
     if (word.slice(0, stem) !== candidate.slice(0, stem)) continue;
     if (ENDINGS.has(word.slice(stem)) && ENDINGS.has(candidate.slice(stem))) return true;
+    const [ending, known] = [word.slice(stem), candidate.slice(stem)];
+    if (stem >= 5 && ENDINGS.has(known) && distance(ending, known) >= 2) return true;
   }
   return false;
 }

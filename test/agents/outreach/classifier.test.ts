@@ -104,6 +104,49 @@ describe("reply classifier", () => {
 
   it("sends a question about something outside the program to a person", () => {
     expect(bucketOf("Do you know when the cafeteria reopens?")).toBe("escalation");
+    // Everyday words ("change", "portal") do not make a benefits or IT question a program one.
+    expect(bucketOf("How would I change my HSA contribution?")).toBe("escalation");
+    expect(bucketOf("Who can unlock my login for the payroll portal?")).toBe("escalation");
+    expect(bucketOf("All correct on my end. Also, when do W-2s come out?")).toBe("escalation");
+    expect(bucketOf("Is the vanpool fare taken out before taxes?")).toBe("question");
+  });
+
+  it("reads a change announced for a date, with a question after it, as the update", () => {
+    expect(bucketOf("From March 3 I'll be working second shift. Do I keep my seat?")).toBe("update");
+    expect(bucketOf("Our crew is going to a 12-hour rotation effective 1/5. Anything I should do?")).toBe("update");
+    expect(bucketOf("If I'm switching to nights someday, what happens?")).toBe("question");
+  });
+
+  it("does not take a formal sign-off, a record 'on file' or a repeated reassurance for a question or a denial", () => {
+    expect(bucketOf("I confirm the hours on record are mine. Should you need anything else, do write.")).toBe(
+      "acknowledgment",
+    );
+    expect(bucketOf("Got it, thanks for saying my membership won't be affected meanwhile.")).toBe("acknowledgment");
+    expect(bucketOf("Sí, todos los datos están correctos.")).toBe("acknowledgment");
+  });
+
+  it("reads an error the rider only supposes, or a safety briefing, as a plain question", () => {
+    expect(bucketOf("Who do I tell if there's ever a mistake in my record?")).toBe("question");
+    expect(bucketOf("Do new riders get a safety orientation?")).toBe("question");
+    expect(bucketOf("I spotted a mistake in my record, who fixes it?")).toBe("escalation");
+    expect(bucketOf("I'm raising a safety concern about our driver.")).toBe("escalation");
+  });
+
+  it("hears a request to talk it through, a mix-up or a named group as something for a person", () => {
+    for (const body of [
+      "Could we meet to go over it with whoever manages the vanpools?",
+      "I believe there's a mix-up with another rider's file.",
+      "Odd that it's the older riders who keep getting flagged.",
+      "Separate question: how do I get my tuition paid back?",
+    ])
+      expect(bucketOf(body), body).toBe("escalation");
+  });
+
+  it("reads a question about who looks at a reply as a question, and a record called not theirs as a denial", () => {
+    expect(bucketOf("At what point does a person review my answer?")).toBe("question");
+    expect(bucketOf("Thanks, however that shift isn't mine. Who entered it?")).toBe("escalation");
+    // "I was off" in the next sentence is a day off, not the record being off.
+    expect(bucketOf("Do holiday weeks count for the review? I was off three days.")).toBe("question");
   });
 
   it("sends a reply without clear intent to a person", () => {

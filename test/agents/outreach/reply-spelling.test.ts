@@ -8,6 +8,7 @@ const known = [
   "Nothing to add, I did not move.",
   "Nothing new, no move planned, no party.",
   "The party is over.",
+  "I corrected it and it is corrected now.",
 ];
 const corrector = spellingCorrector(known);
 
@@ -26,5 +27,7 @@ describe("reply spelling", () => {
     // "more" is one letter from the known "move": too short to tell a slip from another word.
     expect(corrector.normalise("nothing more")).toBe("nothing more");
     expect(corrector.normalise("parts of Escalon")).toBe("parts of escalon");
+    // A known stem with an ending two letters from the known one is another form (here Spanish), not a slip.
+    expect(corrector.normalise("datos correctos")).toBe("datos correctos");
   });
 });
