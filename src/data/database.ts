@@ -35,27 +35,33 @@ export async function openDatabase(
     stopServer = server.stop;
     kind = "embedded";
   }
+  // The migration check runs on the pool the commands then use: one connection (and one password
+  // handshake) for a short command instead of two.
+  const clients = createDataClients(url);
+  const closeClients = async () => {
+    await clients.prisma.$disconnect();
+    await clients.pool.end();
+  };
   try {
-    const applied = await migrateDatabase(url).catch(async (error) => {
+    const applied = await migrateDatabase(url, clients.pool).catch(async (error) => {
       // The embedded server's database is created on first use (checked this way round to save a
       // connection on every start); an external database must exist.
       if (!serverUrl || (error as { code?: string }).code !== MISSING_DATABASE) throw error;
       await ensureDatabaseExists(serverUrl, EMBEDDED_DATABASE);
-      return migrateDatabase(url);
+      return migrateDatabase(url, clients.pool);
     });
     if (applied.length > 0) options.log?.(`Applied ${applied.length} database migration(s): ${applied.join(", ")}`);
   } catch (error) {
+    await closeClients();
     await stopServer();
     throw error;
   }
-  const clients = createDataClients(url);
   return {
     ...clients,
     url,
     kind,
     async close() {
-      await clients.prisma.$disconnect();
-      await clients.pool.end();
+      await closeClients();
       await stopServer();
     },
   };
