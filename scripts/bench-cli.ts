@@ -2,7 +2,8 @@
 // PostgreSQL already up (as when the bot runs beside it) and the mock data loaded. Each command runs
 // BENCH_CLI_RUNS times (10) as a fresh process; prints the median and range of wall-clock seconds.
 // BENCH_CLI_NODE picks another Node binary for the commands (e.g. Node 24 from the npm `node` package).
-// Asserts nothing.
+// With GNU time installed it also prints the median CPU seconds (user + system), which a busy machine
+// inflates far less than wall-clock time. Asserts nothing.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -20,6 +21,26 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-cli-"));
 fs.chmodSync(dataDir, 0o755);
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, POOLPATROL_DATA_DIR: dataDir };
 const poolpatrol = (args: string[]) => run(NODE, [CLI, ...args], { cwd: PROJECT_ROOT, env });
+const GNU_TIME = "/usr/bin/time";
+const timed = fs.existsSync(GNU_TIME);
+
+/** Wall-clock and (with GNU time) CPU seconds of one run. */
+async function measure(args: string[]): Promise<{ wall: number; cpu: number }> {
+  const started = performance.now();
+  if (!timed) {
+    await poolpatrol(args);
+    return { wall: (performance.now() - started) / 1000, cpu: Number.NaN };
+  }
+  const { stderr } = await run(GNU_TIME, ["-f", "cpu %U %S", NODE, CLI, ...args], { cwd: PROJECT_ROOT, env });
+  const wall = (performance.now() - started) / 1000;
+  const [, user, system] = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr) ?? [];
+  return { wall, cpu: Number(user) + Number(system) };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2;
+}
 
 const server = await startEmbeddedPostgres({ dataDir });
 try {
@@ -29,20 +50,29 @@ try {
   const { stdout: version } = await run(NODE, ["-v"]);
   console.log(`poolpatrol start-up, embedded PostgreSQL up, mock data (Node ${version.trim()}, ${RUNS} runs each)`);
   console.log(`Load average before: ${loadAverage()}`);
-  console.log(`${"command".padEnd(28)} median s   min s   max s`);
+  console.log(`${"command".padEnd(28)} median s   min s   max s  median CPU s`);
   const commands = [["--help"], ["cases"], ["approvals"], ["jobs"], ["quarantine", "list"]];
   if (caseId) commands.push(["case", "show", caseId]);
   for (const args of commands) {
-    const seconds: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const started = performance.now();
-      await poolpatrol(args);
-      seconds.push((performance.now() - started) / 1000);
-    }
-    seconds.sort((a, b) => a - b);
-    const median = (seconds[Math.floor((RUNS - 1) / 2)]! + seconds[Math.ceil((RUNS - 1) / 2)]!) / 2;
+    const runs: { wall: number; cpu: number }[] = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await measure(args));
+    const wall = runs.map((r) => r.wall);
     console.log(
-      `${args.join(" ").padEnd(28)} ${median.toFixed(2).padStart(8)} ${seconds[0]!.toFixed(2).padStart(7)} ${seconds.at(-1)!.toFixed(2).padStart(7)}`,
+      [
+        args.join(" ").padEnd(28),
+        median(wall).toFixed(2).padStart(8),
+        Math.min(...wall)
+          .toFixed(2)
+          .padStart(7),
+        Math.max(...wall)
+          .toFixed(2)
+          .padStart(7),
+        timed
+          ? median(runs.map((r) => r.cpu))
+              .toFixed(2)
+              .padStart(13)
+          : "",
+      ].join(" "),
     );
   }
   console.log(`Load average after: ${loadAverage()}`);
