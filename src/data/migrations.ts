@@ -12,30 +12,40 @@ const MIGRATIONS_DIR = path.join(PROJECT_ROOT, "prisma", "migrations");
 const PRISMA_CLI = path.join(PROJECT_ROOT, "node_modules", "prisma", "build", "index.js");
 const PRELOAD = path.join(PROJECT_ROOT, "src", "data", "prisma-cli-preload.cjs");
 
-export async function pendingMigrations(databaseUrl: string): Promise<string[]> {
+/** What the check needs: a pg Pool or Client already pointed at the database. */
+export type Queryable = Pick<pg.Pool, "query">;
+
+/** PostgreSQL's SQLSTATE for "relation does not exist": no migration was ever applied. */
+const UNDEFINED_TABLE = "42P01";
+
+/** One query, on the caller's connection when given one (a start-up then pays for a single connection). */
+export async function pendingMigrations(databaseUrl: string, db?: Queryable): Promise<string[]> {
   const all = fs
     .readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .sort();
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  const client = db ? undefined : new pg.Client({ connectionString: databaseUrl });
+  await client?.connect();
   try {
-    const table = await client.query(`SELECT to_regclass('public._prisma_migrations') AS name`);
-    if (!table.rows[0]?.name) return all;
-    const applied = await client.query(
-      `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-    );
-    const done = new Set(applied.rows.map((r: { migration_name: string }) => r.migration_name));
+    const applied = await (db ?? client!)
+      .query<{ migration_name: string }>(
+        `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+      )
+      .catch((error) => {
+        if ((error as { code?: string }).code === UNDEFINED_TABLE) return { rows: [] };
+        throw error;
+      });
+    const done = new Set(applied.rows.map((r) => r.migration_name));
     return all.filter((name) => !done.has(name));
   } finally {
-    await client.end();
+    await client?.end();
   }
 }
 
 /** Returns the names of the migrations it applied. */
-export async function migrateDatabase(databaseUrl: string): Promise<string[]> {
-  const pending = await pendingMigrations(databaseUrl);
+export async function migrateDatabase(databaseUrl: string, db?: Queryable): Promise<string[]> {
+  const pending = await pendingMigrations(databaseUrl, db);
   if (pending.length === 0) return [];
   try {
     await promisify(execFile)(process.execPath, [PRISMA_CLI, "migrate", "deploy", "--config", "prisma.config.ts"], {

@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
+import type pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.js";
-import { poolTypes } from "./bytea-array.js";
+import { createPool } from "./pg-pool.js";
 
 export { Prisma } from "../generated/prisma/client.js";
 export type { PrismaClient };
@@ -12,19 +12,6 @@ export interface DataClients {
   pool: pg.Pool;
 }
 
-export function createDataClients(databaseUrl: string): DataClients {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20, types: poolTypes });
-  // An idle pooled connection reports an error when the server goes away (a restart,
-  // or the embedded server stopping while a closed connection is still draining).
-  // Queries in flight get their own errors; without a listener this one would crash
-  // the process.
-  pool.on("error", (error) => {
-    if ((error as { code?: string }).code !== "57P01")
-      process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`);
-  });
-  // The same for a connection checked out of the pool (a held lock, a transaction) when the
-  // server stops first, as the embedded server does on Ctrl-C or SIGTERM: its next query fails
-  // with the error instead, and the pool's listener above reports idle ones.
-  pool.on("connect", (client) => client.on("error", () => {}));
+export function createDataClients(databaseUrl: string, pool: pg.Pool = createPool(databaseUrl)): DataClients {
   return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
 }

@@ -38,8 +38,8 @@ const lastBotText = (threadTs: string, channel = AUDIT_CHANNEL) =>
       .at(-1)!.text,
   );
 
-// One thread's conversation: the follow-ups and the restart continue the first question.
-describe("questions in a case thread", { shuffle: false }, () => {
+// Questions in one alert's thread: each test's follow-ups continue its own first question.
+describe("questions in a case thread", () => {
   it("answers one rider's evidence with sources, then 'and the other rider?', and ignores a retried event", async () => {
     await ask(CAROL, "why did this case fail? tell me about EMP-1028");
     let answer = lastBotText(alertTs);
