@@ -67,6 +67,35 @@ export function jobIdFor(key: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** How many sent jobs a process remembers for `drain`: a long-running bot forgets the oldest beyond this. */
+export const SENT_JOBS_LIMIT = 10_000;
+
+/**
+ * The jobs this process sent (or retried by hand) to queues it works, for `drain` to wait on: forgotten
+ * when this process finishes them or `drain` has looked at them, and the oldest beyond `limit`.
+ */
+export class SentJobs {
+  private readonly jobs = new Map<string, string>();
+  constructor(private readonly limit = SENT_JOBS_LIMIT) {}
+  add(id: string, name: string): void {
+    this.jobs.delete(id);
+    this.jobs.set(id, name);
+    for (const oldest of this.jobs.keys()) {
+      if (this.jobs.size <= this.limit) break;
+      this.jobs.delete(oldest);
+    }
+  }
+  forget(id: string): void {
+    this.jobs.delete(id);
+  }
+  get size(): number {
+    return this.jobs.size;
+  }
+  entries(): [string, string][] {
+    return [...this.jobs];
+  }
+}
+
 export async function startJobEngine(options: {
   databaseUrl: string;
   log: (line: string) => void;
@@ -97,7 +126,7 @@ export async function startJobEngine(options: {
   await boss.createQueue(DEAD_LETTERS, { name: DEAD_LETTERS, retryLimit: 0 });
 
   const workers = new Map<string, string[]>();
-  const sent = new Map<string, string>();
+  const sent = new SentJobs();
   const polling = options.pollingIntervalSeconds ?? 2;
   const instanceId = randomUUID();
   const registry = createInstanceRegistry(options.databaseUrl);
@@ -141,7 +170,9 @@ export async function startJobEngine(options: {
               const mark = `job:${name}:${job!.id}`;
               await registry.mark(mark, instanceId);
               try {
-                return await handler(job!);
+                const result = await handler(job!);
+                sent.forget(job!.id);
+                return result;
               } finally {
                 await registry.unmark(mark, instanceId);
               }
@@ -155,7 +186,7 @@ export async function startJobEngine(options: {
       const id = await boss.send(name, data, sendOptions);
       const local = workers.get(name);
       if (local) {
-        if (id) sent.set(id, name);
+        if (id) sent.add(id, name);
         // Inside a caller's transaction the job is not visible yet; the next poll finds it.
         if (!sendOptions.db) for (const worker of local) boss.notifyWorker(worker);
       }
@@ -164,18 +195,18 @@ export async function startJobEngine(options: {
     worked: () => [...workers.keys()],
     retryOrphans,
     track(name, id) {
-      sent.set(id, name);
+      sent.add(id, name);
       for (const worker of workers.get(name) ?? []) boss.notifyWorker(worker);
     },
     async drain(timeoutMs = 120_000) {
       const deadline = Date.now() + timeoutMs;
       const unfinished = new Map<string, UnfinishedJob>();
       while (sent.size > 0) {
-        for (const [id, name] of [...sent]) {
+        for (const [id, name] of sent.entries()) {
           const job = await boss.getJobById<object>(name, id, { includeArchive: true });
           const due = job?.state === "active" || (job?.state === "created" && job.startAfter.getTime() <= Date.now());
           if (due && Date.now() < deadline) continue;
-          sent.delete(id);
+          sent.forget(id);
           // A job due later (a reply timeout in 7 days) is not waited for.
           if (job && job.state !== "completed" && (job.state !== "created" || due))
             unfinished.set(id, { id, name, state: job.state, error: errorOf(job.output) });

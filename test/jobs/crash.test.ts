@@ -2,10 +2,14 @@
 // land: one email per intended send at the Resend stub; for an approved cancellation (the whole
 // request recorded as the CLI records it, or a per-rider Remove as a signed click on the card),
 // the rider removed once, one removal event, one removal notice, the case cancelled, one decision
-// note in the case's thread and one card; no agent run left `running`. The bot is a child process
-// running the compiled dist/ (test/support/crash-child.mjs); the fake Slack and the Resend stub are
-// HTTP servers in this process. The kill points come from a seeded generator: set
-// POOLPATROL_CRASH_SEED to the seed a failure prints to replay them.
+// note in the case's thread and one card; for an Undo click on that card, each rider back once, one
+// reinstatement each, one retraction email each and the card saying so; for a sweep started with
+// `/poolpatrol audit all` (killed while it starts, audits its pages, sends first emails or
+// announces), the sweep finished once, one case per failing vanpool, one first email per flagged
+// rider, one summary and one alert per new case; no agent run left `running`, no sweep job left
+// unfinished. The bot is a child process running the compiled dist/ (test/support/crash-child.mjs);
+// the fake Slack and the Resend stub are HTTP servers in this process. The kill points come from a
+// seeded generator: set POOLPATROL_CRASH_SEED to the seed a failure prints to replay them.
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,23 +21,32 @@ import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
 import { findApproval } from "../../src/data/approval-repository.js";
 import { findCaseCardData } from "../../src/data/case-card-repository.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
+import type { PrismaClient } from "../../src/data/prisma.js";
 import { insertFixturesInBulk, seedFixtures } from "../../src/data/seed.js";
+import { findSweepTotals } from "../../src/data/sweep-repository.js";
 import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
 import { findVanpoolSnapshot } from "../../src/data/vanpool-repository.js";
+import { decideAfterAudit } from "../../src/domain/case-lifecycle.js";
 import { resendSender } from "../../src/integrations/email/resend-sender.js";
-import { type JobEngine, startJobEngine } from "../../src/jobs/engine.js";
+import { JOB_SCHEMA, type JobEngine, startJobEngine } from "../../src/jobs/engine.js";
 import { QUEUE_OPTIONS } from "../../src/jobs/queues.js";
 import { postSigned } from "../../src/sandbox/slack/payloads.js";
-import { parseButtonValue, RIDER_ACTIONS } from "../../src/slack/blocks/approval-card.js";
+import { parseButtonValue, RIDER_ACTIONS, UNDO_CANCELLATION } from "../../src/slack/blocks/approval-card.js";
 import { evidenceVersion } from "../../src/slack/blocks/card-facts.js";
+import { COMMAND } from "../../src/slack/listeners/commands/poolpatrol.js";
 import { auditVanpool } from "../../src/verification/audit.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
 import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
 
-const EMAIL_TRIALS = Number(process.env.POOLPATROL_CRASH_EMAIL_TRIALS ?? 10);
-const DECISION_TRIALS = Number(process.env.POOLPATROL_CRASH_DECISION_TRIALS ?? 10);
+const EMAIL_TRIALS = Number(process.env.POOLPATROL_CRASH_EMAIL_TRIALS ?? 8);
+/** Decision trials come in pairs: the whole request approved, then per-rider Removes (each followed by an Undo trial). */
+const DECISION_TRIALS = Number(process.env.POOLPATROL_CRASH_DECISION_TRIALS ?? 6);
+const SWEEP_TRIALS = Number(process.env.POOLPATROL_CRASH_SWEEP_TRIALS ?? 6);
+/** Vanpools per sweep trial, in pages of ten: about one in ten fails a check. */
+const SWEEP_VANPOOLS = 200;
+const SWEEP_PAGE_SIZE = 10;
 const SEED = Number(process.env.POOLPATROL_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const SIGNING_SECRET = "crash-test-secret";
 const CHANNEL = "C0AUDIT";
@@ -61,30 +74,84 @@ let deps: AgentDeps;
 let child: ChildProcess | undefined;
 let botUrl = "";
 
-async function startChild(): Promise<void> {
+/** The database a bot works on and the channel it posts in. */
+interface Workplace {
+  url: string;
+  channel: string;
+}
+let workplace: Workplace;
+const mainWorkplace = (): Workplace => ({ url: db.url, channel: CHANNEL });
+
+/** A bot process with its modules loaded, waiting to be told where to work. */
+interface LoadedBot {
+  process: ChildProcess;
+  loaded: Promise<void>;
+  ready: Promise<string>;
+}
+/** The next bot, loading while the current one works: a restart then costs its connections, not its imports. */
+let spare: LoadedBot | undefined;
+
+function loadBot(): LoadedBot {
   const started = spawn(process.execPath, [path.join(PROJECT_ROOT, "test/support/crash-child.mjs")], {
     cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      CRASH_DATABASE_URL: db.url,
-      CRASH_RESEND_URL: resend.baseUrl,
-      CRASH_SLACK_API_URL: fake.apiUrl,
-      CRASH_SLACK_TOKEN: fake.botToken,
-      CRASH_SIGNING_SECRET: SIGNING_SECRET,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
   let errors = "";
+  let output = "";
+  const watchers: (() => void)[] = [];
   started.stderr!.on("data", (chunk) => (errors += chunk));
-  const port = await new Promise<string>((resolve, reject) => {
-    started.stdout!.on("data", (chunk) => {
-      const ready = /ready (\d+)/.exec(String(chunk));
-      if (ready) resolve(ready[1]!);
-    });
-    started.on("exit", (code) => reject(new Error(`the bot exited (${code}) before it was ready:\n${errors}`)));
+  started.stdout!.on("data", (chunk) => {
+    output += chunk;
+    for (const watch of watchers) watch();
   });
-  botUrl = `http://127.0.0.1:${port}/slack/events`;
-  child = started;
+  const exited = new Promise<never>((_, reject) =>
+    started.on("exit", (code) => reject(new Error(`the bot exited (${code}) before it was ready:\n${errors}`))),
+  );
+  exited.catch(() => {});
+  const printed = (pattern: RegExp) =>
+    Promise.race([
+      new Promise<string>((resolve) => {
+        const watch = () => {
+          const found = pattern.exec(output);
+          if (found) resolve(found[1] ?? found[0]);
+        };
+        watchers.push(watch);
+        watch();
+      }),
+      exited,
+    ]);
+  const loaded = printed(/loaded/).then(() => undefined);
+  loaded.catch(() => {});
+  const ready = printed(/ready (\d+)/);
+  ready.catch(() => {});
+  return { process: started, loaded, ready };
+}
+
+async function startChild(where: Workplace = workplace): Promise<void> {
+  workplace = where;
+  const bot = spare ?? loadBot();
+  spare = loadBot();
+  await bot.loaded;
+  bot.process.stdin!.write(
+    `${JSON.stringify({
+      databaseUrl: where.url,
+      channel: where.channel,
+      sweepPageSize: String(SWEEP_PAGE_SIZE),
+      resendUrl: resend.baseUrl,
+      slackApiUrl: fake.apiUrl,
+      slackToken: fake.botToken,
+      signingSecret: SIGNING_SECRET,
+    })}\n`,
+  );
+  botUrl = `http://127.0.0.1:${await bot.ready}/slack/events`;
+  child = bot.process;
+}
+
+/** A bot running on `where`, started (or moved there) if need be. */
+async function childOn(where: Workplace): Promise<void> {
+  if (child && workplace.url === where.url && workplace.channel === where.channel) return;
+  if (child) await killChild();
+  await startChild(where);
 }
 
 function killChild(): Promise<void> {
@@ -96,19 +163,27 @@ function killChild(): Promise<void> {
   });
 }
 
-async function crashAfter(ms: number): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, ms));
+async function crashNow(): Promise<void> {
   await killChild();
   await startChild();
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
+async function crashAfter(ms: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  await crashNow();
+}
+
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  { timeoutMs = 90_000, everyMs = 100 } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what} (${replay})`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 
@@ -127,10 +202,11 @@ beforeAll(async () => {
     })),
     jobs: engine,
   };
-  await startChild();
+  await startChild(mainWorkplace());
 }, 120_000);
 afterAll(async () => {
   if (child) await killChild();
+  spare?.process.kill("SIGKILL");
   await engine?.stop();
   await Promise.all([fake?.close(), resend?.close()]);
   await db?.drop();
@@ -144,6 +220,7 @@ const noRunLeftRunning = () =>
 
 describe("kill -9 during work, then a restart", () => {
   it(`sends every email exactly once across ${EMAIL_TRIALS} crashes while sending`, { timeout: 600_000 }, async () => {
+    await childOn(mainWorkplace());
     const workflow = createCaseWorkflow(deps);
     const { case_id: caseId } = await workflow.auditVanpool("VP-111");
     const record = await db.prisma.case.findUniqueOrThrow({ where: { id: caseId! } });
@@ -309,11 +386,81 @@ describe("kill -9 during work, then a restart", () => {
     expect(fake.messages(CHANNEL).filter(isAlertOf(c.vanpoolId)), `${trial}, ${replay}`).toHaveLength(1);
   }
 
-  it(`carries out every approved cancellation once across ${2 * DECISION_TRIALS} crashes after the ack`, {
+  /**
+   * A signed click on the carried-out card's Undo, a crash at a random point, then: each removed rider
+   * back once, one reinstatement each, the case resolved once, one retraction email each and no other
+   * email, one note in the thread, and a card that says it was undone with nothing left to click.
+   */
+  async function undoAcrossACrash(c: { vanpoolId: string; caseId: string; approvalId: string }, trial: string) {
+    const removed = (
+      await db.prisma.rider.findMany({
+        where: { vanpoolId: c.vanpoolId, status: "removed" },
+        include: { employee: { select: { email: true } } },
+      })
+    ).map((r) => ({ id: r.employeeId, email: r.employee.email }));
+    const alert = await alertOf(c.vanpoolId);
+    const cardNow = () => fake.thread(CHANNEL, alert.ts).find((m) => /^Cancellation of/.test(String(m.text)));
+    const card = await until(`${trial}: Undo on the card`, async () => {
+      const shown = cardNow();
+      return shown && buttonsOf(shown).some((b) => b.action_id.startsWith(UNDO_CANCELLATION)) ? shown : false;
+    });
+    const emailsBefore = resend.sent.length;
+    await click(card, buttonsOf(card).find((b) => b.action_id.startsWith(UNDO_CANCELLATION))!);
+    await crashAfter(randomMs(1500));
+
+    await until(
+      `${trial}: every removed rider back`,
+      async () => (await db.prisma.rider.count({ where: { vanpoolId: c.vanpoolId, status: "removed" } })) === 0,
+    );
+    for (const rider of removed) {
+      const key = `${c.caseId}:retraction:${rider.id}`;
+      await until(`${trial}: the retraction email to ${rider.id}`, async () =>
+        resend.sent.some((s) => s.idempotencyKey === key),
+      );
+    }
+    const note = /undid the cancellation/;
+    const thread = () => fake.thread(CHANNEL, alert.ts);
+    await until(`${trial}: the undo note in the thread`, async () => thread().some((m) => note.test(String(m.text))));
+    const shown = await until(`${trial}: the card saying the cancellation was undone`, async () => {
+      const now = cardNow();
+      return now && JSON.stringify(now.blocks).includes("Cancellation undone") ? now : false;
+    });
+    // Let any duplicate a second run would send or post arrive before counting.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const reinstated = await db.prisma.auditEvent.findMany({
+      where: { subjectId: c.caseId, action: "rider.reinstated" },
+    });
+    expect(
+      reinstated.map((e) => (e.details as { employee_id: string }).employee_id).sort(),
+      `${trial}, ${replay}`,
+    ).toEqual(removed.map((r) => r.id).sort());
+    const undone = await db.prisma.auditEvent.findMany({
+      where: { subjectId: c.caseId, action: "case.status_changed" },
+    });
+    expect(
+      undone.filter((e) => (e.details as { from: string; to: string }).from === "cancelled"),
+      `${trial}, ${replay}`,
+    ).toHaveLength(1);
+    expect((await db.prisma.case.findUniqueOrThrow({ where: { id: c.caseId } })).status, trial).toBe("resolved");
+    // Exactly one retraction per rider, and no other email went out since the click.
+    const since = resend.sent.slice(emailsBefore);
+    expect(since.map((s) => s.idempotencyKey).sort(), `${trial}, ${replay}`).toEqual(
+      removed.map((r) => `${c.caseId}:retraction:${r.id}`).sort(),
+    );
+    expect(
+      thread().filter((m) => note.test(String(m.text))),
+      `${trial}, ${replay}`,
+    ).toHaveLength(1);
+    expect(buttonsOf(shown), `${trial}: nothing left to click on the card, ${replay}`).toEqual([]);
+  }
+
+  it(`carries out every approved cancellation once across ${2 * DECISION_TRIALS} crashes after the ack, and each Undo across ${DECISION_TRIALS} more`, {
     timeout: 900_000,
   }, async () => {
+    await childOn(mainWorkplace());
     const vanpools = await failingVanpools(2 * DECISION_TRIALS);
     expect(vanpools).toHaveLength(2 * DECISION_TRIALS);
+    let undoTrials = 0;
     for (let trial = 0; trial < 2 * DECISION_TRIALS; trial++) {
       const perRider = trial % 2 === 1;
       const label = `${perRider ? "Remove" : "Approve"} trial ${trial} on ${vanpools[trial]}`;
@@ -329,7 +476,139 @@ describe("kill -9 during work, then a restart", () => {
       else await createCaseWorkflow(deps).decide(c.approvalId, "approve", APPROVER);
       await crashAfter(randomMs(1500));
       await expectCarriedOutOnce(c, label);
+      if (perRider && (await db.prisma.case.findUniqueOrThrow({ where: { id: c.caseId } })).status === "cancelled") {
+        await undoAcrossACrash(c, `Undo trial after ${label}`);
+        undoTrials++;
+      }
     }
+    // Synthetic vanpools' riders fail their checks, so every per-rider trial removes someone to reinstate.
+    expect(undoTrials).toBe(DECISION_TRIALS);
     await noRunLeftRunning();
+  });
+
+  /** Where a sweep trial kills the bot: while it starts, audits pages, sends first emails, or announces. */
+  const SWEEP_PHASES = ["start", "pages", "emails", "announcement"] as const;
+
+  /** What auditing each vanpool says a sweep must do: the vanpools that get a case, each with its flagged riders. */
+  async function expectedCases(prisma: PrismaClient): Promise<Map<string, { emails: string[] }>> {
+    const expected = new Map<string, { emails: string[] }>();
+    for (const { id } of await prisma.vanpool.findMany({ where: { status: "active" }, select: { id: true } })) {
+      const audit = await auditVanpool((await findVanpoolSnapshot(prisma, id))!, deps);
+      const decision = decideAfterAudit({ location: audit.location.verdict, shift: audit.shift.verdict });
+      if (decision.kind !== "open_case") continue;
+      const flagged = [audit.location, audit.shift].filter((r) => r.verdict === "fail").flatMap((r) => r.flagged);
+      const riders = await prisma.employee.findMany({ where: { id: { in: flagged } }, select: { email: true } });
+      expected.set(id, { emails: decision.email ? riders.map((r) => r.email).sort() : [] });
+    }
+    return expected;
+  }
+
+  /** Top-level messages of a channel and every reply in their threads. */
+  const everyMessage = (channel: string) =>
+    fake.messages(channel).flatMap((m) => [m, ...fake.thread(channel, m.ts).filter((r) => r.ts !== m.ts)]);
+
+  const unfinishedSweepJobs = async (prisma: PrismaClient) => {
+    const [row] = await prisma.$queryRawUnsafe<{ n: bigint }[]>(
+      `SELECT count(*) AS n FROM ${JOB_SCHEMA}.job WHERE name LIKE 'sweep-%' AND state NOT IN ('completed', 'cancelled')`,
+    );
+    return Number(row!.n);
+  };
+
+  async function sweepAcrossACrash(trial: number): Promise<void> {
+    const phase = SWEEP_PHASES[trial % SWEEP_PHASES.length]!;
+    const label = `sweep trial ${trial} (killed during ${phase})`;
+    const sweepDb = await createTestDatabase();
+    const channel = `C0SWEEP${trial}`;
+    try {
+      await insertFixturesInBulk(sweepDb.prisma, generateSyntheticFixtures(SWEEP_VANPOOLS, SEED + trial));
+      const expected = await expectedCases(sweepDb.prisma);
+      const emails = [...expected.values()].flatMap((e) => e.emails);
+      await childOn({ url: sweepDb.url, channel });
+      const emailsBefore = resend.sent.length;
+      const sentSoFar = () => resend.sent.length - emailsBefore;
+      const response = await postSigned(
+        botUrl,
+        SIGNING_SECRET,
+        fake.slashCommandBody({ command: COMMAND, text: "audit all", user_id: APPROVER, channel_id: channel }),
+      );
+      expect(await response.text(), label).toContain("Auditing every vanpool");
+      const sweepRow = () => sweepDb.prisma.sweep.findFirst();
+      const pages = Math.ceil(SWEEP_VANPOOLS / SWEEP_PAGE_SIZE);
+      const fast = { everyMs: 10 };
+      if (phase === "start") await new Promise((resolve) => setTimeout(resolve, randomMs(300)));
+      else if (phase === "pages") {
+        const done = 1 + randomMs(pages - 1);
+        await until(
+          `${label}: ${done} page(s) done`,
+          async () => {
+            const sweep = await sweepRow();
+            const finished = sweep && (await sweepDb.prisma.sweepPage.count({ where: { finishedAt: { not: null } } }));
+            return (finished ?? 0) >= done || Boolean(sweep?.finishedAt);
+          },
+          fast,
+        );
+      } else if (phase === "emails") {
+        const sent = 1 + randomMs(Math.max(1, emails.length - 1));
+        await until(`${label}: ${sent} first email(s) sent`, async () => sentSoFar() >= sent, fast);
+      } else {
+        await until(`${label}: the sweep finished`, async () => Boolean((await sweepRow())?.finishedAt), fast);
+        await new Promise((resolve) => setTimeout(resolve, randomMs(300)));
+      }
+      await crashNow();
+
+      const sweep = await until(`${label}: the sweep finished`, async () => {
+        const row = await sweepRow();
+        return row?.finishedAt ? row : false;
+      });
+      expect(await sweepDb.prisma.sweep.count(), `${label}: one sweep, ${replay}`).toBe(1);
+      const totals = (await findSweepTotals(sweepDb.prisma, sweep.id))!;
+      expect(totals, `${label}, ${replay}`).toMatchObject({
+        vanpools: SWEEP_VANPOOLS,
+        checked: SWEEP_VANPOOLS,
+        errors: [],
+      });
+      // One case per vanpool that fails, none for the others, each counted once in the sweep's totals.
+      const cases = await sweepDb.prisma.case.findMany();
+      expect(cases.map((c) => c.vanpoolId).sort(), `${label}, ${replay}`).toEqual([...expected.keys()].sort());
+      expect([...totals.new_cases].sort(), `${label}, ${replay}`).toEqual(cases.map((c) => c.id).sort());
+
+      // One first email per flagged rider of each new case, none twice.
+      await until(`${label}: every first email sent`, async () => sentSoFar() >= emails.length);
+      await until(
+        `${label}: no sweep job left unfinished`,
+        async () => (await unfinishedSweepJobs(sweepDb.prisma)) === 0,
+      );
+      await until(
+        `${label}: no agent run left running`,
+        async () => (await sweepDb.prisma.agentRun.count({ where: { status: "running" } })) === 0,
+      );
+      // Let any duplicate a second run would send or post arrive before counting.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const recipients = resend.sent.slice(emailsBefore).flatMap((s) => s.body.to as string[]);
+      expect(recipients.sort(), `${label}: one first email per flagged rider, ${replay}`).toEqual(emails.sort());
+
+      // One summary in the channel, finished, and one alert per new case.
+      const summaries = fake.messages(channel).filter((m) => String(m.text).startsWith("Audit of every vanpool"));
+      expect(
+        summaries.map((m) => m.text),
+        `${label}, ${replay}`,
+      ).toHaveLength(1);
+      expect(summaries[0]!.text, label).toContain(`${SWEEP_VANPOOLS} checked, ${cases.length} new case`);
+      const messages = everyMessage(channel);
+      for (const c of cases)
+        expect(
+          messages.filter((m) => String(m.text).includes(`(${c.id},`)),
+          `${label}: the alert of ${c.id}, ${replay}`,
+        ).toHaveLength(1);
+    } finally {
+      if (child && workplace.url === sweepDb.url) await killChild();
+      await sweepDb.drop();
+    }
+  }
+
+  it(`finishes every sweep once, with one case, first email and alert each, across ${SWEEP_TRIALS} crashes`, {
+    timeout: 900_000,
+  }, async () => {
+    for (let trial = 0; trial < SWEEP_TRIALS; trial++) await sweepAcrossACrash(trial);
   });
 });

@@ -1,7 +1,11 @@
-// A bot process for the crash test, run from the compiled dist/ (it starts in about a second):
-// the job workers and the HTTP listener of a real bot, on the database, fake Slack and Resend
-// stub the test names in its environment. It prints "ready <port>" once it takes requests and
-// works jobs; the test kills it with SIGKILL at random points.
+// A bot process for the crash test, run from the compiled dist/: the job workers and the HTTP
+// listener of a real bot, with sweeps started by `/poolpatrol audit all` and announced in its
+// audit channel. Loading its modules is most of its start-up (seconds on a busy machine), so the
+// test starts the next bot ahead of time: it prints "loaded", then waits for one line on stdin
+// naming its database, fake Slack, Resend stub and channel, and prints "ready <port>" once it
+// takes requests and works jobs. The test kills it with SIGKILL at random points.
+import { once } from "node:events";
+import { createInterface } from "node:readline";
 import { buildAgentDeps } from "../../dist/src/agents/deps.js";
 import { parseSettings } from "../../dist/src/config/settings.js";
 import { createDataClients } from "../../dist/src/data/prisma.js";
@@ -9,16 +13,21 @@ import { resendSender } from "../../dist/src/integrations/email/resend-sender.js
 import { startJobEngine } from "../../dist/src/jobs/engine.js";
 import { QUEUE_OPTIONS } from "../../dist/src/jobs/queues.js";
 import { startBotJobs } from "../../dist/src/jobs/runtime.js";
+import { createBotSweeps } from "../../dist/src/jobs/sweep-runtime.js";
 import { createSlackApp } from "../../dist/src/slack/app.js";
 
-const env = (name) => {
-  const value = process.env[name];
+process.stdout.write("loaded\n");
+const [line] = await once(createInterface({ input: process.stdin }), "line");
+const config = JSON.parse(line);
+const given = (name) => {
+  const value = config[name];
   if (!value) throw new Error(`crash-child needs ${name}`);
   return value;
 };
 
-const databaseUrl = env("CRASH_DATABASE_URL");
-const settings = parseSettings({});
+const databaseUrl = given("databaseUrl");
+const settings = parseSettings({ POOLPATROL_SWEEP_PAGE_SIZE: given("sweepPageSize") });
+const channel = given("channel");
 const clients = createDataClients(databaseUrl);
 const jobs = await startJobEngine({
   databaseUrl,
@@ -29,18 +38,19 @@ const jobs = await startJobEngine({
 });
 const deps = {
   ...(await buildAgentDeps(clients, settings, {
-    sender: resendSender({ apiKey: "re_test_key", baseUrl: env("CRASH_RESEND_URL"), timeoutMs: 3000 }),
+    sender: resendSender({ apiKey: "re_test_key", baseUrl: given("resendUrl"), timeoutMs: 3000 }),
   })),
   jobs,
 };
+const sweeps = createBotSweeps({ engine: jobs, agent: deps, settings, log: () => {} });
 const bot = await createSlackApp({
   slack: {
-    botToken: env("CRASH_SLACK_TOKEN"),
-    signingSecret: env("CRASH_SIGNING_SECRET"),
+    botToken: given("slackToken"),
+    signingSecret: given("signingSecret"),
     appToken: undefined,
-    apiUrl: env("CRASH_SLACK_API_URL"),
+    apiUrl: given("slackApiUrl"),
     port: 0,
-    auditChannel: "C0AUDIT",
+    auditChannel: channel,
     approvers: ["U0ALICE"],
     restrictAudits: false,
   },
@@ -48,7 +58,9 @@ const bot = await createSlackApp({
   jobs,
   retries: 0,
   channelIntervalMs: 0,
+  startSweep: sweeps.startSweep,
 });
+await sweeps.attach(bot, channel);
 const server = await bot.app.start(0);
 await startBotJobs(bot, jobs, settings, { recoverEveryMs: 500 });
 process.stdout.write(`ready ${server.address().port}\n`);

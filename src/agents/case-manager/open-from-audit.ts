@@ -100,6 +100,7 @@ export async function sendInitialEmails(deps: AgentDeps, caseId: string): Promis
     caseId,
     vanpoolId: record.vanpool_id,
     now: deps.now(),
+    instanceId: deps.jobs?.instanceId,
     input: { prompt_version: OUTREACH_PROMPT_VERSION, ...task },
   });
   const { sendEmail } = createOutreachTools(deps);
