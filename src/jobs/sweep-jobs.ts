@@ -122,7 +122,12 @@ async function registerAuditWork(engine: JobEngine, deps: SweepJobDeps): Promise
 
   await engine.work<{ caseId: string }>(
     SWEEP_QUEUES.outreach,
-    (job) => sendInitialEmails(deps.agent, job.data.caseId),
+    async (job) => {
+      await sendInitialEmails(deps.agent, job.data.caseId);
+      // pg-boss waits a polling interval after each job unless told there is more: a sweep's
+      // first emails come in hundreds at once, so each finished one asks its queue's workers straight back.
+      engine.track(SWEEP_QUEUES.outreach, job.id);
+    },
     { concurrency: deps.settings.concurrency },
   );
 }
