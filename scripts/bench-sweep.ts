@@ -19,10 +19,21 @@ while (!totals?.finished_at) {
   await sleep(100);
   totals = await findSweepTotals(ctx.db.prisma, sweepId);
 }
+const sinceStart = () => ((Date.now() - totals!.started_at.getTime()) / 1000).toFixed(0);
+process.stderr.write(
+  `  sweep ${sweepId} finished after ${sinceStart()} s; ${totals.new_cases.length} first-email job(s)\n`,
+);
 const unsent = async () =>
   (await engine.boss.getQueueSize(SWEEP_QUEUES.outreach, { before: "completed" })) +
   (await engine.boss.getQueueSize(QUEUES.sendEmail, { before: "completed" }));
-while ((await unsent()) > 0) await sleep(200);
+let lastProgress = Date.now();
+for (let left = await unsent(); left > 0; left = await unsent()) {
+  if (Date.now() - lastProgress > 60_000) {
+    process.stderr.write(`  ${sinceStart()} s: ${left} email job(s) left\n`);
+    lastProgress = Date.now();
+  }
+  await sleep(200);
+}
 const emailsDone = new Date();
 const emailsSent = await countSweepEmailsSent(ctx.db.prisma, sweepId);
 await ctx.close();
@@ -39,6 +50,7 @@ process.stdout.write(
     emailSeconds: (emailsDone.getTime() - totals.started_at.getTime()) / 1000,
     emailsSent,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
+    cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
   })}\n`,
   () => process.exit(0),
 );
