@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { openContext } from "../src/cli/context.js";
 import { parseSettings } from "../src/config/settings.js";
-import { countSweepEmailsSent, findSweepTotals } from "../src/data/sweep-repository.js";
+import { countSweepEmailsSent, findSweepTotals, isSweepFinished } from "../src/data/sweep-repository.js";
 import { QUEUES } from "../src/jobs/queues.js";
 import { registerSweepJobs, requestSweep, SWEEP_QUEUES } from "../src/jobs/sweep-jobs.js";
 
@@ -14,15 +14,24 @@ const ctx = await openContext(parseSettings(), () => {}, { jobs: "worker" });
 const engine = ctx.jobs!;
 await registerSweepJobs(engine, { agent: ctx.agentDeps, settings: ctx.settings.sweep, log: () => {} });
 if (process.env.BENCH_START === "1") await requestSweep(engine, { slot: sweepId, trigger: "bench" });
-let totals = await findSweepTotals(ctx.db.prisma, sweepId);
-while (!totals?.finished_at) {
-  await sleep(100);
-  totals = await findSweepTotals(ctx.db.prisma, sweepId);
-}
+// Polls one row: reading every page's totals ten times a second costs the worker CPU at 100,000 vanpools.
+while (!(await isSweepFinished(ctx.db.prisma, sweepId))) await sleep(100);
+const totals = (await findSweepTotals(ctx.db.prisma, sweepId))!;
+const sinceStart = () => ((Date.now() - totals.started_at.getTime()) / 1000).toFixed(0);
+process.stderr.write(
+  `  sweep ${sweepId} finished after ${sinceStart()} s; ${totals.new_cases.length} first-email job(s)\n`,
+);
 const unsent = async () =>
   (await engine.boss.getQueueSize(SWEEP_QUEUES.outreach, { before: "completed" })) +
   (await engine.boss.getQueueSize(QUEUES.sendEmail, { before: "completed" }));
-while ((await unsent()) > 0) await sleep(200);
+let lastProgress = Date.now();
+for (let left = await unsent(); left > 0; left = await unsent()) {
+  if (Date.now() - lastProgress > 60_000) {
+    process.stderr.write(`  ${sinceStart()} s: ${left} email job(s) left\n`);
+    lastProgress = Date.now();
+  }
+  await sleep(200);
+}
 const emailsDone = new Date();
 const emailsSent = await countSweepEmailsSent(ctx.db.prisma, sweepId);
 await ctx.close();
@@ -39,6 +48,7 @@ process.stdout.write(
     emailSeconds: (emailsDone.getTime() - totals.started_at.getTime()) / 1000,
     emailsSent,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
+    cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
   })}\n`,
   () => process.exit(0),
 );

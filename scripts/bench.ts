@@ -34,6 +34,7 @@ interface WorkerReport {
   emailSeconds: number;
   emailsSent: number;
   maxRssMb: number;
+  cpuSeconds: number;
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-"));
@@ -58,7 +59,8 @@ try {
     ].join("\n"),
   );
   console.log(
-    "vanpools  workers   seed s  sweep s  cases opened  cases/s  errors  emails s  emails sent  peak RSS MB (per worker)",
+    "vanpools  workers   seed s  sweep s  vanpools/s  cases opened  cases/s  errors  emails s  emails sent" +
+      "  peak RSS MB / CPU s (per worker)  load avg",
   );
   for (const size of SIZES) {
     for (const workers of WORKERS) {
@@ -79,12 +81,14 @@ try {
           String(workers).padStart(8),
           seedSeconds.toFixed(1).padStart(8),
           first.seconds.toFixed(1).padStart(8),
+          (first.checked / first.seconds).toFixed(0).padStart(11),
           String(first.newCases).padStart(13),
           (first.newCases / first.seconds).toFixed(0).padStart(8),
           String(first.errors).padStart(7),
           first.emailSeconds.toFixed(1).padStart(9),
           String(first.emailsSent).padStart(12),
-          `  ${reports.map((r) => r.maxRssMb.toFixed(0)).join(" / ")}`,
+          `  ${reports.map((r) => `${r.maxRssMb.toFixed(0)} MB / ${r.cpuSeconds.toFixed(0)} s`).join(", ")}`.padEnd(34),
+          os.loadavg()[0]!.toFixed(1).padStart(9),
         ].join(" "),
       );
       if (first.firstError) console.log(`  first error: ${first.firstError}`);
@@ -103,7 +107,7 @@ async function freshDatabase(name: string): Promise<string> {
 }
 
 async function sweepWorker(url: string, sweepId: string, starts: boolean): Promise<WorkerReport> {
-  const { stdout } = await run(
+  const worker = run(
     process.execPath,
     [
       // BENCH_CPU_PROF=folder writes a CPU profile of each worker there (open it in Chrome DevTools).
@@ -123,5 +127,8 @@ async function sweepWorker(url: string, sweepId: string, starts: boolean): Promi
       maxBuffer: 1 << 26,
     },
   );
+  // The first worker's progress lines, so a long run shows where it is.
+  if (starts) worker.child.stderr?.pipe(process.stderr);
+  const { stdout } = await worker;
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as WorkerReport;
 }

@@ -1,6 +1,6 @@
 // Sweeps and their pages: what a scheduled or requested audit of every vanpool did,
 // written page by page so a sweep killed halfway resumes where it stopped.
-import type { CaseReason } from "../domain/case-lifecycle.js";
+import { type CaseReason, CLOSED_STATUSES } from "../domain/case-lifecycle.js";
 import { newId } from "../domain/ids.js";
 import type { CheckKind } from "../domain/specialist-result.js";
 import { type CaseRecord, toCaseRecord } from "./case-repository.js";
@@ -169,7 +169,7 @@ export async function vanpoolsAuditedBy(prisma: PrismaClient, trigger: string, i
 
 export async function findOpenCases(prisma: PrismaClient, vanpoolIds: string[]): Promise<Map<string, CaseRecord>> {
   const rows = await prisma.case.findMany({
-    where: { vanpoolId: { in: vanpoolIds }, status: { notIn: ["resolved", "cancelled"] } },
+    where: { vanpoolId: { in: vanpoolIds }, status: { notIn: [...CLOSED_STATUSES] } },
   });
   return new Map(rows.map((row) => [row.vanpoolId, toCaseRecord(row)]));
 }

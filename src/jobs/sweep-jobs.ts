@@ -15,11 +15,12 @@ import {
   markSweepFinished,
   type SweepTotals,
 } from "../data/sweep-repository.js";
-import { DEAD_LETTERS, type JobEngine, jobIdFor, type QueueDefaults } from "./engine.js";
+import { mapWithConcurrency } from "../verification/audit-service.js";
+import { type JobEngine, jobIdFor, type QueueDefaults } from "./engine.js";
 import type { JobSender } from "./queues.js";
-import { runSweepPage, type SweepPageDeps, type SweepPageJob } from "./sweep-page.js";
+import { runSweepPage, type SweepOutreachJob, type SweepPageDeps, type SweepPageJob } from "./sweep-page.js";
 
-const outreachJobId = (caseId: string) => jobIdFor(`sweep-outreach:${caseId}`);
+const outreachJobId = (sweepId: string, page: number) => jobIdFor(`sweep-outreach:${sweepId}:${page}`);
 
 export const SWEEP_QUEUES = {
   start: "sweep-start",
@@ -32,7 +33,7 @@ export const SWEEP_QUEUES = {
 const PAGE_WORKERS = 2;
 
 export interface SweepSettings {
-  /** First-email jobs of new cases (and resolutions of a page) worked at once per process. */
+  /** New cases of a page whose first emails are prepared at once (and open cases of a page resolved at once). */
   concurrency: number;
   pageSize: number;
   pageTimeoutSeconds: number;
@@ -114,17 +115,26 @@ async function registerAuditWork(engine: JobEngine, deps: SweepJobDeps): Promise
     SWEEP_QUEUES.page,
     async (job) => {
       const queued = await runSweepPage(pageDeps, job.data);
-      for (const caseId of queued) engine.track(SWEEP_QUEUES.outreach, outreachJobId(caseId));
+      if (queued.length > 0) engine.track(SWEEP_QUEUES.outreach, outreachJobId(job.data.sweepId, job.data.page));
       await finishIfDone(engine, deps, job.data.sweepId);
     },
     { concurrency: PAGE_WORKERS },
   );
 
-  await engine.work<{ caseId: string }>(
-    SWEEP_QUEUES.outreach,
-    (job) => sendInitialEmails(deps.agent, job.data.caseId),
-    { concurrency: deps.settings.concurrency },
-  );
+  await engine.work<SweepOutreachJob>(SWEEP_QUEUES.outreach, async (job) => {
+    const failures: string[] = [];
+    // A retried job runs every case of its page again: each email is keyed, so none goes twice.
+    await mapWithConcurrency(job.data.caseIds, deps.settings.concurrency, async (caseId) => {
+      await sendInitialEmails(deps.agent, caseId).catch((error) =>
+        failures.push(`${caseId}: ${(error as Error).message}`),
+      );
+    });
+    if (failures.length > 0)
+      throw new Error(`First emails failed for ${failures.length} case(s): ${failures.join("; ")}`);
+    // pg-boss waits a polling interval after each job unless told there is more: pages queue
+    // their first emails faster than they are sent, so a finished job asks straight back.
+    engine.track(SWEEP_QUEUES.outreach, job.id);
+  });
 }
 
 async function finishIfDone(engine: JobEngine, deps: SweepJobDeps, sweepId: string): Promise<void> {
@@ -139,17 +149,8 @@ export function sweepPageDeps(engine: JobEngine, deps: Pick<SweepJobDeps, "agent
   return {
     agent: deps.agent,
     concurrency: deps.settings.concurrency,
-    queueOutreach: async (db, caseIds) => {
-      await engine.boss.insert(
-        // pg-boss's bulk insert does not take the queue's dead-letter queue by itself.
-        caseIds.map((caseId) => ({
-          name: SWEEP_QUEUES.outreach,
-          id: outreachJobId(caseId),
-          data: { caseId },
-          deadLetter: DEAD_LETTERS,
-        })),
-        { db },
-      );
+    queueOutreach: async (db, job) => {
+      await engine.send(SWEEP_QUEUES.outreach, job, { id: outreachJobId(job.sweepId, job.page), db });
     },
   };
 }

@@ -27,6 +27,13 @@ export interface SweepPageJob {
   vanpoolIds: string[];
 }
 
+/** The first emails of one page's new cases: one job per page, not per case, keeps pg-boss's queue short. */
+export interface SweepOutreachJob {
+  sweepId: string;
+  page: number;
+  caseIds: string[];
+}
+
 /** The verification-run trigger and case actor of a sweep: how its work is found again after a crash. */
 export const sweepTrigger = (sweepId: string) => `sweep:${sweepId}`;
 
@@ -34,8 +41,8 @@ export interface SweepPageDeps {
   agent: AgentDeps;
   /** Open cases resolved at once. */
   concurrency: number;
-  /** Queues the first emails of these cases inside the page's transaction. */
-  queueOutreach(db: SqlExecutor, caseIds: string[]): Promise<void>;
+  /** Queues the first emails of the page's new cases inside the page's transaction. */
+  queueOutreach(db: SqlExecutor, job: SweepOutreachJob): Promise<void>;
 }
 
 /** Runs the page; returns the cases whose first emails it queued (none when the page was done already). */
@@ -81,7 +88,8 @@ export async function runSweepPage(deps: SweepPageDeps, job: SweepPageJob): Prom
     now: deps.agent.now(),
     queue: async (db, opened) => {
       outreach = [...resumed, ...opened.filter((c) => emailsOnOpening(c.status)).map((c) => c.case_id)];
-      await deps.queueOutreach(db, outreach);
+      if (outreach.length > 0)
+        await deps.queueOutreach(db, { sweepId: job.sweepId, page: job.page, caseIds: outreach });
     },
   });
   return outreach;

@@ -85,13 +85,13 @@ export const emailsOnOpening = (status: string) => status === "pending_reply";
  * keys, without a graph to checkpoint. A configured model runs the agent.
  */
 export async function sendInitialEmails(deps: AgentDeps, caseId: string): Promise<void> {
-  if (!emailsOnOpening((await getCase(deps.prisma, caseId)).status)) return;
   const input = { case_id: caseId, purpose: "initial" as const };
   if (!createAgentModel("outreach", deps.settings, outreachRules).isRules) {
-    await runOutreach(deps, input);
+    if (emailsOnOpening((await getCase(deps.prisma, caseId)).status)) await runOutreach(deps, input);
     return;
   }
   const { record, task } = await prepareOutreach(deps, input);
+  if (!emailsOnOpening(record.status)) return;
   const plan = outreachRules({ task: { ...task }, called: [], results: [] });
   if (!Array.isArray(plan)) return;
   const runId = await startAgentRun(deps.prisma, {
