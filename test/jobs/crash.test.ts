@@ -476,6 +476,7 @@ describe("kill -9 during work, then a restart", () => {
       else await createCaseWorkflow(deps).decide(c.approvalId, "approve", APPROVER);
       await crashAfter(randomMs(1500));
       await expectCarriedOutOnce(c, label);
+      console.log(`${label} passed`);
       if (perRider && (await db.prisma.case.findUniqueOrThrow({ where: { id: c.caseId } })).status === "cancelled") {
         await undoAcrossACrash(c, `Undo trial after ${label}`);
         undoTrials++;
@@ -609,6 +610,10 @@ describe("kill -9 during work, then a restart", () => {
   it(`finishes every sweep once, with one case, first email and alert each, across ${SWEEP_TRIALS} crashes`, {
     timeout: 900_000,
   }, async () => {
-    for (let trial = 0; trial < SWEEP_TRIALS; trial++) await sweepAcrossACrash(trial);
+    for (let trial = 0; trial < SWEEP_TRIALS; trial++) {
+      const started = Date.now();
+      await sweepAcrossACrash(trial);
+      console.log(`sweep trial ${trial} passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
   });
 });
