@@ -1,17 +1,22 @@
-// `npm run bench`, ack section: the sandbox (the real bot, signed HTTP requests from the
-// local Slack) on a throwaway embedded PostgreSQL holding the mock data and synthetic
-// vanpools. While a sweep of every vanpool runs, rounds of 50 concurrent requests (slash
-// commands `/poolpatrol status CASE-…` and clicks on "View evidence" under case alerts) are
-// sent; the latency of each HTTP answer (what Slack waits for: Bolt answers at the listener's
-// ack) is printed. Asserts nothing. `… bench-ack.ts 20000` sets the size. BENCH_SWEEP_WORKER=1
-// starts the bot with POOLPATROL_SWEEP_IN_BOT=false and one `poolpatrol worker` process beside it.
-import { spawn } from "node:child_process";
+// `npm run bench`, ack section: how fast the bot acknowledges Slack while a sweep runs, measured as
+// Slack would see it. The bot is a child process running the built CLI (`poolpatrol start`, HTTP
+// mode, real Bolt) on a throwaway embedded PostgreSQL holding the mock data and synthetic vanpools;
+// this process is Slack's Web API (the local fake Slack the bot calls), and the load generator, in a
+// process of its own (bench-ack-load.ts), sends it correctly signed requests. An approver starts the sweep with `/poolpatrol audit all`; while it
+// runs, rounds of 50 concurrent requests (half `/poolpatrol status CASE-…`, half "View evidence"
+// clicks on case alerts) are sent and the time to each HTTP answer (the ack) is printed. Asserts
+// nothing. `… bench-ack.ts 20000` sets the size. BENCH_SWEEP_WORKER=1 audits the sweep's pages in a
+// `poolpatrol worker` process beside the bot (POOLPATROL_SWEEP_IN_BOT=false); BENCH_NO_SWEEP=1
+// measures with no sweep; BENCH_CPU_PROF=DIR writes the bot's CPU profile (node --cpu-prof) there.
+// BENCH_KEEP_LOGS=DIR keeps what the bot and worker logged. Needs the build (`npm run build`).
+import { type ChildProcess, fork, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { openContext } from "../src/cli/context.js";
-import { PROJECT_ROOT, parseSettings } from "../src/config/settings.js";
+import { PROJECT_ROOT } from "../src/config/settings.js";
 import { listCases } from "../src/data/case-repository.js";
 import { ensureDatabaseExists } from "../src/data/database.js";
 import { startEmbeddedPostgres } from "../src/data/embedded-postgres.js";
@@ -19,130 +24,203 @@ import { readFixtureDir } from "../src/data/fixtures.js";
 import { migrateDatabase } from "../src/data/migrations.js";
 import { createDataClients } from "../src/data/prisma.js";
 import { insertFixturesInBulk, seedFixtures } from "../src/data/seed.js";
-import { findSweepTotals } from "../src/data/sweep-repository.js";
+import { findSweepTotals, findUnfinishedSweep } from "../src/data/sweep-repository.js";
 import { generateSyntheticFixtures } from "../src/data/synthetic.js";
-import { requestManualSweep } from "../src/jobs/sweep-jobs.js";
-import { SANDBOX_PEOPLE, startSandbox } from "../src/sandbox/sandbox.js";
-import { postSigned } from "../src/sandbox/slack/local-slack.js";
+import { SANDBOX_PEOPLE } from "../src/sandbox/sandbox.js";
+import { postSigned, type SlackMessage, startLocalSlack } from "../src/sandbox/slack/local-slack.js";
+import type { LoadAnswer, LoadRound } from "./bench-ack-load.js";
 
 const SIZE = Number(process.argv[2] ?? 3000);
 const CONCURRENT = 50;
 const ROUNDS = 6;
 const channel = SANDBOX_PEOPLE.channel.id;
+const CLI = path.join(PROJECT_ROOT, "bin", "poolpatrol.js");
+
+if (!fs.existsSync(path.join(PROJECT_ROOT, "dist", "src", "cli", "main.js")))
+  throw new Error("The bot runs from the build: run `npm run build` first.");
+
+/** A free port in the bench's range, so a bot left behind by someone else is never hit. */
+async function freePort(): Promise<number> {
+  for (let port = 3300; port < 3400; port++) {
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer().once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error("No free port between 3300 and 3399.");
+}
+
+/** A `poolpatrol` child process; what it writes goes to a log file, shown if it dies. */
+function startChild(args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
+  const logFile = path.join(dataDir, `${args[0]}.log`);
+  const log = fs.openSync(logFile, "w");
+  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { env, stdio: ["ignore", log, log] });
+  fs.closeSync(log);
+  child.once("exit", (code, signal) => {
+    if (code !== 0 && signal !== "SIGTERM")
+      process.stderr.write(
+        `poolpatrol ${args[0]} exited (${code ?? signal}):\n${fs.readFileSync(logFile, "utf8").slice(-4000)}\n`,
+      );
+  });
+  return child;
+}
+
+async function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 120_000) {
+  for (const started = Date.now(); Date.now() - started < ms; await sleep(200)) {
+    const value = await probe();
+    if (value !== undefined) return value;
+  }
+  throw new Error(`Gave up waiting for ${what} after ${ms / 1000} s.`);
+}
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-ack-"));
 fs.chmodSync(dataDir, 0o755);
 const server = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "pg") });
+const children: ChildProcess[] = [];
+const slack = await startLocalSlack({
+  users: SANDBOX_PEOPLE.users.map((u) => ({ id: u.id, name: u.name.split(" ")[0]!.toLowerCase(), real_name: u.name })),
+  usergroups: { S0AUDITORS: ["U0BLAIR"] },
+});
 try {
   await ensureDatabaseExists(server.serverUrl, "bench_ack");
   const url = server.urlFor("bench_ack");
   await migrateDatabase(url);
-  const clients = createDataClients(url);
-  await seedFixtures(clients.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")), { inbound: false });
-  await insertFixturesInBulk(clients.prisma, generateSyntheticFixtures(SIZE));
-  await clients.prisma.$disconnect();
-  await clients.pool.end();
+  const db = createDataClients(url);
+  await seedFixtures(db.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")), { inbound: false });
+  await insertFixturesInBulk(db.prisma, generateSyntheticFixtures(SIZE));
 
   const separateWorker = Boolean(process.env.BENCH_SWEEP_WORKER);
-  const env = {
+  const port = await freePort();
+  const signingSecret = randomBytes(16).toString("hex");
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: url,
     POOLPATROL_DATA_DIR: path.join(dataDir, "app"),
     POOLPATROL_SWEEP_IN_BOT: String(!separateWorker),
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    SLACK_APP_TOKEN: "",
+    PORT: String(port),
+    POOLPATROL_AUDIT_CHANNEL: channel,
+    POOLPATROL_APPROVERS: "U0ALEX,S0AUDITORS",
+    POOLPATROL_RESTRICT_AUDITS: "true",
   };
-  const settings = parseSettings(env);
-  const worker = separateWorker
-    ? spawn(process.execPath, ["--import", "tsx", path.join(PROJECT_ROOT, "scripts", "bench-worker.ts")], {
-        env,
-        stdio: "ignore",
-      })
-    : undefined;
-  const workerExited = worker ? new Promise((resolve) => worker.once("exit", resolve)) : Promise.resolve();
-  const ctx = await openContext(settings, () => {}, { jobs: "bot" });
-  const sandbox = await startSandbox(ctx, { port: 0 });
-  try {
-    const cases = await listCases(ctx.db.prisma);
-    // The alerts of the open mock cases are posted by jobs as the bot starts.
-    let alerts = sandbox.slack
-      .messages(channel)
-      .filter((m) => JSON.stringify(m.blocks ?? []).includes("view_evidence"));
-    for (let waited = 0; alerts.length < 3 && waited < 60_000; waited += 250) {
-      await sleep(250);
-      alerts = sandbox.slack.messages(channel).filter((m) => JSON.stringify(m.blocks ?? []).includes("view_evidence"));
-    }
-    // BENCH_NO_SWEEP=1 measures the same requests with no sweep running, for comparison on the same machine.
-    const sweepId = process.env.BENCH_NO_SWEEP
-      ? "none"
-      : (await requestManualSweep(ctx.jobs!, ctx.db.prisma, { trigger: "bench", now: new Date() })).sweepId;
-    for (let totals = await findSweepTotals(ctx.db.prisma, sweepId); !totals && sweepId !== "none"; await sleep(100))
-      totals = await findSweepTotals(ctx.db.prisma, sweepId);
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const bot = startChild(["start"], env, profile);
+  children.push(bot);
+  if (separateWorker) children.push(startChild(["worker"], env));
+  const appUrl = `http://127.0.0.1:${port}/slack/events`;
 
-    const request = (i: number): string => {
-      if (i % 2 === 0 || alerts.length === 0)
-        return sandbox.slack.slashCommandBody({
-          command: "/poolpatrol",
-          text: `status ${cases[i % cases.length]!.case_id}`,
-          user_id: "U0ALEX",
-          channel_id: channel,
-        });
-      const alert = alerts[i % alerts.length]!;
-      const caseId = /CASE-[0-9A-Z]+/.exec(alert.text ?? "")?.[0] ?? "";
-      return sandbox.slack.blockActionPayload({
-        user: "U0ALEX",
-        channel,
-        message: alert,
-        action: { action_id: "view_evidence", value: caseId },
-      });
-    };
-    const latencies: number[] = [];
-    let failures = 0;
-    let duringSweep = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      const running = sweepId !== "none" && !(await findSweepTotals(ctx.db.prisma, sweepId))?.finished_at;
-      const times = await Promise.all(
-        Array.from({ length: CONCURRENT }, async (_, i) => {
-          const body = request(round * CONCURRENT + i);
-          const started = performance.now();
-          const response = await postSigned(sandbox.appUrl, sandbox.signingSecret, body);
-          await response.arrayBuffer();
-          if (!response.ok) failures++;
-          return performance.now() - started;
-        }),
-      );
-      if (running && !(await findSweepTotals(ctx.db.prisma, sweepId))?.finished_at) duringSweep++;
-      latencies.push(...times);
-      await sleep(500);
-    }
-    latencies.sort((a, b) => a - b);
-    const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)]!;
-    const totals = await findSweepTotals(ctx.db.prisma, sweepId);
-    const where = separateWorker ? "in a separate worker process" : "in the bot's process";
-    console.log(
-      `\nAck latency: ${ROUNDS} rounds of ${CONCURRENT} concurrent requests (half /poolpatrol status, half "View evidence" clicks) against the sandbox bot ${sweepId === "none" ? "with no sweep running" : `while it sweeps ${where}`} (${SIZE + 18} vanpools) (${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)})`,
+  const cases = await listCases(db.prisma);
+  // The bot posts the alerts of the open mock cases as it starts.
+  const isAlert = (m: SlackMessage) => JSON.stringify(m.blocks ?? []).includes("view_evidence");
+  const alerts = await until("the case alerts", () => {
+    if (bot.exitCode !== null) throw new Error("The bot exited while starting.");
+    const posted = slack.messages(channel).filter(isAlert);
+    return posted.length >= 3 ? posted : undefined;
+  });
+
+  let sweepId = "none";
+  if (!process.env.BENCH_NO_SWEEP) {
+    const asked = await postSigned(
+      appUrl,
+      signingSecret,
+      slack.slashCommandBody({ command: "/poolpatrol", text: "audit all", user_id: "U0ALEX", channel_id: channel }),
     );
-    console.log("requests  failed   p50 ms   p95 ms   p99 ms   max ms  rounds during the sweep");
-    console.log(
-      [
-        String(latencies.length).padStart(8),
-        String(failures).padStart(7),
-        at(0.5).toFixed(0).padStart(8),
-        at(0.95).toFixed(0).padStart(8),
-        at(0.99).toFixed(0).padStart(8),
-        latencies.at(-1)!.toFixed(0).padStart(8),
-        totals
-          ? `  ${duringSweep} of ${ROUNDS} (sweep ${totals.pages_done}/${totals.pages} pages done at the end)`
-          : "  no sweep",
-      ].join(" "),
+    if (!asked.ok) throw new Error("The bot refused `/poolpatrol audit all`.");
+    sweepId = await until("the sweep to start", () => findUnfinishedSweep(db.prisma));
+    await until("the sweep's pages", async () =>
+      (await findSweepTotals(db.prisma, sweepId))?.pages ? true : undefined,
     );
-  } finally {
-    worker?.kill("SIGTERM");
-    await workerExited;
-    await sandbox.close();
-    await ctx.close();
   }
+
+  const request = (i: number): string => {
+    if (i % 2 === 0)
+      return slack.slashCommandBody({
+        command: "/poolpatrol",
+        text: `status ${cases[i % cases.length]!.case_id}`,
+        user_id: "U0ALEX",
+        channel_id: channel,
+      });
+    const alert = alerts[i % alerts.length]!;
+    const caseId = /CASE-[0-9A-Z]+/.exec(alert.text ?? "")?.[0] ?? "";
+    return slack.blockActionPayload({
+      user: "U0ALEX",
+      channel,
+      message: alert,
+      action: { action_id: "view_evidence", value: caseId },
+    });
+  };
+  const generator = fork(path.join(PROJECT_ROOT, "scripts", "bench-ack-load.ts"), {
+    execArgv: ["--import", "tsx"],
+    stdio: "inherit",
+  });
+  children.push(generator);
+  await new Promise((resolve) => generator.once("message", resolve));
+  const sendRound = (bodies: string[]) =>
+    new Promise<LoadAnswer[]>((resolve) => {
+      generator.once("message", (answers) => resolve(answers as LoadAnswer[]));
+      generator.send({ url: appUrl, signingSecret, bodies } satisfies LoadRound);
+    });
+  const sweepRunning = async () => sweepId !== "none" && !(await findSweepTotals(db.prisma, sweepId))?.finished_at;
+  const latencies: number[] = [];
+  let failures = 0;
+  let duringSweep = 0;
+  const loads: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const running = await sweepRunning();
+    const answers = await sendRound(Array.from({ length: CONCURRENT }, (_, i) => request(round * CONCURRENT + i)));
+    if (running && (await sweepRunning())) duringSweep++;
+    loads.push(os.loadavg()[0]!);
+    for (const answer of answers) {
+      latencies.push(answer.ms);
+      if (!answer.ok) failures++;
+    }
+    await sleep(500);
+  }
+  const viewsOpened = slack.callsTo("views.open").filter((c) => c.response && (c.response as { ok?: boolean }).ok);
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)]!;
+  const totals = sweepId === "none" ? undefined : await findSweepTotals(db.prisma, sweepId);
+  const where = separateWorker ? "in a separate worker process" : "in the bot's process";
+  console.log(
+    `\nAck latency: ${ROUNDS} rounds of ${CONCURRENT} concurrent requests (half /poolpatrol status, half "View evidence" clicks) sent by the local Slack to the bot in its own process (built CLI, HTTP mode) ${sweepId === "none" ? "with no sweep running" : `while it sweeps ${where}`} (${SIZE + 18} vanpools) (${os.cpus().length} cores, load average ${Math.max(...loads).toFixed(2)} at most during the rounds)`,
+  );
+  console.log("requests  failed   p50 ms   p95 ms   p99 ms   max ms  evidence modals opened  rounds during the sweep");
+  console.log(
+    [
+      String(latencies.length).padStart(8),
+      String(failures).padStart(7),
+      at(0.5).toFixed(0).padStart(8),
+      at(0.95).toFixed(0).padStart(8),
+      at(0.99).toFixed(0).padStart(8),
+      latencies.at(-1)!.toFixed(0).padStart(8),
+      `${String(viewsOpened.length).padStart(12)} of ${(ROUNDS * CONCURRENT) / 2}`,
+      totals
+        ? `  ${duringSweep} of ${ROUNDS} (sweep ${totals.pages_done}/${totals.pages} pages done at the end)`
+        : "  no sweep",
+    ].join(" "),
+  );
+  await db.prisma.$disconnect();
+  await db.pool.end();
 } finally {
+  for (const child of children.reverse()) await stopChild(child);
+  await slack.close();
   await server.stop();
+  if (process.env.BENCH_KEEP_LOGS)
+    for (const name of ["start", "worker"])
+      if (fs.existsSync(path.join(dataDir, `${name}.log`)))
+        fs.copyFileSync(path.join(dataDir, `${name}.log`), path.join(process.env.BENCH_KEEP_LOGS, `${name}.log`));
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
-// A timer of the stopped engine keeps the event loop alive: exit once the output is written.
+// A timer of the embedded server keeps the event loop alive: exit once the output is written.
 process.stdout.write("", () => process.exit(0));

@@ -2,6 +2,7 @@
 // so callers never spell a queue name or a job id by hand.
 import type PgBoss from "pg-boss";
 import type { SqlExecutor } from "../data/job-executor.js";
+import type { SlackLocation } from "../data/slack-message-repository.js";
 import { type JobEngine, jobIdFor, type QueueDefaults } from "./engine.js";
 
 export type JobSender = Pick<JobEngine, "send"> & Partial<Pick<JobEngine, "instanceId">>;
@@ -59,6 +60,13 @@ export function caseJobs(jobs: JobSender) {
         },
       ),
     syncCase: (caseId: string) => jobs.send(QUEUES.syncCase, { caseId }, { singletonKey: caseId }),
+    /** A new case's alert posted in a thread (a sweep's summary) rather than the channel; one job per `key`. */
+    syncCaseInThread: (caseId: string, thread: SlackLocation, key: string) =>
+      jobs.send(
+        QUEUES.syncCase,
+        { caseId, thread },
+        { id: jobIdFor(`sync:${caseId}:${key}`), singletonKey: `${caseId}@${key}` },
+      ),
     /** A refresh due later (say when an Undo button's time is up), apart from the case's immediate syncs. */
     syncCaseAt: (caseId: string, at: Date) =>
       jobs.send(

@@ -1,6 +1,6 @@
 // Workers for the Slack queues, run by the bot (or the sandbox): case alerts and
 // cards, thread notes, and the digest of each scheduled slot.
-import { casesMissingFromSlack } from "../data/slack-message-repository.js";
+import { casesMissingFromSlack, type SlackLocation } from "../data/slack-message-repository.js";
 import type { CaseMessages } from "../slack/case-messages.js";
 import type { createDigest } from "../slack/digest.js";
 import type { JobEngine } from "./engine.js";
@@ -14,9 +14,11 @@ export interface SlackJobDeps {
 }
 
 export async function registerSlackJobs(engine: JobEngine, deps: SlackJobDeps): Promise<void> {
-  await engine.work<{ caseId: string }>(QUEUES.syncCase, (job) => deps.messages.syncCase(job.data.caseId), {
-    concurrency: deps.concurrency,
-  });
+  await engine.work<{ caseId: string; thread?: SlackLocation }>(
+    QUEUES.syncCase,
+    (job) => deps.messages.syncCase(job.data.caseId, { thread: job.data.thread }),
+    { concurrency: deps.concurrency },
+  );
   await engine.work<{ caseId: string; text: string }>(
     QUEUES.threadNote,
     (job) => deps.messages.postInThread(job.data.caseId, job.data.text),

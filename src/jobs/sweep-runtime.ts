@@ -29,7 +29,7 @@ export function createBotSweeps(input: {
             prisma: input.agent.prisma,
             client: bot.app.client,
             channel,
-            messages: bot.messages,
+            jobs: input.engine,
           }),
         },
         { plan: true, audit: input.settings.sweep.inBot },

@@ -52,7 +52,10 @@ describe.skipIf(!hasChromium)("the sandbox in a browser", { shuffle: false }, ()
     await shot("01-case-alert");
     await alert.first().getByRole("button", { name: "View evidence" }).click();
     await expect.poll(() => page.locator("#modal .dialog h2").textContent(), { timeout: 10_000 }).toBe("Case evidence");
-    expect(await page.locator("#modal").textContent()).toMatch(/EMP-1028: Oakdale \(953xx\)/);
+    // The modal opens at once and is filled in a moment later.
+    await expect
+      .poll(() => page.locator("#modal").textContent(), { timeout: 10_000 })
+      .toMatch(/EMP-1028: Oakdale \(953xx\)/);
     await shot("02-evidence-modal");
     await page.locator("#modal [data-close]").click();
     await expect.poll(() => page.locator("#modal").isHidden()).toBe(true);

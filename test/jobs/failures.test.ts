@@ -4,10 +4,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseSettings } from "../../src/config/settings.js";
 import { changeCase } from "../../src/data/case-repository.js";
+import { createSweep, findSweepTotals } from "../../src/data/sweep-repository.js";
 import { resendSender } from "../../src/integrations/email/resend-sender.js";
 import { startJobEngine } from "../../src/jobs/engine.js";
 import { caseJobs, QUEUE_OPTIONS } from "../../src/jobs/queues.js";
 import { startBotJobs } from "../../src/jobs/runtime.js";
+import { createSweepAnnouncer } from "../../src/jobs/sweep-announce.js";
 import { createSlackApp } from "../../src/slack/app.js";
 import { AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
@@ -185,6 +187,57 @@ describe("Slack in step with the database", () => {
         .flatMap((m) => h.fake.thread(AUDIT_CHANNEL, m.ts))
         .filter((m) => /needs review|cancel/i.test(String(m.text)) && m.thread_ts);
       expect(new Set(cards.map((m) => m.ts)).size).toBe(cards.length);
+    } finally {
+      await stop();
+    }
+  });
+
+  it("a sweep's new cases get their alerts in its summary's thread, once each with two instances; a refused post is retried alone", {
+    timeout: 90_000,
+  }, async () => {
+    const { second, jobs: secondJobs, stop } = await startSecondInstance();
+    try {
+      await Promise.all([h.bot.idle(), second.idle()]);
+      // Three open cases (of vanpools no other test here touches) with no alert in Slack yet, as a sweep leaves them.
+      const opened = await Promise.all(["VP-113", "VP-114", "VP-115"].map(caseOf));
+      const ids = opened.map((c) => c.id);
+      await h.db.prisma.case.updateMany({ where: { id: { in: ids } }, data: { slackChannel: null, slackTs: null } });
+      const sweepId = `manual-test-${Date.now()}`;
+      await createSweep(h.db.prisma, { id: sweepId, trigger: "cli", pageCount: 0, vanpoolCount: 3, now: new Date() });
+      const announcers = [
+        createSweepAnnouncer({ prisma: h.db.prisma, client: h.bot.app.client, channel: AUDIT_CHANNEL, jobs: h.jobs }),
+        createSweepAnnouncer({
+          prisma: h.db.prisma,
+          client: second.app.client,
+          channel: AUDIT_CHANNEL,
+          jobs: secondJobs,
+        }),
+      ];
+      // The summary is posted first; the refusals below then land on the alerts.
+      await announcers[0]!({ ...(await findSweepTotals(h.db.prisma, sweepId))!, new_cases: [] });
+      const totals = { ...(await findSweepTotals(h.db.prisma, sweepId))!, new_cases: ids };
+      const summary = totals.slack!;
+      const postsInThread = () =>
+        h.fake.callsTo("chat.postMessage").filter((c) => c.body.thread_ts === summary.ts && !c.body.reply_broadcast);
+      h.fake.failNext("chat.postMessage", "internal_error");
+      h.fake.rateLimitNext("chat.postMessage", 1);
+      // Both instances' finish jobs announce the same sweep at once.
+      await Promise.all(announcers.map((announce) => announce(totals)));
+      const alertsInThread = (caseId: string) =>
+        h.fake.thread(AUDIT_CHANNEL, summary.ts).filter((m) => String(m.text).includes(`(${caseId},`));
+      await until("every alert in the summary's thread", async () => ids.every((id) => alertsInThread(id).length > 0));
+      await Promise.all([h.bot.idle(), second.idle()]);
+      for (const id of ids) expect(alertsInThread(id), id).toHaveLength(1);
+      // Three alerts posted, plus the two refused attempts, each retried on its own.
+      expect(postsInThread()).toHaveLength(ids.length + 2);
+      const stored = await h.db.prisma.case.findMany({ where: { id: { in: ids } } });
+      expect(stored.map((c) => h.fake.channelOf(c.slackTs!))).toEqual(ids.map(() => AUDIT_CHANNEL));
+      expect(h.fake.messages(AUDIT_CHANNEL).filter((m) => m.ts === summary.ts)).toHaveLength(1);
+
+      // The finish job run again (a retry) posts nothing new.
+      await announcers[1]!(totals);
+      await Promise.all([h.bot.idle(), second.idle()]);
+      expect(postsInThread()).toHaveLength(ids.length + 2);
     } finally {
       await stop();
     }

@@ -41,9 +41,7 @@ async function waitFor(done: () => Promise<boolean>, ms = 15_000) {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-async function ask(user: string, text: string) {
-  return (await (await h.post(command(user, text))).json()) as { text: string };
-}
+const ask = (user: string, text: string) => h.command(user, text);
 
 let caseId = "";
 let card: Shown;
@@ -185,6 +183,21 @@ describe("cards, one story", { shuffle: false }, () => {
   });
 
   describe("a closed case", () => {
+    it("View evidence opens a modal at once and fills it with the case's evidence", async () => {
+      const alert = alertOf("VP-111");
+      const opened = h.fake.views(ALICE).length;
+      await click(ALICE, alert, /^view_evidence$/);
+      const modal = h.fake.views(ALICE).at(-1)!;
+      expect(h.fake.views(ALICE)).toHaveLength(opened + 1);
+      expect(h.fake.viewHistory(modal.id).map((v) => JSON.stringify(v.blocks).includes("Loading…"))).toEqual([
+        true,
+        false,
+      ]);
+      expect(modal.title).toMatchObject({ text: "Case evidence" });
+      expect(JSON.stringify(modal.blocks)).toContain(caseId);
+      expect(JSON.stringify(modal.blocks)).toMatch(/Location|Shift/);
+    });
+
     it("has no Re-audit button; a re-audit from a stale alert leaves it and its evidence as decided", async () => {
       const staleAlert = openAlert;
       const closed = await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } });
@@ -329,9 +342,9 @@ describe("cards, one story", { shuffle: false }, () => {
 
     it("answers status properly when Slack no longer has the alert", async () => {
       h.fake.failNext("chat.getPermalink", "message_not_found");
-      const response = await h.post(command(CAROL, "status VP-109"));
-      expect(response.status).toBe(200);
-      expect(((await response.json()) as { text: string }).text).toMatch(/\(VP-109\) is \*Needs a person\*/);
+      const answer = await ask(CAROL, "status VP-109");
+      expect(answer.text).toMatch(/\(VP-109\) is \*Needs a person\*/);
+      expect(answer.text).not.toContain("case alert");
     });
   });
 

@@ -35,6 +35,8 @@ export interface Harness {
   clock: Clock;
   url: string;
   post(body: string, options?: { timestamp?: number; headers?: Record<string, string> }): Promise<Response>;
+  /** What `/poolpatrol …` answers `user`, in its ack or, once the listener is done, through its response URL. */
+  command(user: string, text: string): Promise<{ text: string; response_type?: string }>;
   /** Stops this app instance and starts another on the same database and fake Slack: a restart. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -120,6 +122,13 @@ export async function startHarness(
       // Bolt answers at the ack; the tests look at what the listener did after it.
       await bot.settled();
       return response;
+    },
+    async command(user, text) {
+      const body = fake.slashCommandBody({ command: "/poolpatrol", text, user_id: user, channel_id: AUDIT_CHANNEL });
+      const acked = await (await harness.post(body)).text();
+      if (acked) return JSON.parse(acked);
+      const responseUrl = new URLSearchParams(body).get("response_url")!;
+      return fake.responses(responseUrl).at(-1)!.body as { text: string; response_type?: string };
     },
     async restart() {
       await shutdown();

@@ -98,8 +98,20 @@ describe("the Slack app, one story", { shuffle: false }, () => {
     it("keeps audits to approvers, reading open to everyone", async () => {
       const refused = (await (await h.post(command(CAROL, "audit VP-113"))).json()) as { text: string };
       expect(refused.text).toMatch(/Only approvers can start audits/);
-      const status = (await (await h.post(command(CAROL, "status VP-111"))).json()) as { text: string };
+      const status = await h.command(CAROL, "status VP-111");
       expect(status.text).toMatch(/\*CASE-[0-9A-F]{16}\* \(VP-111\) is \*Waiting for riders\*/);
+    });
+
+    it("acks status before any lookup, then answers with a link to the case alert through the response URL", async () => {
+      const body = command(CAROL, "status VP-111");
+      const permalinks = h.fake.callsTo("chat.getPermalink").length;
+      const response = await h.post(body);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe("");
+      const [answer] = h.fake.responses(new URLSearchParams(body).get("response_url")!);
+      expect(answer!.body).toMatchObject({ response_type: "ephemeral" });
+      expect((answer!.body as { text: string }).text).toMatch(/\(VP-111\) is \*Waiting for riders\*.*\|case alert>/);
+      expect(h.fake.callsTo("chat.getPermalink")).toHaveLength(permalinks + 1);
     });
 
     it("rejects a request with a bad signature (401) and does nothing", async () => {

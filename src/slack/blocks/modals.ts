@@ -32,6 +32,18 @@ export const INPUTS = {
   rider: { block: "rider", action: "rider" },
 } as const;
 
+/** Opened at once while the trigger id is fresh (it lives 3 seconds), then filled in with views.update. */
+export function loadingModal(title: string): ModalView {
+  return { type: "modal", title: plain(title), close: plain("Close"), blocks: [section("Loading…")] };
+}
+
+/** A modal that only says something, e.g. why the one asked for cannot be shown. */
+export function noticeModal(title: string, text: string): ModalView {
+  return { type: "modal", title: plain(title), close: plain("Close"), blocks: [section(text)] };
+}
+
+export const EVIDENCE_TITLE = "Case evidence";
+
 export function evidenceModal(
   record: CaseRecord,
   results: LatestResults,
@@ -60,7 +72,7 @@ export function evidenceModal(
       ),
     );
   }
-  return { type: "modal", title: plain("Case evidence"), close: plain("Close"), blocks: blocks.slice(0, 100) };
+  return { type: "modal", title: plain(EVIDENCE_TITLE), close: plain("Close"), blocks: blocks.slice(0, 100) };
 }
 
 function locationLines(result: NonNullable<LatestResults["location"]>): string[] {

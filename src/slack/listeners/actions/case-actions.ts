@@ -1,4 +1,5 @@
-// Buttons on a case alert: "View evidence" opens the evidence the case stands on;
+// Buttons on a case alert: "View evidence" opens a modal at once and fills it with the
+// evidence the case stands on;
 // "Re-audit" re-runs the checks (approvers only when audits are restricted). A closed
 // case is never changed: a re-audit of its vanpool opens a new case if one is needed.
 // On a case that needs a person, approvers can also close it with a reason, or draft an
@@ -15,7 +16,16 @@ import { caseJobs } from "../../../jobs/queues.js";
 import { firstNames } from "../../blocks/card-facts.js";
 import { CASE_ACTIONS } from "../../blocks/case-alert.js";
 import { escapeMrkdwn, STATUS_LABEL, truncate } from "../../blocks/format.js";
-import { closeResolvedModal, emailRiderModal, evidenceModal, INPUTS, VIEW_CALLBACKS } from "../../blocks/modals.js";
+import {
+  closeResolvedModal,
+  EVIDENCE_TITLE,
+  emailRiderModal,
+  evidenceModal,
+  INPUTS,
+  loadingModal,
+  noticeModal,
+  VIEW_CALLBACKS,
+} from "../../blocks/modals.js";
 import type { CaseMessages } from "../../case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
 import { type ClickPlace, clickPlace, tellClicker } from "../../tell-clicker.js";
@@ -38,11 +48,13 @@ export function registerCaseActions(app: App, deps: CaseActionDeps): void {
 
   app.action<BlockAction<ButtonAction>>(CASE_ACTIONS.viewEvidence, async ({ ack, body, action }) => {
     await ack();
+    const opened = await ctx.client.views.open({ trigger_id: body.trigger_id, view: loadingModal(EVIDENCE_TITLE) });
     const data = await caseData(action.value ?? "");
-    if (!data) return void (await tell(body, "That case no longer exists."));
-    await ctx.client.views.open({
-      trigger_id: body.trigger_id,
-      view: evidenceModal(data.record, data.evidence, firstNames(data)),
+    await ctx.client.views.update({
+      view_id: opened.view!.id!,
+      view: data
+        ? evidenceModal(data.record, data.evidence, firstNames(data))
+        : noticeModal(EVIDENCE_TITLE, "That case no longer exists."),
     });
   });
 

@@ -1,6 +1,8 @@
 // /poolpatrol: acks at once (Slack allows 3 seconds). An audit is queued as a job before
 // the ack, so an acknowledged audit is never lost; its job answers through the response
-// URL; so is the digest asked for here. What a person typed is echoed back at most 100 characters long.
+// URL; so is the digest asked for here. `status` and `cases` ack first and answer through
+// the response URL: their queries and the alert's permalink (a Slack call) wait for no ack.
+// What a person typed is echoed back at most 100 characters long.
 import type { App } from "@slack/bolt";
 import { findCase, findOpenCase, listCases } from "../../../data/case-repository.js";
 import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
@@ -27,6 +29,8 @@ export interface CommandDeps {
 }
 
 /** What someone typed, quoted back safely: at most 100 characters, no formatting. */
+const usage = (problem: string) => `${problem}\n\n${COMMAND_USAGE}`;
+
 export const echo = (typed: string) => `\`${truncate(typed.replace(/[`<>&]/g, ""), ECHO_LIMIT)}\``;
 
 export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
@@ -45,9 +49,47 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
     }
   }
 
-  app.command(COMMAND, async ({ command, ack }) => {
+  /** What `status` answers for a vanpool or case id already checked to be well formed. */
+  async function statusAnswer(id: string): Promise<string> {
+    const record = id.startsWith("CASE-") ? await findCase(prisma, id) : await findOpenCase(prisma, id);
+    if (!record) {
+      if (id.startsWith("CASE-")) return usage(`There is no case ${truncate(id, ECHO_LIMIT)}.`);
+      if (!(await vanpoolExists(prisma, id))) return usage(`There is no vanpool ${truncate(id, ECHO_LIMIT)}.`);
+      return `${id} has no open case.`;
+    }
+    const failed = record.failed_checks.length ? `${record.failed_checks.join(" and ")} failed` : "data missing";
+    return `*${record.case_id}* (${record.vanpool_id}) is *${STATUS_LABEL[record.status]}*: ${failed}; ${record.flagged.length} rider(s) flagged; re-audited ${record.re_audit_count} time(s)${await alertLink(record.case_id, "case alert")}`;
+  }
+
+  /** What `cases` answers for a status filter already checked (none: every open case). */
+  async function casesAnswer(status: ReturnType<typeof parseCaseFilter>): Promise<string> {
+    const cases = (await listCases(prisma, { status })).filter((c) => status || !isClosed(c.status));
+    const now = ctx.deps.now();
+    const lines = cases
+      .slice(0, 40)
+      .map(
+        (c) =>
+          `• *${c.case_id}* ${c.vanpool_id} · ${STATUS_LABEL[c.status]} · ${REASON_WORDS[c.reason]} · opened ${age(c.created_at, now)} ago`,
+      );
+    const label = status ? STATUS_LABEL[status] : "Open";
+    return lines.length
+      ? `${status ? `Cases: ${label}` : "Open cases"} (${cases.length}):\n${lines.join("\n")}${cases.length > 40 ? "\n…" : ""}`
+      : `No ${status ? `"${label}"` : "open"} cases.`;
+  }
+
+  app.command(COMMAND, async ({ command, ack, respond }) => {
     const [verb = "help", ...args] = command.text.trim().split(/\s+/).filter(Boolean);
-    const refuse = (problem: string) => ack({ response_type: "ephemeral", text: `${problem}\n\n${COMMAND_USAGE}` });
+    const refuse = (problem: string) => ack({ response_type: "ephemeral", text: usage(problem) });
+    /** Acks now and answers through the response URL once `answer` is ready. */
+    const answerLater = async (answer: () => Promise<string>) => {
+      await ack();
+      try {
+        await respond({ response_type: "ephemeral", text: await answer() });
+      } catch (error) {
+        ctx.log.error(`/poolpatrol ${verb}: ${(error as Error).message}`);
+        await respond({ response_type: "ephemeral", text: "Something went wrong looking that up; try again." });
+      }
+    };
 
     switch (verb.toLowerCase()) {
       case "audit": {
@@ -86,17 +128,7 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
         const id = args[0]?.toUpperCase();
         if (!id || args.length !== 1 || !(/^VP-\d+$/.test(id) || isId("case", id)))
           return refuse("`status` needs a vanpool id (VP-101) or a case id (CASE-1A2B3C4D).");
-        const record = id.startsWith("CASE-") ? await findCase(prisma, id) : await findOpenCase(prisma, id);
-        if (!record) {
-          if (id.startsWith("CASE-")) return refuse(`There is no case ${truncate(id, ECHO_LIMIT)}.`);
-          if (!(await vanpoolExists(prisma, id))) return refuse(`There is no vanpool ${truncate(id, ECHO_LIMIT)}.`);
-          return ack({ response_type: "ephemeral", text: `${id} has no open case.` });
-        }
-        const failed = record.failed_checks.length ? `${record.failed_checks.join(" and ")} failed` : "data missing";
-        return ack({
-          response_type: "ephemeral",
-          text: `*${record.case_id}* (${record.vanpool_id}) is *${STATUS_LABEL[record.status]}*: ${failed}; ${record.flagged.length} rider(s) flagged; re-audited ${record.re_audit_count} time(s)${await alertLink(record.case_id, "case alert")}`,
-        });
+        return answerLater(() => statusAnswer(id));
       }
       case "cases": {
         const words = args.join(" ");
@@ -105,21 +137,7 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
           return refuse(
             `I don't know the status ${echo(words)}. Try one of: ${Object.keys(CASE_FILTER_WORDS).join(", ")}.`,
           );
-        const cases = (await listCases(prisma, { status })).filter((c) => status || !isClosed(c.status));
-        const now = ctx.deps.now();
-        const lines = cases
-          .slice(0, 40)
-          .map(
-            (c) =>
-              `• *${c.case_id}* ${c.vanpool_id} · ${STATUS_LABEL[c.status]} · ${REASON_WORDS[c.reason]} · opened ${age(c.created_at, now)} ago`,
-          );
-        const label = status ? STATUS_LABEL[status] : "Open";
-        return ack({
-          response_type: "ephemeral",
-          text: lines.length
-            ? `${status ? `Cases: ${label}` : "Open cases"} (${cases.length}):\n${lines.join("\n")}${cases.length > 40 ? "\n…" : ""}`
-            : `No ${status ? `"${label}"` : "open"} cases.`,
-        });
+        return answerLater(() => casesAnswer(status));
       }
       case "digest":
         await queueSlackAction(ctx, command.trigger_id, {
