@@ -120,7 +120,7 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "hostile or rhetorical question",
   ],
   [
-    /[🙃🙄😒😤😠😡🤬🖕]|\/s\b|\b(?:yeah,? right|as if|oh,? (?:great|wonderful|perfect|joy)|just (?:great|perfect|wonderful)|what a (?:joke|surprise)|(?:amazing|funny|interesting|incredible|cute|nice|great|love|glad) how\b|(?:this|not|here we go) again\b|again\?|(?:and )?this is (?:the|my) thanks|this is what i get|i'?m sure (?:you|they) (?:have|had) (?:your|their|good|a good) reasons?|is this how you treat|^wow\b|(?:years?|decades?) of (?:\w+ )?(?:service|loyalty|attendance|riding)|love (?:how|that you|being)|nice to (?:know|see|be)|glad to know|so glad you|thanks (?:so much |a lot )?for (?:nothing|treating|accusing|assuming|making|wasting|calling|questioning|suspecting|the (?:accusation|insult))|(?:treat\w*|made to feel|feel) like (?:a |an )?(?:fraud|criminal|suspect|liar|thief|cheat\w*|child|number)|fraud\w*|cheat\w*)\b/u,
+    /[🙃🙄😒😤😠😡🤬🖕]|\/s\b|\b(?:yeah,? right|as if|oh,? (?:great|wonderful|perfect|joy)|just (?:great|perfect|wonderful)|what a (?:joke|surprise)|(?:amazing|funny|interesting|incredible|cute|nice|great|love|glad) how\b|(?:this|not|here we go) again\b|again\?|(?:and )?this is (?:the|my) thanks|this is what i get|(?:i'?ll|i will) get right on (?:that|it)|i'?m sure (?:you|they) (?:have|had) (?:your|their|good|a good) reasons?|is this how you treat|^wow\b|(?:years?|decades?) of (?:\w+ )?(?:service|loyalty|attendance|riding)|love (?:how|that you|being)|nice to (?:know|see|be)|glad to know|so glad you|thanks (?:so much |a lot )?for (?:nothing|treating|accusing|assuming|making|wasting|calling|questioning|suspecting|the (?:accusation|insult))|(?:treat\w*|made to feel|feel) like (?:a |an )?(?:fraud|criminal|suspect|liar|thief|cheat\w*|child|number)|fraud\w*|cheat\w*)\b/u,
     "sarcasm or a veiled grievance",
   ],
   [
@@ -156,7 +156,7 @@ const OFF_TOPIC =
   /\b(?:unrelated|off[- ]topic|(?:a |on a )?(?:different|separate|another) (?:question|topic|subject|note|matter)|not (?:related|about) (?:to )?(?:the |this |my )?(?:van\w*|review|email))\b/;
 /** What employees ask other teams about: benefits, pay, IT, facilities, food. */
 const OUTSIDE_TOPIC =
-  /\b(?:benefits?|insurance|dental|vision|medical plan|health plan|open enrollment|hsa|fsa|401 ?k|retirement|pension|payroll|pay ?(?:check|stub|slip)s?|payslip|salary|bonus|overtime|w-?2s?|taxe?s?|tuition|reimburs\w*|coverage|enroll\w*|direct deposit|expense reports?|pto balance|vacation request|time[- ]off request|password|log ?in|login|laptop|printer|wi-?fi|vpn|badges?|cafeteria|canteen|lunch|breakfast|dinner|menu|food|coffee|gym|potluck|party|raffle|stock|swag|t-?shirt)\b/;
+  /\b(?:benefits?|insurance|dental|vision|medical plan|health plan|open enrollment|hsa|fsa|401 ?k|retirement|pension|payroll|pay ?(?:check|stub|slip)s?|payslip|salary|bonus|overtime|w-?2s?|taxe?s?|tuition|reimburs\w*|coverage|enroll\w*|relocation (?:package|assistance|benefits?|bonus)|direct deposit|expense reports?|pto balance|vacation request|time[- ]off request|password|log ?in|login|laptop|printer|wi-?fi|vpn|badges?|cafeteria|canteen|lunch|breakfast|dinner|menu|food|coffee|gym|potluck|party|raffle|stock|swag|t-?shirt)\b/;
 /**
  * Negations that confirm: the rider denies a change or a problem ("nothing's changed", "nothing wrong there",
  * "no questions", "not much to add", a leading "No, all the same"). Any other "not" needs a person's reading.
@@ -185,7 +185,7 @@ const CONFIRMING_NEGATION = new RegExp(
 );
 const NEGATION = /\b(?:not|no|never|nothing|nobody|none|dont|didnt|cant|wont|isnt)\b|n't\b|\bnão\b/;
 /** Doubt counts as unclear intent, unless the rider goes on to ask a question about it. */
-const NO_CLEAR_INTENT = /^(what|huh|hm+|eh|que|qué|so|and)\W*$/;
+const NO_CLEAR_INTENT = /^(?:(?:wait|what|huh|hm+|eh|um+|uh+|que|qué|so|and)\W*)+$/;
 const DOUBT = /\b(not sure|don't know|dont know|not really)\b/;
 
 /** Replies that are nothing but a confirmation, too short for the model to be sure of. */
