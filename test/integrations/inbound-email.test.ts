@@ -168,7 +168,7 @@ async function quarantineTwo(subject: string) {
     from: "someone@elsewhere.example",
     to: [INBOUND],
     subject,
-    text: "Is there a van from Gilroy?",
+    text: `${subject}: is there a van from Gilroy?`,
   });
   const thread = await threadOf("VP-102");
   const stranger = stub.receive({
