@@ -595,6 +595,10 @@ describe("kill -9 during work, then a restart", () => {
         `${label}, ${replay}`,
       ).toHaveLength(1);
       expect(summaries[0]!.text, label).toContain(`${SWEEP_VANPOOLS} checked, ${cases.length} new case`);
+      // Each alert is a Slack job of its own, queued by the announcement: wait for all, then for stragglers.
+      const alerted = (c: { id: string }) => everyMessage(channel).some((m) => String(m.text).includes(`(${c.id},`));
+      await until(`${label}: every new case's alert posted`, async () => cases.every(alerted));
+      await new Promise((resolve) => setTimeout(resolve, 300));
       const messages = everyMessage(channel);
       for (const c of cases)
         expect(

@@ -81,6 +81,7 @@ describe("manifest.json", () => {
       "chat.postEphemeral": ["chat:write"],
       "chat.getPermalink": [],
       "views.open": [],
+      "views.update": [],
       "views.publish": [],
       "conversations.replies": ["channels:history", "groups:history"],
       "usergroups.users.list": ["usergroups:read"],
