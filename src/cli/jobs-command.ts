@@ -2,9 +2,8 @@
 // failed jobs with their error. `poolpatrol jobs retry ID` runs a failed job again.
 
 import type { Database } from "../data/database.js";
-import { failedJobs, jobCountsByQueue, jobTablesExist, queueOfJob } from "../data/job-repository.js";
+import { failedJobs, JOB_SCHEMA, jobCountsByQueue, jobTablesExist, queueOfJob } from "../data/job-repository.js";
 import { invalidInput, notFound } from "../errors.js";
-import { JOB_SCHEMA } from "../jobs/engine.js";
 import type { CliContext } from "./context.js";
 
 const STATES = ["created", "retry", "active", "completed", "failed", "cancelled"] as const;

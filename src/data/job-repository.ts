@@ -1,6 +1,9 @@
 // Read-only views of pg-boss's tables (schema `pgboss`) for `poolpatrol jobs`.
 import type pg from "pg";
 
+/** The schema pg-boss keeps its tables in, on the app's own database. */
+export const JOB_SCHEMA = "pgboss";
+
 export interface QueueCounts {
   queue: string;
   counts: Record<string, number>;

@@ -9,8 +9,8 @@ import { createHash, randomUUID } from "node:crypto";
 import type pg from "pg";
 import PgBoss from "pg-boss";
 import { createInstanceRegistry } from "../data/instance-repository.js";
+import { JOB_SCHEMA } from "../data/job-repository.js";
 
-export const JOB_SCHEMA = "pgboss";
 export const DEAD_LETTERS = "dead-letters";
 
 export interface QueueDefaults {
