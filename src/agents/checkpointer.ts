@@ -3,9 +3,10 @@
 // it survives restarts and resumes in any process.
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
+import { oneSetupAtATime } from "../data/migrations.js";
 
 export async function createCheckpointer(pool: pg.Pool): Promise<PostgresSaver> {
   const saver = new PostgresSaver(pool, undefined, { schema: "langgraph" });
-  await saver.setup();
+  await oneSetupAtATime(pool, "poolpatrol:checkpoint-setup", () => saver.setup());
   return saver;
 }
