@@ -6,12 +6,15 @@
 // `await engine.work("name", async (job) => { ... })` in the processes that should run it,
 // and `engine.send("name", data, options)` (with `{ db: executor }` inside a transaction).
 import { createHash, randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
 import PgBoss from "pg-boss";
 import { createInstanceRegistry } from "../data/instance-repository.js";
 import { JOB_SCHEMA } from "../data/job-repository.js";
 
 export const DEAD_LETTERS = "dead-letters";
+const DEADLOCK_DETECTED = "40P01";
+const QUEUE_ATTEMPTS = 5;
 
 export interface QueueDefaults {
   retryLimit?: number;
@@ -152,12 +155,17 @@ export async function startJobEngine(options: {
     boss,
     instanceId,
     async defineQueue(name, queue = {}) {
-      await boss.createQueue(name, {
-        name,
-        ...DEFAULTS,
-        ...queue,
-        deadLetter: DEAD_LETTERS,
-      });
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await boss.createQueue(name, { name, ...DEFAULTS, ...queue, deadLetter: DEAD_LETTERS });
+          return;
+        } catch (error) {
+          // Processes starting together on a fresh database create the same queues at once, and
+          // PostgreSQL aborts one of two as a deadlock; on the next try the queue exists.
+          if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt === QUEUE_ATTEMPTS) throw error;
+          await sleep(100 * attempt);
+        }
+      }
     },
     async work<T extends object>(name: string, handler: JobHandler<T>, work: { concurrency?: number } = {}) {
       const ids: string[] = [];
