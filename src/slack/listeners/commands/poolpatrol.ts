@@ -9,6 +9,7 @@ import { findCaseAlertLocation } from "../../../data/slack-location-repository.j
 import { vanpoolExists } from "../../../data/vanpool-repository.js";
 import { isClosed } from "../../../domain/case-lifecycle.js";
 import { isId } from "../../../domain/ids.js";
+import { plural } from "../../../domain/specialist-result.js";
 import { auditJobs } from "../../../jobs/audit-jobs.js";
 import { age, REASON_WORDS, STATUS_LABEL, truncate } from "../../blocks/format.js";
 import { CASE_FILTER_WORDS, COMMAND_USAGE, parseCaseFilter } from "../../blocks/help.js";
@@ -58,7 +59,7 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
       return `${id} has no open case.`;
     }
     const failed = record.failed_checks.length ? `${record.failed_checks.join(" and ")} failed` : "data missing";
-    return `*${record.case_id}* (${record.vanpool_id}) is *${STATUS_LABEL[record.status]}*: ${failed}; ${record.flagged.length} rider(s) flagged; re-audited ${record.re_audit_count} time(s)${await alertLink(record.case_id, "case alert")}`;
+    return `*${record.case_id}* (${record.vanpool_id}) is *${STATUS_LABEL[record.status]}*: ${failed}; ${plural(record.flagged.length, "rider")} flagged; ${record.re_audit_count === 0 ? "not re-audited yet" : `re-audited ${plural(record.re_audit_count, "time")}`}${await alertLink(record.case_id, "case alert")}`;
   }
 
   /** What `cases` answers for a status filter already checked (none: every open case). */
