@@ -60,3 +60,16 @@ export async function casesMissingFromSlack(prisma: PrismaClient): Promise<strin
   });
   return rows.map((r) => r.id);
 }
+
+/** Where a sweep's summary is, once posted. */
+export async function sweepSummaryLocation(prisma: PrismaClient, sweepId: string): Promise<SlackLocation | undefined> {
+  return located(
+    await prisma.sweep.findUnique({ where: { id: sweepId }, select: { slackChannel: true, slackTs: true } }),
+  );
+}
+
+/** Where the digest of a slot is, once posted. */
+export async function digestLocation(prisma: PrismaClient, periodKey: string): Promise<SlackLocation | undefined> {
+  const row = await prisma.digestRun.findUnique({ where: { periodKey }, select: { channel: true, ts: true } });
+  return row?.ts ? { channel: row.channel, ts: row.ts } : undefined;
+}

@@ -21,7 +21,8 @@ export async function registerSlackJobs(engine: JobEngine, deps: SlackJobDeps): 
   );
   await engine.work<{ caseId: string; text: string }>(
     QUEUES.threadNote,
-    (job) => deps.messages.postInThread(job.data.caseId, job.data.text),
+    // The job's id names the note: a retried job finds the note its first run posted.
+    (job) => deps.messages.postInThread(job.data.caseId, job.data.text, job.id),
     { concurrency: deps.concurrency },
   );
   await engine.work<{ slot: string }>(QUEUES.digest, async (job) => ({

@@ -1,11 +1,14 @@
-// Tells the audit channel how a sweep went: one summary message (updated in place if the
-// job runs again), and each new case's alert in its thread rather than in the channel. Each
+// Tells the audit channel how a sweep went: one summary message (posted once across crashes and
+// replicas, updated in place if the job runs again), and each new case's alert in its thread
+// rather than in the channel. Each
 // alert is a Slack job of its own (a case sync into the summary's thread, paced per channel
 // and retried alone), so one failing post neither holds up nor repeats the others.
 import type { WebClient } from "@slack/web-api";
 import type { PrismaClient } from "../data/prisma.js";
-import { casesWithoutAlert, type SweepTotals, setSweepMessage } from "../data/sweep-repository.js";
+import { casesWithoutAlert, type SweepTotals } from "../data/sweep-repository.js";
 import { sweepSummary } from "../slack/blocks/sweep-summary.js";
+import { createChannelPacer } from "../slack/channel-pacer.js";
+import { postSweepSummary } from "../slack/sweep-summary-post.js";
 import { caseJobs, type JobSender } from "./queues.js";
 
 export function createSweepAnnouncer(deps: {
@@ -13,17 +16,20 @@ export function createSweepAnnouncer(deps: {
   client: WebClient;
   channel: string;
   jobs: JobSender;
+  /** Spacing of posts to one channel, shared with every process (Slack allows about one a second). */
+  channelIntervalMs?: number;
 }) {
   const alerts = caseJobs(deps.jobs);
+  const pacer = createChannelPacer(deps.prisma, { intervalMs: deps.channelIntervalMs });
+  const once = { prisma: deps.prisma, client: deps.client, pacer };
   return async function announce(totals: SweepTotals): Promise<void> {
-    const message = sweepSummary(totals);
     let where = totals.slack;
-    if (where) await deps.client.chat.update({ channel: where.channel, ts: where.ts, ...message });
-    else {
-      const posted = await deps.client.chat.postMessage({ channel: deps.channel, ...message });
-      where = { channel: posted.channel!, ts: posted.ts! };
-      await setSweepMessage(deps.prisma, totals.sweep_id, where.channel, where.ts);
-    }
+    if (where) {
+      const at = where;
+      await pacer.run(at.channel, () =>
+        deps.client.chat.update({ channel: at.channel, ts: at.ts, ...sweepSummary(totals) }),
+      );
+    } else where = await postSweepSummary(once, deps.channel, totals);
     for (const caseId of await casesWithoutAlert(deps.prisma, totals.new_cases))
       await alerts.syncCaseInThread(caseId, where, `sweep:${totals.sweep_id}`);
   };

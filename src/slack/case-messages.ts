@@ -1,9 +1,10 @@
 // Keeps Slack in step with a case: posts (or updates in place) its alert in the
-// audit channel, posts approval cards in the alert's thread, and rebuilds a card
-// whenever what it shows changes. Where each message lives is stored on the case / approval row; a
-// message deleted in Slack is posted again. Work on one case's messages is
-// serialised across processes, and posts are paced per channel.
-import type { ChatPostMessageArguments, ChatUpdateArguments } from "@slack/web-api";
+// audit channel (or, for a case a sweep opened, in the sweep summary's thread), posts approval
+// cards in the alert's thread, and rebuilds a card whenever what it shows changes. Where each
+// message lives is stored on the case / approval row; a message deleted in Slack is posted again.
+// Each post is made once across crashes and replicas (post-once.ts), work on one case's messages
+// is serialised across processes, and posts are paced per channel across processes.
+import type { ChatUpdateArguments } from "@slack/web-api";
 import { withLease } from "../cases/case-lease.js";
 import { undoUntil } from "../cases/undo-cancellation.js";
 import { type ApprovalRecord, listApprovals } from "../data/approval-repository.js";
@@ -16,12 +17,15 @@ import {
   setApprovalCardLocation,
   setCaseAlertLocation,
 } from "../data/slack-message-repository.js";
+import { keptPost } from "../data/slack-post-repository.js";
 import { approvalCard } from "./blocks/approval-card.js";
 import { approvalCardFacts, firstNames } from "./blocks/card-facts.js";
 import { caseAlert } from "./blocks/case-alert.js";
 import type { SlackMessage } from "./blocks/format.js";
 import { createChannelPacer } from "./channel-pacer.js";
+import { type PostOnceDeps, postOnce } from "./post-once.js";
 import type { SlackContext } from "./slack-context.js";
+import { sweepThread } from "./sweep-summary-post.js";
 
 const GONE = new Set(["message_not_found", "cant_update_message", "channel_not_found", "is_archived"]);
 
@@ -30,13 +34,8 @@ export function createCaseMessages(
   options: { channelIntervalMs?: number } = {},
 ) {
   const { prisma, pool } = ctx.deps;
-  const pacer = createChannelPacer({ intervalMs: options.channelIntervalMs });
-
-  const post = (args: ChatPostMessageArguments) =>
-    pacer.run(args.channel, async () => {
-      const posted = await ctx.client.chat.postMessage(args);
-      return { channel: posted.channel!, ts: posted.ts! };
-    });
+  const pacer = createChannelPacer(prisma, { intervalMs: options.channelIntervalMs });
+  const once: PostOnceDeps = { prisma, client: ctx.client, pacer };
 
   /** Updates a message in place; false when Slack no longer has it. */
   const update = (args: ChatUpdateArguments) =>
@@ -50,6 +49,12 @@ export function createCaseMessages(
       }
     });
 
+  /** A case a sweep opened (its actor is "sweep:<id>") has its alert in that sweep's summary thread. */
+  async function homeOf(openedBy: unknown): Promise<SlackLocation | undefined> {
+    if (typeof openedBy !== "string" || !openedBy.startsWith("sweep:")) return undefined;
+    return sweepThread(once, ctx.slack.auditChannel, openedBy.slice("sweep:".length));
+  }
+
   /** `thread`: where a new alert goes instead of the channel (a sweep's summary thread). */
   async function syncAlert(caseId: string, thread?: SlackLocation): Promise<SlackLocation> {
     const data = await findCaseCardData(prisma, caseId);
@@ -62,14 +67,22 @@ export function createCaseMessages(
     });
     const where = await caseAlertLocation(prisma, caseId);
     if (where && (await update({ ...where, ...message }))) return where;
-    const posted = await post({
-      channel: thread?.channel ?? ctx.slack.auditChannel,
-      ...(thread ? { thread_ts: thread.ts } : {}),
-      ...message,
-      unfurl_links: false,
+    const home = thread ?? (await homeOf(data.record.meta.opened_by));
+    return postOnce(once, {
+      key: `alert:${caseId}`,
+      args: {
+        channel: home?.channel ?? ctx.slack.auditChannel,
+        ...(home ? { thread_ts: home.ts } : {}),
+        ...message,
+        unfurl_links: false,
+      },
+      // A location stored meanwhile is news only if it is not the one Slack just said is gone.
+      posted: async () => {
+        const now = await caseAlertLocation(prisma, caseId);
+        return now && now.ts !== where?.ts ? now : undefined;
+      },
+      record: (at) => setCaseAlertLocation(prisma, caseId, at),
     });
-    await setCaseAlertLocation(prisma, caseId, posted);
-    return posted;
   }
 
   const oneAtATime = <T>(caseId: string, work: () => Promise<T>) => withLease(pool, `slack:${caseId}`, work);
@@ -95,14 +108,17 @@ export function createCaseMessages(
   }
 
   async function postCard(alert: SlackLocation, card: SlackMessage, approval: ApprovalRecord): Promise<void> {
+    const gone = await approvalCardLocation(prisma, approval.approval_id);
     // Posted in the case thread and shown in the channel too, so approvers see it.
-    const posted = await post({
-      channel: alert.channel,
-      thread_ts: alert.ts,
-      reply_broadcast: approval.status === "pending",
-      ...card,
+    await postOnce(once, {
+      key: `card:${approval.approval_id}`,
+      args: { channel: alert.channel, thread_ts: alert.ts, reply_broadcast: approval.status === "pending", ...card },
+      posted: async () => {
+        const now = await approvalCardLocation(prisma, approval.approval_id);
+        return now && now.ts !== gone?.ts ? now : undefined;
+      },
+      record: (at) => setApprovalCardLocation(prisma, approval.approval_id, at),
     });
-    await setApprovalCardLocation(prisma, approval.approval_id, posted);
   }
 
   /** Where the case's alert is now, posting it first if Slack does not have it yet. */
@@ -110,9 +126,12 @@ export function createCaseMessages(
     return oneAtATime(caseId, () => syncAlert(caseId, options.thread));
   }
 
-  async function postInThread(caseId: string, text: string): Promise<void> {
+  /** `key`: names the note for good (a job's id), so a retried job does not post it twice. */
+  async function postInThread(caseId: string, text: string, key?: string): Promise<void> {
     const alert = await syncCaseAlert(caseId);
-    await post({ channel: alert.channel, thread_ts: alert.ts, text });
+    const args = { channel: alert.channel, thread_ts: alert.ts, text };
+    if (key) await postOnce(once, { key: `note:${key}`, args, posted: () => keptPost(prisma, `note:${key}`) });
+    else await pacer.run(alert.channel, () => ctx.client.chat.postMessage(args));
   }
 
   return { syncCase, syncCaseAlert, postInThread };

@@ -1,15 +1,20 @@
 // The digest: posted by the digest job of each POOLPATROL_DIGEST_CRON slot, or on
 // demand. A database row per slot makes it one post per slot across restarts, job
-// retries and running instances.
+// retries and running instances, and the post is made once even when the process dies
+// between posting it and storing its ts (post-once.ts).
 import { listCasesNeedingPerson } from "../data/case-card-repository.js";
 import { claimDigestSlot, digestCases, lastDigestPostedAt, recordDigestPosted } from "../data/digest-repository.js";
+import { digestLocation } from "../data/slack-message-repository.js";
 import { replyDeadline } from "../domain/case-lifecycle.js";
 import { digestMessage } from "./blocks/digest.js";
+import { createChannelPacer } from "./channel-pacer.js";
+import { postOnce } from "./post-once.js";
 import { programFigures } from "./program-figures.js";
 import type { SlackContext } from "./slack-context.js";
 
-export function createDigest(ctx: SlackContext) {
+export function createDigest(ctx: SlackContext, options: { channelIntervalMs?: number } = {}) {
   const { prisma } = ctx.deps;
+  const pacer = createChannelPacer(prisma, { intervalMs: options.channelIntervalMs });
 
   async function build(since: Date) {
     const now = ctx.deps.now();
@@ -51,14 +56,16 @@ export function createDigest(ctx: SlackContext) {
     if (!force && !(await claimDigestSlot(prisma, { periodKey, channel, now: ctx.deps.now() })))
       return `The digest for ${periodKey} was already posted.`;
     const message = await build(since);
-    const posted = await ctx.client.chat.postMessage({ channel, ...message });
-    await recordDigestPosted(prisma, {
-      periodKey,
-      channel,
-      ts: posted.ts ?? null,
-      now: ctx.deps.now(),
-      claimed: !force,
-    });
+    await postOnce(
+      { prisma, client: ctx.client, pacer },
+      {
+        key: `digest:${periodKey}`,
+        args: { channel, ...message },
+        posted: () => digestLocation(prisma, periodKey),
+        record: (at) =>
+          recordDigestPosted(prisma, { periodKey, channel, ts: at.ts, now: ctx.deps.now(), claimed: !force }),
+      },
+    );
     return `Digest posted in <#${channel}>.`;
   }
 

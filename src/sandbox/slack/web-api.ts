@@ -273,7 +273,27 @@ export function messageContent(args: Json): Content {
     throw new ApiError("no_text");
   }
   if (text && text.length > 40000) throw new ApiError("msg_too_long");
+  if (args.metadata !== undefined && !isMetadata(args.metadata)) throw new ApiError("invalid_metadata_format");
   return { text, blocks: args.blocks as Json[] | undefined, attachments: args.attachments, metadata: args.metadata };
+}
+
+/** Message metadata as Slack takes it: an event type (letters, digits, underscores) and a payload object. */
+function isMetadata(value: unknown): boolean {
+  const metadata = value as { event_type?: unknown; event_payload?: unknown } | null;
+  return (
+    typeof metadata === "object" &&
+    metadata !== null &&
+    typeof metadata.event_type === "string" &&
+    /^[a-z0-9_]{1,255}$/i.test(metadata.event_type) &&
+    typeof metadata.event_payload === "object" &&
+    metadata.event_payload !== null
+  );
+}
+
+/** conversations.history and .replies leave metadata out unless asked with include_all_metadata, as Slack does. */
+function withMetadataIf(args: Json, messages: SlackMessage[]): SlackMessage[] {
+  if (bool(args.include_all_metadata)) return messages;
+  return messages.map(({ metadata: _, ...message }) => message as SlackMessage);
 }
 
 function checkView(view: unknown, kind: "modal" | "home"): Json {
@@ -414,7 +434,7 @@ export const methods: Record<string, Method> = {
       .filter((m) => inRange(m.ts, args))
       .reverse();
     const { items, has_more, next_cursor } = page(newestFirst, args, 100);
-    return { messages: items, has_more, pin_count: 0, response_metadata: { next_cursor } };
+    return { messages: withMetadataIf(args, items), has_more, pin_count: 0, response_metadata: { next_cursor } };
   },
 
   "conversations.replies": (ws, args) => {
@@ -426,7 +446,7 @@ export const methods: Record<string, Method> = {
       args,
       1000,
     );
-    return { messages: items, has_more, response_metadata: { next_cursor } };
+    return { messages: withMetadataIf(args, items), has_more, response_metadata: { next_cursor } };
   },
 
   "reactions.add": (ws, args) => {

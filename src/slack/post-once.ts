@@ -1,0 +1,111 @@
+// chat.postMessage has no idempotency key, so Pool Patrol makes one: a post is claimed in the
+// database before it is made, carries its key in the message's metadata, and the claim is dropped
+// once the message's ts is stored where it belongs. A retry that finds a claim left by an attempt
+// that did not finish (a kill -9 after the post, a failed write) looks for the message in Slack,
+// in the recent window since that attempt, before posting again. One holder at a time per key, so
+// two replicas never post the same message.
+import { randomUUID } from "node:crypto";
+import type { ChatPostMessageArguments, WebClient } from "@slack/web-api";
+import type { PrismaClient } from "../data/prisma.js";
+import type { SlackLocation } from "../data/slack-message-repository.js";
+import { dropPost, holdPost, keepPost, letGoOfPost } from "../data/slack-post-repository.js";
+import type { ChannelPacer } from "./channel-pacer.js";
+
+export const POST_EVENT_TYPE = "poolpatrol_post";
+/** Long enough for a lookup, a post and a write; short enough that a killed holder holds up a retry by seconds. */
+const HOLD_MS = 20_000;
+/** Slack's clock and the database's may differ: the lookup starts this much before the first attempt. */
+const CLOCK_SLACK_MS = 5 * 60_000;
+const LOOKUP_PAGES = 5;
+const PAGE_SIZE = 200;
+const WAIT_FOR_HOLDER_MS = 90_000;
+
+export interface PostOnceDeps {
+  prisma: PrismaClient;
+  client: WebClient;
+  pacer: ChannelPacer;
+}
+
+export interface OncePost {
+  /** Names this message for good: "alert:CASE-…", "card:APR-…", "sweep:…", "digest:…". */
+  key: string;
+  args: ChatPostMessageArguments;
+  /** Where the message is if its ts is stored already. */
+  posted(): Promise<SlackLocation | undefined>;
+  /** Stores where the message is; absent: the claim itself is kept as the record. */
+  record?(at: SlackLocation): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Slack's ts for a moment: seconds with microseconds. */
+const slackTs = (at: Date) => (at.getTime() / 1000).toFixed(6);
+
+export async function postOnce(deps: PostOnceDeps, post: OncePost): Promise<SlackLocation> {
+  const { prisma } = deps;
+  const channel = post.args.channel;
+  const holder = randomUUID();
+  let earlierAttempt: Date | undefined;
+  let firstClaim = true;
+  return deps.pacer.run(channel, async () => {
+    const given = Date.now();
+    for (;;) {
+      const already = await post.posted();
+      if (already) return already;
+      const claim = await holdPost(prisma, { key: post.key, channel, holder, holdMs: HOLD_MS });
+      if (claim) {
+        if (firstClaim && claim.earlier) earlierAttempt = claim.intendedAt;
+        firstClaim = false;
+        break;
+      }
+      // Another process is posting this very message: its result is what we want.
+      if (Date.now() - given > WAIT_FOR_HOLDER_MS) throw new Error(`Another process is still posting ${post.key}.`);
+      await sleep(100 + Math.random() * 200);
+    }
+    try {
+      const at =
+        (earlierAttempt && (await findPosted(deps.client, post, earlierAttempt))) || (await send(deps.client, post));
+      if (post.record) {
+        await post.record(at);
+        await dropPost(prisma, post.key, holder);
+      } else await keepPost(prisma, post.key, holder, at.ts);
+      return at;
+    } catch (error) {
+      // Best effort: when the database is what failed, the hold simply expires.
+      await letGoOfPost(prisma, post.key, holder).catch(() => {});
+      throw error;
+    }
+  });
+}
+
+async function send(client: WebClient, post: OncePost): Promise<SlackLocation> {
+  const posted = await client.chat.postMessage({
+    ...post.args,
+    metadata: { event_type: POST_EVENT_TYPE, event_payload: { key: post.key } },
+  });
+  return { channel: posted.channel ?? post.args.channel, ts: posted.ts! };
+}
+
+/** The message an earlier attempt posted under `post.key`, looked for since that attempt. */
+async function findPosted(client: WebClient, post: OncePost, since: Date): Promise<SlackLocation | undefined> {
+  const { channel } = post.args;
+  const thread = "thread_ts" in post.args ? post.args.thread_ts : undefined;
+  const window = { channel, oldest: slackTs(new Date(since.getTime() - CLOCK_SLACK_MS)), include_all_metadata: true };
+  let cursor: string | undefined;
+  for (let page = 0; page < LOOKUP_PAGES; page++) {
+    const found = thread
+      ? await client.conversations.replies({ ...window, ts: thread, limit: PAGE_SIZE, cursor })
+      : await client.conversations.history({ ...window, limit: PAGE_SIZE, cursor });
+    const message = found.messages?.find((m) => carriesKey(m.metadata, post.key));
+    if (message?.ts) return { channel, ts: message.ts };
+    cursor = found.response_metadata?.next_cursor;
+    if (!found.has_more || !cursor) return undefined;
+  }
+  return undefined;
+}
+
+/** The Web API types leave a payload's fields open (`{}`): read ours as a plain record. */
+function carriesKey(metadata: { event_type?: string; event_payload?: object } | undefined, key: string): boolean {
+  const payload: Record<string, unknown> = { ...metadata?.event_payload };
+  return metadata?.event_type === POST_EVENT_TYPE && payload.key === key;
+}

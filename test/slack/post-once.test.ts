@@ -1,0 +1,183 @@
+// Slack posts made exactly once when the write that records a post fails right after Slack took
+// it (the same window a kill -9 between the two leaves): the retry finds the message by the key it
+// carries in its metadata instead of posting again. Faults are injected in the real database (a
+// trigger that refuses the first write of a message's ts); messages are counted at the local Slack.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSweep, findSweepTotals } from "../../src/data/sweep-repository.js";
+import { caseJobs } from "../../src/jobs/queues.js";
+import { queueMissingAlerts } from "../../src/jobs/slack-jobs.js";
+import { createSweepAnnouncer } from "../../src/jobs/sweep-announce.js";
+import { POST_EVENT_TYPE } from "../../src/slack/post-once.js";
+import { AUDIT_CHANNEL, type Harness, startHarness } from "./harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+  await h.bot.idle();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The next write of `column` on a row of `table` matching `when` fails once, as a database that drops out would. */
+async function failNextWrite(name: string, table: string, column: string, when: string): Promise<void> {
+  const db = h.db.prisma;
+  // A sequence counts outside the failing transaction: only the first write fails.
+  await db.$executeRawUnsafe(`CREATE SEQUENCE fault_${name}`);
+  await db.$executeRawUnsafe(
+    `CREATE FUNCTION fault_${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+       IF nextval('fault_${name}') = 1 THEN RAISE EXCEPTION 'injected fault: ${name}'; END IF; RETURN NEW; END $$`,
+  );
+  await db.$executeRawUnsafe(
+    `CREATE TRIGGER fault_${name} BEFORE UPDATE OF ${column} ON ${table} FOR EACH ROW
+     WHEN (NEW.${column} IS NOT NULL AND ${when}) EXECUTE FUNCTION fault_${name}()`,
+  );
+}
+
+async function faultFired(name: string): Promise<boolean> {
+  const [row] = await h.db.prisma.$queryRawUnsafe<{ is_called: boolean }[]>(`SELECT is_called FROM fault_${name}`);
+  return Boolean(row?.is_called);
+}
+
+/** Successful chat.postMessage calls that carried `key` (from the `since`-th call to the local Slack on). */
+const postsOf = (key: string, since = 0) =>
+  h.fake.calls.slice(since).filter((c) => {
+    const metadata = c.body.metadata as { event_type?: string; event_payload?: { key?: string } } | undefined;
+    return (
+      c.method === "chat.postMessage" &&
+      c.response?.ok &&
+      metadata?.event_type === POST_EVENT_TYPE &&
+      metadata.event_payload?.key === key
+    );
+  });
+
+const caseOf = (vanpoolId: string) =>
+  h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId, status: { notIn: ["resolved", "cancelled"] } } });
+const alertsFor = (caseId: string) =>
+  h.fake.messages(AUDIT_CHANNEL).filter((m) => String(m.text).includes(`(${caseId},`));
+
+describe("a post whose ts could not be stored is not posted again", () => {
+  it("a new case's alert", { timeout: 90_000 }, async () => {
+    await failNextWrite("alert", "cases", "slack_ts", "NEW.vanpool_id = 'VP-111'");
+    const { case_id: caseId } = await h.bot.ctx.workflow.auditVanpool("VP-111");
+    const stored = await until("the alert's ts stored", async () => {
+      const row = await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId! } });
+      return row.slackTs ?? false;
+    });
+    await h.bot.idle();
+    expect(await faultFired("alert")).toBe(true);
+    expect(alertsFor(caseId!).map((m) => m.ts)).toEqual([stored]);
+    expect(postsOf(`alert:${caseId}`)).toHaveLength(1);
+  });
+
+  it("an approval card", { timeout: 90_000 }, async () => {
+    await h.bot.ctx.workflow.auditVanpool("VP-102");
+    const record = await until("VP-102 waiting for a reply", async () => {
+      const row = await caseOf("VP-102");
+      return row.status === "pending_reply" && row.lastOutboundAt && row.slackTs ? row : false;
+    });
+    await h.bot.idle();
+    await failNextWrite("card", "approval_requests", "slack_ts", `NEW.case_id = '${record.id}'`);
+    await h.bot.ctx.workflow.replyTimeout(record.id, new Date(record.lastOutboundAt!.getTime() + 8 * 86_400_000));
+    const approval = await until("the cancellation card's ts stored", async () => {
+      const row = await h.db.prisma.approvalRequest.findFirst({ where: { caseId: record.id, kind: "cancellation" } });
+      return row?.slackTs ? row : false;
+    });
+    await h.bot.idle();
+    expect(await faultFired("card")).toBe(true);
+    const cards = h.fake.thread(AUDIT_CHANNEL, record.slackTs!).filter((m) => /^Cancellation of/.test(String(m.text)));
+    expect(cards.map((m) => m.ts)).toEqual([approval.slackTs]);
+    expect(postsOf(`card:${approval.id}`)).toHaveLength(1);
+  });
+
+  it("a note in a case's thread", { timeout: 90_000 }, async () => {
+    const record = await caseOf("VP-111");
+    await failNextWrite("note", "slack_post_intents", "ts", "NEW.key LIKE 'note:%'");
+    const text = "A note whose post could not be recorded the first time.";
+    await caseJobs(h.jobs).threadNote(record.id, "post-once-test", text);
+    await until("the note recorded", async () => faultFired("note"));
+    await h.bot.idle();
+    await until("the note's retry done", async () => {
+      const [row] = await h.db.prisma.$queryRawUnsafe<{ n: bigint }[]>(
+        "SELECT count(*) AS n FROM slack_post_intents WHERE key LIKE 'note:%' AND ts IS NOT NULL",
+      );
+      return Number(row!.n) === 1;
+    });
+    expect(h.fake.thread(AUDIT_CHANNEL, record.slackTs!).filter((m) => m.text === text)).toHaveLength(1);
+  });
+
+  it("a digest", { timeout: 60_000 }, async () => {
+    await failNextWrite("digest", "digest_runs", "ts", "TRUE");
+    await expect(h.bot.digest.post(false, "scheduled:post-once-test")).rejects.toThrow(/injected fault/);
+    expect(await h.bot.digest.post(false, "scheduled:post-once-test")).toMatch(/Digest posted/);
+    expect(await h.bot.digest.post(false, "scheduled:post-once-test")).toMatch(/already posted/);
+    const digests = h.fake.messages(AUDIT_CHANNEL).filter((m) => String(m.text).startsWith("Pool Patrol digest"));
+    expect(digests).toHaveLength(1);
+    expect(postsOf("digest:scheduled:post-once-test")).toHaveLength(1);
+  });
+
+  it("a sweep's summary, and its new cases' alerts in its thread even when the alert comes first", {
+    timeout: 90_000,
+  }, async () => {
+    // Two open cases the sweep "opened" (no alert yet), as a sweep killed halfway leaves them.
+    const opened = await Promise.all(["VP-113", "VP-114"].map(caseOf));
+    const sweepId = `manual-post-once-${Date.now()}`;
+    await createSweep(h.db.prisma, { id: sweepId, trigger: "cli", pageCount: 1, vanpoolCount: 2, now: new Date() });
+    for (const c of opened)
+      await h.db.prisma.case.update({
+        where: { id: c.id },
+        data: { slackChannel: null, slackTs: null, meta: { ...(c.meta as object), opened_by: `sweep:${sweepId}` } },
+      });
+    await failNextWrite("sweep", "sweeps", "slack_ts", `NEW.id = '${sweepId}'`);
+    const [first, second] = opened.map((c) => c.id) as [string, string];
+    // Their alerts from before (the harness's start-up) stay in the channel; no new one may join them.
+    const inChannelBefore = [first, second].map((id) => alertsFor(id).length);
+    const callsBefore = h.fake.calls.length;
+
+    // On restart, missing alerts are queued: the sweep has no summary yet, so it is posted first (once,
+    // though its first write fails), and the alerts go in its thread.
+    await queueMissingAlerts(h.jobs, h.db.prisma);
+    const summary = await until("the summary's ts stored", async () => {
+      const row = await h.db.prisma.sweep.findUniqueOrThrow({ where: { id: sweepId } });
+      return row.slackTs ?? false;
+    });
+    await until("both alerts stored", async () => {
+      const rows = await h.db.prisma.case.findMany({ where: { id: { in: [first, second] } } });
+      return rows.every((r) => r.slackTs);
+    });
+    await h.bot.idle();
+    expect(await faultFired("sweep")).toBe(true);
+    const inThread = h.fake.thread(AUDIT_CHANNEL, summary);
+    const stored = await h.db.prisma.case.findMany({ where: { id: { in: [first, second] } }, orderBy: { id: "asc" } });
+    for (const [i, id] of [first, second].entries()) {
+      const alerts = inThread.filter((m) => String(m.text).includes(`(${id},`));
+      expect(alerts, id).toHaveLength(1);
+      expect(stored.find((c) => c.id === id)?.slackTs, id).toBe(alerts[0]!.ts);
+      expect(alertsFor(id), `${id}: no new alert in the channel`).toHaveLength(inChannelBefore[i]!);
+    }
+
+    // The sweep's finish job then announces it: the summary is updated in place, nothing is posted again.
+    const announce = createSweepAnnouncer({
+      prisma: h.db.prisma,
+      client: h.bot.app.client,
+      channel: AUDIT_CHANNEL,
+      jobs: h.jobs,
+      channelIntervalMs: 0,
+    });
+    await announce({ ...(await findSweepTotals(h.db.prisma, sweepId))!, new_cases: [first, second] });
+    await h.bot.idle();
+    expect(postsOf(`sweep:${sweepId}`)).toHaveLength(1);
+    expect(h.fake.messages(AUDIT_CHANNEL).filter((m) => m.ts === summary)).toHaveLength(1);
+    for (const id of [first, second]) expect(postsOf(`alert:${id}`, callsBefore), id).toHaveLength(1);
+  });
+});
