@@ -20,7 +20,7 @@ export function createSweepAnnouncer(deps: {
   channelIntervalMs?: number;
 }) {
   const alerts = caseJobs(deps.jobs);
-  const pacer = createChannelPacer(deps.prisma, { intervalMs: deps.channelIntervalMs });
+  const pacer = createChannelPacer(deps.prisma, { intervalMs: deps.channelIntervalMs, client: deps.client });
   const once = { prisma: deps.prisma, client: deps.client, pacer };
   return async function announce(totals: SweepTotals): Promise<void> {
     let where = totals.slack;

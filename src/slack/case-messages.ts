@@ -34,7 +34,7 @@ export function createCaseMessages(
   options: { channelIntervalMs?: number } = {},
 ) {
   const { prisma, pool } = ctx.deps;
-  const pacer = createChannelPacer(prisma, { intervalMs: options.channelIntervalMs });
+  const pacer = createChannelPacer(prisma, { intervalMs: options.channelIntervalMs, client: ctx.client });
   const once: PostOnceDeps = { prisma, client: ctx.client, pacer };
 
   /** Updates a message in place; false when Slack no longer has it. */

@@ -2,6 +2,7 @@
 // the database: each call claims the channel's next slot (one row per channel), so two replicas
 // post no faster than one. A 429 pauses the channel for everyone for the Retry-After Slack asked
 // for, and the refused call is tried again after it.
+import { type WebClient, WebClientEvent } from "@slack/web-api";
 import { channelPausedFor, claimChannelSlot, pauseChannel } from "../data/channel-pace-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
 
@@ -9,14 +10,28 @@ const MAX_RATE_LIMITED_TRIES = 3;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Slack refused the call with 429 (the Web API client's error), and how long it asked to wait. */
+/**
+ * Slack refused the call with 429, and how long it asked to wait (ms). The Web API client says so
+ * with a coded error when it rejects rate-limited calls, and otherwise, once its own retries are
+ * spent, only in the message of the error it wraps.
+ */
 export function rateLimitedFor(error: unknown): number | undefined {
-  const limited = error as { code?: string; retryAfter?: number };
-  return limited.code === "slack_webapi_rate_limited_error" ? (limited.retryAfter ?? 1) * 1000 : undefined;
+  const failed = error as { code?: string; retryAfter?: number; original?: { message?: string } };
+  if (failed.code === "slack_webapi_rate_limited_error") return (failed.retryAfter ?? 1) * 1000;
+  const spent = /rate limit was exceeded .*retry-after: (\d+)/.exec(failed.original?.message ?? "");
+  return failed.code === "slack_webapi_request_error" && spent ? Number(spent[1]) * 1000 : undefined;
 }
 
-export function createChannelPacer(prisma: PrismaClient, options: { intervalMs?: number } = {}) {
+/** `client`: its 429s pause the channel for every process at once, even while the client waits and retries on its own. */
+export function createChannelPacer(prisma: PrismaClient, options: { intervalMs?: number; client?: WebClient } = {}) {
   const interval = options.intervalMs ?? 1000;
+  options.client?.on(WebClientEvent.RATE_LIMITED, (retryAfterSeconds: number, request: { body?: unknown }) => {
+    const channel = (request.body as { channel?: unknown } | undefined)?.channel;
+    if (typeof channel === "string")
+      pauseChannel(prisma, channel, retryAfterSeconds * 1000).catch(() => {
+        // The call itself fails with the 429 too, and the pacer pauses the channel then.
+      });
+  });
 
   /** Waits for this process's turn on the channel, and past any pause a 429 set meanwhile. */
   async function slot(channel: string): Promise<void> {

@@ -14,7 +14,7 @@ import type { SlackContext } from "./slack-context.js";
 
 export function createDigest(ctx: SlackContext, options: { channelIntervalMs?: number } = {}) {
   const { prisma } = ctx.deps;
-  const pacer = createChannelPacer(prisma, { intervalMs: options.channelIntervalMs });
+  const pacer = createChannelPacer(prisma, { intervalMs: options.channelIntervalMs, client: ctx.client });
 
   async function build(since: Date) {
     const now = ctx.deps.now();
