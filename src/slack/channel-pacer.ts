@@ -2,7 +2,7 @@
 // the database: each call claims the channel's next slot (one row per channel), so two replicas
 // post no faster than one. A 429 pauses the channel for everyone for the Retry-After Slack asked
 // for, and the refused call is tried again after it.
-import { type WebClient, WebClientEvent } from "@slack/web-api";
+import { WebClient, WebClientEvent } from "@slack/web-api";
 import { channelPausedFor, claimChannelSlot, pauseChannel } from "../data/channel-pace-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
 
@@ -25,13 +25,15 @@ export function rateLimitedFor(error: unknown): number | undefined {
 /** `client`: its 429s pause the channel for every process at once, even while the client waits and retries on its own. */
 export function createChannelPacer(prisma: PrismaClient, options: { intervalMs?: number; client?: WebClient } = {}) {
   const interval = options.intervalMs ?? 1000;
-  options.client?.on(WebClientEvent.RATE_LIMITED, (retryAfterSeconds: number, request: { body?: unknown }) => {
-    const channel = (request.body as { channel?: unknown } | undefined)?.channel;
-    if (typeof channel === "string")
-      pauseChannel(prisma, channel, retryAfterSeconds * 1000).catch(() => {
-        // The call itself fails with the 429 too, and the pacer pauses the channel then.
-      });
-  });
+  // Only a real client emits events (unit tests hand in a recording double).
+  if (options.client instanceof WebClient)
+    options.client.on(WebClientEvent.RATE_LIMITED, (retryAfterSeconds: number, request: { body?: unknown }) => {
+      const channel = (request.body as { channel?: unknown } | undefined)?.channel;
+      if (typeof channel === "string")
+        pauseChannel(prisma, channel, retryAfterSeconds * 1000).catch(() => {
+          // The call itself fails with the 429 too, and the pacer pauses the channel then.
+        });
+    });
 
   /** Waits for this process's turn on the channel, and past any pause a 429 set meanwhile. */
   async function slot(channel: string): Promise<void> {
