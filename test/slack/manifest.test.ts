@@ -83,6 +83,7 @@ describe("manifest.json", () => {
       "views.open": [],
       "views.update": [],
       "views.publish": [],
+      "conversations.history": ["channels:history", "groups:history"],
       "conversations.replies": ["channels:history", "groups:history"],
       "usergroups.users.list": ["usergroups:read"],
     };
