@@ -94,8 +94,14 @@ export async function registerSweepJobs(
     if (!created && (await isSweepFinished(deps.agent.prisma, sweepId))) return;
     if (created) deps.log(`Sweep ${sweepId}: ${ids.length} vanpools in ${pages.length} page(s).`);
     if (pages.length === 0) await finishIfDone(engine, deps, sweepId);
-    for (const page of pages)
-      await engine.send(SWEEP_QUEUES.page, page, { id: jobIdFor(`sweep-page:${sweepId}:${page.page}`) });
+    // One statement for every page: each worker process sees them all at once.
+    await engine.insert(
+      pages.map((page) => ({
+        name: SWEEP_QUEUES.page,
+        data: page,
+        id: jobIdFor(`sweep-page:${sweepId}:${page.page}`),
+      })),
+    );
   });
 
   await engine.work<{ sweepId: string }>(SWEEP_QUEUES.finish, async (job) => {
