@@ -34,6 +34,10 @@ interface WorkerReport {
   emailSeconds: number;
   emailsSent: number;
   maxRssMb: number;
+  /** The largest JavaScript heap seen (sampled every second): what the sweep itself holds, apart from the process's base. */
+  maxHeapMb: number;
+  /** The largest heap left live after a full garbage collection: flat if the sweep keeps nothing per vanpool. */
+  maxLiveHeapMb: number;
   cpuSeconds: number;
 }
 
@@ -60,7 +64,7 @@ try {
   );
   console.log(
     "vanpools  workers   seed s  sweep s  vanpools/s  cases opened  cases/s  errors  emails s  emails sent" +
-      "  peak RSS MB / CPU s (per worker)  load avg",
+      "  peak RSS / heap / live heap MB, CPU s (per worker)  load avg",
   );
   for (const size of SIZES) {
     for (const workers of WORKERS) {
@@ -87,7 +91,9 @@ try {
           String(first.errors).padStart(7),
           first.emailSeconds.toFixed(1).padStart(9),
           String(first.emailsSent).padStart(12),
-          `  ${reports.map((r) => `${r.maxRssMb.toFixed(0)} MB / ${r.cpuSeconds.toFixed(0)} s`).join(", ")}`.padEnd(34),
+          `  ${reports.map((r) => `${r.maxRssMb.toFixed(0)} / ${r.maxHeapMb.toFixed(0)} / ${r.maxLiveHeapMb.toFixed(0)} MB, ${r.cpuSeconds.toFixed(0)} s`).join(", ")}`.padEnd(
+            44,
+          ),
           os.loadavg()[0]!.toFixed(1).padStart(9),
         ].join(" "),
       );

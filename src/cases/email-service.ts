@@ -129,7 +129,7 @@ export async function deliverCaseEmail(
 }
 
 /** Message-ID, and In-Reply-To/References naming the earlier emails with the same rider. */
-function threadingHeaders(message: MessageRecord, earlier: MessageRecord[]): Record<string, string> {
+export function threadingHeaders(message: MessageRecord, earlier: MessageRecord[]): Record<string, string> {
   const rider = new Set(message.to.map(addressOf));
   const previous = earlier
     .filter((m) => m.message_id !== message.message_id && m.rfc_message_id)

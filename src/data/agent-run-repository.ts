@@ -1,4 +1,5 @@
 // Agent runs and their log lines (seed 002's AgentRun / AgentRunLog).
+import type pg from "pg";
 import { ORPHANED_RUNS_SQL } from "./instance-repository.js";
 import type { Prisma, PrismaClient } from "./prisma.js";
 
@@ -89,6 +90,78 @@ export async function toolCallsOfRun(prisma: PrismaClient, runIds: string[]): Pr
     orderBy: { id: "asc" },
   });
   return rows.map((r) => r.message);
+}
+
+/** A run to start in bulk: its id is chosen by the caller, so the rows written with it can name it. */
+export interface NewAgentRun {
+  id: string;
+  agent: string;
+  model: string;
+  caseId: string;
+  vanpoolId: string;
+  input: unknown;
+}
+
+/**
+ * `startAgentRun` for many runs in two statements (a sweep page's first emails), marked with the
+ * job engine instance running them; `client` is a connection inside a transaction.
+ */
+export async function startAgentRunsIn(
+  client: pg.PoolClient,
+  runs: NewAgentRun[],
+  input: { instanceId?: string; now: Date },
+): Promise<void> {
+  if (runs.length === 0) return;
+  await client.query(
+    `INSERT INTO agent_runs (id, agent, model, case_id, vanpool_id, input, started_at)
+     SELECT r.id, r.agent, r.model, r."caseId", r."vanpoolId", r.input, $2::timestamptz AT TIME ZONE 'UTC'
+       FROM jsonb_to_recordset($1::jsonb) AS r(id text, agent text, model text, "caseId" text, "vanpoolId" text, input jsonb)`,
+    [JSON.stringify(runs), input.now.toISOString()],
+  );
+  if (input.instanceId)
+    await client.query(
+      `INSERT INTO work_leases (key, holder, expires_at)
+       SELECT 'run:' || id, $2, now() + interval '7 days' FROM unnest($1::text[]) AS id`,
+      [runs.map((r) => r.id), input.instanceId],
+    );
+}
+
+export interface FinishedAgentRun {
+  id: string;
+  status: "succeeded" | "failed";
+  output: unknown;
+  error: string | null;
+  logs: AgentRunLogLine[];
+}
+
+/** `finishAgentRun` (with the runs' log lines) for many runs in three statements, inside a transaction. */
+export async function finishAgentRunsIn(client: pg.PoolClient, runs: FinishedAgentRun[], now: Date): Promise<void> {
+  if (runs.length === 0) return;
+  await client.query(
+    `UPDATE agent_runs a SET status = r.status::"AgentRunStatus", output = r.output, error = r.error,
+            finished_at = $2::timestamptz AT TIME ZONE 'UTC'
+       FROM jsonb_to_recordset($1::jsonb) AS r(id text, status text, output jsonb, error text)
+      WHERE a.id = r.id`,
+    [JSON.stringify(runs.map(({ logs: _, ...run }) => run)), now.toISOString()],
+  );
+  const logs = runs.flatMap((run) =>
+    run.logs.map((line) => ({
+      run_id: run.id,
+      kind: line.kind,
+      message: line.message,
+      level: line.level ?? "info",
+      data: line.data ?? null,
+      duration_ms: line.durationMs ?? null,
+    })),
+  );
+  if (logs.length > 0)
+    await client.query(
+      `INSERT INTO agent_run_logs (run_id, level, kind, message, data, duration_ms)
+       SELECT l.run_id, l.level, l.kind, l.message, l.data, l.duration_ms
+         FROM jsonb_to_recordset($1::jsonb) AS l(run_id text, level text, kind text, message text, data jsonb, duration_ms int)`,
+      [JSON.stringify(logs)],
+    );
+  await client.query(`DELETE FROM work_leases WHERE key = ANY($1::text[])`, [runs.map((r) => `run:${r.id}`)]);
 }
 
 const ABANDONED = "The process running this agent stopped before it finished.";

@@ -1,5 +1,6 @@
-// Lets pg-boss write a job inside a Prisma transaction, so a recorded fact and the
+// Lets pg-boss write a job inside a Prisma or pg transaction, so a recorded fact and the
 // job that acts on it commit (or roll back) together.
+import type pg from "pg";
 import type { Prisma } from "./prisma.js";
 
 export interface SqlExecutor {
@@ -15,4 +16,9 @@ export function transactionExecutor(tx: Prisma.TransactionClient): SqlExecutor {
       return { rows: await tx.$queryRawUnsafe<unknown[]>(text, ...params) };
     },
   };
+}
+
+/** The same for a pg connection inside `inPgTransaction`. */
+export function pgExecutor(client: pg.PoolClient): SqlExecutor {
+  return { executeSql: (text, values) => client.query(text, values) };
 }

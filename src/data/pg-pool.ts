@@ -19,3 +19,19 @@ export function createPool(databaseUrl: string): pg.Pool {
   pool.on("connect", (client) => client.on("error", () => {}));
   return pool;
 }
+
+/** Runs `fn` in one transaction on a pooled connection: committed if it returns, rolled back if it throws. */
+export async function inPgTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await fn(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -58,7 +58,20 @@ export async function findVanpoolSnapshots(prisma: PrismaClient, query: VanpoolQ
  * The active vanpools of `ids` (a page of a sweep) in two queries over pg: Prisma's nested
  * include compiled and joined 10,000 vanpools' riders in JavaScript, the largest CPU cost of a sweep.
  */
-export async function findActiveVanpoolSnapshots(pool: pg.Pool, ids: string[]): Promise<VanpoolSnapshot[]> {
+export function findActiveVanpoolSnapshots(pool: pg.Pool, ids: string[]): Promise<VanpoolSnapshot[]> {
+  return snapshotsOverPg(pool, ids, { activeOnly: true });
+}
+
+/** The vanpools of `ids` whatever their status (the cases of a sweep page), read as `findActiveVanpoolSnapshots` does. */
+export function findVanpoolSnapshotsOf(pool: pg.Pool, ids: string[]): Promise<VanpoolSnapshot[]> {
+  return snapshotsOverPg(pool, ids, { activeOnly: false });
+}
+
+async function snapshotsOverPg(
+  pool: pg.Pool,
+  ids: string[],
+  { activeOnly }: { activeOnly: boolean },
+): Promise<VanpoolSnapshot[]> {
   if (ids.length === 0) return [];
   const [vanpools, riders] = await Promise.all([
     pool.query<Omit<VanpoolRow, "riders">>(
@@ -66,8 +79,8 @@ export async function findActiveVanpoolSnapshots(pool: pg.Pool, ids: string[]): 
               work_site_lat AS "workSiteLat", work_site_lng AS "workSiteLng", pickup_address AS "pickupAddress",
               pickup_lat AS "pickupLat", pickup_lng AS "pickupLng", capacity, coordinator_id AS "coordinatorId",
               operating_schedule AS "operatingSchedule", time_zone AS "timeZone"
-       FROM vanpools WHERE id = ANY($1::text[]) AND status = 'active' ORDER BY id`,
-      [ids],
+       FROM vanpools WHERE id = ANY($1::text[]) AND ($2::boolean IS FALSE OR status = 'active') ORDER BY id`,
+      [ids, activeOnly],
     ),
     pool.query<Omit<EmployeeRow, "shift"> & Record<"vanpoolId" | "participantId", string> & RiderShift>(
       `SELECT r.vanpool_id AS "vanpoolId", r.participant_id AS "participantId", e.id, e.first_name AS "firstName",

@@ -209,3 +209,40 @@ export async function lastAuditAt(prisma: PrismaClient): Promise<Date | null> {
 export async function countRunsFinishedSince(prisma: PrismaClient, since: Date): Promise<number> {
   return prisma.verificationRun.count({ where: { finishedAt: { gte: since } } });
 }
+
+/**
+ * `findLatestResults` for many vanpools in one query over pg (a sweep page's first emails, a
+ * retried page's stored verdicts): the newest result of each check per vanpool.
+ */
+export async function findLatestResultsOf(pool: pg.Pool, vanpoolIds: string[]): Promise<Map<string, LatestResults>> {
+  const latest = new Map<string, LatestResults>();
+  if (vanpoolIds.length === 0) return latest;
+  const { rows } = await pool.query<{
+    vanpool_id: string;
+    check: "location" | "shift";
+    verdict: Verdict;
+    confidence: number;
+    reasoning: string;
+    evidence: SpecialistResult["evidence"];
+    flagged: string[];
+    model: string;
+    run_id: string;
+    policy: Record<string, number>;
+    finished_at: string;
+    as_of: string;
+  }>(
+    `SELECT DISTINCT ON (r.vanpool_id, s."check") r.vanpool_id, s."check", s.verdict, s.confidence, s.reasoning,
+            s.evidence, s.flagged, s.model, s.run_id, r.policy, to_char(r.finished_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+            AS finished_at, r.as_of
+       FROM verification_runs r JOIN specialist_results s ON s.run_id = r.id
+      WHERE r.vanpool_id = ANY($1::text[])
+      ORDER BY r.vanpool_id, s."check", r.finished_at DESC, r.seq DESC`,
+    [vanpoolIds],
+  );
+  for (const { vanpool_id, finished_at, ...result } of rows) {
+    const results = latest.get(vanpool_id) ?? {};
+    results[result.check] = { ...result, finished_at: new Date(finished_at) };
+    latest.set(vanpool_id, results);
+  }
+  return latest;
+}

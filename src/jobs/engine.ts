@@ -48,6 +48,11 @@ export interface JobEngine {
   /** Runs `handler` for jobs of `name` in this process, `concurrency` at a time. */
   work<T extends object>(name: string, handler: JobHandler<T>, options?: { concurrency?: number }): Promise<void>;
   send(name: string, data: object, options?: PgBoss.SendOptions): Promise<string | null>;
+  /**
+   * Writes many jobs in one statement (with `db`, inside the caller's transaction); a job whose id
+   * exists already is left as it is.
+   */
+  insert(jobs: (PgBoss.JobInsert & { id: string })[], options?: { db?: PgBoss.Db }): Promise<void>;
   /** Waits for this job in `drain` too (a job retried by hand). */
   track(name: string, id: string): void;
   /** Queues this process works: jobs sent to them are picked up at once, not at the next poll. */
@@ -170,23 +175,25 @@ export async function startJobEngine(options: {
     async work<T extends object>(name: string, handler: JobHandler<T>, work: { concurrency?: number } = {}) {
       const ids: string[] = [];
       for (let i = 0; i < (work.concurrency ?? 1); i++) {
-        ids.push(
-          await boss.work<T>(
-            name,
-            { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: polling },
-            async ([job]) => {
-              const mark = `job:${name}:${job!.id}`;
-              await registry.mark(mark, instanceId);
-              try {
-                const result = await handler(job!);
-                sent.forget(job!.id);
-                return result;
-              } finally {
-                await registry.unmark(mark, instanceId);
-              }
-            },
-          ),
+        let worker = "";
+        worker = await boss.work<T>(
+          name,
+          { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: polling },
+          async ([job]) => {
+            const mark = `job:${name}:${job!.id}`;
+            await registry.mark(mark, instanceId);
+            try {
+              const result = await handler(job!);
+              sent.forget(job!.id);
+              return result;
+            } finally {
+              await registry.unmark(mark, instanceId);
+              // pg-boss waits a polling interval after every job; a queue that had work is asked again at once.
+              boss.notifyWorker(worker);
+            }
+          },
         );
+        ids.push(worker);
       }
       workers.set(name, [...(workers.get(name) ?? []), ...ids]);
     },
@@ -199,6 +206,16 @@ export async function startJobEngine(options: {
         if (!sendOptions.db) for (const worker of local) boss.notifyWorker(worker);
       }
       return id;
+    },
+    async insert(jobs, insertOptions = {}) {
+      if (jobs.length === 0) return;
+      await boss.insert(jobs, insertOptions.db ? { db: insertOptions.db } : {});
+      for (const job of jobs) {
+        const local = workers.get(job.name);
+        if (!local) continue;
+        sent.add(job.id, job.name);
+        if (!insertOptions.db) for (const worker of local) boss.notifyWorker(worker);
+      }
     },
     worked: () => [...workers.keys()],
     retryOrphans,

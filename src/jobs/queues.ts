@@ -39,26 +39,38 @@ export const QUEUE_OPTIONS: Record<(typeof QUEUES)[keyof typeof QUEUES], QueueDe
 
 const inTx = (db?: SqlExecutor): PgBoss.SendOptions => (db ? { db } : {});
 
+/**
+ * Case jobs as rows, for writing many in one statement (`engine.insert`, a sweep page's first emails);
+ * `caseJobs` sends the same jobs one at a time.
+ */
+export const caseJobRows = {
+  sendEmail: (messageId: string, actor: string) =>
+    ({ name: QUEUES.sendEmail, data: { messageId, actor }, id: jobIdFor(`email:${messageId}`) }) satisfies JobRow,
+  /**
+   * Due 7 days after the last successful email (or later, when an out-of-office notice moved the
+   * deadline); a later email or a reply makes it a no-op.
+   */
+  replyTimeout: (caseId: string, lastOutboundAt: Date, due: Date) =>
+    ({
+      name: QUEUES.replyTimeout,
+      data: { caseId, lastOutboundAt: lastOutboundAt.toISOString() },
+      id: jobIdFor(`timeout:${caseId}:${lastOutboundAt.toISOString()}:${due.toISOString()}`),
+      startAfter: due,
+    }) satisfies JobRow,
+};
+
+type JobRow = PgBoss.JobInsert & { data: object; id: string };
+
+const sendRow = (jobs: JobSender, { name, data, ...options }: JobRow, db?: SqlExecutor) =>
+  jobs.send(name, data, { ...options, ...inTx(db) });
+
 export function caseJobs(jobs: JobSender) {
   return {
     applyDecision: (approvalId: string, db?: SqlExecutor) =>
       jobs.send(QUEUES.applyDecision, { approvalId }, { id: jobIdFor(`decision:${approvalId}`), ...inTx(db) }),
-    sendEmail: (messageId: string, actor: string) =>
-      jobs.send(QUEUES.sendEmail, { messageId, actor }, { id: jobIdFor(`email:${messageId}`) }),
-    /**
-     * Due 7 days after the last successful email (or later, when an out-of-office notice moved the
-     * deadline); a later email or a reply makes it a no-op.
-     */
+    sendEmail: (messageId: string, actor: string) => sendRow(jobs, caseJobRows.sendEmail(messageId, actor)),
     replyTimeout: (caseId: string, lastOutboundAt: Date, due: Date, db?: SqlExecutor) =>
-      jobs.send(
-        QUEUES.replyTimeout,
-        { caseId, lastOutboundAt: lastOutboundAt.toISOString() },
-        {
-          id: jobIdFor(`timeout:${caseId}:${lastOutboundAt.toISOString()}:${due.toISOString()}`),
-          startAfter: due,
-          ...inTx(db),
-        },
-      ),
+      sendRow(jobs, caseJobRows.replyTimeout(caseId, lastOutboundAt, due), db),
     syncCase: (caseId: string) => jobs.send(QUEUES.syncCase, { caseId }, { singletonKey: caseId }),
     /** A new case's alert posted in a thread (a sweep's summary) rather than the channel; one job per `key`. */
     syncCaseInThread: (caseId: string, thread: SlackLocation, key: string) =>

@@ -2,8 +2,8 @@
 // (spread over every worker process) audit and open cases, and a finish job announces the
 // result. A sweep's id is its slot, so N replicas firing the same schedule make one sweep.
 import cron from "node-cron";
-import { sendInitialEmails } from "../agents/case-manager/open-from-audit.js";
 import type { AgentDeps } from "../agents/deps.js";
+import { sendFirstEmails } from "../cases/first-emails.js";
 import type { PrismaClient } from "../data/prisma.js";
 import {
   allPagesFinished,
@@ -15,7 +15,6 @@ import {
   markSweepFinished,
   type SweepTotals,
 } from "../data/sweep-repository.js";
-import { mapWithConcurrency } from "../verification/audit-service.js";
 import { type JobEngine, jobIdFor, type QueueDefaults } from "./engine.js";
 import type { JobSender } from "./queues.js";
 import { runSweepPage, type SweepOutreachJob, type SweepPageDeps, type SweepPageJob } from "./sweep-page.js";
@@ -33,7 +32,7 @@ export const SWEEP_QUEUES = {
 const PAGE_WORKERS = 2;
 
 export interface SweepSettings {
-  /** New cases of a page whose first emails are prepared at once (and open cases of a page resolved at once). */
+  /** First emails of a page handed to the provider at once (and open cases of a page resolved at once). */
   concurrency: number;
   pageSize: number;
   pageTimeoutSeconds: number;
@@ -95,8 +94,14 @@ export async function registerSweepJobs(
     if (!created && (await isSweepFinished(deps.agent.prisma, sweepId))) return;
     if (created) deps.log(`Sweep ${sweepId}: ${ids.length} vanpools in ${pages.length} page(s).`);
     if (pages.length === 0) await finishIfDone(engine, deps, sweepId);
-    for (const page of pages)
-      await engine.send(SWEEP_QUEUES.page, page, { id: jobIdFor(`sweep-page:${sweepId}:${page.page}`) });
+    // One statement for every page: each worker process sees them all at once.
+    await engine.insert(
+      pages.map((page) => ({
+        name: SWEEP_QUEUES.page,
+        data: page,
+        id: jobIdFor(`sweep-page:${sweepId}:${page.page}`),
+      })),
+    );
   });
 
   await engine.work<{ sweepId: string }>(SWEEP_QUEUES.finish, async (job) => {
@@ -121,20 +126,10 @@ async function registerAuditWork(engine: JobEngine, deps: SweepJobDeps): Promise
     { concurrency: PAGE_WORKERS },
   );
 
-  await engine.work<SweepOutreachJob>(SWEEP_QUEUES.outreach, async (job) => {
-    const failures: string[] = [];
-    // A retried job runs every case of its page again: each email is keyed, so none goes twice.
-    await mapWithConcurrency(job.data.caseIds, deps.settings.concurrency, async (caseId) => {
-      await sendInitialEmails(deps.agent, caseId).catch((error) =>
-        failures.push(`${caseId}: ${(error as Error).message}`),
-      );
-    });
-    if (failures.length > 0)
-      throw new Error(`First emails failed for ${failures.length} case(s): ${failures.join("; ")}`);
-    // pg-boss waits a polling interval after each job unless told there is more: pages queue
-    // their first emails faster than they are sent, so a finished job asks straight back.
-    engine.track(SWEEP_QUEUES.outreach, job.id);
-  });
+  // A retried job runs its page's cases again: each email is stored and sent under its key, so none goes twice.
+  await engine.work<SweepOutreachJob>(SWEEP_QUEUES.outreach, (job) =>
+    sendFirstEmails(deps.agent, engine, job.data.caseIds, deps.settings.concurrency),
+  );
 }
 
 async function finishIfDone(engine: JobEngine, deps: SweepJobDeps, sweepId: string): Promise<void> {

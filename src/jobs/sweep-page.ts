@@ -18,7 +18,7 @@ import {
   type PageResult,
   vanpoolsAuditedBy,
 } from "../data/sweep-repository.js";
-import { findLatestResults } from "../data/verification-repository.js";
+import { findLatestResultsOf } from "../data/verification-repository.js";
 import { auditAndStore, mapWithConcurrency } from "../verification/audit-service.js";
 
 export interface SweepPageJob {
@@ -95,11 +95,11 @@ export async function runSweepPage(deps: SweepPageDeps, job: SweepPageJob): Prom
   return outreach;
 }
 
+/** The verdicts a crashed attempt of this page stored, read back in one query. */
 async function storedVerdicts(deps: AgentDeps, vanpoolIds: string[]): Promise<AuditVerdicts[]> {
-  const verdicts: AuditVerdicts[] = [];
-  for (const vanpoolId of vanpoolIds) {
-    const { location, shift } = await findLatestResults(deps.prisma, vanpoolId);
-    if (location && shift) verdicts.push({ vanpool_id: vanpoolId, location, shift });
-  }
-  return verdicts;
+  const latest = await findLatestResultsOf(deps.pool, vanpoolIds);
+  return vanpoolIds.flatMap((vanpoolId) => {
+    const { location, shift } = latest.get(vanpoolId) ?? {};
+    return location && shift ? [{ vanpool_id: vanpoolId, location, shift }] : [];
+  });
 }

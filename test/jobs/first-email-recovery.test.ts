@@ -1,8 +1,8 @@
 // A sweep's first-email run belongs to the process sending it: once that process is gone, the
 // next start-up recovery fails the run at once instead of leaving it `running` for minutes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendInitialEmails } from "../../src/agents/case-manager/open-from-audit.js";
 import { buildAgentDeps } from "../../src/agents/deps.js";
+import { sendFirstEmails } from "../../src/cases/first-emails.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { insertFixturesInBulk } from "../../src/data/seed.js";
 import { createSweep } from "../../src/data/sweep-repository.js";
@@ -27,10 +27,12 @@ describe("a sweep's first emails, when the process sending them dies", () => {
   it("leaves no agent run `running`: the next recovery fails it", async () => {
     const start = { databaseUrl: db.url, log: () => {}, queues: QUEUE_OPTIONS, supervise: false };
     const crashing = await startJobEngine(start);
-    // The process dies while it queues the first email: that call never returns.
+    // The process dies while it hands the first email to the provider: that call never returns.
     const agent = {
-      ...(await buildAgentDeps(db, parseSettings({}))),
-      jobs: { ...crashing, send: () => new Promise<never>(() => {}) },
+      ...(await buildAgentDeps(db, parseSettings({}), {
+        sender: { name: "hung", send: () => new Promise<never>(() => {}) },
+      })),
+      jobs: crashing,
     };
     const vanpoolIds = (await db.prisma.vanpool.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map(
       (v) => v.id,
@@ -48,7 +50,7 @@ describe("a sweep's first emails, when the process sending them dies", () => {
       vanpoolIds,
     });
     expect(caseId).toBeDefined();
-    void sendInitialEmails(agent, caseId!);
+    void sendFirstEmails(agent, crashing, [caseId!], 2);
     let run = await db.prisma.agentRun.findFirst({ where: { caseId, agent: "outreach" } });
     for (let waited = 0; !run && waited < 10_000; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));

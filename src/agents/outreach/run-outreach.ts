@@ -4,12 +4,13 @@
 import { randomUUID } from "node:crypto";
 import { riderFacts } from "../../cases/rider-facts.js";
 import { createApproval } from "../../data/approval-repository.js";
-import { getCase } from "../../data/case-repository.js";
+import { type CaseRecord, getCase } from "../../data/case-repository.js";
 import { findMessage, findThreadForCase } from "../../data/email-repository.js";
 import { type EmployeeContact, findEmployeeByEmail, findEmployeeContacts } from "../../data/employee-repository.js";
 import { findVanpoolSnapshot } from "../../data/vanpool-repository.js";
-import { findLatestResults } from "../../data/verification-repository.js";
+import { findLatestResults, type LatestResults } from "../../data/verification-repository.js";
 import { notFound } from "../../errors.js";
+import type { VanpoolSnapshot } from "../../verification/snapshot.js";
 import type { AgentDeps } from "../deps.js";
 import { runAgentTurn } from "../run-agent.js";
 import { createOutreachAgent, type OutreachTask } from "./agent.js";
@@ -64,6 +65,31 @@ export function ownFailingResults(
   return own;
 }
 
+/** The initial task's recipients: each flagged rider with their draft, told only their own failing facts. */
+export function initialRecipients(
+  record: Pick<CaseRecord, "failed_checks">,
+  van: VanpoolSnapshot,
+  results: LatestResults,
+  flagged: EmployeeContact[],
+): OutreachTask["recipients"] {
+  return flagged.map((e) =>
+    recipientDraft(
+      e,
+      initialEmail(
+        riderFacts(
+          van,
+          { employee_id: e.id, first_name: e.firstName },
+          ownFailingResults(e.id, record.failed_checks, results),
+        ),
+      ),
+    ),
+  );
+}
+
+function recipientDraft(e: EmployeeContact, draft: { subject: string; body: string }) {
+  return { employee_id: e.id, email: e.email, first_name: e.firstName, draft };
+}
+
 export async function runOutreach(deps: AgentDeps, input: OutreachInput): Promise<OutreachResult> {
   return runOutreachTask(deps, input, await prepareOutreach(deps, input), outreachThreadId(input.case_id));
 }
@@ -91,12 +117,6 @@ export async function prepareOutreach(deps: AgentDeps, input: OutreachInput) {
   const sender = reply ? await findEmployeeByEmail(deps.prisma, reply.from) : undefined;
   const facts = (e: EmployeeContact, checks: readonly string[] = record.failed_checks) =>
     riderFacts(van, { employee_id: e.id, first_name: e.firstName }, ownFailingResults(e.id, checks, results));
-  const draftFor = (e: EmployeeContact, draft: { subject: string; body: string }) => ({
-    employee_id: e.id,
-    email: e.email,
-    first_name: e.firstName,
-    draft,
-  });
 
   const task: OutreachTask = {
     task: input.purpose,
@@ -106,22 +126,22 @@ export async function prepareOutreach(deps: AgentDeps, input: OutreachInput) {
     recipients: [],
   };
   if (input.purpose === "initial") {
-    task.recipients = flagged.map((e) => draftFor(e, initialEmail(facts(e))));
+    task.recipients = initialRecipients(record, van, results, flagged);
   } else if (input.purpose === "confirmation") {
     // Every check passes now: thank the rider who wrote, tell the others the review is closed.
     task.recipients = unique([...(sender ? [sender] : []), ...flagged]).map((e) =>
-      draftFor(e, e.id === sender?.id ? confirmationEmail(facts(e, [])) : reviewClosedEmail(facts(e, []))),
+      recipientDraft(e, e.id === sender?.id ? confirmationEmail(facts(e, [])) : reviewClosedEmail(facts(e, []))),
     );
   } else if (input.purpose === "draft_follow_up") {
     const rider = flagged.find((e) => e.id === input.employee_id);
     if (!rider) throw notFound(`${input.employee_id} is not a flagged rider on ${record.case_id}.`);
-    task.recipients = [draftFor(rider, reminderEmail(facts(rider)))];
+    task.recipients = [recipientDraft(rider, reminderEmail(facts(rider)))];
   } else if (input.purpose === "follow_up") {
     // Only the rider who wrote hears back: still failing with their own facts, or fixed.
     const stillFlagged = sender ? flagged.some((e) => e.id === sender.id) : false;
     task.recipients = sender
-      ? [draftFor(sender, stillFlagged ? followUpEmail(facts(sender)) : confirmationEmail(facts(sender, [])))]
-      : flagged.map((e) => draftFor(e, followUpEmail(facts(e))));
+      ? [recipientDraft(sender, stillFlagged ? followUpEmail(facts(sender)) : confirmationEmail(facts(sender, [])))]
+      : flagged.map((e) => recipientDraft(e, followUpEmail(facts(e))));
   } else {
     if (!reply) throw notFound("A reply task needs the reply's message id.");
     const firstName = sender?.firstName ?? "there";

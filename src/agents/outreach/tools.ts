@@ -11,6 +11,7 @@ import { findMessage, findThread, findThreadForCase, setClassification } from ".
 import { findEmployeeContacts } from "../../data/employee-repository.js";
 import { findVanpoolSnapshot } from "../../data/vanpool-repository.js";
 import { invalidInput, notFound } from "../../errors.js";
+import type { VanpoolSnapshot } from "../../verification/snapshot.js";
 import type { AgentDeps } from "../deps.js";
 import { agentRunIdOf, logged } from "../logged-tool.js";
 
@@ -21,6 +22,19 @@ const emailArgs = {
   body: z.string().describe("Plain text"),
 };
 
+/** The idempotency key of an email the Outreach Agent sends: one per case, kind, reference and rider. */
+export function outreachEmailKey(caseId: string, kind: string, reference: string, to: string): string {
+  return `${caseId}:${kind}:${reference}:${to.toLowerCase()}`;
+}
+
+/** The vanpool's coordinator, copied on case emails when the program says so (never on their own email). */
+export function coordinatorCc(van: VanpoolSnapshot | undefined, ccCoordinator: boolean, to: string): string[] {
+  const coordinator = van?.coordinator_id ? van.riders.find((r) => r.employee_id === van.coordinator_id) : undefined;
+  return ccCoordinator && coordinator && coordinator.email.toLowerCase() !== to.toLowerCase()
+    ? [coordinator.email]
+    : [];
+}
+
 export function createOutreachTools(deps: AgentDeps) {
   /** Who may receive mail on this case, and the coordinator to copy. */
   async function recipients(caseId: string) {
@@ -29,11 +43,10 @@ export function createOutreachTools(deps: AgentDeps) {
     const flagged = await findEmployeeContacts(deps.prisma, record.flagged);
     const thread = await findThreadForCase(deps.prisma, caseId);
     const writtenTo = (thread?.messages ?? []).filter((m) => m.direction === "outbound").flatMap((m) => m.to);
-    const coordinator = van?.coordinator_id ? van.riders.find((r) => r.employee_id === van.coordinator_id) : undefined;
     return {
       record,
+      van,
       allowed: new Set([...flagged.map((e) => e.email), ...writtenTo].map((a) => a.toLowerCase())),
-      cc: deps.settings.email.ccCoordinator && coordinator ? [coordinator.email] : [],
     };
   }
 
@@ -42,7 +55,7 @@ export function createOutreachTools(deps: AgentDeps) {
     key: string,
     actor: string,
   ) {
-    const { record, allowed, cc } = await recipients(args.case_id);
+    const { record, van, allowed } = await recipients(args.case_id);
     if (!allowed.has(args.to.toLowerCase()))
       throw new Error(
         `${args.to} is not a rider on ${args.case_id}; emails go to flagged riders and riders already written to.`,
@@ -51,7 +64,7 @@ export function createOutreachTools(deps: AgentDeps) {
       caseId: record.case_id,
       vanpoolId: record.vanpool_id,
       to: [args.to],
-      cc: cc.filter((c) => c.toLowerCase() !== args.to.toLowerCase()),
+      cc: coordinatorCc(van, deps.settings.email.ccCoordinator, args.to),
       subject: args.subject,
       body: args.body,
       idempotencyKey: key,
@@ -111,7 +124,7 @@ export function createOutreachTools(deps: AgentDeps) {
       deps.prisma,
       "send_email",
       async (args: { case_id: string; to: string; subject: string; body: string; kind: string; reference: string }) =>
-        send(args, `${args.case_id}:${args.kind}:${args.reference}:${args.to.toLowerCase()}`, "agent:outreach"),
+        send(args, outreachEmailKey(args.case_id, args.kind, args.reference, args.to), "agent:outreach"),
     ),
     {
       name: "send_email",

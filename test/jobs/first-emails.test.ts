@@ -1,0 +1,196 @@
+// A sweep page's first emails, sent in bulk to the Resend stub: one email per flagged rider,
+// each reply clock started once; a send Resend refuses goes on alone as a send-email job and,
+// when it keeps failing, moves only its own case to a person with the reason; the page run
+// again (its job retried) sends nothing twice.
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
+import { sendFirstEmails } from "../../src/cases/first-emails.js";
+import { parseSettings } from "../../src/config/settings.js";
+import { JOB_SCHEMA } from "../../src/data/job-repository.js";
+import { createPool } from "../../src/data/pg-pool.js";
+import { insertFixturesInBulk } from "../../src/data/seed.js";
+import { createSweep } from "../../src/data/sweep-repository.js";
+import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
+import { resendSender } from "../../src/integrations/email/resend-sender.js";
+import { registerCaseJobs } from "../../src/jobs/case-jobs.js";
+import { type JobEngine, startJobEngine } from "../../src/jobs/engine.js";
+import { QUEUE_OPTIONS, QUEUES } from "../../src/jobs/queues.js";
+import { sweepPageDeps } from "../../src/jobs/sweep-jobs.js";
+import { runSweepPage } from "../../src/jobs/sweep-page.js";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { type ResendStub, startResendStub } from "../support/resend-stub.js";
+
+let db: TestDatabase;
+let resend: ResendStub;
+let engine: JobEngine;
+let deps: AgentDeps;
+const settings = { concurrency: 3, pageSize: 80, pageTimeoutSeconds: 60 };
+
+beforeAll(async () => {
+  [db, resend] = await Promise.all([createTestDatabase(), startResendStub()]);
+  await insertFixturesInBulk(db.prisma, generateSyntheticFixtures(80, 11));
+  // The email job gives up after one retry here, so the test need not wait through four backoffs.
+  engine = await startJobEngine({
+    databaseUrl: db.url,
+    log: () => {},
+    pollingIntervalSeconds: 0.5,
+    supervise: false,
+    queues: { ...QUEUE_OPTIONS, [QUEUES.sendEmail]: { retryLimit: 1, retryDelay: 1, expireInSeconds: 60 } },
+  });
+  deps = {
+    ...(await buildAgentDeps(db, parseSettings({}), {
+      sender: resendSender({ apiKey: "re_test_key", baseUrl: resend.baseUrl, timeoutMs: 3000 }),
+    })),
+    jobs: engine,
+  };
+  await registerCaseJobs(engine, { deps, workflow: createCaseWorkflow(deps), log: () => {} });
+}, 120_000);
+afterAll(async () => {
+  await engine?.stop();
+  await resend?.close();
+  await db?.drop();
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+describe("a sweep page's first emails", () => {
+  it("go out once each; a refused one moves only its own case to a person, with the reason", {
+    timeout: 120_000,
+  }, async () => {
+    const vanpoolIds = (await db.prisma.vanpool.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map(
+      (v) => v.id,
+    );
+    await createSweep(db.prisma, {
+      id: "manual-first-emails",
+      trigger: "cli",
+      pageCount: 1,
+      vanpoolCount: 80,
+      now: new Date(),
+    });
+    const caseIds = await runSweepPage(sweepPageDeps(engine, { agent: deps, settings }), {
+      sweepId: "manual-first-emails",
+      page: 0,
+      vanpoolIds,
+    });
+    const cases = await db.prisma.case.findMany({ where: { id: { in: caseIds } }, orderBy: { id: "asc" } });
+    const riders = await db.prisma.employee.findMany({
+      where: { id: { in: cases.flatMap((c) => (c.meta as { flagged: string[] }).flagged) } },
+      select: { id: true, email: true },
+    });
+    expect(cases.length).toBeGreaterThan(2);
+    expect(cases.every((c) => c.status === "pending_reply")).toBe(true);
+
+    // Resend refuses the first email it is handed; the rest of the page goes on.
+    resend.failNext(500, "internal error");
+    const attemptsBefore = resend.attempts();
+    const done = await sendFirstEmails(deps, engine, caseIds, 1);
+    expect(done).toEqual({ sent: riders.length - 1, retrying: 1 });
+    expect(resend.attempts() - attemptsBefore).toBe(riders.length);
+    // ... and keeps refusing it: the send-email job tries once more, then gives up.
+    resend.failFor(10, 429, "rate limited");
+    const unsent = await db.prisma.message.findFirstOrThrow({
+      where: { direction: "outbound", status: { not: "sent" } },
+      include: { thread: true },
+    });
+    const failedCase = await until("the refused email's case to need a person", async () => {
+      const row = await db.prisma.case.findUniqueOrThrow({ where: { id: unsent.thread.caseId } });
+      return row.status === "hitl_review" && row;
+    });
+    resend.failFor(0, 200, "");
+    const rider = riders.find((r) => r.email === unsent.toAddresses[0])!;
+    expect((failedCase.meta as { attention: string }).attention).toBe(`email to ${rider.id} failed: 429 rate limited`);
+    expect((await db.prisma.message.findUniqueOrThrow({ where: { id: unsent.id } })).status).toBe("failed");
+
+    // Every other case waits for its riders' reply, its clock started by its email.
+    const others = await db.prisma.case.findMany({ where: { id: { in: caseIds, not: failedCase.id } } });
+    expect(others.every((c) => c.status === "pending_reply" && c.lastOutboundAt)).toBe(true);
+    expect(resend.sent.map((s) => (s.body.to as string[])[0]).sort()).toEqual(
+      riders
+        .map((r) => r.email)
+        .filter((e) => e !== rider.email)
+        .sort(),
+    );
+    expect(await db.prisma.auditEvent.count({ where: { action: "email.sent" } })).toBe(riders.length - 1);
+    const [timeouts] = await db.pool
+      .query<{ n: string }>(`SELECT count(*) AS n FROM ${JOB_SCHEMA}.job WHERE name = $1`, [QUEUES.replyTimeout])
+      .then((r) => r.rows);
+    expect(Number(timeouts!.n)).toBe(others.length);
+    // Each case's email step is recorded as an Outreach run, none left running.
+    expect(await db.prisma.agentRun.count({ where: { agent: "outreach", caseId: { in: caseIds } } })).toBe(
+      cases.length,
+    );
+    expect(await db.prisma.agentRun.count({ where: { status: "running" } })).toBe(0);
+
+    // The page's first-email job run again (a retry after a crash): nothing more reaches Resend.
+    const attempts = resend.attempts();
+    expect(await sendFirstEmails(deps, engine, caseIds, 1)).toEqual({ sent: 0, retrying: 0 });
+    expect(resend.attempts()).toBe(attempts);
+    expect(await db.prisma.message.count({ where: { direction: "outbound" } })).toBe(riders.length);
+  });
+
+  it("sent by a page that crashed after handing them over are handed over again under the same keys, and counted once", {
+    timeout: 60_000,
+  }, async () => {
+    const fresh = await createTestDatabase();
+    const freshEngine = await startJobEngine({
+      databaseUrl: fresh.url,
+      log: () => {},
+      supervise: false,
+      queues: QUEUE_OPTIONS,
+    });
+    try {
+      await insertFixturesInBulk(fresh.prisma, generateSyntheticFixtures(60, 5));
+      const freshDeps: AgentDeps = { ...deps, prisma: fresh.prisma, pool: fresh.pool };
+      const vanpoolIds = (await fresh.prisma.vanpool.findMany({ select: { id: true } })).map((v) => v.id);
+      await createSweep(fresh.prisma, {
+        id: "manual-crash",
+        trigger: "cli",
+        pageCount: 1,
+        vanpoolCount: 60,
+        now: new Date(),
+      });
+      const caseIds = await runSweepPage(sweepPageDeps(freshEngine, { agent: freshDeps, settings }), {
+        sweepId: "manual-crash",
+        page: 0,
+        vanpoolIds,
+      });
+      // The first attempt hands every email over, then loses its database before recording them.
+      const sentBefore = resend.sent.length;
+      const lost = createPool(fresh.url);
+      const dying: AgentDeps = {
+        ...freshDeps,
+        pool: lost,
+        sender: {
+          name: "loses the database after sending",
+          send: async (email) => {
+            const accepted = await freshDeps.sender.send(email);
+            if (!lost.ended) await lost.end();
+            return accepted;
+          },
+        },
+      };
+      await expect(sendFirstEmails(dying, freshEngine, caseIds, 1)).rejects.toThrow();
+      const handed = resend.sent.length - sentBefore;
+      expect(handed).toBeGreaterThan(0);
+      expect(await fresh.prisma.message.count({ where: { status: "sent" } })).toBe(0);
+      // The retried job sends them again with the same keys: Resend keeps one each; each is recorded once.
+      const retried = await sendFirstEmails(freshDeps, freshEngine, caseIds, 1);
+      expect(resend.sent.length - sentBefore).toBe(retried.sent);
+      expect(await fresh.prisma.message.count({ where: { status: "sent" } })).toBe(retried.sent);
+      expect(await fresh.prisma.auditEvent.count({ where: { action: "email.sent" } })).toBe(retried.sent);
+    } finally {
+      await freshEngine.stop();
+      await fresh.drop();
+    }
+  });
+});
