@@ -42,6 +42,7 @@ import { replyAddressFor, rfcMessageIdFor } from "../integrations/email/reply-ad
 import type { JobEngine } from "../jobs/engine.js";
 import { caseJobRows } from "../jobs/queues.js";
 import { mapWithConcurrency } from "../verification/audit-service.js";
+import type { VanpoolSnapshot } from "../verification/snapshot.js";
 import { threadingHeaders } from "./email-service.js";
 
 const ACTOR = "agent:outreach";
@@ -162,7 +163,7 @@ export async function sendFirstEmails(
 
 interface InitialTask {
   task: OutreachTask;
-  van: Awaited<ReturnType<typeof findVanpoolSnapshotsOf>>[number];
+  van: VanpoolSnapshot;
 }
 
 /** The Outreach Agent's initial task for each case still waiting for a reply, from a few reads for the whole page. */

@@ -106,7 +106,7 @@ export async function draftFollowUp(deps: AgentDeps, caseId: string, employeeId:
 }
 
 /** The Outreach Agent's task for a case: recipients with their drafts, or the reply to handle. */
-export async function prepareOutreach(deps: AgentDeps, input: OutreachInput) {
+async function prepareOutreach(deps: AgentDeps, input: OutreachInput) {
   const record = await getCase(deps.prisma, input.case_id);
   const van = await findVanpoolSnapshot(deps.prisma, record.vanpool_id);
   if (!van) throw notFound(`No vanpool ${record.vanpool_id}.`);
