@@ -606,6 +606,14 @@ describe("kill -9 during work, then a restart", () => {
           messages.filter((m) => String(m.text).includes(`(${c.id},`)),
           `${label}: the alert of ${c.id}, ${replay}`,
         ).toHaveLength(1);
+      // Each alert in the summary's thread, where its case says it is, whenever the kill came.
+      const inThread = fake.thread(channel, summaries[0]!.ts);
+      const stored = await sweepDb.prisma.case.findMany({ select: { id: true, slackTs: true } });
+      for (const c of stored)
+        expect(
+          inThread.filter((m) => String(m.text).includes(`(${c.id},`)).map((m) => m.ts),
+          `${label}: the alert of ${c.id} in the summary's thread, ${replay}`,
+        ).toEqual([c.slackTs]);
     } finally {
       if (child && workplace.url === sweepDb.url) await killChild();
       await sweepDb.drop();

@@ -154,6 +154,37 @@ describe("Web API", () => {
     });
   });
 
+  it("keeps message metadata, returns it from history and replies only when asked, and refuses a malformed one", async () => {
+    const metadata = { event_type: "poolpatrol_post", event_payload: { key: "alert:CASE-1" } };
+    const parent = await client.chat.postMessage({ channel: "C0METADATA", text: "Alert", metadata });
+    const reply = await client.chat.postMessage({
+      channel: "C0METADATA",
+      thread_ts: parent.ts as string,
+      text: "Card",
+      metadata: { event_type: "poolpatrol_post", event_payload: { key: "card:APR-1" } },
+    });
+    const plain = await client.conversations.history({ channel: "C0METADATA" });
+    expect(plain.messages?.map((m) => m.metadata)).toEqual([undefined]);
+    const asked = await client.conversations.history({ channel: "C0METADATA", include_all_metadata: true });
+    expect(asked.messages?.map((m) => m.metadata)).toEqual([metadata]);
+    const thread = await client.conversations.replies({
+      channel: "C0METADATA",
+      ts: parent.ts as string,
+      include_all_metadata: true,
+    });
+    expect(thread.messages?.map((m) => [m.ts, m.metadata?.event_type])).toEqual([
+      [parent.ts, "poolpatrol_post"],
+      [reply.ts, "poolpatrol_post"],
+    ]);
+    await expect(
+      client.chat.postMessage({
+        channel: "C0METADATA",
+        text: "Bad",
+        metadata: { event_type: "has spaces", event_payload: {} },
+      }),
+    ).rejects.toMatchObject({ data: { error: "invalid_metadata_format" } });
+  });
+
   it("updates a message by channel and ts, and refuses one that does not exist", async () => {
     const posted = await client.chat.postMessage({
       channel: "C0UPDATES",
