@@ -2,13 +2,17 @@
 // Slack would see it. The bot is a child process running the built CLI (`poolpatrol start`, HTTP
 // mode, real Bolt) on a throwaway embedded PostgreSQL holding the mock data and synthetic vanpools;
 // this process is Slack's Web API (the local fake Slack the bot calls), and the load generator, in a
-// process of its own (bench-ack-load.ts), sends it correctly signed requests. An approver starts the sweep with `/poolpatrol audit all`; while it
-// runs, rounds of 50 concurrent requests (half `/poolpatrol status CASE-…`, half "View evidence"
-// clicks on case alerts) are sent and the time to each HTTP answer (the ack) is printed. Asserts
+// process of its own (bench-ack-load.ts), sends it correctly signed requests. An approver starts the
+// sweep with `/poolpatrol audit all`; while it runs, rounds of 50 concurrent requests (half
+// `/poolpatrol status CASE-…`, half "View evidence" clicks on case alerts) are sent and the time from
+// writing each request to the first byte of its HTTP answer (the ack) is printed, then what the bot's
+// probe (bench-ack-probe.mjs) saw inside: its time to ack, its event-loop delay and its CPU. Asserts
 // nothing. `… bench-ack.ts 20000` sets the size. BENCH_SWEEP_WORKER=1 audits the sweep's pages in a
 // `poolpatrol worker` process beside the bot (POOLPATROL_SWEEP_IN_BOT=false); BENCH_NO_SWEEP=1
-// measures with no sweep; BENCH_CPU_PROF=DIR writes the bot's CPU profile (node --cpu-prof) there.
-// BENCH_KEEP_LOGS=DIR keeps what the bot and worker logged. Needs the build (`npm run build`).
+// measures with no sweep; BENCH_ONLY_HELP=1 sends only `/poolpatrol help` (answered in the ack, no
+// work after it: the floor the machine allows); BENCH_CPU_PROF=DIR writes the bot's CPU profile
+// (node --cpu-prof) there. BENCH_KEEP_LOGS=DIR keeps what the bot and worker logged. Needs the build
+// (`npm run build`).
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -16,6 +20,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
 import { PROJECT_ROOT } from "../src/config/settings.js";
 import { listCases } from "../src/data/case-repository.js";
 import { ensureDatabaseExists } from "../src/data/database.js";
@@ -31,6 +36,7 @@ import { postSigned, type SlackMessage, startLocalSlack } from "../src/sandbox/s
 import type { LoadAnswer, LoadRound } from "./bench-ack-load.js";
 
 const SIZE = Number(process.argv[2] ?? 3000);
+const onlyHelp = Boolean(process.env.BENCH_ONLY_HELP);
 const CONCURRENT = 50;
 const ROUNDS = 6;
 const channel = SANDBOX_PEOPLE.channel.id;
@@ -81,8 +87,43 @@ async function until<T>(what: string, probe: () => Promise<T | undefined> | T | 
   throw new Error(`Gave up waiting for ${what} after ${ms / 1000} s.`);
 }
 
+interface Probe {
+  requests: { at: number; ms: number }[];
+  windows: { at: number; cpuMs: number }[];
+  loop: { p50Ms: number; p99Ms: number; maxMs: number };
+}
+
+/** What the bot's own probe saw (scripts/bench-ack-probe.mjs): its work before each ack, its event loop and its CPU. */
+function probeSummary({ requests, windows, loop }: Probe): string {
+  if (requests.length === 0) return "The bot's probe saw no requests.";
+  const percentile = (values: number[], p: number) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+  };
+  const first = Math.min(...requests.map((r) => r.at));
+  const last = Math.max(...requests.map((r) => r.at + r.ms));
+  const cpuShare = (from: number, to: number) => {
+    const inside = windows.filter((w) => w.at >= from && w.at <= to);
+    if (inside.length < 2) return undefined;
+    const cpu = inside.at(-1)!.cpuMs - inside[0]!.cpuMs;
+    return { cpu, share: cpu / (inside.at(-1)!.at - inside[0]!.at) };
+  };
+  const during = cpuShare(first, last);
+  const idle = cpuShare(first - 2_250, first - 250);
+  const ms = requests.map((r) => r.ms);
+  return [
+    `Inside the bot: from Node's request event to the ack p50 ${percentile(ms, 0.5).toFixed(1)} ms, p99 ${percentile(ms, 0.99).toFixed(1)} ms;`,
+    `event-loop delay from the first request on p50 ${loop.p50Ms.toFixed(0)} ms, p99 ${loop.p99Ms.toFixed(0)} ms, max ${loop.maxMs.toFixed(0)} ms;`,
+    during
+      ? `CPU ${(100 * during.share).toFixed(0)}% of a core during the rounds (${(during.cpu / requests.length).toFixed(1)} ms per request, its work after the ack included)`
+      : "",
+    idle ? `and ${(100 * idle.share).toFixed(1)}% in the 2 s before them.` : "",
+  ].join(" ");
+}
+
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-ack-"));
 fs.chmodSync(dataDir, 0o755);
+const probeFile = path.join(dataDir, "probe.json");
 const server = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "pg") });
 const children: ChildProcess[] = [];
 const slack = await startLocalSlack({
@@ -115,7 +156,8 @@ try {
     POOLPATROL_RESTRICT_AUDITS: "true",
   };
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const bot = startChild(["start"], env, profile);
+  const probe = ["--import", pathToFileURL(path.join(PROJECT_ROOT, "scripts", "bench-ack-probe.mjs")).href];
+  const bot = startChild(["start"], { ...env, BENCH_ACK_PROBE_OUT: probeFile }, [...profile, ...probe]);
   children.push(bot);
   if (separateWorker) children.push(startChild(["worker"], env));
   const appUrl = `http://127.0.0.1:${port}/slack/events`;
@@ -144,10 +186,10 @@ try {
   }
 
   const request = (i: number): string => {
-    if (i % 2 === 0)
+    if (onlyHelp || i % 2 === 0)
       return slack.slashCommandBody({
         command: "/poolpatrol",
-        text: `status ${cases[i % cases.length]!.case_id}`,
+        text: onlyHelp ? "help" : `status ${cases[i % cases.length]!.case_id}`,
         user_id: "U0ALEX",
         channel_id: channel,
       });
@@ -193,7 +235,7 @@ try {
   const totals = sweepId === "none" ? undefined : await findSweepTotals(db.prisma, sweepId);
   const where = separateWorker ? "in a separate worker process" : "in the bot's process";
   console.log(
-    `\nAck latency: ${ROUNDS} rounds of ${CONCURRENT} concurrent requests (half /poolpatrol status, half "View evidence" clicks) sent by the local Slack to the bot in its own process (built CLI, HTTP mode) ${sweepId === "none" ? "with no sweep running" : `while it sweeps ${where}`} (${SIZE + 18} vanpools) (${os.cpus().length} cores, load average ${Math.max(...loads).toFixed(2)} at most during the rounds)`,
+    `\nAck latency: ${ROUNDS} rounds of ${CONCURRENT} concurrent requests (${onlyHelp ? "/poolpatrol help only" : 'half /poolpatrol status, half "View evidence" clicks'}) sent by the local Slack to the bot in its own process (built CLI, HTTP mode), timed from each request written to the first byte of its answer, ${sweepId === "none" ? "with no sweep running" : `while it sweeps ${where}`} (${SIZE + 18} vanpools) (${os.cpus().length} cores, load average ${Math.max(...loads).toFixed(2)} at most during the rounds)`,
   );
   console.log("requests  failed   p50 ms   p95 ms   p99 ms   max ms  evidence modals opened  rounds during the sweep");
   console.log(
@@ -204,7 +246,7 @@ try {
       at(0.95).toFixed(0).padStart(8),
       at(0.99).toFixed(0).padStart(8),
       latencies.at(-1)!.toFixed(0).padStart(8),
-      `${String(viewsOpened.length).padStart(12)} of ${(ROUNDS * CONCURRENT) / 2}`,
+      `${String(viewsOpened.length).padStart(12)} of ${onlyHelp ? 0 : (ROUNDS * CONCURRENT) / 2}`,
       totals
         ? `  ${duringSweep} of ${ROUNDS} (sweep ${totals.pages_done}/${totals.pages} pages done at the end)`
         : "  no sweep",
@@ -214,6 +256,7 @@ try {
   await db.pool.end();
 } finally {
   for (const child of children.reverse()) await stopChild(child);
+  if (fs.existsSync(probeFile)) console.log(probeSummary(JSON.parse(fs.readFileSync(probeFile, "utf8"))));
   await slack.close();
   await server.stop();
   if (process.env.BENCH_KEEP_LOGS)

@@ -1,4 +1,5 @@
 // Long-running commands: the Slack bot, the local sandbox and a sweep worker, until SIGINT/SIGTERM.
+import os from "node:os";
 import type { Settings } from "../config/settings.js";
 import { startBotJobs } from "../jobs/runtime.js";
 import { registerSweepJobs } from "../jobs/sweep-jobs.js";
@@ -63,11 +64,16 @@ async function runSandbox(settings: Settings): Promise<void> {
   await ctx.close();
 }
 
+/** The worker's niceness (0 normal, 19 lowest); lowering one's own priority needs no privilege, raising it does. */
+const WORKER_NICENESS = 10;
+
 /**
  * Audits sweep pages and sends first and case emails, with no Slack of its own: run beside a bot
  * started with POOLPATROL_SWEEP_IN_BOT=false, the sweep's CPU work stays off the process answering Slack.
  */
 export async function workerCommand(): Promise<void> {
+  // Sweep pages are batch work: on a machine it shares with the bot, the bot's acks get the CPU first.
+  if (os.getPriority() < WORKER_NICENESS) os.setPriority(WORKER_NICENESS);
   const settings = loadSettings();
   const ctx = await openContext(settings, log, { jobs: "worker" });
   const stopped = stopSignal();

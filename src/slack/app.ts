@@ -69,6 +69,8 @@ export async function createSlackApp(options: SlackAppOptions) {
       ...(options.retries !== undefined ? { retryConfig: { retries: options.retries } } : {}),
     },
     logLevel: options.logLevel ?? LogLevel.WARN,
+    // Nothing reads Bolt's conversation store: without it no store lookup runs before each ack.
+    convoStore: false,
   });
   // Listener work still running after its ack, for `settled` and `idle`.
   const listening = new Set<Promise<void>>();

@@ -42,6 +42,19 @@ async function waitFor(done: () => Promise<boolean>, ms = 15_000) {
   }
 }
 const ask = (user: string, text: string) => h.command(user, text);
+/** The modal the last click opened for `user`: it opened at once as "Loading…", then was filled once. */
+function openedAtOnce(user: string, opened: number, title: string) {
+  const views = h.fake.views(user);
+  expect(views).toHaveLength(opened + 1);
+  const history = h.fake.viewHistory(views.at(-1)!.id);
+  expect(
+    history.map((v) => [(v.title as { text: string }).text, JSON.stringify(v.blocks).includes("Loading…")]),
+  ).toEqual([
+    [title, true],
+    [expect.any(String), false],
+  ]);
+  return { modal: history.at(-1)!, text: JSON.stringify(history.at(-1)!.blocks) };
+}
 
 let caseId = "";
 let card: Shown;
@@ -87,19 +100,21 @@ describe("cards, one story", { shuffle: false }, () => {
       expect(buttonsOf(card).filter((b) => b.action_id.startsWith("show_full_reply"))).toHaveLength(1);
     });
 
-    it("refuses the full reply to a non-approver, in the card's thread", async () => {
+    it("refuses the full reply to a non-approver in the modal it opened, showing none of it", async () => {
+      const opened = h.fake.views(CAROL).length;
       await click(CAROL, card, /^show_full_reply/);
-      const refusal = h.fake.ephemerals(CAROL).at(-1)!;
-      expect(refusal.message.text).toMatch(/Only approvers can read a rider's full reply/);
-      expect(refusal.message.thread_ts).toBe(alertOf("VP-111").ts);
-      expect(h.fake.views(CAROL)).toHaveLength(0);
+      const { text } = openedAtOnce(CAROL, opened, "Full reply");
+      expect(text).toMatch(/Only approvers can read a rider's full reply/);
+      expect(text).not.toMatch(/Maple|EMP-1028 \(Wendell\) wrote/);
+      expect(await h.db.prisma.auditEvent.count({ where: { action: "reply.read_in_full" } })).toBe(0);
     });
 
-    it("opens the full reply for an approver and records who read it", async () => {
+    it("opens the full reply at once for an approver, fills it and records who read it", async () => {
+      const opened = h.fake.views(ALICE).length;
       await click(ALICE, card, /^show_full_reply/);
-      const modal = h.fake.views(ALICE).at(-1)!;
-      expect(JSON.stringify(modal.blocks)).toContain("1450 N. Maple Street, Apt 4B");
-      expect(JSON.stringify(modal.blocks)).toContain("EMP-1028 (Wendell) wrote");
+      const { text } = openedAtOnce(ALICE, opened, "Full reply");
+      expect(text).toContain("1450 N. Maple Street, Apt 4B");
+      expect(text).toContain("EMP-1028 (Wendell) wrote");
       expect(
         await h.db.prisma.auditEvent.count({ where: { action: "reply.read_in_full", actor: `slack:${ALICE}` } }),
       ).toBe(1);
@@ -127,6 +142,26 @@ describe("cards, one story", { shuffle: false }, () => {
         ]),
       );
       expect(JSON.stringify(card.blocks)).toContain("Decide for each rider");
+    });
+
+    it("Keep everyone opens its modal at once and fills it with the reason to give; a non-approver sees why not", async () => {
+      const opened = h.fake.views(ALICE).length;
+      await click(ALICE, card, /^reject_cancellation$/);
+      const { modal, text } = openedAtOnce(ALICE, opened, "Keep everyone");
+      expect(modal).toMatchObject({ title: { text: "Keep everyone" }, submit: { text: "Keep everyone" } });
+      expect(text).toContain("every rider keeps their seat");
+      expect(text).toContain('"label":{"type":"plain_text","text":"Reason"');
+
+      const refusedBefore = await h.db.prisma.auditEvent.count({ where: { action: "approval.refused_not_approver" } });
+      const carolOpened = h.fake.views(CAROL).length;
+      await click(CAROL, card, /^reject_cancellation$/);
+      const refused = openedAtOnce(CAROL, carolOpened, "Keep everyone");
+      expect(refused.text).toContain("Only approvers can decide this. Nothing was changed.");
+      expect(refused.modal.submit).toBeUndefined();
+      expect(await h.db.prisma.auditEvent.count({ where: { action: "approval.refused_not_approver" } })).toBe(
+        refusedBefore + 1,
+      );
+      expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status).toBe("pre_cancel");
     });
 
     it("refuses a click on a card shown before the case changed, and refreshes the card", async () => {
@@ -369,17 +404,16 @@ describe("cards, one story", { shuffle: false }, () => {
       expect(JSON.stringify(alert.blocks)).toMatch(/Re-audit \(data fixed\)/);
       const views = h.fake.views(CAROL).length;
       await click(CAROL, alert, /^close_resolved$/);
-      expect(h.fake.ephemerals(CAROL).at(-1)!.message).toMatchObject({
-        text: "Only approvers can decide this. Nothing was changed.",
-        thread_ts: alert.ts,
-      });
-      expect(h.fake.views(CAROL)).toHaveLength(views);
+      const refused = openedAtOnce(CAROL, views, "Close as resolved");
+      expect(refused.text).toContain("Only approvers can decide this. Nothing was changed.");
+      expect(refused.modal.submit).toBeUndefined();
     });
 
     it("drafts an email to the rider that waits on an approval card, and sends it once approved", async () => {
       const sentBefore = await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } });
+      const opened = h.fake.views(ALICE).length;
       await click(ALICE, alertOf("VP-109"), /^email_rider$/);
-      const modal = JSON.stringify(h.fake.views(ALICE).at(-1)!.blocks);
+      const modal = openedAtOnce(ALICE, opened, "Email a rider").text;
       expect(modal).toMatch(/EMP-\d+ \([A-Z][a-z]+\)/);
       expect(modal).not.toMatch(/@northwind/);
       await submit(ALICE, { body: "Hello Kyle, could you confirm which shift you work from next week? Thank you." });
@@ -404,7 +438,9 @@ describe("cards, one story", { shuffle: false }, () => {
     });
 
     it("closes the case as resolved with the reason in the trail and in the thread", async () => {
+      const opened = h.fake.views(ALICE).length;
       await click(ALICE, alertOf("VP-109"), /^close_resolved$/);
+      expect(openedAtOnce(ALICE, opened, "Close as resolved").text).toContain("Why is this resolved?");
       const blank = await submit(ALICE, { reason: "ok" });
       expect(await blank.json()).toMatchObject({ response_action: "errors" });
       await submit(ALICE, { reason: "Kyle confirmed by phone he moved to the day shift; HR updated his record." });

@@ -162,6 +162,12 @@ describe("the Slack app, one story", { shuffle: false }, () => {
 
       expect((await click(ALICE, card, "edit_escalation_reply")).status).toBe(200);
       const modal = h.fake.views(ALICE).at(-1)!;
+      // Opened at once while loading, then filled with the draft.
+      expect(h.fake.viewHistory(modal.id).map((v) => JSON.stringify(v.blocks).includes("Loading…"))).toEqual([
+        true,
+        false,
+      ]);
+      expect(modal).toMatchObject({ title: { text: "Edit reply" }, submit: { text: "Send" } });
       expect(JSON.stringify(modal.blocks)).toContain("A member of the vanpool program team is reviewing your case");
       const edited =
         "Hi Wendell, I'm sorry about the confusion. A coordinator will call you tomorrow; nothing changes meanwhile.";

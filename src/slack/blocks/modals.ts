@@ -43,6 +43,13 @@ export function noticeModal(title: string, text: string): ModalView {
 }
 
 export const EVIDENCE_TITLE = "Case evidence";
+// Titles known before anything is looked up: their modals open with a loading view under them.
+export const EDIT_REPLY_TITLE = "Edit reply";
+export const FULL_REPLY_TITLE = "Full reply";
+export const CLOSE_RESOLVED_TITLE = "Close as resolved";
+export const EMAIL_RIDER_TITLE = "Email a rider";
+export const rejectTitle = (kind: ApprovalRecord["kind"]) =>
+  kind === "cancellation" ? "Keep everyone" : "Reject reply";
 
 export function evidenceModal(
   record: CaseRecord,
@@ -118,7 +125,7 @@ export function editReplyModal(approval: ApprovalRecord, riderLabel: string, but
     type: "modal",
     callback_id: VIEW_CALLBACKS.editReply,
     private_metadata: buttonValue,
-    title: plain("Edit reply"),
+    title: plain(EDIT_REPLY_TITLE),
     submit: plain("Send"),
     close: plain("Cancel"),
     blocks: [
@@ -133,7 +140,7 @@ export function rejectModal(approval: ApprovalRecord, buttonValue: string): Moda
     type: "modal",
     callback_id: VIEW_CALLBACKS.rejectApproval,
     private_metadata: buttonValue,
-    title: plain(approval.kind === "cancellation" ? "Keep everyone" : "Reject reply"),
+    title: plain(rejectTitle(approval.kind)),
     submit: plain(approval.kind === "cancellation" ? "Keep everyone" : "Reject"),
     close: plain("Cancel"),
     blocks: [
@@ -157,7 +164,7 @@ export function fullReplyModal(input: { rider: string; at: Date; body: string; c
   const chunks = input.body.match(/[\s\S]{1,2900}/g) ?? ["(empty)"];
   return {
     type: "modal",
-    title: plain("Full reply"),
+    title: plain(FULL_REPLY_TITLE),
     close: plain("Close"),
     blocks: [
       context(`${escapeMrkdwn(input.rider)} wrote ${slackDate(input.at)} · ${input.caseId} · shown only to you`),
@@ -172,7 +179,7 @@ export function closeResolvedModal(record: CaseRecord): ModalView {
     type: "modal",
     callback_id: VIEW_CALLBACKS.closeResolved,
     private_metadata: record.case_id,
-    title: plain("Close as resolved"),
+    title: plain(CLOSE_RESOLVED_TITLE),
     submit: plain("Close case"),
     close: plain("Cancel"),
     blocks: [
@@ -197,7 +204,7 @@ export function emailRiderModal(
     type: "modal",
     callback_id: VIEW_CALLBACKS.emailRider,
     private_metadata: record.case_id,
-    title: plain("Email a rider"),
+    title: plain(EMAIL_RIDER_TITLE),
     submit: plain("Draft for approval"),
     close: plain("Cancel"),
     blocks: [

@@ -1,3 +1,4 @@
+import type { ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import type { ApprovalRecord } from "../../../src/data/approval-repository.js";
 import { SHOW_FULL_REPLY } from "../../../src/slack/blocks/approval-card.js";
@@ -11,6 +12,15 @@ function setUp(options: { approver?: boolean } = {}) {
   const bolt = fakeBolt(calls);
   // Decisions are jobs queued before the ack: recorded here, not run.
   const { ctx, queued } = fakeSlackContext({ calls });
+  // Modals open at once and are filled after: this Slack says which view it opened and takes its update.
+  const record = (method: string, answer: object) => async (args: unknown) => {
+    calls.push({ method, args });
+    return { ok: true, ...answer };
+  };
+  Object.assign(ctx.client.views, {
+    open: record("views.open", { view: { id: "V0MODAL" } }),
+    update: record("views.update", {}),
+  });
   const askedAbout: string[] = [];
   registerApprovalActions(bolt.app, {
     ctx,
@@ -24,7 +34,6 @@ function setUp(options: { approver?: boolean } = {}) {
 }
 
 const APPROVAL = "APR-1A2B3C4D5E6F7A8B";
-const textOf = (call: SlackCall | undefined) => (call?.args as { text?: string } | undefined)?.text;
 
 describe("the Edit reply modal, submitted", () => {
   it.each([
@@ -106,33 +115,31 @@ describe("the Reject modal, submitted", () => {
 });
 
 describe("Show full reply", () => {
-  it("acks first, then tells a non-approver privately, in the card's thread, that the card stays redacted", async () => {
-    const { bolt, calls, askedAbout } = setUp({ approver: false });
-    await bolt.action({
-      actionId: `${SHOW_FULL_REPLY}:MSG-1A2B3C4D5E6F7A8B`,
-      value: "MSG-1A2B3C4D5E6F7A8B",
-      userId: "U0BOB",
-      channel: "C0AUDIT",
-      messageTs: "1700000000.000200",
-      threadTs: "1700000000.000100",
-    });
-    expect(askedAbout).toEqual(["U0BOB"]);
-    expect(calls.map((c) => c.method)).toEqual(["ack", "chat.postEphemeral"]);
-    expect(calls[1]!.args).toEqual({
-      channel: "C0AUDIT",
-      user: "U0BOB",
-      thread_ts: "1700000000.000100",
-      text: "Only approvers can read a rider's full reply; the card shows it redacted.",
-    });
-  });
+  const viewOf = (call: SlackCall | undefined) => (call!.args as { view: ModalView }).view;
 
-  it("answers a click from App Home (no channel) in a direct message", async () => {
-    const { bolt, calls } = setUp({ approver: false });
-    await bolt.action({ actionId: SHOW_FULL_REPLY, value: "MSG-1A2B3C4D5E6F7A8B", userId: "U0BOB" });
-    expect(calls.map((c) => c.method)).toEqual(["ack", "chat.postMessage"]);
-    expect(calls[1]!.args).toMatchObject({ channel: "U0BOB" });
-    expect(textOf(calls[1])).toMatch(/Only approvers can read/);
-  });
+  it.each([
+    ["in the channel", { channel: "C0AUDIT", messageTs: "1700000000.000200", threadTs: "1700000000.000100" }],
+    ["from App Home", {}],
+  ])(
+    "acks first, opens its modal at once, then says in it that only approvers read the full reply (%s)",
+    async (_, where) => {
+      const { bolt, calls, askedAbout } = setUp({ approver: false });
+      await bolt.action({
+        actionId: `${SHOW_FULL_REPLY}:MSG-1A2B3C4D5E6F7A8B`,
+        value: "MSG-1A2B3C4D5E6F7A8B",
+        userId: "U0BOB",
+        ...where,
+      });
+      expect(askedAbout).toEqual(["U0BOB"]);
+      expect(calls.map((c) => c.method)).toEqual(["ack", "views.open", "views.update"]);
+      expect(viewOf(calls[1])).toMatchObject({ title: { text: "Full reply" } });
+      expect(JSON.stringify(viewOf(calls[1]).blocks)).toContain("Loading…");
+      expect(calls[2]!.args).toMatchObject({ view_id: "V0MODAL" });
+      expect(JSON.stringify(viewOf(calls[2]).blocks)).toContain(
+        "Only approvers can read a rider's full reply; the card shows it redacted.",
+      );
+    },
+  );
 });
 
 describe("a click on a decided request", () => {

@@ -1,5 +1,6 @@
 // Approval buttons and the modals behind Edit and Reject. Only approvers decide;
-// anyone else gets an ephemeral refusal (in the card's thread) and an audit event. A
+// anyone else gets a refusal (ephemeral in the card's thread, or in the modal that Edit,
+// Reject and "Show full reply" open at once, before any lookup) and an audit event. A
 // click on a decided card (a second click, a stale card, the slower of two approvers)
 // changes nothing and says who decided first. A click on a card whose case changed
 // since it was shown (a new reply, a new audit) is refused and the card refreshed.
@@ -34,11 +35,21 @@ import {
 import { approvalCardFacts, evidenceVersion } from "../../blocks/card-facts.js";
 import { decisionNote } from "../../blocks/decision-note.js";
 import { riderName, slackDate, truncate } from "../../blocks/format.js";
-import { editReplyModal, fullReplyModal, INPUTS, rejectModal, VIEW_CALLBACKS } from "../../blocks/modals.js";
+import {
+  EDIT_REPLY_TITLE,
+  editReplyModal,
+  FULL_REPLY_TITLE,
+  fullReplyModal,
+  INPUTS,
+  rejectModal,
+  rejectTitle,
+  VIEW_CALLBACKS,
+} from "../../blocks/modals.js";
 import type { CaseMessages } from "../../case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
 import { type ClickPlace, clickPlace, tellClicker } from "../../tell-clicker.js";
 import { queueSlackAction } from "../action-jobs.js";
+import { openModalAtOnce } from "../open-modal.js";
 
 /** A decision taken in Slack, carried out by its job. `value` is the clicked button's value. */
 export type ApprovalAction =
@@ -75,7 +86,6 @@ export function alreadyDecided(approval: ApprovalRecord): string {
 export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
   const { ctx } = deps;
   const { prisma } = ctx.deps;
-  const tell = (place: ClickPlace, text: string) => tellClicker(ctx.client, place, text);
   /** Who clicked where: only what the job needs, not Slack's whole user object. */
   const placeOf = (body: BlockAction): ClickPlace => {
     const place = clickPlace(body);
@@ -101,16 +111,23 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
       }
       await ack();
       const place = clickPlace(body);
-      const shown = parseButtonValue(action.value ?? "");
-      const approval = await checks.decidable(place, shown.approvalId, false);
-      if (!approval || !(await checks.showsCurrentCase(place, approval, shown.version))) return;
-      // Opened right after the ack, while the trigger id is fresh.
-      const value = action.value ?? approval.approval_id;
-      const view =
+      const title =
         decision === "edit-modal"
+          ? EDIT_REPLY_TITLE
+          : rejectTitle(actionId === APPROVAL_ACTIONS.rejectCancellation ? "cancellation" : "escalation_reply");
+      await openModalAtOnce(ctx, body.trigger_id, title, async () => {
+        let refusal = "";
+        const say = async (text: string) => {
+          refusal = text;
+        };
+        const shown = parseButtonValue(action.value ?? "");
+        const approval = await checks.decidable(place, shown.approvalId, false, say);
+        if (!approval || !(await checks.showsCurrentCase(place, approval, shown.version, say))) return refusal;
+        const value = action.value ?? approval.approval_id;
+        return decision === "edit-modal"
           ? editReplyModal(approval, await riderLabel(approval), value)
           : rejectModal(approval, value);
-      await ctx.client.views.open({ trigger_id: body.trigger_id, view });
+      });
     });
   }
 
@@ -141,26 +158,25 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
 
   app.action<BlockAction<ButtonAction>>(showFullReplyAction, async ({ ack, body, action }) => {
     await ack();
-    const place = clickPlace(body);
-    if (!(await deps.isApprover(body.user.id)))
-      return void (await tell(place, "Only approvers can read a rider's full reply; the card shows it redacted."));
-    const reply = await findRiderReply(prisma, action.value ?? "");
-    if (!reply) return void (await tell(place, "That reply is no longer on file."));
-    await ctx.client.views.open({
-      trigger_id: body.trigger_id,
-      view: fullReplyModal({
+    await openModalAtOnce(ctx, body.trigger_id, FULL_REPLY_TITLE, async () => {
+      if (!(await deps.isApprover(body.user.id)))
+        return "Only approvers can read a rider's full reply; the card shows it redacted.";
+      const reply = await findRiderReply(prisma, action.value ?? "");
+      if (!reply) return "That reply is no longer on file.";
+      // Recorded before the reply is shown: nobody reads it unrecorded.
+      await recordEvent(prisma, {
+        actor: `slack:${body.user.id}`,
+        action: "reply.read_in_full",
+        subjectType: "case",
+        subjectId: reply.case_id,
+        details: { message_id: reply.message_id },
+      });
+      return fullReplyModal({
         rider: reply.employee_id ? riderName(reply.employee_id, reply.first_name) : "A rider",
         at: reply.at,
         body: reply.body,
         caseId: reply.case_id,
-      }),
-    });
-    await recordEvent(prisma, {
-      actor: `slack:${body.user.id}`,
-      action: "reply.read_in_full",
-      subjectType: "case",
-      subjectId: reply.case_id,
-      details: { message_id: reply.message_id },
+      });
     });
   });
 
@@ -212,8 +228,16 @@ export function createApprovalWork(deps: ApprovalDeps) {
   const note = async (caseId: string, key: string, text: string) =>
     notes ? notes.threadNote(caseId, key, text) : deps.messages.postInThread(caseId, text);
 
-  /** The request behind a button, if the clicker may decide it and it is still open; otherwise says why not. */
-  async function decidable(place: ClickPlace, approvalId: string, retried: boolean) {
+  /**
+   * The request behind a button, if the clicker may decide it and it is still open; otherwise says why not
+   * (to the clicker in the card's thread, unless `say` shows it elsewhere, in a modal).
+   */
+  async function decidable(
+    place: ClickPlace,
+    approvalId: string,
+    retried: boolean,
+    say: (text: string) => Promise<void> = (text) => tell(place, text),
+  ) {
     const approval = await findApproval(prisma, approvalId);
     if (!(await deps.isApprover(place.user.id))) {
       if (approval)
@@ -224,22 +248,27 @@ export function createApprovalWork(deps: ApprovalDeps) {
           subjectId: approval.case_id,
           details: { approval_id: approvalId },
         });
-      await tell(place, NOT_APPROVER);
+      await say(NOT_APPROVER);
       return undefined;
     }
     if (!approval) {
-      await tell(place, `That request (${truncate(approvalId, 40)}) does not exist. Nothing was changed.`);
+      await say(`That request (${truncate(approvalId, 40)}) does not exist. Nothing was changed.`);
       return undefined;
     }
     if (approval.status !== "pending") {
-      if (!(retried && approval.decided_by === place.user.id)) await tell(place, alreadyDecided(approval));
+      if (!(retried && approval.decided_by === place.user.id)) await say(alreadyDecided(approval));
       return undefined;
     }
     return approval;
   }
 
   /** True when the card clicked showed the case as it is now; otherwise refreshes the card and says so. */
-  async function showsCurrentCase(place: ClickPlace, approval: ApprovalRecord, version: string | null) {
+  async function showsCurrentCase(
+    place: ClickPlace,
+    approval: ApprovalRecord,
+    version: string | null,
+    say: (text: string) => Promise<void> = (text) => tell(place, text),
+  ) {
     if (!version) return true;
     const current = evidenceVersion(await findCaseCardData(prisma, approval.case_id), approval);
     if (current === version) return true;
@@ -251,7 +280,7 @@ export function createApprovalWork(deps: ApprovalDeps) {
       details: { approval_id: approval.approval_id, shown: version, current },
     });
     await deps.messages.syncCase(approval.case_id);
-    await tell(place, CASE_CHANGED);
+    await say(CASE_CHANGED);
     return false;
   }
 

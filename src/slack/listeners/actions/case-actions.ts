@@ -1,5 +1,6 @@
 // Buttons on a case alert: "View evidence" opens a modal at once and fills it with the
-// evidence the case stands on;
+// evidence the case stands on (so do "Close as resolved" and "Email a rider": a refusal is
+// shown in the modal);
 // "Re-audit" re-runs the checks (approvers only when audits are restricted). A closed
 // case is never changed: a re-audit of its vanpool opens a new case if one is needed.
 // On a case that needs a person, approvers can also close it with a reason, or draft an
@@ -17,19 +18,20 @@ import { firstNames } from "../../blocks/card-facts.js";
 import { CASE_ACTIONS } from "../../blocks/case-alert.js";
 import { escapeMrkdwn, STATUS_LABEL, truncate } from "../../blocks/format.js";
 import {
+  CLOSE_RESOLVED_TITLE,
   closeResolvedModal,
+  EMAIL_RIDER_TITLE,
   EVIDENCE_TITLE,
   emailRiderModal,
   evidenceModal,
   INPUTS,
-  loadingModal,
-  noticeModal,
   VIEW_CALLBACKS,
 } from "../../blocks/modals.js";
 import type { CaseMessages } from "../../case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
 import { type ClickPlace, clickPlace, tellClicker } from "../../tell-clicker.js";
 import { queueSlackAction } from "../action-jobs.js";
+import { openModalAtOnce } from "../open-modal.js";
 
 /** What a "needs a person" modal asks for, carried out by its job. */
 export type CaseAction =
@@ -48,13 +50,9 @@ export function registerCaseActions(app: App, deps: CaseActionDeps): void {
 
   app.action<BlockAction<ButtonAction>>(CASE_ACTIONS.viewEvidence, async ({ ack, body, action }) => {
     await ack();
-    const opened = await ctx.client.views.open({ trigger_id: body.trigger_id, view: loadingModal(EVIDENCE_TITLE) });
-    const data = await caseData(action.value ?? "");
-    await ctx.client.views.update({
-      view_id: opened.view!.id!,
-      view: data
-        ? evidenceModal(data.record, data.evidence, firstNames(data))
-        : noticeModal(EVIDENCE_TITLE, "That case no longer exists."),
+    await openModalAtOnce(ctx, body.trigger_id, EVIDENCE_TITLE, async () => {
+      const data = await caseData(action.value ?? "");
+      return data ? evidenceModal(data.record, data.evidence, firstNames(data)) : "That case no longer exists.";
     });
   });
 
@@ -81,32 +79,36 @@ export function registerCaseActions(app: App, deps: CaseActionDeps): void {
     );
   });
 
-  /** The case behind a "needs a person" button, if the clicker is an approver and it still waits; else says why not. */
+  /**
+   * The case behind a "needs a person" button, if the clicker is an approver and it still waits;
+   * otherwise why not, shown in the modal that opened for it.
+   */
   async function waitingCase(body: BlockAction, caseId: string) {
-    if (!(await deps.isApprover(body.user.id))) return void (await tell(body, NOT_APPROVER));
+    if (!(await deps.isApprover(body.user.id))) return NOT_APPROVER;
     const data = await caseData(caseId);
-    if (!data) return void (await tell(body, "That case no longer exists."));
+    if (!data) return "That case no longer exists.";
     if (data.record.status !== "hitl_review")
-      return void (await tell(
-        body,
-        `${data.record.case_id} is ${STATUS_LABEL[data.record.status] ?? data.record.status} now, no longer waiting for a person. Nothing was changed.`,
-      ));
+      return `${data.record.case_id} is ${STATUS_LABEL[data.record.status] ?? data.record.status} now, no longer waiting for a person. Nothing was changed.`;
     return data;
   }
 
   app.action<BlockAction<ButtonAction>>(CASE_ACTIONS.closeResolved, async ({ ack, body, action }) => {
     await ack();
-    const data = await waitingCase(body, action.value ?? "");
-    if (data) await ctx.client.views.open({ trigger_id: body.trigger_id, view: closeResolvedModal(data.record) });
+    await openModalAtOnce(ctx, body.trigger_id, CLOSE_RESOLVED_TITLE, async () => {
+      const data = await waitingCase(body, action.value ?? "");
+      return typeof data === "string" ? data : closeResolvedModal(data.record);
+    });
   });
 
   app.action<BlockAction<ButtonAction>>(CASE_ACTIONS.emailRider, async ({ ack, body, action }) => {
     await ack();
-    const data = await waitingCase(body, action.value ?? "");
-    if (!data) return;
-    const names = firstNames(data);
-    const riders = data.record.flagged.map((id) => ({ employee_id: id, first_name: names[id] ?? null }));
-    await ctx.client.views.open({ trigger_id: body.trigger_id, view: emailRiderModal(data.record, riders) });
+    await openModalAtOnce(ctx, body.trigger_id, EMAIL_RIDER_TITLE, async () => {
+      const data = await waitingCase(body, action.value ?? "");
+      if (typeof data === "string") return data;
+      const names = firstNames(data);
+      const riders = data.record.flagged.map((id) => ({ employee_id: id, first_name: names[id] ?? null }));
+      return emailRiderModal(data.record, riders);
+    });
   });
 
   app.view(VIEW_CALLBACKS.closeResolved, async ({ ack, body, view }) => {

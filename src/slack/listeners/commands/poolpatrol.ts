@@ -16,6 +16,7 @@ import { CASE_FILTER_WORDS, COMMAND_USAGE, parseCaseFilter } from "../../blocks/
 import type { CaseMessages } from "../../case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
 import { queueSlackAction } from "../action-jobs.js";
+import { afterAck } from "../after-ack.js";
 
 export const COMMAND = "/poolpatrol";
 const ECHO_LIMIT = 100;
@@ -84,12 +85,14 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
     /** Acks now and answers through the response URL once `answer` is ready. */
     const answerLater = async (answer: () => Promise<string>) => {
       await ack();
-      try {
-        await respond({ response_type: "ephemeral", text: await answer() });
-      } catch (error) {
-        ctx.log.error(`/poolpatrol ${verb}: ${(error as Error).message}`);
-        await respond({ response_type: "ephemeral", text: "Something went wrong looking that up; try again." });
-      }
+      await afterAck(async () => {
+        try {
+          await respond({ response_type: "ephemeral", text: await answer() });
+        } catch (error) {
+          ctx.log.error(`/poolpatrol ${verb}: ${(error as Error).message}`);
+          await respond({ response_type: "ephemeral", text: "Something went wrong looking that up; try again." });
+        }
+      });
     };
 
     switch (verb.toLowerCase()) {
