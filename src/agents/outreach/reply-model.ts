@@ -1,5 +1,6 @@
-// A linear model of reply buckets: multinomial logistic regression over hashed word, word-pair and
-// character n-gram features of the rider's own words, trained at start-up on the labelled replies.
+// A linear model of reply buckets: multinomial logistic regression over word, word-pair and character
+// n-gram features (tf-idf, unit length) of the rider's own words plus the rules' signals, trained by
+// stochastic gradient descent on the labelled replies. Same data, same model: the shuffle has a fixed seed.
 // Character n-grams carry typos and word forms ("chnged", "moving"); negation scope marks the words a
 // "not" or "no" governs, so "not correct" and "correct" are different evidence.
 import type { ReplyBucket } from "../../domain/case-lifecycle.js";
@@ -29,20 +30,11 @@ export interface ReplyModel {
   probabilities(text: string, signals: string[]): number[];
 }
 
-const DIMENSIONS = 1 << 18;
 /** A signal weighs about as much as a third of the words: the rules help, the words still decide. */
 const SIGNAL_VALUE = 0.3;
+const NEGLIGIBLE_GRADIENT = 1e-3;
 const NEGATORS = /^(?:not|no|never|nothing|none|nobody|cannot|without|nor|\w+n't|dont|didnt|cant|wont|isnt|doesnt)$/;
 const CLAUSE_END = /^[.,;:!?]$/;
-
-function hash(feature: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < feature.length; i++) {
-    h ^= feature.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0) & (DIMENSIONS - 1);
-}
 
 /** Feature names of a reply, already lower case and spelled out. */
 export function featureNames(text: string): string[] {
@@ -78,24 +70,42 @@ export function featureNames(text: string): string[] {
 
 interface SparseVector {
   indices: Int32Array;
-  values: Float32Array;
+  values: Float64Array;
 }
 
-function vectorise(text: string, signals: string[], idf?: Float32Array): SparseVector {
+/** Feature numbers, each feature numbered the first time training meets it; a feature it never met is left out. */
+type Vocabulary = Map<string, number>;
+
+function numberOf(name: string, vocabulary: Vocabulary, grow: boolean): number | undefined {
+  if (!vocabulary.has(name) && grow) vocabulary.set(name, vocabulary.size);
+  return vocabulary.get(name);
+}
+
+function countsOf(text: string, vocabulary: Vocabulary, grow: boolean): Map<number, number> {
   const counts = new Map<number, number>();
   for (const name of featureNames(text)) {
-    const index = hash(name);
-    counts.set(index, (counts.get(index) ?? 0) + 1);
+    const index = numberOf(name, vocabulary, grow);
+    if (index !== undefined) counts.set(index, (counts.get(index) ?? 0) + 1);
   }
-  const weighted = [...counts].map(([index, count]) => (1 + Math.log(count)) * (idf ? idf[index]! : 1));
-  const norm = Math.sqrt(weighted.reduce((sum, v) => sum + v * v, 0)) || 1;
+  return counts;
+}
+
+function vectorise(
+  counts: Map<number, number>,
+  signals: string[],
+  idf: Float64Array,
+  vocabulary: Vocabulary,
+  grow: boolean,
+): SparseVector {
+  const weighted = [...counts].map(([index, count]): [number, number] => [index, (1 + Math.log(count)) * idf[index]!]);
+  const norm = Math.sqrt(weighted.reduce((sum, [, value]) => sum + value * value, 0)) || 1;
   // The words are one unit vector; each signal counts on its own, whatever the length of the reply.
-  const features = new Map(weighted.map((value, i) => [[...counts.keys()][i]!, value / norm]));
+  const features = new Map(weighted.map(([index, value]) => [index, value / norm]));
   for (const signal of new Set(signals)) {
-    const index = hash(`signal:${signal}`);
-    features.set(index, (features.get(index) ?? 0) + SIGNAL_VALUE);
+    const index = numberOf(`signal:${signal}`, vocabulary, grow);
+    if (index !== undefined) features.set(index, SIGNAL_VALUE);
   }
-  return { indices: Int32Array.from(features.keys()), values: Float32Array.from(features.values()) };
+  return { indices: Int32Array.from(features.keys()), values: Float64Array.from(features.values()) };
 }
 
 /** A fixed-seed generator: the same training data always gives the same model. */
@@ -116,14 +126,22 @@ function softmax(scores: number[]): number[] {
 
 export function trainReplyModel(examples: LabelledText[], tuning: ModelTuning = DEFAULT_MODEL_TUNING): ReplyModel {
   const classes = BUCKETS.length;
-  const documentFrequency = new Float32Array(DIMENSIONS);
-  const raw = examples.map((example) => vectorise(example.text, []));
-  for (const vector of raw) for (const index of vector.indices) documentFrequency[index]!++;
+  const vocabulary: Vocabulary = new Map();
+  const counts = examples.map((example) => countsOf(example.text, vocabulary, true));
+  const documentFrequency = new Float64Array(vocabulary.size);
+  for (const count of counts) for (const index of count.keys()) documentFrequency[index]!++;
   const idf = documentFrequency.map((df) => Math.log((1 + examples.length) / (1 + df)) + 1);
-  const vectors = examples.map((example) => vectorise(example.text, example.signals, idf));
+  const vectors = counts.map((count, n) => vectorise(count, examples[n]!.signals, idf, vocabulary, true));
   const labels = examples.map((example) => BUCKETS.indexOf(example.bucket));
-  const weights = new Float32Array(classes * DIMENSIONS);
+  // One row of a weight per bucket for each feature, side by side.
+  const weights = new Float64Array(classes * vocabulary.size);
   const bias = new Float64Array(classes);
+  const probabilitiesOf = ({ indices, values }: SparseVector): number[] => {
+    const scores = Array.from(bias);
+    for (let i = 0; i < indices.length; i++)
+      for (let k = 0; k < classes; k++) scores[k]! += weights[indices[i]! * classes + k]! * values[i]!;
+    return softmax(scores);
+  };
   const next = random(1);
   const order = examples.map((_, i) => i);
   let step = 0;
@@ -136,33 +154,22 @@ export function trainReplyModel(examples: LabelledText[], tuning: ModelTuning = 
     for (const n of order) {
       const rate = tuning.learningRate * (1 - step++ / totalSteps) + 0.01;
       const { indices, values } = vectors[n]!;
-      const scores = Array.from(bias, (b, k) => {
-        let score = b;
-        for (let i = 0; i < indices.length; i++) score += weights[k * DIMENSIONS + indices[i]!]! * values[i]!;
-        return score;
-      });
-      const probabilities = softmax(scores);
+      const probabilities = probabilitiesOf(vectors[n]!);
       const cost = labels[n] === 3 ? tuning.escalationWeight : 1;
       for (let k = 0; k < classes; k++) {
         const gradient = cost * (probabilities[k]! - (labels[n] === k ? 1 : 0));
+        // A reply the model already gets right teaches it nearly nothing: skipping it keeps training quick.
+        if (Math.abs(gradient) < NEGLIGIBLE_GRADIENT) continue;
         bias[k]! -= rate * gradient;
         for (let i = 0; i < indices.length; i++) {
-          const at = k * DIMENSIONS + indices[i]!;
+          const at = indices[i]! * classes + k;
           weights[at] = weights[at]! * (1 - rate * tuning.l2) - rate * gradient * values[i]!;
         }
       }
     }
   }
   return {
-    probabilities(text: string, signals: string[]): number[] {
-      const { indices, values } = vectorise(text, signals, idf);
-      return softmax(
-        Array.from(bias, (b, k) => {
-          let score = b;
-          for (let i = 0; i < indices.length; i++) score += weights[k * DIMENSIONS + indices[i]!]! * values[i]!;
-          return score;
-        }),
-      );
-    },
+    probabilities: (text, signals) =>
+      probabilitiesOf(vectorise(countsOf(text, vocabulary, false), signals, idf, vocabulary, false)),
   };
 }
