@@ -49,8 +49,14 @@ const NEVER_MISFIRE = new Set([
   "wants contact to stop",
 ]);
 
+let trainedOnce: ReplyClassifier | undefined;
+
+/** The classifier on every labelled reply set; with the default tuning, one model per process, however many callers. */
 export function createRulesClassifier(tuning: ClassifierTuning = DEFAULT_TUNING): ReplyClassifier {
-  return classifierFrom(() => replySets().flatMap(readReplySet), tuning);
+  const corpus = () => replySets().flatMap(readReplySet);
+  if (tuning !== DEFAULT_TUNING) return classifierFrom(corpus, tuning);
+  trainedOnce ??= classifierFrom(corpus);
+  return trainedOnce;
 }
 
 /** The model and the patterns' signals: each bucket's probability for a reply, in BUCKETS order. */
