@@ -23,6 +23,9 @@ const HEADER_LINE = /^\s*\*?(sent|date|to|subject|cc|enviado|fecha|para|asunto|g
 const SIGNATURE_DELIMITER = /^\s*--\s*$/;
 const DEVICE_FOOTER =
   /^\s*(sent from my \S+|sent from (?:outlook|yahoo mail|mail for windows)|get outlook for \S+|enviado desde mi \S+)/i;
+/** A company's legal footer: boilerplate under the signature, not the rider speaking. */
+const DISCLAIMER =
+  /^\s*(?:confidentiality notice|confidential(?:ity)? statement|disclaimer|legal notice|this (?:e-?mail|message)\b.{0,40}\b(?:is|are|may contain|contains) (?:confidential|privileged|intended))/i;
 const VALEDICTION =
   /^\s*(thanks|thank you|thx|regards|best|best regards|kind regards|warm regards|cheers|sincerely|respectfully|saludos|gracias|atentamente|cordialmente)\s*[,.!-]?\s*$/i;
 /** After a valediction: a name first, then short lines (title, team, phone), not more of the message. */
@@ -57,7 +60,9 @@ function findQuoteStart(lines: string[]): number {
 }
 
 function findSignatureStart(lines: string[]): number {
-  const delimiter = lines.findIndex((line) => SIGNATURE_DELIMITER.test(line) || DEVICE_FOOTER.test(line));
+  const delimiter = lines.findIndex(
+    (line) => SIGNATURE_DELIMITER.test(line) || DEVICE_FOOTER.test(line) || DISCLAIMER.test(line),
+  );
   const end = delimiter === -1 ? lines.length : delimiter;
   const last = lastContentLine(lines, end);
   // A sign-off ("Thanks,\nPriya") counts as signature only when the message has words before it.

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createRulesClassifier } from "../../../src/agents/outreach/classifier.js";
+import { classifierFrom, createRulesClassifier } from "../../../src/agents/outreach/classifier.js";
+import { readReplySet, replySets } from "../../../src/agents/outreach/reply-corpus.js";
 import { PROJECT_ROOT } from "../../../src/config/settings.js";
 
 const classifier = createRulesClassifier();
@@ -84,7 +85,7 @@ describe("reply classifier", () => {
 
   it("reads typos and texting shorthand as the words they stand for", () => {
     expect(bucketOf("yes thats my adress and my shfit, evrything is corect")).toBe("acknowledgment");
-    expect(bucketOf("r u looking at my home or my work address")).toBe("question");
+    expect(bucketOf("wat happens if i dont reply by the deadline")).toBe("question");
   });
 
   it("sends sarcasm and complaints taken over the program's head to a person", () => {
@@ -102,13 +103,16 @@ describe("reply classifier", () => {
     expect(bucketOf("The shift you have is wrong, I work days.")).toBe("escalation");
   });
 
-  it("sends a question about something outside the program to a person", () => {
-    expect(bucketOf("Do you know when the cafeteria reopens?")).toBe("escalation");
-    // Everyday words ("change", "portal") do not make a benefits or IT question a program one.
-    expect(bucketOf("How would I change my HSA contribution?")).toBe("escalation");
-    expect(bucketOf("Who can unlock my login for the payroll portal?")).toBe("escalation");
-    expect(bucketOf("All correct on my end. Also, when do W-2s come out?")).toBe("escalation");
-    expect(bucketOf("Is the vanpool fare taken out before taxes?")).toBe("question");
+  it("reads a question about something outside the program as a question: a person gets it as a task", () => {
+    for (const body of [
+      "Do you know when the cafeteria reopens?",
+      "How would I change my HSA contribution?",
+      "Who can unlock my login for the payroll portal?",
+      "All correct on my end. Also, when do W-2s come out?",
+      "Separate question: how do I get my tuition paid back?",
+      "Is the vanpool fare taken out before taxes?",
+    ])
+      expect(bucketOf(body), body).toBe("question");
   });
 
   it("reads a change announced for a date, with a question after it, as the update", () => {
@@ -122,7 +126,6 @@ describe("reply classifier", () => {
       "acknowledgment",
     );
     expect(bucketOf("Got it, thanks for saying my membership won't be affected meanwhile.")).toBe("acknowledgment");
-    expect(bucketOf("Sí, todos los datos están correctos.")).toBe("acknowledgment");
   });
 
   it("reads an error the rider only supposes, or a safety briefing, as a plain question", () => {
@@ -137,7 +140,6 @@ describe("reply classifier", () => {
       "Could we meet to go over it with whoever manages the vanpools?",
       "I believe there's a mix-up with another rider's file.",
       "Odd that it's the older riders who keep getting flagged.",
-      "Separate question: how do I get my tuition paid back?",
     ])
       expect(bucketOf(body), body).toBe("escalation");
   });
@@ -152,6 +154,26 @@ describe("reply classifier", () => {
   it("sends a reply without clear intent to a person", () => {
     for (const body of ["what", "...", "maybe, not sure", "um, wait... what?"])
       expect(bucketOf(body), body).toBe("escalation");
+  });
+
+  // Each pattern that escalates on its own, whatever the model says.
+  it.each([
+    ["denies the facts", "I never lived there."],
+    ["dispute or anger", "This is BS."],
+    ["disputes the data", "The record is wrong."],
+    ["doubt", "not sure"],
+    ["feels watched", "Am I being watched?"],
+    ["hostile or rhetorical question", "Since when is that any of your concern?"],
+    ["legal or outside authority", "I'll be filing a complaint with the labor board."],
+    ["no clear intent", "huh"],
+    ["refuses", "I refuse to give you my address."],
+    ["sarcasm or a veiled grievance", "Oh great, another audit. Love it."],
+    ["threatens to take it further", "Keep it up and you'll regret it."],
+    ["wants contact to stop", "Stop emailing me."],
+  ])("sends a reply to a person when it %s: %s", (pattern, body) => {
+    const result = classifier.classify(body);
+    expect(result.bucket).toBe("escalation");
+    expect(result.reasons).toContain(pattern);
   });
 
   // The later held-out batches were measured once, then used to fix what they revealed: a lower bar.
@@ -178,4 +200,31 @@ describe("reply classifier", () => {
       expect(escalations.filter((r) => r.actual !== "escalation")).toEqual([]);
     });
   }
+});
+
+// Trained without reply.jsonl, the classifier meets its replies as it would a stranger's.
+describe("reply classifier on a set it was not trained on", () => {
+  const heldOut = path.join("evals", "datasets", "reply.jsonl");
+  const stranger = classifierFrom(() =>
+    replySets()
+      .filter((set) => set !== heldOut)
+      .flatMap(readReplySet),
+  );
+  const replies = new Map(readReplySet(heldOut).map((reply) => [reply.id, reply.body]));
+  const bucketOfReply = (id: string) => stranger.classify(replies.get(id)!).bucket;
+
+  it("answers plain confirmations in any register itself", () => {
+    for (const id of ["reply-002", "reply-492", "reply-556"])
+      expect(bucketOfReply(id), replies.get(id)).toBe("acknowledgment");
+  });
+
+  it("reads a confirmation with a question as the question", () => {
+    for (const id of ["reply-095", "reply-165", "reply-575", "reply-588"])
+      expect(bucketOfReply(id), replies.get(id)).toBe("question");
+  });
+
+  it("keeps legal, HR, union and angry replies with a person", () => {
+    for (const id of ["reply-001", "reply-017", "reply-126", "reply-382", "reply-637"])
+      expect(bucketOfReply(id), replies.get(id)).toBe("escalation");
+  });
 });

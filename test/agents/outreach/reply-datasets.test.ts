@@ -71,7 +71,9 @@ function overlaps(left: Reply[], right: Reply[]): string[] {
   return found;
 }
 
-const training = readReplies("src/agents/outreach/reply-training.jsonl");
+const training = ["reply-training.jsonl", "reply-train-8.jsonl"].flatMap((file) =>
+  readReplies(path.join("src", "agents", "outreach", file)),
+);
 const tuned = readReplies("evals/datasets/reply.jsonl");
 const unseen = fs
   .readdirSync(path.join(PROJECT_ROOT, "evals", "datasets"))

@@ -79,4 +79,21 @@ describe("extractReplyText", () => {
       "Got it.\nThanks\nI will be on nights from Monday.",
     );
   });
+
+  it("takes a company's confidentiality notice for part of the signature, not the reply", () => {
+    const body = [
+      "Confirmed, both are right.",
+      "",
+      "Sam Lee",
+      "Planner | Fremont",
+      "",
+      "CONFIDENTIALITY NOTICE: This message may contain legally privileged information. Unauthorized use may be unlawful.",
+    ].join("\n");
+    const text = extractReplyText(body);
+    expect(text.reply).not.toContain("privileged");
+    expect(text.signature).toContain("CONFIDENTIALITY NOTICE");
+    expect(extractReplyText("My lawyer has advised me not to answer.").reply).toBe(
+      "My lawyer has advised me not to answer.",
+    );
+  });
 });
