@@ -69,7 +69,7 @@ export async function runDataset(file: string, context: EvalContext): Promise<Ev
         `${file}: example #${index + 1} (${example.id}): field "${[problem[0], ...issue.path.map(String)].join(".")}": ${issue.message}`,
       );
     }
-    const actual = await kind.run(inputs.data, context);
+    const actual = await kind.run(inputs.data, { ...context, datasetFile: file });
     results.push({ id: example.id, pass: kind.passed(expected.data, actual), expected: expected.data, actual });
   }
   return { dataset: path.basename(file), kind: name, metrics: kind.metrics(results), results };
@@ -96,7 +96,7 @@ export async function runEvalCommand(
             kind: EVAL_KINDS[report.kind]!,
             examples: readDataset(file),
           },
-          context,
+          { ...context, datasetFile: file },
         )
       : undefined;
   } finally {

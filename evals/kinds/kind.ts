@@ -6,6 +6,8 @@ import type { ScenarioStore } from "../scenario-store.js";
 
 export interface EvalContext {
   settings: Settings;
+  /** The dataset being scored: a kind that learns from labelled sets leaves this one out. */
+  datasetFile?: string;
   /** A scratch database for kinds that run the whole product (opened on first use). */
   scenarioStore(): Promise<ScenarioStore>;
 }

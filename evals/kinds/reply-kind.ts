@@ -1,6 +1,6 @@
 // The `reply` kind: the embedded classifier against labelled rider replies.
 import { z } from "zod";
-import { createRulesClassifier, type ReplyClassifier } from "../../src/agents/outreach/classifier.js";
+import { classifierWithout, type ReplyClassifier } from "../../src/agents/outreach/classifier.js";
 import type { EvalKind, ExampleResult } from "./kind.js";
 
 const BUCKETS = ["acknowledgment", "question", "update", "escalation"] as const;
@@ -9,13 +9,16 @@ const expected = z.object({ bucket: z.enum(BUCKETS), hitl_required: z.boolean() 
 type Expected = z.infer<typeof expected>;
 type Actual = Expected & { confidence: number; reasons: string[] };
 
-let classifier: ReplyClassifier | undefined;
+/** One classifier per scored dataset, trained on every other labelled set: what it scores, it never learnt. */
+const classifiers = new Map<string, ReplyClassifier>();
 
 export const replyKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
   inputs,
   expected,
-  async run(example) {
-    classifier ??= createRulesClassifier();
+  async run(example, context) {
+    const key = context.datasetFile ?? "";
+    const classifier = classifiers.get(key) ?? classifierWithout(context.datasetFile);
+    classifiers.set(key, classifier);
     const result = classifier.classify(example.body, example.subject);
     return {
       bucket: result.bucket,

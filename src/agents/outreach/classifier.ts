@@ -2,6 +2,9 @@
 // read, with the hand-written patterns as part of its evidence. A reply goes to a person when one of the patterns
 // that never misfire fires, or when the model gives an escalation even a modest probability: an escalation must
 // never be answered without a human, and a confirmation should not wait for one.
+
+import path from "node:path";
+import { PROJECT_ROOT } from "../../config/settings.js";
 import type { ReplyBucket } from "../../domain/case-lifecycle.js";
 import { type LabelledReply, readReplySet, replySets } from "./reply-corpus.js";
 import { BUCKETS, DEFAULT_MODEL_TUNING, type ModelTuning, trainReplyModel } from "./reply-model.js";
@@ -57,6 +60,16 @@ export function createRulesClassifier(tuning: ClassifierTuning = DEFAULT_TUNING)
   if (tuning !== DEFAULT_TUNING) return classifierFrom(corpus, tuning);
   trainedOnce ??= classifierFrom(corpus);
   return trainedOnce;
+}
+
+/** The classifier trained on every labelled set but `file` (the set being scored), so a score is never memory. */
+export function classifierWithout(file: string | undefined): ReplyClassifier {
+  const left = file && path.resolve(file);
+  return classifierFrom(() =>
+    replySets()
+      .filter((set) => path.resolve(PROJECT_ROOT, set) !== left)
+      .flatMap(readReplySet),
+  );
 }
 
 /** The model and the patterns' signals: each bucket's probability for a reply, in BUCKETS order. */

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifierFrom, createRulesClassifier } from "../../../src/agents/outreach/classifier.js";
-import { readReplySet, replySets } from "../../../src/agents/outreach/reply-corpus.js";
+import { classifierWithout, createRulesClassifier } from "../../../src/agents/outreach/classifier.js";
+import { readReplySet } from "../../../src/agents/outreach/reply-corpus.js";
 import { PROJECT_ROOT } from "../../../src/config/settings.js";
 
 const classifier = createRulesClassifier();
@@ -205,11 +205,7 @@ describe("reply classifier", () => {
 // Trained without reply.jsonl, the classifier meets its replies as it would a stranger's.
 describe("reply classifier on a set it was not trained on", () => {
   const heldOut = path.join("evals", "datasets", "reply.jsonl");
-  const stranger = classifierFrom(() =>
-    replySets()
-      .filter((set) => set !== heldOut)
-      .flatMap(readReplySet),
-  );
+  const stranger = classifierWithout(heldOut);
   const replies = new Map(readReplySet(heldOut).map((reply) => [reply.id, reply.body]));
   const bucketOfReply = (id: string) => stranger.classify(replies.get(id)!).bucket;
 
