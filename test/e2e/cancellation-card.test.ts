@@ -6,37 +6,20 @@
 // and undoes the cancellation. Screenshots go to test-output/cancellation-card/ (git-ignored).
 // One browser for the file; each test gets a fresh sandbox on the mock data and shows the card itself.
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/sandbox.js";
-import {
-  closeSandbox,
-  hasChromium,
-  launchChromium,
-  openSandbox,
-  type SandboxInBrowser,
-} from "../support/sandbox-in-browser.js";
+import { hasChromium, type SandboxInBrowser, sandboxPerTest } from "../support/sandbox-in-browser.js";
 
 const REPLY =
   "Hi, I moved back to 1450 N. Maple Street, Apt 4B in Hayward last month and I'm on Day Shift again. My number is (916) 555-0142.";
 
-let browser: Browser;
+const sandbox = sandboxPerTest("cancellation-card", { width: 1440, height: 1000 });
 let opened: SandboxInBrowser;
 let page: Page;
-
-beforeAll(async () => {
-  if (hasChromium) browser = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  if (!hasChromium) return;
-  opened = await openSandbox(browser, "cancellation-card", { width: 1440, height: 1000 });
-  page = opened.page;
-}, 60_000);
-afterEach(async () => {
-  if (hasChromium) await closeSandbox(opened);
+beforeEach(() => {
+  opened = sandbox.current;
+  page = opened?.page;
 });
 
 const shot = (name: string) => page.screenshot({ path: path.join(opened.shots, `${name}.png`), fullPage: true });

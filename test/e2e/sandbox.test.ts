@@ -2,39 +2,21 @@
 // newcomer does on day one, with screenshots of the key screens in test-output/sandbox/.
 // One browser for the file; each test gets a fresh sandbox on the mock data and a page of its own.
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  CHROMIUM,
-  closeSandbox,
-  hasChromium,
-  launchChromium,
-  openSandbox,
-  type SandboxInBrowser,
-} from "../support/sandbox-in-browser.js";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, it } from "vitest";
+import { CHROMIUM, hasChromium, type SandboxInBrowser, sandboxPerTest } from "../support/sandbox-in-browser.js";
 
 if (!hasChromium)
   console.warn(
     `Skipping the sandbox browser test: ${CHROMIUM} is not installed (apt-get install chromium; .ci/run installs it).`,
   );
 
-let browser: Browser;
+const sandbox = sandboxPerTest("sandbox");
 let opened: SandboxInBrowser;
 let page: Page;
-
-beforeAll(async () => {
-  if (hasChromium) browser = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  if (!hasChromium) return;
-  opened = await openSandbox(browser, "sandbox");
-  page = opened.page;
-}, 60_000);
-afterEach(async () => {
-  if (hasChromium) await closeSandbox(opened);
+beforeEach(() => {
+  opened = sandbox.current;
+  page = opened?.page;
 });
 
 const shot = (name: string) => page.screenshot({ path: path.join(opened.shots, `${name}.png`) });

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { type CliContext, openContext } from "../../src/cli/context.js";
 import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
@@ -88,4 +89,29 @@ export async function closeSandbox(
   await opened.ctx?.close();
   await opened.db?.drop();
   if (opened.dataDir) fs.rmSync(opened.dataDir, { recursive: true, force: true });
+}
+
+/**
+ * For a test file: one browser for the file, and a fresh sandbox on the mock data with a page of its own
+ * for each test, read through `current` (nothing runs without Chromium).
+ */
+export function sandboxPerTest(
+  name: string,
+  viewport?: { width: number; height: number },
+): { current: SandboxInBrowser } {
+  let browser: Browser | undefined;
+  const opened = {} as { current: SandboxInBrowser };
+  beforeAll(async () => {
+    if (hasChromium) browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    if (browser) opened.current = await openSandbox(browser, name, viewport);
+  }, 60_000);
+  afterEach(async () => {
+    if (browser) await closeSandbox(opened.current);
+  });
+  return opened;
 }
