@@ -4,6 +4,7 @@ import v8 from "node:v8";
 import { type Command, CommanderError } from "commander";
 import { AppError } from "../errors.js";
 import { log, UsageError } from "./command-kit.js";
+import { databaseProblem } from "./database-problem.js";
 import { createProgram } from "./program.js";
 
 /** Commands that keep running; every other command does its work and exits. */
@@ -43,6 +44,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof SettingsError) {
       log(`poolpatrol: ${error.message}\nFix the variable(s) above (see .env.example) and try again.`);
+      return 1;
+    }
+    const problem = databaseProblem(error, process.env.DATABASE_URL?.trim());
+    if (problem) {
+      log(`poolpatrol: ${problem}`);
       return 1;
     }
     log(`poolpatrol: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -1,9 +1,10 @@
 // The whole life of cases through the real `poolpatrol` command: every step is a
-// new process, so each pending approval also survives a restart.
+// new process, so each pending approval also survives a restart. Each test starts from the mock data
+// on a fresh database and takes its case to the step it checks itself.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { recordDecision } from "../../src/data/approval-repository.js";
 import { runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
@@ -11,14 +12,14 @@ import { createTestDatabase, type TestDatabase } from "../support/database.js";
 let db: TestDatabase;
 let env: Record<string, string>;
 let dataDir: string;
-beforeAll(async () => {
+beforeEach(async () => {
   db = await createTestDatabase();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-lifecycle-"));
   env = { DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir };
   const seeded = await runCli(["db", "seed"], env);
   expect(seeded.code, seeded.stderr).toBe(0);
 });
-afterAll(async () => {
+afterEach(async () => {
   await db.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -46,9 +47,10 @@ async function threadOf(vanpoolId: string) {
 }
 const pendingFor = (caseId: string) =>
   db.prisma.approvalRequest.findFirstOrThrow({ where: { caseId, status: "pending" } });
+/** The reply deadline of every waiting case has passed: each asks for a cancellation. */
+const afterTheDeadline = () => ok(["tick", "--now", "2026-12-31T17:00:00Z"]);
 
-// One case's life, step by step: each command acts on the case the one before left.
-describe("a case from audit to decisions", { shuffle: false }, () => {
+describe("a case from audit to decisions", () => {
   it("audit opens the case and emails each flagged rider only their own facts", async () => {
     const out = await ok(["audit", "VP-111"]);
     expect(out).toMatch(/Case: CASE-[0-9A-F]{16} \(VP-111\): pending_reply/);
@@ -62,6 +64,7 @@ describe("a case from audit to decisions", { shuffle: false }, () => {
   });
 
   it("holds the reply to an angry rider for a person; an edit in a new process sends it once", async () => {
+    await ok(["audit", "VP-111"]);
     const { caseId, threadId } = await threadOf("VP-111");
     const replied = await ok([
       "reply",
@@ -99,6 +102,7 @@ describe("a case from audit to decisions", { shuffle: false }, () => {
   });
 
   it("carries out a decision exactly once even if the process died before resuming the agent", async () => {
+    await ok(["audit", "VP-111"]);
     const { caseId, threadId } = await threadOf("VP-111");
     await ok([
       "reply",
@@ -128,7 +132,8 @@ describe("a case from audit to decisions", { shuffle: false }, () => {
   });
 
   it("after the reply deadline, asks before cancelling; a rejection keeps the riders, an approval removes them", async () => {
-    const out = await ok(["tick", "--now", "2026-12-31T17:00:00Z"]);
+    await ok(["audit", "VP-111"]);
+    const out = await afterTheDeadline();
     expect(out).toMatch(/timeout CASE-[0-9A-F]{16} \(VP-111\): pre_cancel/);
     const vp111 = await threadOf("VP-111");
     const cancellation = await pendingFor(vp111.caseId);
@@ -167,7 +172,13 @@ describe("a case from audit to decisions", { shuffle: false }, () => {
   });
 
   it("records a reply to a closed case without reopening it", async () => {
-    const closed = await db.prisma.case.findFirstOrThrow({ where: { status: "cancelled" } });
+    await afterTheDeadline();
+    const cancellation = await db.prisma.approvalRequest.findFirstOrThrow({
+      where: { kind: "cancellation", status: "pending" },
+    });
+    await ok(["approve", cancellation.id, "--as", "U_ALICE"]);
+    const closed = await db.prisma.case.findUniqueOrThrow({ where: { id: cancellation.caseId } });
+    expect(closed.status).toBe("cancelled");
     const thread = await db.prisma.emailThread.findUniqueOrThrow({
       where: { caseId: closed.id },
       include: { messages: true },

@@ -4,80 +4,79 @@
 // is still there; an approver opens "Show full reply", a non-approver is refused in the
 // thread; the approver keeps one rider, the sandbox restarts again, removes the other,
 // and undoes the cancellation. Screenshots go to test-output/cancellation-card/ (git-ignored).
+// One browser for the file; each test gets a fresh sandbox on the mock data and shows the card itself.
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliContext } from "../../src/cli/context.js";
-import { type RunningSandbox, startSandbox } from "../../src/sandbox/sandbox.js";
-import type { TestDatabase } from "../support/database.js";
-import { closeSandboxInBrowser, hasChromium, openSandboxInBrowser } from "../support/sandbox-in-browser.js";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, it } from "vitest";
+import { startSandbox } from "../../src/sandbox/sandbox.js";
+import { hasChromium, type SandboxInBrowser, sandboxPerTest } from "../support/sandbox-in-browser.js";
 
 const REPLY =
   "Hi, I moved back to 1450 N. Maple Street, Apt 4B in Hayward last month and I'm on Day Shift again. My number is (916) 555-0142.";
 
-let db: TestDatabase;
-let ctx: CliContext;
-let sandbox: RunningSandbox;
-let browser: Browser;
+const sandbox = sandboxPerTest("cancellation-card", { width: 1440, height: 1000 });
+let opened: SandboxInBrowser;
 let page: Page;
-let SHOTS: string;
-let dataDir: string;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  ({
-    db,
-    ctx,
-    sandbox,
-    browser,
-    page,
-    shots: SHOTS,
-    dataDir,
-  } = await openSandboxInBrowser("cancellation-card", { width: 1440, height: 1000 }));
-}, 60_000);
-
-afterAll(async () => {
-  if (!hasChromium) return;
-  await closeSandboxInBrowser({ browser, sandbox, ctx, db, dataDir });
+beforeEach(() => {
+  opened = sandbox.current;
+  page = opened?.page;
 });
 
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const shot = (name: string) => page.screenshot({ path: path.join(opened.shots, `${name}.png`), fullPage: true });
 const channel = () => page.locator("#messages");
 const cancellationCard = () =>
   channel()
     .locator(".message", { hasText: /(Cancel membership\?|Cancellation \w+:) VP-111/ })
     .last();
 
-// Steps of one session: the restart and the full reply act on the card the first step showed.
-describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", { shuffle: false }, () => {
+/** The sandbox restarted on the same port and database; the page reloaded. */
+async function restartSandbox() {
+  const port = Number(new URL(opened.sandbox.url).port);
+  await opened.sandbox.close();
+  opened.sandbox = await startSandbox(opened.ctx, { port });
+  expect(opened.sandbox.slack.baseUrl).toContain(`:${port}`);
+  await page.reload();
+}
+
+/**
+ * Alex audits VP-111, Wendell emails his new street address and phone, and nine days pass with no
+ * other reply: the case's cancellation card is shown, settled.
+ */
+async function showCancellationCard() {
+  await expect.poll(() => page.locator("#user").inputValue(), { timeout: 10_000 }).toBe("U0ALEX");
+  await page.fill("#composer-text", "/poolpatrol audit VP-111");
+  await page.press("#composer-text", "Enter");
+  await expect
+    .poll(() => channel().locator(".message", { hasText: "VP-111 Bay Fair Night Run" }).count(), { timeout: 20_000 })
+    .toBeGreaterThan(0);
+
+  const record = await opened.db.prisma.case.findFirstOrThrow({
+    where: { vanpoolId: "VP-111", status: "pending_reply" },
+  });
+  const thread = await opened.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
+  const emailed = await fetch(`${opened.sandbox.url}/sandbox/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      user: "U0ALEX",
+      thread_id: thread.id,
+      from: "wendell.ashby@northwind.example",
+      body: REPLY,
+    }),
+  });
+  expect(emailed.status).toBe(200);
+  const { timeouts } = await opened.sandbox.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
+  for (const t of timeouts) if (t.case_id) await opened.sandbox.bot.messages.syncCase(t.case_id);
+
+  // The card may be posted and then updated by a second sync: read it once it has settled.
+  await expect
+    .poll(async () => (await cancellationCard().textContent()) ?? "", { timeout: 20_000 })
+    .toMatch(/Why now:/);
+}
+
+describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", () => {
   it("starts as the first approver and shows the reply redacted, with the true reason", async () => {
-    await expect.poll(() => page.locator("#user").inputValue(), { timeout: 10_000 }).toBe("U0ALEX");
-    await page.fill("#composer-text", "/poolpatrol audit VP-111");
-    await page.press("#composer-text", "Enter");
-    await expect
-      .poll(() => channel().locator(".message", { hasText: "VP-111 Bay Fair Night Run" }).count(), { timeout: 20_000 })
-      .toBeGreaterThan(0);
-
-    const record = await db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-111", status: "pending_reply" } });
-    const thread = await db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
-    const emailed = await fetch(`${sandbox.url}/sandbox/email`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        user: "U0ALEX",
-        thread_id: thread.id,
-        from: "wendell.ashby@northwind.example",
-        body: REPLY,
-      }),
-    });
-    expect(emailed.status).toBe(200);
-    const { timeouts } = await sandbox.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
-    for (const t of timeouts) if (t.case_id) await sandbox.bot.messages.syncCase(t.case_id);
-
-    // The card may be posted and then updated by a second sync: read it once it has settled.
-    await expect
-      .poll(async () => (await cancellationCard().textContent()) ?? "", { timeout: 20_000 })
-      .toMatch(/Why now:/);
+    await showCancellationCard();
     const text = (await cancellationCard().textContent()) ?? "";
     expect(text).toContain("EMP-1028 (Wendell)");
     expect(text).toContain("I moved back to [street address] in Hayward");
@@ -90,18 +89,16 @@ describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", { 
   });
 
   it("keeps the channel across a restart of the sandbox", async () => {
-    const port = Number(new URL(sandbox.url).port);
+    await showCancellationCard();
     const before = await channel().locator(".message").count();
-    await sandbox.close();
-    sandbox = await startSandbox(ctx, { port });
-    expect(sandbox.slack.baseUrl).toContain(`:${port}`);
-    await page.reload();
+    await restartSandbox();
     await expect.poll(() => channel().locator(".message").count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(before);
     await expect.poll(() => cancellationCard().count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await shot("02-after-restart");
   });
 
   it("opens the full reply for an approver, and refuses it to a non-approver in the thread", async () => {
+    await showCancellationCard();
     await cancellationCard().getByRole("button", { name: "Show full reply" }).click();
     await expect.poll(() => page.locator("#modal .dialog h2").textContent(), { timeout: 10_000 }).toBe("Full reply");
     expect(await page.locator("#modal").textContent()).toContain("1450 N. Maple Street, Apt 4B");
@@ -123,6 +120,7 @@ describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", { 
   });
 
   it("decides per rider across a restart, then undoes the cancellation", async () => {
+    await showCancellationCard();
     await page.selectOption("#user", "U0ALEX");
     await page.waitForTimeout(300);
     await cancellationCard().getByRole("button", { name: "Keep EMP-1028 (Wendell)" }).click();
@@ -132,10 +130,7 @@ describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", { 
     expect(await cancellationCard().getByRole("button", { name: "Remove EMP-1028 (Wendell)" }).count()).toBe(0);
     await shot("05-one-rider-kept");
 
-    const port = Number(new URL(sandbox.url).port);
-    await sandbox.close();
-    sandbox = await startSandbox(ctx, { port });
-    await page.reload();
+    await restartSandbox();
     await expect.poll(() => cancellationCard().count(), { timeout: 20_000 }).toBeGreaterThan(0);
     await page.selectOption("#user", "U0ALEX");
     await page.waitForTimeout(300);
@@ -144,10 +139,12 @@ describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", { 
       .getByRole("button", { name: /^Remove EMP-1083/ })
       .click();
     const caseId = (
-      await db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-111" }, orderBy: { createdAt: "desc" } })
+      await opened.db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-111" }, orderBy: { createdAt: "desc" } })
     ).id;
     await expect
-      .poll(async () => (await db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status, { timeout: 30_000 })
+      .poll(async () => (await opened.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status, {
+        timeout: 30_000,
+      })
       .toBe("cancelled");
     await expect
       .poll(async () => (await cancellationCard().textContent()) ?? "", { timeout: 20_000 })
@@ -165,7 +162,7 @@ describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", { 
       .poll(async () => (await cancellationCard().textContent()) ?? "", { timeout: 20_000 })
       .toMatch(/Reinstated: the removal was undone by/);
     expect(await cancellationCard().textContent()).toMatch(/Cancellation undone by .* EMP-1083 reinstated/);
-    expect(await db.prisma.rider.count({ where: { vanpoolId: "VP-111", status: "removed" } })).toBe(0);
+    expect(await opened.db.prisma.rider.count({ where: { vanpoolId: "VP-111", status: "removed" } })).toBe(0);
     expect(await cancellationCard().getByRole("button", { name: "Undo cancellation" }).count()).toBe(0);
     await shot("07-undone");
   }, 120_000);

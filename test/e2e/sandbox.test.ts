@@ -1,51 +1,44 @@
 // The sandbox in a real browser (Debian's Chromium through playwright-core): what a
 // newcomer does on day one, with screenshots of the key screens in test-output/sandbox/.
+// One browser for the file; each test gets a fresh sandbox on the mock data and a page of its own.
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliContext } from "../../src/cli/context.js";
-import type { RunningSandbox } from "../../src/sandbox/sandbox.js";
-import type { TestDatabase } from "../support/database.js";
-import { CHROMIUM, closeSandboxInBrowser, hasChromium, openSandboxInBrowser } from "../support/sandbox-in-browser.js";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, it } from "vitest";
+import { CHROMIUM, hasChromium, type SandboxInBrowser, sandboxPerTest } from "../support/sandbox-in-browser.js";
 
 if (!hasChromium)
   console.warn(
     `Skipping the sandbox browser test: ${CHROMIUM} is not installed (apt-get install chromium; .ci/run installs it).`,
   );
 
-let db: TestDatabase;
-let ctx: CliContext;
-let sandbox: RunningSandbox;
-let browser: Browser;
+const sandbox = sandboxPerTest("sandbox");
+let opened: SandboxInBrowser;
 let page: Page;
-let SHOTS: string;
-let dataDir: string;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  ({ db, ctx, sandbox, browser, page, shots: SHOTS, dataDir } = await openSandboxInBrowser("sandbox"));
-}, 60_000);
-
-afterAll(async () => {
-  if (!hasChromium) return;
-  await closeSandboxInBrowser({ browser, sandbox, ctx, db, dataDir });
+beforeEach(() => {
+  opened = sandbox.current;
+  page = opened?.page;
 });
 
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+const shot = (name: string) => page.screenshot({ path: path.join(opened.shots, `${name}.png`) });
 const channel = () => page.locator("#messages");
 async function asUser(id: string) {
   await page.selectOption("#user", id);
   await page.waitForTimeout(300);
 }
 
-// Steps of one session in one browser page: each acts on what the one before left on screen.
-describe.skipIf(!hasChromium)("the sandbox in a browser", { shuffle: false }, () => {
+/** Alex (an approver) audits VP-111 from the composer; resolves with its case alert once shown. */
+async function auditVP111() {
+  await asUser("U0ALEX");
+  await page.fill("#composer-text", "/poolpatrol audit VP-111");
+  await page.press("#composer-text", "Enter");
+  const alert = channel().locator(".message", { hasText: "VP-111 Bay Fair Night Run: location check failed" });
+  await expect.poll(() => alert.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+  return alert;
+}
+
+describe.skipIf(!hasChromium)("the sandbox in a browser", () => {
   it("runs an audit from the composer and shows the case alert and its evidence", async () => {
-    await asUser("U0ALEX");
-    await page.fill("#composer-text", "/poolpatrol audit VP-111");
-    await page.press("#composer-text", "Enter");
-    const alert = channel().locator(".message", { hasText: "VP-111 Bay Fair Night Run: location check failed" });
-    await expect.poll(() => alert.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    const alert = await auditVP111();
     await expect
       .poll(() => channel().locator(".ephemeral", { hasText: "See the case alert" }).count(), { timeout: 10_000 })
       .toBe(1);
@@ -62,6 +55,7 @@ describe.skipIf(!hasChromium)("the sandbox in a browser", { shuffle: false }, ()
   });
 
   it("turns a rider's angry email into an approval card; an approver edits and sends it", async () => {
+    await auditVP111();
     await page.click("#open-email");
     const option = page.locator("#email-thread option", { hasText: "VP-111" });
     await page.selectOption("#email-thread", (await option.first().getAttribute("value"))!);
@@ -91,7 +85,7 @@ describe.skipIf(!hasChromium)("the sandbox in a browser", { shuffle: false }, ()
         .getByRole("button", { name: /Approve|Edit|Reject/ })
         .count(),
     ).toBe(0);
-    const sent = await db.prisma.message.findFirst({
+    const sent = await opened.db.prisma.message.findFirst({
       where: { body: { startsWith: "Hi Wendell, thanks for writing." }, status: "sent" },
     });
     expect(sent?.toAddresses).toEqual(["wendell.ashby@northwind.example"]);
@@ -99,9 +93,10 @@ describe.skipIf(!hasChromium)("the sandbox in a browser", { shuffle: false }, ()
   });
 
   it("refuses a cancellation clicked by a non-approver", async () => {
+    await auditVP111();
     // A week with no replies: the scheduler's work, run now, asks to cancel the overdue cases.
-    const { timeouts } = await sandbox.bot.ctx.workflow.tick(new Date(Date.now() + 8 * 86_400_000));
-    for (const t of timeouts) if (t.case_id) await sandbox.bot.messages.syncCase(t.case_id);
+    const { timeouts } = await opened.sandbox.bot.ctx.workflow.tick(new Date(Date.now() + 8 * 86_400_000));
+    for (const t of timeouts) if (t.case_id) await opened.sandbox.bot.messages.syncCase(t.case_id);
     await asUser("U0CASEY");
     const card = channel().locator(".message", { hasText: "Cancel membership?" }).first();
     await expect.poll(() => card.count(), { timeout: 20_000 }).toBe(1);
@@ -122,13 +117,13 @@ describe.skipIf(!hasChromium)("the sandbox in a browser", { shuffle: false }, ()
         timeout: 10_000,
       })
       .toBeGreaterThan(0);
-    expect(await db.prisma.case.count({ where: { status: "cancelled" } })).toBe(0);
+    expect(await opened.db.prisma.case.count({ where: { status: "cancelled" } })).toBe(0);
     await shot("06-refused-cancellation");
     await page.click("#close-thread");
   });
 
   it("answers a question in the case thread, and shows App Home", async () => {
-    await asUser("U0ALEX");
+    await auditVP111();
     await channel()
       .locator(".message", { hasText: "VP-111 Bay Fair Night Run" })
       .first()

@@ -1,15 +1,20 @@
 // What an auditor sees before deciding: cancellation cards per rider with their
 // (redacted) replies, "Show full reply" for approvers, confidence of the failed check,
 // closed cases that keep their evidence, "needs a person" cases, words not internals.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// Each test starts from the mock data on a fresh database, app and fake Slack, and brings its case
+// to the state it needs itself.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { findCaseEvidence } from "../../src/data/verification-repository.js";
+import type { SlackMessage } from "../support/slack/fake-slack.js";
+import { buttonOf, buttonsOf } from "../support/slack/messages.js";
+import { waitFor } from "../support/wait.js";
 import { ALICE, AUDIT_CHANNEL, BOB, CAROL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
-beforeAll(async () => {
+beforeEach(async () => {
   h = await startHarness();
 });
-afterAll(async () => {
+afterEach(async () => {
   await h.close();
 });
 
@@ -17,30 +22,6 @@ const REPLY =
   "I moved back to 1450 N. Maple Street, Apt 4B last month and I'm on Day Shift again. My number is (916) 555-0142 or wendell.home@example.org.";
 const command = (user: string, text: string) =>
   h.fake.slashCommandBody({ command: "/poolpatrol", text, user_id: user, channel_id: AUDIT_CHANNEL });
-type Shown = { ts: string; text?: string; blocks?: unknown[]; thread_ts?: string };
-const alertOf = (vanpoolId: string) =>
-  h.fake.messages(AUDIT_CHANNEL).find((m) => String(m.text).startsWith(vanpoolId) && String(m.text).includes("CASE-"))!;
-type Element = { type: string; action_id: string; value: string };
-const buttonsOf = (message: { blocks?: unknown[] }) =>
-  ((message.blocks ?? []) as { elements?: Element[]; accessory?: Element }[])
-    .flatMap((b) => [...(b.elements ?? []), ...(b.accessory ? [b.accessory] : [])])
-    .filter((e) => e.type === "button")
-    .map((e) => ({ action_id: e.action_id, value: e.value }));
-async function click(user: string, message: Shown, actionId: RegExp) {
-  const action = buttonsOf(message).find((b) => actionId.test(b.action_id))!;
-  const response = await h.post(
-    h.fake.blockActionPayload({ user: { id: user }, channel: AUDIT_CHANNEL, message: message as never, action }),
-  );
-  await h.bot.idle();
-  return response;
-}
-async function waitFor(done: () => Promise<boolean>, ms = 15_000) {
-  const until = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > until) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 const ask = (user: string, text: string) => h.command(user, text);
 /** The modal the last click opened for `user`: it opened at once as "Loading…", then was filled once. */
 function openedAtOnce(user: string, opened: number, title: string) {
@@ -55,33 +36,56 @@ function openedAtOnce(user: string, opened: number, title: string) {
   ]);
   return { modal: history.at(-1)!, text: JSON.stringify(history.at(-1)!.blocks) };
 }
+const statusOf = async (caseId: string) => (await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status;
 
-let caseId = "";
-let card: Shown;
-let openAlert: Shown;
+/**
+ * VP-111 audited, Wendell (EMP-1028) replied with his street address and phone, nobody else did, and
+ * the reply deadline passed: the case waits on its cancellation card for Wendell and EMP-1083.
+ */
+async function givenCancellationCard(): Promise<{ caseId: string; card: SlackMessage }> {
+  await h.post(command(ALICE, "audit VP-111"));
+  await h.bot.idle();
+  const { id: caseId } = await h.db.prisma.case.findFirstOrThrow({
+    where: { vanpoolId: "VP-111", status: "pending_reply" },
+  });
+  const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId } });
+  await h.bot.ctx.workflow.receiveReply({ threadId: thread.id, from: "wendell.ashby@northwind.example", body: REPLY });
+  await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
+  await h.bot.messages.syncCase(caseId);
+  return { caseId, card: h.cancellationCardOf("VP-111") };
+}
 
-// Steps on one workspace: each builds on the cards and cases the earlier ones left. Its order is part of the test.
-describe("cards, one story", { shuffle: false }, () => {
+/** The cancellation card decided: ALICE kept Wendell, BOB removed EMP-1083, and the case is cancelled. */
+async function givenCancelled(): Promise<{ caseId: string; alertBeforeDecisions: SlackMessage }> {
+  const { caseId, card } = await givenCancellationCard();
+  const alertBeforeDecisions = h.alertOf("VP-111");
+  await h.click(ALICE, card, "keep_rider:EMP-1028");
+  await h.click(BOB, h.cancellationCardOf("VP-111"), "remove_rider:EMP-1083");
+  await waitFor(`${caseId} to be cancelled`, async () => (await statusOf(caseId)) === "cancelled");
+  return { caseId, alertBeforeDecisions };
+}
+
+/** VP-109 audited and its rider answered in a way no rule decides: the case needs a person. */
+async function givenNeedsAPerson(): Promise<string> {
+  await h.post(command(ALICE, "audit VP-109"));
+  await h.bot.idle();
+  const record = await h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-109", status: "pending_reply" } });
+  const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
+  await h.bot.ctx.workflow.receiveReply({
+    threadId: thread.id,
+    from: "kyle.jorgensen@northwind.example",
+    body: "Ok, got it. Thanks for letting me know.",
+  });
+  await h.bot.messages.syncCase(record.id);
+  expect(await statusOf(record.id)).toBe("hitl_review");
+  return record.id;
+}
+
+describe("cards", () => {
   describe("a cancellation card with two riders, one of whom replied", () => {
     it("shows each rider's facts, the reply redacted, whether it was answered, and the true reason", async () => {
-      await h.post(command(ALICE, "audit VP-111"));
-      await h.bot.idle();
-      const record = await h.db.prisma.case.findFirstOrThrow({
-        where: { vanpoolId: "VP-111", status: "pending_reply" },
-      });
-      caseId = record.id;
-      const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId } });
-      await h.bot.ctx.workflow.receiveReply({
-        threadId: thread.id,
-        from: "wendell.ashby@northwind.example",
-        body: REPLY,
-      });
-      await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
-      await h.bot.messages.syncCase(caseId);
-      expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status).toBe("pre_cancel");
-
-      const alert = alertOf("VP-111");
-      card = h.fake.thread(AUDIT_CHANNEL, alert.ts).find((m) => /Cancellation of/.test(String(m.text)))!;
+      const { caseId, card } = await givenCancellationCard();
+      expect(await statusOf(caseId)).toBe("pre_cancel");
       const text = JSON.stringify(card.blocks);
       expect(text).toContain("EMP-1028 (Wendell)");
       expect(text).toMatch(/EMP-1083 \([A-Z][a-z]+\)/);
@@ -101,8 +105,9 @@ describe("cards, one story", { shuffle: false }, () => {
     });
 
     it("refuses the full reply to a non-approver in the modal it opened, showing none of it", async () => {
+      const { card } = await givenCancellationCard();
       const opened = h.fake.views(CAROL).length;
-      await click(CAROL, card, /^show_full_reply/);
+      await h.click(CAROL, card, /^show_full_reply/);
       const { text } = openedAtOnce(CAROL, opened, "Full reply");
       expect(text).toMatch(/Only approvers can read a rider's full reply/);
       expect(text).not.toMatch(/Maple|EMP-1028 \(Wendell\) wrote/);
@@ -110,8 +115,9 @@ describe("cards, one story", { shuffle: false }, () => {
     });
 
     it("opens the full reply at once for an approver, fills it and records who read it", async () => {
+      const { card } = await givenCancellationCard();
       const opened = h.fake.views(ALICE).length;
-      await click(ALICE, card, /^show_full_reply/);
+      await h.click(ALICE, card, /^show_full_reply/);
       const { text } = openedAtOnce(ALICE, opened, "Full reply");
       expect(text).toContain("1450 N. Maple Street, Apt 4B");
       expect(text).toContain("EMP-1028 (Wendell) wrote");
@@ -121,17 +127,16 @@ describe("cards, one story", { shuffle: false }, () => {
     });
 
     it("shows the confidence of the failed check only", async () => {
+      const { caseId } = await givenCancellationCard();
       const evidence = await findCaseEvidence(h.db.prisma, caseId);
-      const alert = JSON.stringify(alertOf("VP-111").blocks);
+      const alert = JSON.stringify(h.alertOf("VP-111").blocks);
       expect(alert).toContain(`Confidence of the failed check*\\n${evidence.location!.confidence}/5`);
     });
   });
 
   describe("deciding a cancellation per rider", () => {
-    const currentCard = () =>
-      h.fake.thread(AUDIT_CHANNEL, alertOf("VP-111").ts).find((m) => /Cancellation of/.test(String(m.text)))!;
-
-    it("offers Remove and Keep for each rider, and Keep everyone with a reason", () => {
+    it("offers Remove and Keep for each rider, and Keep everyone with a reason", async () => {
+      const { card } = await givenCancellationCard();
       expect(buttonsOf(card).map((b) => b.action_id)).toEqual(
         expect.arrayContaining([
           "remove_rider:EMP-1028",
@@ -145,8 +150,9 @@ describe("cards, one story", { shuffle: false }, () => {
     });
 
     it("Keep everyone opens its modal at once and fills it with the reason to give; a non-approver sees why not", async () => {
+      const { caseId, card } = await givenCancellationCard();
       const opened = h.fake.views(ALICE).length;
-      await click(ALICE, card, /^reject_cancellation$/);
+      await h.click(ALICE, card, /^reject_cancellation$/);
       const { modal, text } = openedAtOnce(ALICE, opened, "Keep everyone");
       expect(modal).toMatchObject({ title: { text: "Keep everyone" }, submit: { text: "Keep everyone" } });
       expect(text).toContain("every rider keeps their seat");
@@ -154,51 +160,46 @@ describe("cards, one story", { shuffle: false }, () => {
 
       const refusedBefore = await h.db.prisma.auditEvent.count({ where: { action: "approval.refused_not_approver" } });
       const carolOpened = h.fake.views(CAROL).length;
-      await click(CAROL, card, /^reject_cancellation$/);
+      await h.click(CAROL, card, /^reject_cancellation$/);
       const refused = openedAtOnce(CAROL, carolOpened, "Keep everyone");
       expect(refused.text).toContain("Only approvers can decide this. Nothing was changed.");
       expect(refused.modal.submit).toBeUndefined();
       expect(await h.db.prisma.auditEvent.count({ where: { action: "approval.refused_not_approver" } })).toBe(
         refusedBefore + 1,
       );
-      expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status).toBe("pre_cancel");
+      expect(await statusOf(caseId)).toBe("pre_cancel");
     });
 
     it("refuses a click on a card shown before the case changed, and refreshes the card", async () => {
-      const stale = card;
+      const { caseId, card: stale } = await givenCancellationCard();
       const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId } });
       await h.bot.ctx.workflow.receiveReply({
         threadId: thread.id,
         from: "wendell.ashby@northwind.example",
         body: "One more thing: my new shift starts Monday, I attached the letter from HR.",
       });
-      await click(ALICE, stale, /^keep_rider:EMP-1028$/);
+      await h.click(ALICE, stale, "keep_rider:EMP-1028");
       const told = h.fake.ephemerals(ALICE).at(-1)!.message;
       expect(told.text).toMatch(/^This case changed since this card was shown .*here is the current card/);
-      expect(told.thread_ts).toBe(alertOf("VP-111").ts);
+      expect(told.thread_ts).toBe(h.alertOf("VP-111").ts);
       expect(await h.db.prisma.riderDecision.count()).toBe(0);
-      const refreshed = currentCard();
+      const refreshed = h.cancellationCardOf("VP-111");
       expect(refreshed.ts).toBe(stale.ts);
       expect(JSON.stringify(refreshed.blocks)).toContain("my new shift starts Monday");
-      expect(buttonsOf(refreshed).find((b) => b.action_id === "keep_rider:EMP-1028")!.value).not.toBe(
-        buttonsOf(stale).find((b) => b.action_id === "keep_rider:EMP-1028")!.value,
-      );
-      card = refreshed;
+      expect(buttonOf(refreshed, "keep_rider:EMP-1028").value).not.toBe(buttonOf(stale, "keep_rider:EMP-1028").value);
     });
 
     it("keeps one rider and removes the other, each recorded and carried out once", async () => {
-      openAlert = alertOf("VP-111");
-      await click(ALICE, card, /^keep_rider:EMP-1028$/);
-      expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status).toBe("pre_cancel");
-      card = currentCard();
+      const { caseId, card: shown } = await givenCancellationCard();
+      await h.click(ALICE, shown, "keep_rider:EMP-1028");
+      expect(await statusOf(caseId)).toBe("pre_cancel");
+      const card = h.cancellationCardOf("VP-111");
       expect(JSON.stringify(card.blocks)).toMatch(/Kept\* by <@U0ALICE>/);
       expect(buttonsOf(card).map((b) => b.action_id)).not.toContain("keep_rider:EMP-1028");
-      await click(BOB, card, /^remove_rider:EMP-1083$/);
+      await h.click(BOB, card, "remove_rider:EMP-1083");
       // A second click on the same rider, from a screen that still shows the buttons, changes nothing.
-      await click(ALICE, card, /^remove_rider:EMP-1083$/);
-      await waitFor(
-        async () => (await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status === "cancelled",
-      );
+      await h.click(ALICE, card, "remove_rider:EMP-1083");
+      await waitFor(`${caseId} to be cancelled`, async () => (await statusOf(caseId)) === "cancelled");
       expect(
         await h.db.prisma.rider.findMany({
           where: { vanpoolId: "VP-111", employeeId: { in: ["EMP-1028", "EMP-1083"] } },
@@ -219,9 +220,10 @@ describe("cards, one story", { shuffle: false }, () => {
 
   describe("a closed case", () => {
     it("View evidence opens a modal at once and fills it with the case's evidence", async () => {
-      const alert = alertOf("VP-111");
+      const { caseId } = await givenCancelled();
+      const alert = h.alertOf("VP-111");
       const opened = h.fake.views(ALICE).length;
-      await click(ALICE, alert, /^view_evidence$/);
+      await h.click(ALICE, alert, "view_evidence");
       const modal = h.fake.views(ALICE).at(-1)!;
       expect(h.fake.views(ALICE)).toHaveLength(opened + 1);
       expect(h.fake.viewHistory(modal.id).map((v) => JSON.stringify(v.blocks).includes("Loading…"))).toEqual([
@@ -234,15 +236,15 @@ describe("cards, one story", { shuffle: false }, () => {
     });
 
     it("has no Re-audit button; a re-audit from a stale alert leaves it and its evidence as decided", async () => {
-      const staleAlert = openAlert;
+      const { caseId, alertBeforeDecisions: staleAlert } = await givenCancelled();
       const closed = await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } });
       expect(closed.status).toBe("cancelled");
       const evidenceBefore = await findCaseEvidence(h.db.prisma, caseId);
-      const alert = alertOf("VP-111");
+      const alert = h.alertOf("VP-111");
       expect(buttonsOf(alert).map((b) => b.action_id)).toEqual(["view_evidence"]);
       const alertBlocks = JSON.stringify(alert.blocks);
 
-      await click(ALICE, staleAlert, /^reaudit$/);
+      await h.click(ALICE, staleAlert, "reaudit");
       expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).toMatchObject({
         status: "cancelled",
         updatedAt: closed.updatedAt,
@@ -256,11 +258,11 @@ describe("cards, one story", { shuffle: false }, () => {
   });
 
   describe("undoing a cancellation", () => {
-    const currentCard = () =>
-      h.fake.thread(AUDIT_CHANNEL, alertOf("VP-111").ts).find((m) => /Cancellation of/.test(String(m.text)))!;
+    const currentCard = () => h.cancellationCardOf("VP-111");
     const undoButtons = () => buttonsOf(currentCard()).filter((b) => b.action_id === "undo_cancellation");
 
     it("offers Undo on the carried-out card; after the window a stale click is refused in words and the button goes", async () => {
+      const { caseId } = await givenCancelled();
       await h.bot.messages.syncCase(caseId);
       const withUndo = currentCard();
       expect(undoButtons()).toHaveLength(1);
@@ -268,7 +270,7 @@ describe("cards, one story", { shuffle: false }, () => {
       const realNow = h.deps.now;
       h.deps.now = () => new Date(realNow().getTime() + 11 * 60_000);
       try {
-        await click(ALICE, withUndo, /^undo_cancellation$/);
+        await h.click(ALICE, withUndo, "undo_cancellation");
         expect(h.fake.ephemerals(ALICE).at(-1)!.message.text).toBe(
           "The 10 minutes to undo this cancellation are over; it stays as decided. Nothing was changed.",
         );
@@ -280,14 +282,15 @@ describe("cards, one story", { shuffle: false }, () => {
     });
 
     it("within the window reinstates the removed rider, retracts the notice and records it, once", async () => {
+      const { caseId } = await givenCancelled();
       await h.bot.messages.syncCase(caseId);
       const card = currentCard();
-      await click(CAROL, card, /^undo_cancellation$/);
+      await h.click(CAROL, card, "undo_cancellation");
       expect(h.fake.ephemerals(CAROL).at(-1)!.message.text).toBe(
         "Only approvers can decide this. Nothing was changed.",
       );
-      await click(ALICE, card, /^undo_cancellation$/);
-      await click(BOB, card, /^undo_cancellation$/);
+      await h.click(ALICE, card, "undo_cancellation");
+      await h.click(BOB, card, "undo_cancellation");
       expect(h.fake.ephemerals(BOB).at(-1)!.message.text).toBe(
         "This cancellation was already undone. Nothing was changed.",
       );
@@ -309,7 +312,7 @@ describe("cards, one story", { shuffle: false }, () => {
       expect(text).toMatch(/Reinstated\*: the removal was undone by <@U0ALICE>/);
       expect(text).toMatch(/Cancellation undone\* by <@U0ALICE> <!date.*>: EMP-1083 reinstated/);
       expect(undoButtons()).toHaveLength(0);
-      expect(h.fake.thread(AUDIT_CHANNEL, alertOf("VP-111").ts).map((m) => String(m.text))).toContainEqual(
+      expect(h.fake.thread(AUDIT_CHANNEL, h.alertOf("VP-111").ts).map((m) => String(m.text))).toContainEqual(
         expect.stringMatching(/^↩️ <@U0ALICE> undid the cancellation: EMP-1083 reinstated; .*retraction email/),
       );
     });
@@ -317,20 +320,8 @@ describe("cards, one story", { shuffle: false }, () => {
 
   describe("a case that needs a person", () => {
     it("says on its alert what to decide, and is in the digest and App Home with its age", async () => {
-      await h.post(command(ALICE, "audit VP-109"));
-      await h.bot.idle();
-      const record = await h.db.prisma.case.findFirstOrThrow({
-        where: { vanpoolId: "VP-109", status: "pending_reply" },
-      });
-      const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
-      await h.bot.ctx.workflow.receiveReply({
-        threadId: thread.id,
-        from: "kyle.jorgensen@northwind.example",
-        body: "Ok, got it. Thanks for letting me know.",
-      });
-      await h.bot.messages.syncCase(record.id);
-      expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).status).toBe("hitl_review");
-      const alert = JSON.stringify(alertOf("VP-109").blocks);
+      const caseId = await givenNeedsAPerson();
+      const alert = JSON.stringify(h.alertOf("VP-109").blocks);
       expect(alert).toContain("What to decide");
       expect(alert).toMatch(/still fails|data is missing|drafted email/);
 
@@ -341,7 +332,7 @@ describe("cards, one story", { shuffle: false }, () => {
         .filter((m) => /Pool Patrol digest/.test(String(m.text)))
         .at(-1)!;
       expect(JSON.stringify(digest.blocks)).toMatch(
-        new RegExp(`Needs a person \\(\\d+\\)\\*\\\\n[^"]*• ${record.id} VP-109 · waiting`),
+        new RegExp(`Needs a person \\(\\d+\\)\\*\\\\n[^"]*• ${caseId} VP-109 · waiting`),
       );
 
       await h.post(
@@ -350,7 +341,7 @@ describe("cards, one story", { shuffle: false }, () => {
         }),
       );
       await h.bot.idle();
-      expect(JSON.stringify(h.fake.home(CAROL)!.blocks)).toMatch(new RegExp(`\\*${record.id}\\* VP-109 · waiting`));
+      expect(JSON.stringify(h.fake.home(CAROL)!.blocks)).toMatch(new RegExp(`\\*${caseId}\\* VP-109 · waiting`));
       // A case waiting since the seeds (early November) shows its age in days, not the time of its last Slack update.
       expect(JSON.stringify(h.fake.home(CAROL)!.blocks)).toMatch(/\*CASE-178B31FB\* VP-103 · waiting \d+ days/);
     });
@@ -376,6 +367,7 @@ describe("cards, one story", { shuffle: false }, () => {
     });
 
     it("answers status properly when Slack no longer has the alert", async () => {
+      await givenNeedsAPerson();
       h.fake.failNext("chat.getPermalink", "message_not_found");
       const answer = await ask(CAROL, "status VP-109");
       expect(answer.text).toMatch(/\(VP-109\) is \*Needs a person\*/);
@@ -384,7 +376,6 @@ describe("cards, one story", { shuffle: false }, () => {
   });
 
   describe("the actions of a case that needs a person", () => {
-    let record: { id: string };
     const submit = async (user: string, values: Record<string, string>) => {
       const modal = h.fake.views(user).at(-1)!;
       const response = await h.post(h.fake.viewSubmissionPayload({ user: { id: user }, view: modal, values }));
@@ -393,8 +384,8 @@ describe("cards, one story", { shuffle: false }, () => {
     };
 
     it("offers re-audit, email a rider and close with a reason, to approvers only", async () => {
-      record = await h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-109", status: "hitl_review" } });
-      const alert = alertOf("VP-109");
+      await givenNeedsAPerson();
+      const alert = h.alertOf("VP-109");
       expect(buttonsOf(alert).map((b) => b.action_id)).toEqual([
         "view_evidence",
         "reaudit",
@@ -403,22 +394,23 @@ describe("cards, one story", { shuffle: false }, () => {
       ]);
       expect(JSON.stringify(alert.blocks)).toMatch(/Re-audit \(data fixed\)/);
       const views = h.fake.views(CAROL).length;
-      await click(CAROL, alert, /^close_resolved$/);
+      await h.click(CAROL, alert, "close_resolved");
       const refused = openedAtOnce(CAROL, views, "Close as resolved");
       expect(refused.text).toContain("Only approvers can decide this. Nothing was changed.");
       expect(refused.modal.submit).toBeUndefined();
     });
 
     it("drafts an email to the rider that waits on an approval card, and sends it once approved", async () => {
+      await givenNeedsAPerson();
       const sentBefore = await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } });
       const opened = h.fake.views(ALICE).length;
-      await click(ALICE, alertOf("VP-109"), /^email_rider$/);
+      await h.click(ALICE, h.alertOf("VP-109"), "email_rider");
       const modal = openedAtOnce(ALICE, opened, "Email a rider").text;
       expect(modal).toMatch(/EMP-\d+ \([A-Z][a-z]+\)/);
       expect(modal).not.toMatch(/@northwind/);
       await submit(ALICE, { body: "Hello Kyle, could you confirm which shift you work from next week? Thank you." });
       expect(await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } })).toBe(sentBefore);
-      const thread = h.fake.thread(AUDIT_CHANNEL, alertOf("VP-109").ts);
+      const thread = h.fake.thread(AUDIT_CHANNEL, h.alertOf("VP-109").ts);
       expect(
         thread.some((m) => /drafted an email to EMP-\d+; it is sent once an approver approves/.test(String(m.text))),
       );
@@ -426,8 +418,9 @@ describe("cards, one story", { shuffle: false }, () => {
       expect(JSON.stringify(draftCard.blocks)).toContain("could you confirm which shift");
       expect(JSON.stringify(draftCard.blocks)).not.toMatch(/@northwind|not kept/);
 
-      await click(BOB, draftCard, /^approve_escalation_reply$/);
+      await h.click(BOB, draftCard, "approve_escalation_reply");
       await waitFor(
+        "the approved email to be sent",
         async () =>
           (await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } })) === sentBefore + 1,
       );
@@ -438,21 +431,22 @@ describe("cards, one story", { shuffle: false }, () => {
     });
 
     it("closes the case as resolved with the reason in the trail and in the thread", async () => {
+      const caseId = await givenNeedsAPerson();
       const opened = h.fake.views(ALICE).length;
-      await click(ALICE, alertOf("VP-109"), /^close_resolved$/);
+      await h.click(ALICE, h.alertOf("VP-109"), "close_resolved");
       expect(openedAtOnce(ALICE, opened, "Close as resolved").text).toContain("Why is this resolved?");
       const blank = await submit(ALICE, { reason: "ok" });
       expect(await blank.json()).toMatchObject({ response_action: "errors" });
       await submit(ALICE, { reason: "Kyle confirmed by phone he moved to the day shift; HR updated his record." });
-      expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).toMatchObject({
+      expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).toMatchObject({
         status: "resolved",
         outcome: "resolved",
       });
       const trail = await h.db.prisma.auditEvent.findFirstOrThrow({
-        where: { subjectId: record.id, action: "case.status_changed", actor: `person:${ALICE}` },
+        where: { subjectId: caseId, action: "case.status_changed", actor: `person:${ALICE}` },
       });
       expect(trail.details).toMatchObject({ to: "resolved", why: expect.stringContaining("confirmed by phone") });
-      const alert = alertOf("VP-109");
+      const alert = h.alertOf("VP-109");
       expect(buttonsOf(alert).map((b) => b.action_id)).toEqual(["view_evidence"]);
       expect(h.fake.thread(AUDIT_CHANNEL, alert.ts).at(-1)!.text).toMatch(
         /^✅ <@U0ALICE> closed CASE-\w+ as resolved: Kyle confirmed by phone/,

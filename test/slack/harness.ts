@@ -16,7 +16,8 @@ import { startBotJobs } from "../../src/jobs/runtime.js";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
-import { type FakeSlack, postSigned, startFakeSlack } from "../support/slack/fake-slack.js";
+import { type FakeSlack, postSigned, type SlackMessage, startFakeSlack } from "../support/slack/fake-slack.js";
+import { alertOf, buttonOf, cardOf, titled, withButton } from "../support/slack/messages.js";
 
 export const SIGNING_SECRET = "test-signing-secret";
 export const AUDIT_CHANNEL = "C0AUDIT";
@@ -37,6 +38,14 @@ export interface Harness {
   post(body: string, options?: { timestamp?: number; headers?: Record<string, string> }): Promise<Response>;
   /** What `/poolpatrol …` answers `user`, in its ack or, once the listener is done, through its response URL. */
   command(user: string, text: string): Promise<{ text: string; response_type?: string }>;
+  /** The case alert of a vanpool in the audit channel. */
+  alertOf(vanpoolId: string): SlackMessage;
+  /** The cancellation card in the thread of a vanpool's case alert. */
+  cancellationCardOf(vanpoolId: string): SlackMessage;
+  /** The card with this button in the thread of a vanpool's case alert. */
+  cardWith(vanpoolId: string, actionId: string): SlackMessage;
+  /** `user` clicks the message's button `actionId` (or the one matching it); resolves once the app is idle. */
+  click(user: string, message: SlackMessage, actionId: string | RegExp): Promise<Response>;
   /** Stops this app instance and starts another on the same database and fake Slack: a restart. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -130,6 +139,18 @@ export async function startHarness(
       const responseUrl = new URLSearchParams(body).get("response_url")!;
       return fake.responses(responseUrl).at(-1)!.body as { text: string; response_type?: string };
     },
+    alertOf: (vanpoolId) => alertOf(fake, AUDIT_CHANNEL, vanpoolId),
+    cancellationCardOf: (vanpoolId) =>
+      found(cardOf(fake, AUDIT_CHANNEL, vanpoolId, titled("Cancellation of")), vanpoolId),
+    cardWith: (vanpoolId, actionId) => found(cardOf(fake, AUDIT_CHANNEL, vanpoolId, withButton(actionId)), vanpoolId),
+    async click(user, message, actionId) {
+      const action = buttonOf(message, actionId);
+      const response = await harness.post(
+        fake.blockActionPayload({ user: { id: user }, channel: AUDIT_CHANNEL, message, action: { ...action } }),
+      );
+      await bot.idle();
+      return response;
+    },
     async restart() {
       await shutdown();
       await boot();
@@ -142,4 +163,9 @@ export async function startHarness(
     },
   };
   return harness;
+}
+
+function found(card: SlackMessage | undefined, vanpoolId: string): SlackMessage {
+  if (!card) throw new Error(`No such card in the thread of ${vanpoolId}'s case alert`);
+  return card;
 }

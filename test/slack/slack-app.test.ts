@@ -1,47 +1,36 @@
 // The real Bolt app driven as Slack drives it: signed requests built from what the
-// bot actually posted, answered by a fake Slack Web API.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// bot actually posted, answered by a fake Slack Web API. Each test starts from the mock data on a
+// fresh database, app and fake Slack, and sets up the cases it needs itself.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseSettings } from "../../src/config/settings.js";
 import { exactDistancesIn } from "../support/privacy.js";
+import { actionButtonsOf, buttonOf } from "../support/slack/messages.js";
+import { waitFor } from "../support/wait.js";
 import { ALICE, AUDIT_CHANNEL, BOB, CAROL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
-beforeAll(async () => {
+beforeEach(async () => {
   h = await startHarness();
 });
-afterAll(async () => {
-  await h.close();
+afterEach(async () => {
+  // Whatever a test made the bot post, no Slack call carried a home address or an exact distance.
+  try {
+    const addresses = (await h.db.prisma.employee.findMany({ select: { homeAddress: true } })).map(
+      (e) => e.homeAddress,
+    );
+    const everything = JSON.stringify(h.fake.calls.map((c) => c.body));
+    expect(addresses.filter((a) => everything.includes(a))).toEqual([]);
+    expect(exactDistancesIn(everything)).toEqual([]);
+  } finally {
+    await h.close();
+  }
 });
 
 const command = (user: string, text: string) =>
   h.fake.slashCommandBody({ command: "/poolpatrol", text, user_id: user, channel_id: AUDIT_CHANNEL });
-const alertOf = (vanpoolId: string) =>
-  h.fake.messages(AUDIT_CHANNEL).find((m) => String(m.text).includes(vanpoolId) && String(m.text).includes("CASE-"))!;
-const buttonsOf = (message: { blocks?: unknown[] }) =>
-  (message.blocks ?? []).flatMap((b) =>
-    (b as { type: string; elements?: { action_id: string; value: string }[] }).type === "actions"
-      ? (b as { elements: { action_id: string; value: string }[] }).elements
-      : [],
-  );
-async function waitUntilCancelled(caseId: string) {
-  const until = Date.now() + 20_000;
-  while ((await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status !== "cancelled") {
-    if (Date.now() > until) throw new Error(`${caseId} was not cancelled in time`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-const cardIn = (alertTs: string, actionId: string) =>
-  h.fake.thread(AUDIT_CHANNEL, alertTs).find((m) => buttonsOf(m).some((b) => b.action_id === actionId));
-async function click(user: string, message: { ts: string; blocks?: unknown[] }, actionId: string) {
-  const action = buttonsOf(message).find((b) => b.action_id === actionId)!;
-  return h.post(
-    h.fake.blockActionPayload({
-      user: { id: user },
-      channel: AUDIT_CHANNEL,
-      message: message as never,
-      action: { action_id: actionId, value: action.value },
-    }),
-  );
+async function audit(vanpoolId: string) {
+  await h.post(command(ALICE, `audit ${vanpoolId}`));
+  await h.bot.idle();
 }
 async function emailEscalation(vanpoolId: string, from: string, body: string) {
   const record = await h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId, status: "pending_reply" } });
@@ -50,11 +39,13 @@ async function emailEscalation(vanpoolId: string, from: string, body: string) {
   await h.bot.idle(); // the reply queued a Slack sync: the card is in the thread
   return record.id;
 }
+/** Nine days on: every case still waiting for riders asks for a cancellation, and its card is posted. */
+async function nineDaysLater() {
+  await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
+  await h.bot.idle();
+}
 
-// One workspace, step by step: later steps act on the cases, cards and clock the earlier ones left
-// (the escalation answers the first audit's case, ticks move every waiting case on), and the last
-// checks everything the story posted. Its order is part of the test.
-describe("the Slack app, one story", { shuffle: false }, () => {
+describe("the Slack app", () => {
   describe("/poolpatrol audit", () => {
     it("acks at once, then posts the case alert in the audit channel and says where", async () => {
       const started = performance.now();
@@ -64,7 +55,7 @@ describe("the Slack app, one story", { shuffle: false }, () => {
       expect(await response.json()).toMatchObject({ response_type: "ephemeral", text: "Auditing VP-111…" });
       expect(ackMs).toBeLessThan(3000);
       await h.bot.idle();
-      const alert = alertOf("VP-111");
+      const alert = h.alertOf("VP-111");
       expect(alert.text).toMatch(/VP-111 .*location check failed \(CASE-[0-9A-F]{16}, Waiting for riders\)/);
       expect(JSON.stringify(alert.blocks)).toContain("50-75 mi from the pickup (limit 50 mi)");
       const told = h.fake.responses().at(-1)!.body as { text: string };
@@ -72,6 +63,7 @@ describe("the Slack app, one story", { shuffle: false }, () => {
     });
 
     it("never shows a home address or an exact distance in Slack", async () => {
+      await audit("VP-111");
       const addresses = (await h.db.prisma.employee.findMany({ select: { homeAddress: true } })).map(
         (e) => e.homeAddress,
       );
@@ -96,6 +88,7 @@ describe("the Slack app, one story", { shuffle: false }, () => {
     });
 
     it("keeps audits to approvers, reading open to everyone", async () => {
+      await audit("VP-111");
       const refused = (await (await h.post(command(CAROL, "audit VP-113"))).json()) as { text: string };
       expect(refused.text).toMatch(/Only approvers can start audits/);
       const status = await h.command(CAROL, "status VP-111");
@@ -103,6 +96,7 @@ describe("the Slack app, one story", { shuffle: false }, () => {
     });
 
     it("acks status before any lookup, then answers with a link to the case alert through the response URL", async () => {
+      await audit("VP-111");
       const body = command(CAROL, "status VP-111");
       const permalinks = h.fake.callsTo("chat.getPermalink").length;
       const response = await h.post(body);
@@ -115,6 +109,7 @@ describe("the Slack app, one story", { shuffle: false }, () => {
     });
 
     it("rejects a request with a bad signature (401) and does nothing", async () => {
+      const cases = await h.db.prisma.case.count();
       const body = command(ALICE, "audit VP-113");
       const response = await fetch(h.url, {
         method: "POST",
@@ -126,6 +121,9 @@ describe("the Slack app, one story", { shuffle: false }, () => {
         body,
       });
       expect(response.status).toBe(401);
+      await h.bot.idle();
+      expect(await h.db.prisma.case.count()).toBe(cases);
+      expect(h.fake.responses(new URLSearchParams(body).get("response_url")!)).toEqual([]);
     });
 
     it("acks every command within Slack's 3 seconds while audits run", async () => {
@@ -147,20 +145,21 @@ describe("the Slack app, one story", { shuffle: false }, () => {
 
   describe("approval cards", () => {
     it("escalation: card in the thread, Edit opens the prefilled modal, submitting sends the edited email and updates the card", async () => {
+      await audit("VP-111");
       const caseId = await emailEscalation(
         "VP-111",
         "wendell.ashby@northwind.example",
         "This is ridiculous and I want to talk to a manager.",
       );
-      const alert = alertOf("VP-111");
-      const card = cardIn(alert.ts, "edit_escalation_reply")!;
+      const alert = h.alertOf("VP-111");
+      const card = h.cardWith("VP-111", "edit_escalation_reply");
       expect(card.text).toMatch(/Reply from EMP-1028 \(Wendell\) on CASE-[0-9A-F]{16} needs review/);
       expect(JSON.stringify(card.blocks)).not.toContain("@northwind.example");
-      expect(buttonsOf(card).map((b) => b.value)).toEqual(Array(3).fill(buttonsOf(card)[0]!.value));
+      expect(actionButtonsOf(card).map((b) => b.value)).toEqual(Array(3).fill(actionButtonsOf(card)[0]!.value));
       // The request and the version of the evidence and draft the card shows.
-      expect(buttonsOf(card)[0]!.value).toMatch(/^APR-[0-9A-F]{16} [0-9a-f]{12}$/);
+      expect(actionButtonsOf(card)[0]!.value).toMatch(/^APR-[0-9A-F]{16} [0-9a-f]{12}$/);
 
-      expect((await click(ALICE, card, "edit_escalation_reply")).status).toBe(200);
+      expect((await h.click(ALICE, card, "edit_escalation_reply")).status).toBe(200);
       const modal = h.fake.views(ALICE).at(-1)!;
       // Opened at once while loading, then filled with the draft.
       expect(h.fake.viewHistory(modal.id).map((v) => JSON.stringify(v.blocks).includes("Loading…"))).toEqual([
@@ -182,7 +181,7 @@ describe("the Slack app, one story", { shuffle: false }, () => {
       });
       expect(sent).toMatchObject({ body: edited, status: "sent", toAddresses: ["wendell.ashby@northwind.example"] });
       const updated = h.fake.thread(AUDIT_CHANNEL, alert.ts).find((m) => m.ts === card.ts)!;
-      expect(buttonsOf(updated)).toEqual([]);
+      expect(actionButtonsOf(updated)).toEqual([]);
       expect(JSON.stringify(updated.blocks)).toMatch(/Edited\* by <@U0ALICE>/);
       expect(
         h.fake
@@ -194,15 +193,15 @@ describe("the Slack app, one story", { shuffle: false }, () => {
     });
 
     it("double and concurrent clicks decide once; the others hear who decided first", async () => {
-      await h.post(command(ALICE, "audit VP-109"));
-      await h.bot.idle();
+      await audit("VP-109");
       await emailEscalation("VP-109", "kyle.jorgensen@northwind.example", "This is unfair. Who reported me??");
-      const card = cardIn(alertOf("VP-109").ts, "approve_escalation_reply")!;
+      const card = h.cardWith("VP-109", "approve_escalation_reply");
       const before = await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } });
-      await Promise.all([click(ALICE, card, "approve_escalation_reply"), click(BOB, card, "approve_escalation_reply")]);
-      await h.bot.idle();
-      await click(ALICE, card, "approve_escalation_reply");
-      await h.bot.idle();
+      await Promise.all([
+        h.click(ALICE, card, "approve_escalation_reply"),
+        h.click(BOB, card, "approve_escalation_reply"),
+      ]);
+      await h.click(ALICE, card, "approve_escalation_reply");
       expect(await h.db.prisma.message.count({ where: { direction: "outbound", status: "sent" } })).toBe(before + 1);
       const refusals = [...h.fake.ephemerals(ALICE), ...h.fake.ephemerals(BOB)].filter((e) =>
         /^Already approved by <@U0(ALICE|BOB)> <!date\^/.test(String(e.message.text)),
@@ -211,17 +210,14 @@ describe("the Slack app, one story", { shuffle: false }, () => {
     });
 
     it("cancellation: a non-approver is refused and audited; after a restart an approver's click removes the rider", async () => {
-      const later = new Date(Date.now() + 9 * 86_400_000);
-      await h.bot.ctx.workflow.tick(later);
+      await audit("VP-102");
+      await nineDaysLater();
       const record = await h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-102", status: "pre_cancel" } });
       await h.bot.messages.syncCase(record.id);
-      const card = cardIn(alertOf("VP-102").ts, "remove_rider:EMP-1065")!;
-      const confirm = (buttonsOf(card).find((b) => b.action_id === "remove_rider:EMP-1065") as { confirm?: unknown })
-        .confirm;
-      expect(confirm).toMatchObject({ confirm: { text: "Yes, remove" } });
+      const card = h.cardWith("VP-102", "remove_rider:EMP-1065");
+      expect(buttonOf(card, "remove_rider:EMP-1065").confirm).toMatchObject({ confirm: { text: "Yes, remove" } });
 
-      await click(CAROL, card, "remove_rider:EMP-1065");
-      await h.bot.idle();
+      await h.click(CAROL, card, "remove_rider:EMP-1065");
       expect(h.fake.ephemerals(CAROL).at(-1)!.message.text).toBe(
         "Only approvers can decide this. Nothing was changed.",
       );
@@ -234,10 +230,12 @@ describe("the Slack app, one story", { shuffle: false }, () => {
 
       await h.restart();
       for (const other of ((record.meta as { flagged?: string[] }).flagged ?? []).filter((id) => id !== "EMP-1065"))
-        await click(BOB, card, `keep_rider:${other}`);
-      await click(BOB, card, "remove_rider:EMP-1065");
-      await h.bot.idle();
-      await waitUntilCancelled(record.id);
+        await h.click(BOB, card, `keep_rider:${other}`);
+      await h.click(BOB, card, "remove_rider:EMP-1065");
+      await waitFor(
+        `${record.id} to be cancelled`,
+        async () => (await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).status === "cancelled",
+      );
       expect(await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).toMatchObject({
         status: "cancelled",
         outcome: "cancelled",
@@ -284,7 +282,8 @@ describe("the Slack app, one story", { shuffle: false }, () => {
     });
 
     it("shows flagged vanpools first and the viewer's pending approvals with buttons", async () => {
-      await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000)); // overdue cases ask for cancellations
+      await audit("VP-102");
+      await nineDaysLater(); // overdue cases ask for cancellations
       await h.post(
         h.fake.eventCallbackBody({
           event: { type: "app_home_opened", user: ALICE, channel: "D0ALICE", tab: "home", event_ts: "1.0" },
@@ -307,8 +306,9 @@ describe("the Slack app, one story", { shuffle: false }, () => {
 
   describe("waiting approvals", () => {
     it("get one reminder in their thread, then expire without ever counting as a decision", async () => {
-      await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
-      await h.bot.idle(); // every waiting request now has its card
+      await audit("VP-111");
+      await audit("VP-102");
+      await nineDaysLater(); // every waiting request now has its card
       const minute = (n: number) => new Date(Date.now() + n * 60_000);
       const [first, second] = await h.db.prisma.approvalRequest.findMany({
         where: { status: "pending", slackTs: { not: null } },
@@ -336,18 +336,7 @@ describe("the Slack app, one story", { shuffle: false }, () => {
       expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: second!.caseId } })).status).toBe("pre_cancel");
       const card = h.fake.find((m) => m.ts === second!.slackTs)!;
       expect(JSON.stringify(card.blocks)).toContain("Expired without a decision");
-      expect(buttonsOf(card)).toEqual([]);
-    });
-  });
-
-  describe("privacy, after everything above", () => {
-    it("no Slack call ever carried a home address or an exact distance", async () => {
-      const addresses = (await h.db.prisma.employee.findMany({ select: { homeAddress: true } })).map(
-        (e) => e.homeAddress,
-      );
-      const everything = JSON.stringify(h.fake.calls.map((c) => c.body));
-      expect(addresses.filter((a) => everything.includes(a))).toEqual([]);
-      expect(exactDistancesIn(everything)).toEqual([]);
+      expect(actionButtonsOf(card)).toEqual([]);
     });
   });
 });

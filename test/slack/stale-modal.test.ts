@@ -1,6 +1,7 @@
 // A decision modal is bound to the card it was opened from: if the case changes while the modal is
 // open (here a second email from the rider), submitting it decides nothing and says why.
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { actionButtonsOf, buttonOf } from "../support/slack/messages.js";
 import { ALICE, AUDIT_CHANNEL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
@@ -10,14 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
-
-type Element = { action_id: string; value: string };
-const buttonsOf = (message: { blocks?: unknown[] }) =>
-  (message.blocks ?? []).flatMap((b) =>
-    (b as { type: string; elements?: Element[] }).type === "actions" ? (b as { elements: Element[] }).elements : [],
-  );
-const alertOf = (vanpoolId: string) =>
-  h.fake.messages(AUDIT_CHANNEL).find((m) => String(m.text).includes(vanpoolId) && String(m.text).includes("CASE-"))!;
 
 it("refuses an Edit submitted after the rider wrote again, sends nothing, and refreshes the card", async () => {
   await h.post(
@@ -34,14 +27,10 @@ it("refuses an Edit submitted after the rider wrote again, sends nothing, and re
   const from = "wendell.ashby@northwind.example";
   await h.bot.ctx.workflow.receiveReply({ threadId: thread.id, from, body: "This is ridiculous, I want a manager." });
   await h.bot.idle();
-  const alertTs = alertOf("VP-111").ts;
-  const card = h.fake
-    .thread(AUDIT_CHANNEL, alertTs)
-    .find((m) => buttonsOf(m).some((b) => b.action_id === "edit_escalation_reply"))!;
-  const edit = buttonsOf(card).find((b) => b.action_id === "edit_escalation_reply")!;
-  await h.post(
-    h.fake.blockActionPayload({ user: { id: ALICE }, channel: AUDIT_CHANNEL, message: card as never, action: edit }),
-  );
+  const alertTs = h.alertOf("VP-111").ts;
+  const card = h.cardWith("VP-111", "edit_escalation_reply");
+  const edit = buttonOf(card, "edit_escalation_reply");
+  await h.click(ALICE, card, "edit_escalation_reply");
   const modal = h.fake.views(ALICE).at(-1)!;
 
   await h.bot.ctx.workflow.receiveReply({
@@ -62,5 +51,5 @@ it("refuses an Edit submitted after the rider wrote again, sends nothing, and re
   expect(await h.db.prisma.message.count({ where: { body: edited } })).toBe(0);
   const refreshed = h.fake.thread(AUDIT_CHANNEL, alertTs).find((m) => m.ts === card.ts)!;
   // Refreshed in place: its buttons now carry the case as it is, so a click on it goes through.
-  expect(buttonsOf(refreshed).find((b) => b.action_id === "edit_escalation_reply")!.value).not.toBe(edit.value);
+  expect(actionButtonsOf(refreshed).find((b) => b.action_id === "edit_escalation_reply")!.value).not.toBe(edit.value);
 });

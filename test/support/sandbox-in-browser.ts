@@ -1,9 +1,11 @@
 // The sandbox on a scratch database with the mock data, opened in Debian's Chromium through
 // playwright-core: what every browser test starts from. Screenshots go to test-output/<name>/.
+// A file can launch the browser once and open a fresh sandbox (database, app, page) for each test.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { type CliContext, openContext } from "../../src/cli/context.js";
 import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
@@ -25,20 +27,9 @@ export interface SandboxInBrowser {
   dataDir: string;
 }
 
-export async function openSandboxInBrowser(
-  name: string,
-  viewport = { width: 1440, height: 900 },
-): Promise<SandboxInBrowser> {
-  const shots = path.join(PROJECT_ROOT, "test-output", name);
-  fs.mkdirSync(shots, { recursive: true });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `poolpatrol-${name}-`));
-  const db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
-  const ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {}, {
-    jobs: "bot",
-  });
-  const sandbox = await startSandbox(ctx, { port: 0 });
-  const browser = await chromium.launch({
+/** Debian's Chromium, headless, with nothing reaching out to the network by itself. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
     executablePath: CHROMIUM,
     args: [
       "--headless",
@@ -51,6 +42,30 @@ export async function openSandboxInBrowser(
       "--disable-sync",
     ],
   });
+}
+
+export async function openSandboxInBrowser(
+  name: string,
+  viewport = { width: 1440, height: 900 },
+): Promise<SandboxInBrowser> {
+  return openSandbox(await launchChromium(), name, viewport);
+}
+
+/** A fresh sandbox on a scratch database with the mock data, in a new page of `browser`. */
+export async function openSandbox(
+  browser: Browser,
+  name: string,
+  viewport = { width: 1440, height: 900 },
+): Promise<SandboxInBrowser> {
+  const shots = path.join(PROJECT_ROOT, "test-output", name);
+  fs.mkdirSync(shots, { recursive: true });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `poolpatrol-${name}-`));
+  const db = await createTestDatabase();
+  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  const ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {}, {
+    jobs: "bot",
+  });
+  const sandbox = await startSandbox(ctx, { port: 0 });
   const page = await browser.newPage({ viewport });
   page.on("dialog", (dialog) => void dialog.accept());
   await page.goto(sandbox.url);
@@ -62,8 +77,41 @@ export async function closeSandboxInBrowser(
   opened: Partial<Omit<SandboxInBrowser, "page" | "shots">> & { dataDir?: string },
 ): Promise<void> {
   await opened.browser?.close();
+  await closeSandbox(opened);
+}
+
+/** Closes what `openSandbox` opened, but not the browser; `sandbox` is the one running now. */
+export async function closeSandbox(
+  opened: Partial<Omit<SandboxInBrowser, "browser" | "shots">> & { dataDir?: string },
+): Promise<void> {
+  await opened.page?.close();
   await opened.sandbox?.close();
   await opened.ctx?.close();
   await opened.db?.drop();
   if (opened.dataDir) fs.rmSync(opened.dataDir, { recursive: true, force: true });
+}
+
+/**
+ * For a test file: one browser for the file, and a fresh sandbox on the mock data with a page of its own
+ * for each test, read through `current` (nothing runs without Chromium).
+ */
+export function sandboxPerTest(
+  name: string,
+  viewport?: { width: number; height: number },
+): { current: SandboxInBrowser } {
+  let browser: Browser | undefined;
+  const opened = {} as { current: SandboxInBrowser };
+  beforeAll(async () => {
+    if (hasChromium) browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    if (browser) opened.current = await openSandbox(browser, name, viewport);
+  }, 60_000);
+  afterEach(async () => {
+    if (browser) await closeSandbox(opened.current);
+  });
+  return opened;
 }
