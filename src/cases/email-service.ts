@@ -95,17 +95,9 @@ export async function deliverCaseEmail(
   // Sent already, or withheld (a removal notice whose cancellation was undone before it went).
   if (message.status === "sent" || message.status === "discarded") return message;
   const thread = (await findThread(deps.prisma, message.thread_id))!;
-  const { providerMessageId } = await deps.sender.send({
-    from: message.from,
-    to: message.to,
-    cc: message.cc,
-    subject: message.subject,
-    text: message.body,
-    messageId: message.message_id,
-    replyTo: replyAddressFor(deps.inboundAddress, thread.thread_id),
-    headers: threadingHeaders(message, thread.messages),
-    idempotencyKey: message.idempotency_key ?? message.message_id,
-  });
+  const { providerMessageId } = await deps.sender.send(
+    outboundEmail(message, thread.messages, replyAddressFor(deps.inboundAddress, thread.thread_id)),
+  );
   const jobs = deps.jobs;
   await markSent(
     deps.prisma,
@@ -129,6 +121,21 @@ export async function deliverCaseEmail(
 }
 
 /** Message-ID, and In-Reply-To/References naming the earlier emails with the same rider. */
+/** What the provider is asked to send for a stored message: its own ids, the thread's reply address and headers. */
+export function outboundEmail(message: MessageRecord, earlier: MessageRecord[], replyTo: string) {
+  return {
+    from: message.from,
+    to: message.to,
+    cc: message.cc,
+    subject: message.subject,
+    text: message.body,
+    messageId: message.message_id,
+    replyTo,
+    headers: threadingHeaders(message, earlier),
+    idempotencyKey: message.idempotency_key ?? message.message_id,
+  };
+}
+
 export function threadingHeaders(message: MessageRecord, earlier: MessageRecord[]): Record<string, string> {
   const rider = new Set(message.to.map(addressOf));
   const previous = earlier

@@ -43,7 +43,7 @@ import type { JobEngine } from "../jobs/engine.js";
 import { caseJobRows } from "../jobs/queues.js";
 import { mapWithConcurrency } from "../verification/audit-service.js";
 import type { VanpoolSnapshot } from "../verification/snapshot.js";
-import { threadingHeaders } from "./email-service.js";
+import { outboundEmail } from "./email-service.js";
 
 const ACTOR = "agent:outreach";
 
@@ -201,17 +201,9 @@ async function attempt(deps: AgentDeps, message: MessageRecord, earlier: Message
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   try {
-    const { providerMessageId } = await deps.sender.send({
-      from: message.from,
-      to: message.to,
-      cc: message.cc,
-      subject: message.subject,
-      text: message.body,
-      messageId: message.message_id,
-      replyTo: replyAddressFor(deps.settings.email.inboundAddress, message.thread_id),
-      headers: threadingHeaders(message, earlier),
-      idempotencyKey: message.idempotency_key ?? message.message_id,
-    });
+    const { providerMessageId } = await deps.sender.send(
+      outboundEmail(message, earlier, replyAddressFor(deps.settings.email.inboundAddress, message.thread_id)),
+    );
     return { providerMessageId, ms: ms() };
   } catch (error) {
     return { error: (error as Error).message, ms: ms() };

@@ -2,7 +2,6 @@
 // each reply clock started once; a send Resend refuses goes on alone as a send-email job and,
 // when it keeps failing, moves only its own case to a person with the reason; the page run
 // again (its job retried) sends nothing twice.
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
@@ -21,6 +20,7 @@ import { sweepPageDeps } from "../../src/jobs/sweep-jobs.js";
 import { runSweepPage } from "../../src/jobs/sweep-page.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
+import { waitFor } from "../support/wait.js";
 
 let db: TestDatabase;
 let resend: ResendStub;
@@ -53,15 +53,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
+const until = <T>(what: string, probe: () => T | Promise<T>) => waitFor(what, probe, { timeoutMs: 60_000 });
 
 describe("a sweep page's first emails", () => {
   it("go out once each; a refused one moves only its own case to a person, with the reason", {

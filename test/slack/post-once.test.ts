@@ -8,6 +8,7 @@ import { caseJobs } from "../../src/jobs/queues.js";
 import { queueMissingAlerts } from "../../src/jobs/slack-jobs.js";
 import { createSweepAnnouncer } from "../../src/jobs/sweep-announce.js";
 import { POST_EVENT_TYPE } from "../../src/slack/post-once.js";
+import { waitFor } from "../support/wait.js";
 import { AUDIT_CHANNEL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
@@ -19,15 +20,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const until = <T>(what: string, probe: () => T | Promise<T>) => waitFor(what, probe, { timeoutMs: 60_000 });
 
 /** The next write of `column` on a row of `table` matching `when` fails once, as a database that drops out would. */
 async function failNextWrite(name: string, table: string, column: string, when: string): Promise<void> {
