@@ -71,7 +71,7 @@ function overlaps(left: Reply[], right: Reply[]): string[] {
   return found;
 }
 
-const training = ["reply-training.jsonl", "reply-train-8.jsonl", "reply-train-9.jsonl"].flatMap((file) =>
+const training = ["reply-training.jsonl", "reply-train-8.jsonl"].flatMap((file) =>
   readReplies(path.join("src", "agents", "outreach", file)),
 );
 const tuned = readReplies("evals/datasets/reply.jsonl");
