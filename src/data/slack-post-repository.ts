@@ -25,6 +25,19 @@ export async function holdPost(
   return row ? { earlier: !row.inserted, intendedAt: row.intended_at } : undefined;
 }
 
+/**
+ * Extends `holder`'s claim for `holdMs` from now; false when the claim is no longer its own (it expired
+ * and another holder took it over, or that holder finished). Called just before posting, so a holder
+ * too slow to post within its hold never posts beside the one that took over.
+ */
+export async function renewPost(prisma: PrismaClient, key: string, holder: string, holdMs: number): Promise<boolean> {
+  const renewed = await prisma.$executeRaw`
+    UPDATE slack_post_intents
+    SET held_until = clock_timestamp() + ${holdMs}::double precision * interval '1 millisecond'
+    WHERE key = ${key} AND holder = ${holder} AND ts IS NULL`;
+  return renewed === 1;
+}
+
 /** The post is recorded where it belongs: the claim is no longer needed. */
 export async function dropPost(prisma: PrismaClient, key: string, holder: string): Promise<void> {
   await prisma.slackPostIntent.deleteMany({ where: { key, holder } });

@@ -3,12 +3,13 @@
 // once the message's ts is stored where it belongs. A retry that finds a claim left by an attempt
 // that did not finish (a kill -9 after the post, a failed write) looks for the message in Slack,
 // in the recent window since that attempt, before posting again. One holder at a time per key, so
-// two replicas never post the same message.
+// two replicas never post the same message; a holder renews its claim just before it posts, so one
+// whose claim ran out meanwhile (a starved process, a slow lookup) leaves the post to the next.
 import { randomUUID } from "node:crypto";
 import type { ChatPostMessageArguments, WebClient } from "@slack/web-api";
 import type { PrismaClient } from "../data/prisma.js";
 import type { SlackLocation } from "../data/slack-message-repository.js";
-import { dropPost, holdPost, keepPost, letGoOfPost } from "../data/slack-post-repository.js";
+import { dropPost, holdPost, keepPost, letGoOfPost, renewPost } from "../data/slack-post-repository.js";
 import type { ChannelPacer } from "./channel-pacer.js";
 
 export const POST_EVENT_TYPE = "poolpatrol_post";
@@ -24,6 +25,8 @@ export interface PostOnceDeps {
   prisma: PrismaClient;
   client: WebClient;
   pacer: ChannelPacer;
+  /** How long a claim keeps other holders away; tests shorten it. */
+  holdMs?: number;
 }
 
 export interface OncePost {
@@ -45,35 +48,34 @@ export async function postOnce(deps: PostOnceDeps, post: OncePost): Promise<Slac
   const { prisma } = deps;
   const channel = post.args.channel;
   const holder = randomUUID();
-  let earlierAttempt: Date | undefined;
-  let firstClaim = true;
+  const holdMs = deps.holdMs ?? HOLD_MS;
   return deps.pacer.run(channel, async () => {
     const given = Date.now();
     for (;;) {
       const already = await post.posted();
       if (already) return already;
-      const claim = await holdPost(prisma, { key: post.key, channel, holder, holdMs: HOLD_MS });
-      if (claim) {
-        if (firstClaim && claim.earlier) earlierAttempt = claim.intendedAt;
-        firstClaim = false;
-        break;
+      const claim = await holdPost(prisma, { key: post.key, channel, holder, holdMs });
+      if (!claim) {
+        // Another process is posting this very message: its result is what we want.
+        if (Date.now() - given > WAIT_FOR_HOLDER_MS) throw new Error(`Another process is still posting ${post.key}.`);
+        await sleep(100 + Math.random() * 200);
+        continue;
       }
-      // Another process is posting this very message: its result is what we want.
-      if (Date.now() - given > WAIT_FOR_HOLDER_MS) throw new Error(`Another process is still posting ${post.key}.`);
-      await sleep(100 + Math.random() * 200);
-    }
-    try {
-      const at =
-        (earlierAttempt && (await findPosted(deps.client, post, earlierAttempt))) || (await send(deps.client, post));
-      if (post.record) {
-        await post.record(at);
-        await dropPost(prisma, post.key, holder);
-      } else await keepPost(prisma, post.key, holder, at.ts);
-      return at;
-    } catch (error) {
-      // Best effort: when the database is what failed, the hold simply expires.
-      await letGoOfPost(prisma, post.key, holder).catch(() => {});
-      throw error;
+      try {
+        const found = claim.earlier ? await findPosted(deps.client, post, claim.intendedAt) : undefined;
+        // The lookup may have outlasted the hold: post only while the claim is still ours.
+        if (!found && !(await renewPost(prisma, post.key, holder, holdMs))) continue;
+        const at = found ?? (await send(deps.client, post));
+        if (post.record) {
+          await post.record(at);
+          await dropPost(prisma, post.key, holder);
+        } else await keepPost(prisma, post.key, holder, at.ts);
+        return at;
+      } catch (error) {
+        // Best effort: when the database is what failed, the hold simply expires.
+        await letGoOfPost(prisma, post.key, holder).catch(() => {});
+        throw error;
+      }
     }
   });
 }

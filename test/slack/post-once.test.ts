@@ -3,11 +3,14 @@
 // carries in its metadata instead of posting again. Faults are injected in the real database (a
 // trigger that refuses the first write of a message's ts); messages are counted at the local Slack.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SlackLocation } from "../../src/data/slack-message-repository.js";
+import { holdPost } from "../../src/data/slack-post-repository.js";
 import { createSweep, findSweepTotals } from "../../src/data/sweep-repository.js";
 import { caseJobs } from "../../src/jobs/queues.js";
 import { queueMissingAlerts } from "../../src/jobs/slack-jobs.js";
 import { createSweepAnnouncer } from "../../src/jobs/sweep-announce.js";
-import { POST_EVENT_TYPE } from "../../src/slack/post-once.js";
+import { createChannelPacer } from "../../src/slack/channel-pacer.js";
+import { type OncePost, POST_EVENT_TYPE, postOnce } from "../../src/slack/post-once.js";
 import { waitFor } from "../support/wait.js";
 import { AUDIT_CHANNEL, type Harness, startHarness } from "./harness.js";
 
@@ -172,5 +175,38 @@ describe("a post whose ts could not be stored is not posted again", () => {
     expect(postsOf(`sweep:${sweepId}`)).toHaveLength(1);
     expect(h.fake.messages(AUDIT_CHANNEL).filter((m) => m.ts === summary)).toHaveLength(1);
     for (const id of [first, second]) expect(postsOf(`alert:${id}`, callsBefore), id).toHaveLength(1);
+  });
+});
+
+describe("a claim that runs out while its holder is still at work", () => {
+  it("is not posted by the slow holder beside the one that took it over", { timeout: 30_000 }, async () => {
+    const key = `test:slow-holder-${Date.now()}`;
+    const text = "A message that must be posted once.";
+    // An earlier attempt claimed this post and died before posting: the next holder looks in Slack first.
+    await holdPost(h.db.prisma, { key, channel: AUDIT_CHANNEL, holder: "a killed process", holdMs: 0 });
+    let recorded: SlackLocation | undefined;
+    const post: OncePost = {
+      key,
+      args: { channel: AUDIT_CHANNEL, text },
+      posted: async () => recorded,
+      record: async (at) => {
+        recorded = at;
+      },
+    };
+    const deps = { prisma: h.db.prisma, client: h.bot.app.client, pacer: createChannelPacer(h.db.prisma), holdMs: 300 };
+    const callsBefore = h.fake.calls.length;
+
+    // The first holder's lookup is answered at once but reaches it late, after its claim ran out.
+    h.fake.delayNext("conversations.history", 1_500);
+    const slow = postOnce(deps, post);
+    await waitFor("the slow holder's lookup", () =>
+      h.fake.calls.slice(callsBefore).some((c) => c.method === "conversations.history"),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const quick = await postOnce(deps, post);
+
+    expect(await slow).toEqual(quick);
+    expect(postsOf(key, callsBefore)).toHaveLength(1);
+    expect(h.fake.messages(AUDIT_CHANNEL).filter((m) => m.text === text)).toHaveLength(1);
   });
 });

@@ -139,6 +139,8 @@ export interface FakeSlack {
   failNext(method: string, error: string, extra?: Json): void;
   /** The next `times` calls to `method` are refused as Slack refuses too many: HTTP 429 with Retry-After. */
   rateLimitNext(method: string, retryAfterSeconds: number, times?: number): void;
+  /** The next call to `method` is answered as things stand when it arrives, but the answer is sent `ms` later. */
+  delayNext(method: string, ms: number): void;
   slashCommandBody(input: Filled<SlashCommandInput, "trigger_id" | "response_url" | Ids>): string;
   /** Refuses messages and views the bot never rendered, and elements they do not contain. */
   blockActionPayload(input: Filled<BlockActionInput, "trigger_id" | "channel" | Ids>): string;
@@ -184,6 +186,7 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
   const calls: ApiCall[] = [];
   const failures = new Map<string, Json[]>();
   const rateLimits = new Map<string, number[]>();
+  const delays = new Map<string, number[]>();
   const responseUrls = new Map<string, { context: ResponseContext; uses: number }>();
   const responseCalls: ResponseCall[] = [];
 
@@ -218,10 +221,12 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
     }
     call.response = answer(method, token, args);
     const response = call.response;
-    if (!options.store || !response.ok || !MUTATING.has(method)) return send(res, 200, response);
+    const delay = delays.get(method)?.shift() ?? 0;
+    const reply = (body: Json) => (delay ? void setTimeout(() => send(res, 200, body), delay) : send(res, 200, body));
+    if (!options.store || !response.ok || !MUTATING.has(method)) return reply(response);
     persist().then(
-      () => send(res, 200, response),
-      (error: Error) => send(res, 200, { ok: false, error: "fatal_error", detail: error.message }),
+      () => reply(response),
+      (error: Error) => reply({ ok: false, error: "fatal_error", detail: error.message }),
     );
   }
 
@@ -337,6 +342,9 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
     },
     rateLimitNext(method, retryAfterSeconds, times = 1) {
       rateLimits.set(method, [...(rateLimits.get(method) ?? []), ...Array(times).fill(retryAfterSeconds)]);
+    },
+    delayNext(method, ms) {
+      delays.set(method, [...(delays.get(method) ?? []), ms]);
     },
 
     slashCommandBody: (input) =>
