@@ -40,6 +40,7 @@ import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
 import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
+import { waitFor } from "../support/wait.js";
 
 const EMAIL_TRIALS = Number(process.env.POOLPATROL_CRASH_EMAIL_TRIALS ?? 8);
 /** Decision trials come in pairs: the whole request approved, then per-rider Removes (each followed by an Undo trial). */
@@ -174,19 +175,9 @@ async function crashAfter(ms: number): Promise<void> {
   await crashNow();
 }
 
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  { timeoutMs = 90_000, everyMs = 100 } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what} (${replay})`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
+/** `waitFor` with the crash test's patience and the seed to replay it in its timeout message. */
+const until = <T>(what: string, probe: () => T | Promise<T>, options: { timeoutMs?: number; everyMs?: number } = {}) =>
+  waitFor(`${what} (${replay})`, probe, { timeoutMs: 90_000, ...options });
 
 beforeAll(async () => {
   console.log(`crash test seed ${SEED}`);
@@ -591,10 +582,8 @@ describe("kill -9 during work, then a restart", () => {
 
       // One summary in the channel, finished, and one alert per new case.
       const summaries = fake.messages(channel).filter((m) => String(m.text).startsWith("Audit of every vanpool"));
-      expect(
-        summaries.map((m) => m.text),
-        `${label}, ${replay}`,
-      ).toHaveLength(1);
+      const described = summaries.map((m) => `${m.ts} "${m.text}"`).join("; ");
+      expect(summaries.length, `${label}: one summary, found ${described}, ${replay}`).toBe(1);
       expect(summaries[0]!.text, label).toContain(`${SWEEP_VANPOOLS} checked, ${cases.length} new case`);
       // Each alert is a Slack job of its own, queued by the announcement: wait for all, then for stragglers.
       const alerted = (c: { id: string }) => everyMessage(channel).some((m) => String(m.text).includes(`(${c.id},`));
