@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// Runs the compiled CLI (dist/, built by `npm install` or `npm run build`).
+// Runs the bundled CLI (dist/cli/, built by `npm install` or `npm run build`).
 import { existsSync } from "node:fs";
+import module from "node:module";
 
-const entry = new URL("../dist/src/cli/main.js", import.meta.url);
+// Node 22+ keeps the compiled code on disk for the next run; Node 20 has no such cache.
+module.enableCompileCache?.();
+const entry = new URL("../dist/cli/main.js", import.meta.url);
 if (!existsSync(entry)) {
   process.stderr.write("poolpatrol: the compiled CLI is missing; run `npm run build` (npm install does it).\n");
   process.exit(1);

@@ -42,7 +42,7 @@ const ROUNDS = 6;
 const channel = SANDBOX_PEOPLE.channel.id;
 const CLI = path.join(PROJECT_ROOT, "bin", "poolpatrol.js");
 
-if (!fs.existsSync(path.join(PROJECT_ROOT, "dist", "src", "cli", "main.js")))
+if (!fs.existsSync(path.join(PROJECT_ROOT, "dist", "cli", "main.js")))
   throw new Error("The bot runs from the build: run `npm run build` first.");
 
 /** A free port in the bench's range, so a bot left behind by someone else is never hit. */
