@@ -38,6 +38,8 @@ export interface Harness {
   post(body: string, options?: { timestamp?: number; headers?: Record<string, string> }): Promise<Response>;
   /** What `/poolpatrol …` answers `user`, in its ack or, once the listener is done, through its response URL. */
   command(user: string, text: string): Promise<{ text: string; response_type?: string }>;
+  /** `user` (ALICE unless told) types `/poolpatrol audit <vanpool>` in the audit channel; resolves once the app is idle. */
+  audit(vanpoolId: string, user?: string): Promise<Response>;
   /** The case alert of a vanpool in the audit channel. */
   alertOf(vanpoolId: string): SlackMessage;
   /** The cancellation card in the thread of a vanpool's case alert. */
@@ -107,6 +109,8 @@ export async function startHarness(
     await jobs.stop();
   }
   await boot();
+  const slashCommand = (user: string, text: string) =>
+    fake.slashCommandBody({ command: "/poolpatrol", text, user_id: user, channel_id: AUDIT_CHANNEL });
   const harness: Harness = {
     fake,
     db,
@@ -133,11 +137,16 @@ export async function startHarness(
       return response;
     },
     async command(user, text) {
-      const body = fake.slashCommandBody({ command: "/poolpatrol", text, user_id: user, channel_id: AUDIT_CHANNEL });
+      const body = slashCommand(user, text);
       const acked = await (await harness.post(body)).text();
       if (acked) return JSON.parse(acked);
       const responseUrl = new URLSearchParams(body).get("response_url")!;
       return fake.responses(responseUrl).at(-1)!.body as { text: string; response_type?: string };
+    },
+    async audit(vanpoolId, user = ALICE) {
+      const response = await harness.post(slashCommand(user, `audit ${vanpoolId}`));
+      await bot.idle();
+      return response;
     },
     alertOf: (vanpoolId) => alertOf(fake, AUDIT_CHANNEL, vanpoolId),
     cancellationCardOf: (vanpoolId) =>
