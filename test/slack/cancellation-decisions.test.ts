@@ -16,26 +16,13 @@ afterEach(async () => {
   await h.close();
 });
 
-/**
- * Nine days without a reply: every case still waiting for riders proposes a cancellation. Resolves to
- * the pending cancellation of `vanpoolId`, its card posted in the thread of the case alert.
- */
-async function cancellationProposedFor(vanpoolId: string) {
-  await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
-  await h.bot.idle();
-  const approval = await h.db.prisma.approvalRequest.findFirstOrThrow({
-    where: { status: "pending", kind: "cancellation", case: { vanpoolId } },
-  });
-  await h.bot.messages.syncCase(approval.caseId);
-  return approval;
-}
 const statusOf = async (caseId: string) => (await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status;
 const activeRiders = (employeeId: string) => h.db.prisma.rider.count({ where: { employeeId, status: "active" } });
 
 describe("a removal under the two-person rule", () => {
   it("records the first approval on the card and refuses the same person's second click", async () => {
     await h.audit("VP-102");
-    const { caseId } = await cancellationProposedFor("VP-102");
+    const { caseId } = await h.cancellationProposedFor("VP-102");
     expect(JSON.stringify(h.cancellationCardOf("VP-102").blocks)).toContain(
       "Removing a rider needs two different approvers",
     );
@@ -54,7 +41,7 @@ describe("a removal under the two-person rule", () => {
 
   it("re-runs the rider's checks before removing: a rider who passes now stays, and the approver is told", async () => {
     await h.audit("VP-102");
-    const { caseId } = await cancellationProposedFor("VP-102");
+    const { caseId } = await h.cancellationProposedFor("VP-102");
     await h.click(ALICE, h.cancellationCardOf("VP-102"), "remove_rider:EMP-1065");
     // Her home address is corrected after the first approval: she now lives near the work site.
     await h.db.prisma.employee.update({
@@ -83,7 +70,7 @@ describe("a removal under the two-person rule", () => {
   });
 
   it("takes two concurrent clicks one at a time: one first approval, one confirmation, one removal", async () => {
-    const approval = await cancellationProposedFor("VP-113");
+    const approval = await h.cancellationProposedFor("VP-113");
     const [rider] = (approval.payload as { employee_ids: string[] }).employee_ids;
     const card = h.cancellationCardOf("VP-113");
     await Promise.all([ALICE, BOB].map((user) => h.click(user, card, `remove_rider:${rider}`)));
@@ -99,7 +86,7 @@ describe("a removal under the two-person rule", () => {
   });
 
   it("does not let one person approve a whole cancellation outside the card", async () => {
-    const approval = await cancellationProposedFor("VP-114");
+    const approval = await h.cancellationProposedFor("VP-114");
     await expect(h.bot.ctx.workflow.decide(approval.id, "approve", ALICE)).rejects.toThrow(
       /needs 2 different approvers: decide each rider on the card/,
     );

@@ -7,6 +7,7 @@ import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
 import { parseSettings, type SlackSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
+import type { ApprovalRequest } from "../../src/generated/prisma/client.js";
 import type { EmailSender } from "../../src/integrations/email/email-sender.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
 import type { Clock } from "../../src/jobs/clock.js";
@@ -40,6 +41,11 @@ export interface Harness {
   command(user: string, text: string): Promise<{ text: string; response_type?: string }>;
   /** `user` (ALICE unless told) types `/poolpatrol audit <vanpool>` in the audit channel; resolves once the app is idle. */
   audit(vanpoolId: string, user?: string): Promise<Response>;
+  /**
+   * Nine days pass without a reply: every case still waiting for riders proposes a cancellation. Resolves to
+   * the pending cancellation of `vanpoolId`, its card posted in the thread of the case alert.
+   */
+  cancellationProposedFor(vanpoolId: string): Promise<ApprovalRequest>;
   /** The case alert of a vanpool in the audit channel. */
   alertOf(vanpoolId: string): SlackMessage;
   /** The cancellation card in the thread of a vanpool's case alert. */
@@ -147,6 +153,15 @@ export async function startHarness(
       const response = await harness.post(slashCommand(user, `audit ${vanpoolId}`));
       await bot.idle();
       return response;
+    },
+    async cancellationProposedFor(vanpoolId) {
+      await bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
+      await bot.idle();
+      const approval = await db.prisma.approvalRequest.findFirstOrThrow({
+        where: { status: "pending", kind: "cancellation", case: { vanpoolId } },
+      });
+      await bot.messages.syncCase(approval.caseId);
+      return approval;
     },
     alertOf: (vanpoolId) => alertOf(fake, AUDIT_CHANNEL, vanpoolId),
     cancellationCardOf: (vanpoolId) =>
