@@ -3,6 +3,8 @@
 // its answer exactly once; nothing wedges (the issue's 20 concurrent audits used to).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALICE, AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "../slack/harness.js";
+import { buttonOf } from "../support/slack/messages.js";
+import { waitFor } from "../support/wait.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -14,31 +16,14 @@ afterAll(async () => {
 
 const VANPOOLS = Array.from({ length: 18 }, (_, i) => `VP-${101 + i}`).filter((id) => id !== "VP-111");
 
-async function until(what: string, done: () => boolean, timeoutMs = 240_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+/** Waits for what 200 requests set going: well within the test's five minutes. */
+const settled = (what: string, done: () => boolean) => waitFor(what, done, { timeoutMs: 240_000, everyMs: 250 });
 
 describe("200 concurrent requests", () => {
   it("audits, clicks and thread replies all finish, each answered once", { timeout: 300_000 }, async () => {
-    await h.post(
-      h.fake.slashCommandBody({
-        command: "/poolpatrol",
-        text: "audit VP-111",
-        user_id: ALICE,
-        channel_id: AUDIT_CHANNEL,
-      }),
-    );
-    await h.bot.idle();
-    const alert = h.fake
-      .messages(AUDIT_CHANNEL)
-      .find((m) => /VP-111/.test(String(m.text)) && /CASE-/.test(String(m.text)))!;
-    const reaudit = (alert.blocks as { type: string; elements?: { action_id: string; value: string }[] }[])
-      .flatMap((b) => b.elements ?? [])
-      .find((e) => e.action_id === "reaudit")!;
+    await h.audit("VP-111");
+    const alert = h.alertOf("VP-111");
+    const reaudit = buttonOf(alert, "reaudit");
 
     const audits = Array.from({ length: 120 }, (_, i) =>
       h.fake.slashCommandBody({
@@ -52,8 +37,8 @@ describe("200 concurrent requests", () => {
       h.fake.blockActionPayload({
         user: { id: ALICE },
         channel: AUDIT_CHANNEL,
-        message: alert as never,
-        action: { action_id: reaudit.action_id, value: reaudit.value },
+        message: alert,
+        action: { ...reaudit },
       }),
     );
     const questions = Array.from(
@@ -84,19 +69,19 @@ describe("200 concurrent requests", () => {
 
     const urls = audits.map((body) => new URLSearchParams(body).get("response_url")!);
     const answered = () => urls.filter((url) => h.fake.responses(url).length > 0).length;
-    await until("every audit to be answered", () => answered() === urls.length);
+    await settled("every audit to be answered", () => answered() === urls.length);
     // A click is told "Re-auditing…" and then the outcome is written in the case thread.
     const clickNotes = () =>
       h.fake
         .ephemerals(ALICE)
         .slice(ephemeralsBefore)
         .filter((e) => /^Re-auditing VP-111/.test(String(e.message.text))).length;
-    await until("every click to be answered", () => clickNotes() >= clicks.length);
+    await settled("every click to be answered", () => clickNotes() >= clicks.length);
     const botInThread = () => h.fake.thread(AUDIT_CHANNEL, alert.ts).filter((m) => m.bot_id).length - answersBefore;
     const reauditNotes = () =>
       h.fake.thread(AUDIT_CHANNEL, alert.ts).filter((m) => /re-audited VP-111/.test(String(m.text))).length;
-    await until("every re-audit to finish", () => reauditNotes() >= clicks.length);
-    await until("every question to be answered", () => botInThread() - reauditNotes() >= questions.length);
+    await settled("every re-audit to finish", () => reauditNotes() >= clicks.length);
+    await settled("every question to be answered", () => botInThread() - reauditNotes() >= questions.length);
     console.log(`200 concurrent requests: all finished in ${Math.round(performance.now() - started)} ms`);
 
     await h.bot.idle();

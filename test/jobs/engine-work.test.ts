@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type JobEngine, jobIdFor, startJobEngine } from "../../src/jobs/engine.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { waitFor } from "../support/wait.js";
 
 let db: TestDatabase;
 let engine: JobEngine;
@@ -28,7 +29,7 @@ describe("job engine workers", () => {
     await engine.work<{ i: number }>("burst", async (job) => {
       done.push(job.data.i);
     });
-    while (done.length < 6 && Date.now() - started < 20_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor("the six jobs to be done", () => done.length === 6, { timeoutMs: 20_000, everyMs: 50 });
     expect(done.sort()).toEqual([0, 1, 2, 3, 4, 5]);
     expect(Date.now() - started).toBeLessThan(20_000);
   }, 40_000);

@@ -3,7 +3,7 @@
 // same database. Effects are counted where they land (the Resend stub, the fake Slack).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseSettings } from "../../src/config/settings.js";
-import { changeCase } from "../../src/data/case-repository.js";
+import { type CaseChange, changeCase } from "../../src/data/case-repository.js";
 import { createSweep, findSweepTotals } from "../../src/data/sweep-repository.js";
 import { resendSender } from "../../src/integrations/email/resend-sender.js";
 import { startJobEngine } from "../../src/jobs/engine.js";
@@ -13,6 +13,7 @@ import { createSweepAnnouncer } from "../../src/jobs/sweep-announce.js";
 import { createSlackApp } from "../../src/slack/app.js";
 import { AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
+import { waitFor } from "../support/wait.js";
 
 let h: Harness;
 let resend: ResendStub;
@@ -27,20 +28,17 @@ afterAll(async () => {
   await resend.close();
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 const caseOf = (vanpoolId: string) =>
   h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId, status: { notIn: ["resolved", "cancelled"] } } });
 const alertsFor = (caseId: string) =>
   h.fake.messages(AUDIT_CHANNEL).filter((m) => String(m.text).includes(`(${caseId},`));
+// Jobs retried with backoff, in the tests given 90 s: their waits allow 60 s.
+const PATIENTLY = { timeoutMs: 60_000 };
+/** Someone moves the case to `status` outside the bot's jobs; its alert is brought up to date. */
+async function moveCase(caseId: string, change: Pick<CaseChange, "status" | "why" | "actor">) {
+  await changeCase(h.db.prisma, caseId, { ...change, now: new Date() });
+  await h.bot.messages.syncCase(caseId);
+}
 
 describe("outreach email failures", () => {
   // Four attempts with backoff take about 15 s on their own; its waits allow 90 s.
@@ -53,27 +51,41 @@ describe("outreach email failures", () => {
     const attemptsBefore = resend.attempts();
     const result = await h.bot.ctx.workflow.auditVanpool("VP-111");
     const caseId = result.case_id!;
-    const record = await until("the case to need a person", async () => {
-      const row = await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } });
-      return row.status === "hitl_review" && row;
-    });
+    const record = await waitFor(
+      "the case to need a person",
+      async () => {
+        const row = await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } });
+        return row.status === "hitl_review" && row;
+      },
+      PATIENTLY,
+    );
     await h.bot.idle();
     expect(record.lastOutboundAt).toBeNull(); // no reply clock for mail that never left
     expect(resend.sent.length).toBe(sentBefore);
     const reason = /email to EMP-\d+ failed: 429 rate limited/i;
-    const alert = await until("the alert to show the reason", async () => {
-      const latest = alertsFor(caseId).at(-1);
-      return latest && reason.test(JSON.stringify(latest.blocks)) && latest;
-    });
+    const alert = await waitFor(
+      "the alert to show the reason",
+      async () => {
+        const latest = alertsFor(caseId).at(-1);
+        return latest && reason.test(JSON.stringify(latest.blocks)) && latest;
+      },
+      PATIENTLY,
+    );
     expect(alertsFor(caseId)).toHaveLength(1);
-    await until("the reason in the case thread", async () =>
-      h.fake.thread(AUDIT_CHANNEL, alert.ts).some((m) => reason.test(String(m.text))),
+    await waitFor(
+      "the reason in the case thread",
+      async () => h.fake.thread(AUDIT_CHANNEL, alert.ts).some((m) => reason.test(String(m.text))),
+      PATIENTLY,
     );
     // Every email of the case gave up after its retries, none was sent.
-    await until("every email to give up", async () => {
-      const rows = await h.db.prisma.message.findMany({ where: { thread: { caseId }, direction: "outbound" } });
-      return rows.length > 0 && rows.every((m) => m.status === "failed");
-    });
+    await waitFor(
+      "every email to give up",
+      async () => {
+        const rows = await h.db.prisma.message.findMany({ where: { thread: { caseId }, direction: "outbound" } });
+        return rows.length > 0 && rows.every((m) => m.status === "failed");
+      },
+      PATIENTLY,
+    );
     expect(resend.sent.length).toBe(sentBefore);
     expect(resend.attempts() - attemptsBefore).toBeGreaterThanOrEqual(4); // the first try and three retries
     await h.bot.digest.post(true);
@@ -81,22 +93,14 @@ describe("outreach email failures", () => {
     resend.failFor(0, 200, "");
 
     // A person settles it: the case leaves review, and the stale reason leaves the alert and the digest.
-    await changeCase(h.db.prisma, caseId, {
-      status: "pending_reply",
-      why: "address corrected by hand",
-      actor: "person:U0ALICE",
-      now: new Date(),
-    });
-    await h.bot.messages.syncCase(caseId);
+    await moveCase(caseId, { status: "pending_reply", why: "address corrected by hand", actor: "person:U0ALICE" });
     expect(JSON.stringify(alertsFor(caseId).at(-1)!.blocks)).not.toMatch(reason);
     // Back with a person for another reason: the old email failure is not shown as why.
-    await changeCase(h.db.prisma, caseId, {
+    await moveCase(caseId, {
       status: "hitl_review",
       why: "the rider disputes the distance",
       actor: "agent:case_manager",
-      now: new Date(),
     });
-    await h.bot.messages.syncCase(caseId);
     expect(JSON.stringify(alertsFor(caseId).at(-1)!.blocks)).not.toMatch(reason);
     await h.bot.digest.post(true);
     const digest = JSON.stringify(h.fake.messages(AUDIT_CHANNEL).at(-1)!.blocks);
@@ -110,7 +114,7 @@ describe("outreach email failures", () => {
     const result = await h.bot.ctx.workflow.auditVanpool("VP-109");
     const caseId = result.case_id!;
     const flagged = (await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).meta as { flagged: string[] };
-    const sent = await until("every email to be sent", async () => {
+    const sent = await waitFor("every email to be sent", async () => {
       const rows = await h.db.prisma.message.findMany({ where: { thread: { caseId }, direction: "outbound" } });
       return rows.length === flagged.flagged.length && rows.every((m) => m.status === "sent") && rows;
     });
@@ -225,7 +229,11 @@ describe("Slack in step with the database", () => {
       await Promise.all(announcers.map((announce) => announce(totals)));
       const alertsInThread = (caseId: string) =>
         h.fake.thread(AUDIT_CHANNEL, summary.ts).filter((m) => String(m.text).includes(`(${caseId},`));
-      await until("every alert in the summary's thread", async () => ids.every((id) => alertsInThread(id).length > 0));
+      await waitFor(
+        "every alert in the summary's thread",
+        async () => ids.every((id) => alertsInThread(id).length > 0),
+        PATIENTLY,
+      );
       await Promise.all([h.bot.idle(), second.idle()]);
       for (const id of ids) expect(alertsInThread(id), id).toHaveLength(1);
       // Three alerts posted, plus the two refused attempts, each retried on its own.
@@ -250,10 +258,14 @@ describe("Slack in step with the database", () => {
     try {
       await h.bot.ctx.workflow.auditVanpool("VP-102");
       await h.bot.idle();
-      const record = await until("VP-102 waiting for a reply", async () => {
-        const row = await caseOf("VP-102");
-        return row.status === "pending_reply" && row.lastOutboundAt ? row : false;
-      });
+      const record = await waitFor(
+        "VP-102 waiting for a reply",
+        async () => {
+          const row = await caseOf("VP-102");
+          return row.status === "pending_reply" && row.lastOutboundAt ? row : false;
+        },
+        PATIENTLY,
+      );
       const sentAt = record.lastOutboundAt!;
       // Both instances queue the timeout and run it by hand at once, as two replicas' clocks and a `tick` might.
       const late = new Date(sentAt.getTime() + 8 * 86_400_000);

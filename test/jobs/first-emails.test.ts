@@ -3,34 +3,27 @@
 // when it keeps failing, moves only its own case to a person with the reason; the page run
 // again (its job retried) sends nothing twice.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import type { AgentDeps } from "../../src/agents/deps.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { sendFirstEmails } from "../../src/cases/first-emails.js";
-import { parseSettings } from "../../src/config/settings.js";
 import { JOB_SCHEMA } from "../../src/data/job-repository.js";
 import { createPool } from "../../src/data/pg-pool.js";
-import { insertFixturesInBulk } from "../../src/data/seed.js";
-import { createSweep } from "../../src/data/sweep-repository.js";
-import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
 import { resendSender } from "../../src/integrations/email/resend-sender.js";
 import { registerCaseJobs } from "../../src/jobs/case-jobs.js";
 import { type JobEngine, startJobEngine } from "../../src/jobs/engine.js";
 import { QUEUE_OPTIONS, QUEUES } from "../../src/jobs/queues.js";
-import { sweepPageDeps } from "../../src/jobs/sweep-jobs.js";
-import { runSweepPage } from "../../src/jobs/sweep-page.js";
-import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import type { TestDatabase } from "../support/database.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
+import { agentDepsFor, createSyntheticDatabase, sweepOnePage } from "../support/sweep-page.js";
 import { waitFor } from "../support/wait.js";
 
 let db: TestDatabase;
 let resend: ResendStub;
 let engine: JobEngine;
 let deps: AgentDeps;
-const settings = { concurrency: 3, pageSize: 80, pageTimeoutSeconds: 60 };
 
 beforeAll(async () => {
-  [db, resend] = await Promise.all([createTestDatabase(), startResendStub()]);
-  await insertFixturesInBulk(db.prisma, generateSyntheticFixtures(80, 11));
+  [db, resend] = await Promise.all([createSyntheticDatabase(80, 11), startResendStub()]);
   // The email job gives up after one retry here, so the test need not wait through four backoffs.
   engine = await startJobEngine({
     databaseUrl: db.url,
@@ -39,12 +32,11 @@ beforeAll(async () => {
     supervise: false,
     queues: { ...QUEUE_OPTIONS, [QUEUES.sendEmail]: { retryLimit: 1, retryDelay: 1, expireInSeconds: 60 } },
   });
-  deps = {
-    ...(await buildAgentDeps(db, parseSettings({}), {
-      sender: resendSender({ apiKey: "re_test_key", baseUrl: resend.baseUrl, timeoutMs: 3000 }),
-    })),
-    jobs: engine,
-  };
+  deps = await agentDepsFor(
+    db,
+    engine,
+    resendSender({ apiKey: "re_test_key", baseUrl: resend.baseUrl, timeoutMs: 3000 }),
+  );
   await registerCaseJobs(engine, { deps, workflow: createCaseWorkflow(deps), log: () => {} });
 }, 120_000);
 afterAll(async () => {
@@ -53,27 +45,11 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const until = <T>(what: string, probe: () => T | Promise<T>) => waitFor(what, probe, { timeoutMs: 60_000 });
-
 describe("a sweep page's first emails", () => {
   it("go out once each; a refused one moves only its own case to a person, with the reason", {
     timeout: 120_000,
   }, async () => {
-    const vanpoolIds = (await db.prisma.vanpool.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map(
-      (v) => v.id,
-    );
-    await createSweep(db.prisma, {
-      id: "manual-first-emails",
-      trigger: "cli",
-      pageCount: 1,
-      vanpoolCount: 80,
-      now: new Date(),
-    });
-    const caseIds = await runSweepPage(sweepPageDeps(engine, { agent: deps, settings }), {
-      sweepId: "manual-first-emails",
-      page: 0,
-      vanpoolIds,
-    });
+    const caseIds = await sweepOnePage(engine, deps, { sweepId: "manual-first-emails", concurrency: 3 });
     const cases = await db.prisma.case.findMany({ where: { id: { in: caseIds } }, orderBy: { id: "asc" } });
     const riders = await db.prisma.employee.findMany({
       where: { id: { in: cases.flatMap((c) => (c.meta as { flagged: string[] }).flagged) } },
@@ -94,10 +70,14 @@ describe("a sweep page's first emails", () => {
       where: { direction: "outbound", status: { not: "sent" } },
       include: { thread: true },
     });
-    const failedCase = await until("the refused email's case to need a person", async () => {
-      const row = await db.prisma.case.findUniqueOrThrow({ where: { id: unsent.thread.caseId } });
-      return row.status === "hitl_review" && row;
-    });
+    const failedCase = await waitFor(
+      "the refused email's case to need a person",
+      async () => {
+        const row = await db.prisma.case.findUniqueOrThrow({ where: { id: unsent.thread.caseId } });
+        return row.status === "hitl_review" && row;
+      },
+      { timeoutMs: 60_000 },
+    );
     resend.failFor(0, 200, "");
     const rider = riders.find((r) => r.email === unsent.toAddresses[0])!;
     expect((failedCase.meta as { attention: string }).attention).toBe(`email to ${rider.id} failed: 429 rate limited`);
@@ -133,7 +113,7 @@ describe("a sweep page's first emails", () => {
   it("sent by a page that crashed after handing them over are handed over again under the same keys, and counted once", {
     timeout: 60_000,
   }, async () => {
-    const fresh = await createTestDatabase();
+    const fresh = await createSyntheticDatabase(60, 5);
     const freshEngine = await startJobEngine({
       databaseUrl: fresh.url,
       log: () => {},
@@ -141,21 +121,8 @@ describe("a sweep page's first emails", () => {
       queues: QUEUE_OPTIONS,
     });
     try {
-      await insertFixturesInBulk(fresh.prisma, generateSyntheticFixtures(60, 5));
       const freshDeps: AgentDeps = { ...deps, prisma: fresh.prisma, pool: fresh.pool };
-      const vanpoolIds = (await fresh.prisma.vanpool.findMany({ select: { id: true } })).map((v) => v.id);
-      await createSweep(fresh.prisma, {
-        id: "manual-crash",
-        trigger: "cli",
-        pageCount: 1,
-        vanpoolCount: 60,
-        now: new Date(),
-      });
-      const caseIds = await runSweepPage(sweepPageDeps(freshEngine, { agent: freshDeps, settings }), {
-        sweepId: "manual-crash",
-        page: 0,
-        vanpoolIds,
-      });
+      const caseIds = await sweepOnePage(freshEngine, freshDeps, { sweepId: "manual-crash", concurrency: 3 });
       // The first attempt hands every email over, then loses its database before recording them.
       const sentBefore = resend.sent.length;
       const lost = createPool(fresh.url);

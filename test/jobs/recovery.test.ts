@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInstanceRegistry, type InstanceRegistry } from "../../src/data/instance-repository.js";
 import { QUEUES } from "../../src/jobs/queues.js";
 import { AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
+import { waitFor } from "../support/wait.js";
 
 let h: Harness;
 let registry: InstanceRegistry;
@@ -53,11 +54,11 @@ describe("start-up recovery", () => {
 
     const posted = () =>
       h.fake.thread(AUDIT_CHANNEL, alert.slackTs!).filter((m) => /crashed process was posting/.test(String(m.text)));
-    const deadline = Date.now() + 30_000;
-    while ((await h.jobs.boss.getJobById(QUEUES.threadNote, job!.id))?.state !== "completed") {
-      expect(Date.now()).toBeLessThan(deadline);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await waitFor(
+      "the crashed process's note job to complete",
+      async () => (await h.jobs.boss.getJobById(QUEUES.threadNote, job!.id))?.state === "completed",
+      { timeoutMs: 30_000 },
+    );
     expect(posted()).toHaveLength(1);
     // A second recovery (another replica starting) finds nothing more to take back.
     expect(await h.jobs.retryOrphans()).toBe(0);

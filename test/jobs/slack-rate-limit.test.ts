@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseJobs } from "../../src/jobs/queues.js";
 import { AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
+import { waitFor } from "../support/wait.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -26,9 +27,7 @@ describe("Slack rate limits", () => {
     await Promise.all(notes.map((text, i) => jobs.threadNote(caseId!, `rate-limit-${i}`, text)));
     // A refused post's job waits for its retry: wait until every note is in the thread, then a little longer.
     const inThread = () => h.fake.thread(AUDIT_CHANNEL, alert.slackTs!).filter((m) => notes.includes(String(m.text)));
-    const deadline = Date.now() + 60_000;
-    while (inThread().length < notes.length && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitFor("every note in the thread", () => inThread().length >= notes.length, { timeoutMs: 60_000 });
     await h.bot.idle();
     await new Promise((resolve) => setTimeout(resolve, 3000));
 

@@ -7,18 +7,8 @@ let h: Harness;
 let alertTs: string;
 beforeAll(async () => {
   h = await startHarness();
-  await h.post(
-    h.fake.slashCommandBody({
-      command: "/poolpatrol",
-      text: "audit VP-111",
-      user_id: ALICE,
-      channel_id: AUDIT_CHANNEL,
-    }),
-  );
-  await h.bot.idle();
-  alertTs = h.fake
-    .messages(AUDIT_CHANNEL)
-    .find((m) => /VP-111/.test(String(m.text)) && /CASE-/.test(String(m.text)))!.ts;
+  await h.audit("VP-111");
+  alertTs = h.alertOf("VP-111").ts;
 }, 60_000);
 afterAll(async () => {
   await h.close();

@@ -7,6 +7,7 @@ import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
 import { parseSettings, type SlackSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
+import type { ApprovalRequest } from "../../src/generated/prisma/client.js";
 import type { EmailSender } from "../../src/integrations/email/email-sender.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
 import type { Clock } from "../../src/jobs/clock.js";
@@ -38,6 +39,13 @@ export interface Harness {
   post(body: string, options?: { timestamp?: number; headers?: Record<string, string> }): Promise<Response>;
   /** What `/poolpatrol …` answers `user`, in its ack or, once the listener is done, through its response URL. */
   command(user: string, text: string): Promise<{ text: string; response_type?: string }>;
+  /** `user` (ALICE unless told) types `/poolpatrol audit <vanpool>` in the audit channel; resolves once the app is idle. */
+  audit(vanpoolId: string, user?: string): Promise<Response>;
+  /**
+   * Nine days pass without a reply: every case still waiting for riders proposes a cancellation. Resolves to
+   * the pending cancellation of `vanpoolId`, its card posted in the thread of the case alert.
+   */
+  cancellationProposedFor(vanpoolId: string): Promise<ApprovalRequest>;
   /** The case alert of a vanpool in the audit channel. */
   alertOf(vanpoolId: string): SlackMessage;
   /** The cancellation card in the thread of a vanpool's case alert. */
@@ -107,6 +115,8 @@ export async function startHarness(
     await jobs.stop();
   }
   await boot();
+  const slashCommand = (user: string, text: string) =>
+    fake.slashCommandBody({ command: "/poolpatrol", text, user_id: user, channel_id: AUDIT_CHANNEL });
   const harness: Harness = {
     fake,
     db,
@@ -133,11 +143,25 @@ export async function startHarness(
       return response;
     },
     async command(user, text) {
-      const body = fake.slashCommandBody({ command: "/poolpatrol", text, user_id: user, channel_id: AUDIT_CHANNEL });
+      const body = slashCommand(user, text);
       const acked = await (await harness.post(body)).text();
       if (acked) return JSON.parse(acked);
       const responseUrl = new URLSearchParams(body).get("response_url")!;
       return fake.responses(responseUrl).at(-1)!.body as { text: string; response_type?: string };
+    },
+    async audit(vanpoolId, user = ALICE) {
+      const response = await harness.post(slashCommand(user, `audit ${vanpoolId}`));
+      await bot.idle();
+      return response;
+    },
+    async cancellationProposedFor(vanpoolId) {
+      await bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
+      await bot.idle();
+      const approval = await db.prisma.approvalRequest.findFirstOrThrow({
+        where: { status: "pending", kind: "cancellation", case: { vanpoolId } },
+      });
+      await bot.messages.syncCase(approval.caseId);
+      return approval;
     },
     alertOf: (vanpoolId) => alertOf(fake, AUDIT_CHANNEL, vanpoolId),
     cancellationCardOf: (vanpoolId) =>

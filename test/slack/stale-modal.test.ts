@@ -13,15 +13,7 @@ afterAll(async () => {
 });
 
 it("refuses an Edit submitted after the rider wrote again, sends nothing, and refreshes the card", async () => {
-  await h.post(
-    h.fake.slashCommandBody({
-      command: "/poolpatrol",
-      text: "audit VP-111",
-      user_id: ALICE,
-      channel_id: AUDIT_CHANNEL,
-    }),
-  );
-  await h.bot.idle();
+  await h.audit("VP-111");
   const record = await h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-111", status: "pending_reply" } });
   const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
   const from = "wendell.ashby@northwind.example";

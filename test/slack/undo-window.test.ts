@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buttonsOf } from "../support/slack/messages.js";
 import { waitFor } from "../support/wait.js";
-import { ALICE, AUDIT_CHANNEL, type Harness, startHarness } from "./harness.js";
+import { ALICE, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -17,20 +17,8 @@ afterAll(async () => {
 const hasUndo = () => buttonsOf(h.cancellationCardOf("VP-102")).some((b) => b.action_id === "undo_cancellation");
 
 it("takes Undo off the card when its time is up, without a click", async () => {
-  await h.post(
-    h.fake.slashCommandBody({
-      command: "/poolpatrol",
-      text: "audit VP-102",
-      user_id: ALICE,
-      channel_id: AUDIT_CHANNEL,
-    }),
-  );
-  await h.bot.idle();
-  await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
-  const { id: caseId } = await h.db.prisma.case.findFirstOrThrow({
-    where: { vanpoolId: "VP-102", status: "pre_cancel" },
-  });
-  await h.bot.messages.syncCase(caseId);
+  await h.audit("VP-102");
+  const { caseId } = await h.cancellationProposedFor("VP-102");
 
   await h.click(ALICE, h.cancellationCardOf("VP-102"), "remove_rider:EMP-1065");
   await waitFor("the Undo button", hasUndo);
