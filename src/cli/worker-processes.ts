@@ -1,0 +1,91 @@
+// The `poolpatrol worker` processes a bot (or the sandbox) starts beside itself, so the CPU work of a
+// sweep never waits in front of an ack on the bot's event loop. Each runs the built CLI, its output
+// prefixed with its name; one that dies is started again after a growing pause, and all are stopped
+// (SIGTERM, then SIGKILL if they hang) when the bot stops. A worker whose bot died without stopping it
+// (kill -9) sees its IPC channel close and stops itself.
+import { type ChildProcess, fork } from "node:child_process";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { PROJECT_ROOT } from "../config/settings.js";
+
+export interface WorkerProcessOptions {
+  count: number;
+  /** The worker's environment: the bot's own, with the database it opened. */
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+  /** The script run with `worker` (the CLI's entry point). */
+  script?: string;
+  /** Pause before restarting a worker that died: doubles on each death, back to the first after a healthy run. */
+  restart?: { firstMs: number; maxMs: number; healthyAfterMs: number };
+  /** How long a worker may take to stop after SIGTERM before it is killed. */
+  stopTimeoutMs?: number;
+}
+
+export interface WorkerProcesses {
+  /** The process ids of the workers running now. */
+  pids(): number[];
+  stop(): Promise<void>;
+}
+
+const RESTART = { firstMs: 1_000, maxMs: 30_000, healthyAfterMs: 60_000 };
+
+export function startWorkerProcesses(options: WorkerProcessOptions): WorkerProcesses {
+  const script = options.script ?? path.join(PROJECT_ROOT, "bin", "poolpatrol.js");
+  const restart = options.restart ?? RESTART;
+  const slots = Array.from({ length: options.count }, (_, i) => superviseWorker(i + 1));
+  let stopping = false;
+
+  function superviseWorker(number: number) {
+    const name = `worker ${number}`;
+    const slot: { child?: ChildProcess; timer?: NodeJS.Timeout; pauseMs: number; exited?: Promise<void> } = {
+      pauseMs: restart.firstMs,
+    };
+    const start = () => {
+      slot.timer = undefined;
+      const startedAt = Date.now();
+      // No execArgv: the bot's own Node flags (a profiler, a preloaded probe) are not the worker's.
+      const child = fork(script, ["worker"], {
+        env: options.env,
+        execArgv: [],
+        stdio: ["ignore", "pipe", "pipe", "ipc"],
+      });
+      slot.child = child;
+      for (const stream of [child.stdout!, child.stderr!])
+        createInterface({ input: stream }).on("line", (line) => options.log(`[${name}] ${line}`));
+      options.log(`Pool Patrol ${name} started (process ${child.pid}).`);
+      slot.exited = new Promise((resolve) => {
+        child.once("exit", (code, signal) => {
+          slot.child = undefined;
+          resolve();
+          if (stopping) return;
+          if (Date.now() - startedAt >= restart.healthyAfterMs) slot.pauseMs = restart.firstMs;
+          options.log(
+            `Pool Patrol ${name} stopped (${signal ?? `exit code ${code}`}); starting it again in ${Math.round(slot.pauseMs / 1000)} s.`,
+          );
+          slot.timer = setTimeout(start, slot.pauseMs);
+          slot.pauseMs = Math.min(slot.pauseMs * 2, restart.maxMs);
+        });
+      });
+    };
+    start();
+    return slot;
+  }
+
+  return {
+    pids: () => slots.flatMap((slot) => (slot.child?.pid ? [slot.child.pid] : [])),
+    async stop() {
+      stopping = true;
+      await Promise.all(
+        slots.map(async (slot) => {
+          clearTimeout(slot.timer);
+          const child = slot.child;
+          if (!child) return;
+          child.kill("SIGTERM");
+          const killing = setTimeout(() => child.kill("SIGKILL"), options.stopTimeoutMs ?? 30_000);
+          await slot.exited;
+          clearTimeout(killing);
+        }),
+      );
+    },
+  };
+}
