@@ -173,7 +173,9 @@ describe("the bot's worker process", () => {
       );
       expect(await response.text()).toContain("Auditing every vanpool");
       // The bot plans the sweep (its pages are queued) but audits none of them itself.
-      const sweep = await waitFor("the sweep's pages planned", () => db.prisma.sweep.findFirst(), { timeoutMs: 30_000 });
+      const sweep = await waitFor("the sweep's pages planned", () => db.prisma.sweep.findFirst(), {
+        timeoutMs: 30_000,
+      });
       expect(sweep.pageCount).toBe(VANPOOLS / PAGE_SIZE);
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       expect(await db.prisma.sweepPage.count({ where: { finishedAt: { not: null } } })).toBe(0);
