@@ -104,7 +104,11 @@ export async function workerCommand(): Promise<void> {
     { agent: ctx.agentDeps, settings: settings.sweep, log },
     { plan: false, audit: true },
   );
-  log(`Pool Patrol worker: auditing sweep pages and sending emails; database ${ctx.db.kind}. Ctrl-C stops it.`);
+  log(
+    process.channel
+      ? "Pool Patrol worker: auditing sweep pages and sending emails for the bot that started it."
+      : `Pool Patrol worker: auditing sweep pages and sending emails; database ${ctx.db.kind}. Ctrl-C stops it.`,
+  );
   await stopped;
   await ctx.close();
 }
