@@ -8,7 +8,7 @@ import { startSandbox } from "../sandbox/sandbox.js";
 import { createSlackApp } from "../slack/app.js";
 import { log } from "./command-kit.js";
 import { type CliContext, loadSettings, openContext, seedIfEmpty } from "./context.js";
-import { startWorkerProcesses } from "./worker-processes.js";
+import { startWorkerProcesses, WORKER_NICENESS } from "./worker-processes.js";
 
 export async function startCommand(): Promise<void> {
   const settings = loadSettings();
@@ -85,9 +85,6 @@ function startWorkers(ctx: CliContext) {
     log,
   });
 }
-
-/** The worker's niceness (0 normal, 19 lowest); lowering one's own priority needs no privilege, raising it does. */
-const WORKER_NICENESS = 10;
 
 /**
  * Audits sweep pages and sends first and case emails, with no Slack of its own: a bot starts

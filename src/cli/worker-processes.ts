@@ -4,6 +4,7 @@
 // (SIGTERM, then SIGKILL if they hang) when the bot stops. A worker whose bot died without stopping it
 // (kill -9) sees its IPC channel close and stops itself.
 import { type ChildProcess, fork } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { PROJECT_ROOT } from "../config/settings.js";
@@ -26,6 +27,9 @@ export interface WorkerProcesses {
   pids(): number[];
   stop(): Promise<void>;
 }
+
+/** A worker's niceness (0 normal, 19 lowest); lowering a priority needs no privilege, raising it does. */
+export const WORKER_NICENESS = 10;
 
 const RESTART = { firstMs: 1_000, maxMs: 30_000, healthyAfterMs: 60_000 };
 
@@ -50,6 +54,8 @@ export function startWorkerProcesses(options: WorkerProcessOptions): WorkerProce
         stdio: ["ignore", "pipe", "pipe", "ipc"],
       });
       slot.child = child;
+      // From its first instruction: loading its modules is seconds of CPU the bot's acks should not wait behind.
+      if (child.pid) os.setPriority(child.pid, WORKER_NICENESS);
       for (const stream of [child.stdout!, child.stderr!])
         createInterface({ input: stream }).on("line", (line) => options.log(`[${name}] ${line}`));
       options.log(`Pool Patrol ${name} started (process ${child.pid}).`);
