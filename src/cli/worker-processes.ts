@@ -14,35 +14,25 @@ export interface WorkerProcessOptions {
   /** The worker's environment: the bot's own, with the database it opened. */
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
-  /** The script run with `worker` (the CLI's entry point). */
-  script?: string;
-  /** Pause before restarting a worker that died: doubles on each death, back to the first after a healthy run. */
-  restart?: { firstMs: number; maxMs: number; healthyAfterMs: number };
-  /** How long a worker may take to stop after SIGTERM before it is killed. */
-  stopTimeoutMs?: number;
-}
-
-export interface WorkerProcesses {
-  /** The process ids of the workers running now. */
-  pids(): number[];
-  stop(): Promise<void>;
 }
 
 /** A worker's niceness (0 normal, 19 lowest); lowering a priority needs no privilege, raising it does. */
 export const WORKER_NICENESS = 10;
 
+/** Pause before restarting a worker that died: doubles on each death, back to the first after a healthy run. */
 const RESTART = { firstMs: 1_000, maxMs: 30_000, healthyAfterMs: 60_000 };
+/** How long a worker may take to stop after SIGTERM before it is killed. */
+const STOP_TIMEOUT_MS = 30_000;
 
-export function startWorkerProcesses(options: WorkerProcessOptions): WorkerProcesses {
-  const script = options.script ?? path.join(PROJECT_ROOT, "bin", "poolpatrol.js");
-  const restart = options.restart ?? RESTART;
+export function startWorkerProcesses(options: WorkerProcessOptions): { stop(): Promise<void> } {
+  const script = path.join(PROJECT_ROOT, "bin", "poolpatrol.js");
   const slots = Array.from({ length: options.count }, (_, i) => superviseWorker(i + 1));
   let stopping = false;
 
   function superviseWorker(number: number) {
     const name = `worker ${number}`;
     const slot: { child?: ChildProcess; timer?: NodeJS.Timeout; pauseMs: number; exited?: Promise<void> } = {
-      pauseMs: restart.firstMs,
+      pauseMs: RESTART.firstMs,
     };
     const start = () => {
       slot.timer = undefined;
@@ -55,7 +45,12 @@ export function startWorkerProcesses(options: WorkerProcessOptions): WorkerProce
       });
       slot.child = child;
       // From its first instruction: loading its modules is seconds of CPU the bot's acks should not wait behind.
-      if (child.pid) os.setPriority(child.pid, WORKER_NICENESS);
+      try {
+        if (child.pid) os.setPriority(child.pid, WORKER_NICENESS);
+      } catch {
+        // Already gone: its exit is reported (and it is restarted) below.
+      }
+      child.once("error", (error) => options.log(`Pool Patrol ${name}: ${error.message}`));
       for (const stream of [child.stdout!, child.stderr!])
         createInterface({ input: stream }).on("line", (line) => options.log(`[${name}] ${line}`));
       options.log(`Pool Patrol ${name} started (process ${child.pid}).`);
@@ -64,12 +59,12 @@ export function startWorkerProcesses(options: WorkerProcessOptions): WorkerProce
           slot.child = undefined;
           resolve();
           if (stopping) return;
-          if (Date.now() - startedAt >= restart.healthyAfterMs) slot.pauseMs = restart.firstMs;
+          if (Date.now() - startedAt >= RESTART.healthyAfterMs) slot.pauseMs = RESTART.firstMs;
           options.log(
             `Pool Patrol ${name} stopped (${signal ?? `exit code ${code}`}); starting it again in ${Math.round(slot.pauseMs / 1000)} s.`,
           );
           slot.timer = setTimeout(start, slot.pauseMs);
-          slot.pauseMs = Math.min(slot.pauseMs * 2, restart.maxMs);
+          slot.pauseMs = Math.min(slot.pauseMs * 2, RESTART.maxMs);
         });
       });
     };
@@ -78,7 +73,6 @@ export function startWorkerProcesses(options: WorkerProcessOptions): WorkerProce
   }
 
   return {
-    pids: () => slots.flatMap((slot) => (slot.child?.pid ? [slot.child.pid] : [])),
     async stop() {
       stopping = true;
       await Promise.all(
@@ -87,7 +81,7 @@ export function startWorkerProcesses(options: WorkerProcessOptions): WorkerProce
           const child = slot.child;
           if (!child) return;
           child.kill("SIGTERM");
-          const killing = setTimeout(() => child.kill("SIGKILL"), options.stopTimeoutMs ?? 30_000);
+          const killing = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
           await slot.exited;
           clearTimeout(killing);
         }),
