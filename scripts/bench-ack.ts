@@ -7,11 +7,11 @@
 // `/poolpatrol status CASE-…`, half "View evidence" clicks on case alerts) are sent and the time from
 // writing each request to the first byte of its HTTP answer (the ack) is printed, then what the bot's
 // probe (bench-ack-probe.mjs) saw inside: its time to ack, its event-loop delay and its CPU. Asserts
-// nothing. `… bench-ack.ts 20000` sets the size. BENCH_SWEEP_WORKER=1 audits the sweep's pages in a
-// `poolpatrol worker` process beside the bot (POOLPATROL_SWEEP_IN_BOT=false); BENCH_NO_SWEEP=1
-// measures with no sweep; BENCH_ONLY_HELP=1 sends only `/poolpatrol help` (answered in the ack, no
+// nothing. `… bench-ack.ts 20000` sets the size. The sweep's pages are audited by the worker process the
+// bot starts (the default POOLPATROL_WORKER_PROCESSES=1); BENCH_SWEEP_IN_BOT=1 audits them in the bot's own
+// process (POOLPATROL_WORKER_PROCESSES=0); BENCH_NO_SWEEP=1 measures with no sweep; BENCH_ONLY_HELP=1 sends only `/poolpatrol help` (answered in the ack, no
 // work after it: the floor the machine allows); BENCH_CPU_PROF=DIR writes the bot's CPU profile
-// (node --cpu-prof) there. BENCH_KEEP_LOGS=DIR keeps what the bot and worker logged. Needs the build
+// (node --cpu-prof) there. BENCH_KEEP_LOGS=DIR keeps what the bot and its worker logged. Needs the build
 // (`npm run build`).
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -138,14 +138,14 @@ try {
   await seedFixtures(db.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")), { inbound: false });
   await insertFixturesInBulk(db.prisma, generateSyntheticFixtures(SIZE));
 
-  const separateWorker = Boolean(process.env.BENCH_SWEEP_WORKER);
+  const sweepInBot = Boolean(process.env.BENCH_SWEEP_IN_BOT);
   const port = await freePort();
   const signingSecret = randomBytes(16).toString("hex");
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: url,
     POOLPATROL_DATA_DIR: path.join(dataDir, "app"),
-    POOLPATROL_SWEEP_IN_BOT: String(!separateWorker),
+    POOLPATROL_WORKER_PROCESSES: sweepInBot ? "0" : "1",
     SLACK_BOT_TOKEN: slack.botToken,
     SLACK_SIGNING_SECRET: signingSecret,
     SLACK_API_URL: slack.apiUrl,
@@ -159,7 +159,6 @@ try {
   const probe = ["--import", pathToFileURL(path.join(PROJECT_ROOT, "scripts", "bench-ack-probe.mjs")).href];
   const bot = startChild(["start"], { ...env, BENCH_ACK_PROBE_OUT: probeFile }, [...profile, ...probe]);
   children.push(bot);
-  if (separateWorker) children.push(startChild(["worker"], env));
   const appUrl = `http://127.0.0.1:${port}/slack/events`;
 
   const cases = await listCases(db.prisma);
@@ -233,7 +232,7 @@ try {
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)]!;
   const totals = sweepId === "none" ? undefined : await findSweepTotals(db.prisma, sweepId);
-  const where = separateWorker ? "in a separate worker process" : "in the bot's process";
+  const where = sweepInBot ? "in the bot's process" : "in the worker process the bot started";
   console.log(
     `\nAck latency: ${ROUNDS} rounds of ${CONCURRENT} concurrent requests (${onlyHelp ? "/poolpatrol help only" : 'half /poolpatrol status, half "View evidence" clicks'}) sent by the local Slack to the bot in its own process (built CLI, HTTP mode), timed from each request written to the first byte of its answer, ${sweepId === "none" ? "with no sweep running" : `while it sweeps ${where}`} (${SIZE + 18} vanpools) (${os.cpus().length} cores, load average ${Math.max(...loads).toFixed(2)} at most during the rounds)`,
   );
@@ -260,9 +259,7 @@ try {
   await slack.close();
   await server.stop();
   if (process.env.BENCH_KEEP_LOGS)
-    for (const name of ["start", "worker"])
-      if (fs.existsSync(path.join(dataDir, `${name}.log`)))
-        fs.copyFileSync(path.join(dataDir, `${name}.log`), path.join(process.env.BENCH_KEEP_LOGS, `${name}.log`));
+    fs.copyFileSync(path.join(dataDir, "start.log"), path.join(process.env.BENCH_KEEP_LOGS, "start.log"));
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 // A timer of the embedded server keeps the event loop alive: exit once the output is written.

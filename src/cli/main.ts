@@ -8,7 +8,7 @@ import { databaseProblem } from "./database-problem.js";
 import { createProgram } from "./program.js";
 
 /** Commands that keep running; every other command does its work and exits. */
-const LONG_RUNNING = new Set(["start", "sandbox"]);
+const LONG_RUNNING = new Set(["start", "sandbox", "worker"]);
 
 export async function main(argv: string[]): Promise<number> {
   // Prisma compiles each query in WebAssembly; V8's optimising tier for it costs a short command

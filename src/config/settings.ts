@@ -119,10 +119,7 @@ const settingsSchema = z.object({
   POOLPATROL_SWEEP_CONCURRENCY: number(4, (n) => n.int("must be a whole number").min(1).max(64)),
   POOLPATROL_SWEEP_PAGE_SIZE: number(500, (n) => n.int("must be a whole number").min(10).max(5000)),
   POOLPATROL_SWEEP_PAGE_TIMEOUT_SECONDS: number(900, (n) => n.int("must be a whole number of seconds").min(5)),
-  POOLPATROL_SWEEP_IN_BOT: z.preprocess(
-    emptyAsUndefined,
-    z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
-  ),
+  POOLPATROL_WORKER_PROCESSES: number(1, (n) => n.int("must be a whole number").min(0).max(16)),
   LANGSMITH_API_KEY: optionalString,
   LANGSMITH_ENDPOINT: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
   LANGSMITH_PROJECT: z.preprocess(emptyAsUndefined, z.string().default("pool-patrol")),
@@ -186,9 +183,12 @@ export interface Settings {
     concurrency: number;
     pageSize: number;
     pageTimeoutSeconds: number;
-    /** False: the bot plans and announces sweeps, `poolpatrol worker` processes audit their pages. */
-    inBot: boolean;
   };
+  /**
+   * `poolpatrol worker` processes a bot or the sandbox starts and supervises, so a sweep's CPU work runs
+   * outside the process answering Slack; 0: the bot works every queue itself.
+   */
+  workerProcesses: number;
   langsmith: { apiKey: string; endpoint: string | undefined; project: string } | undefined;
 }
 
@@ -322,8 +322,8 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       concurrency: s.POOLPATROL_SWEEP_CONCURRENCY,
       pageSize: s.POOLPATROL_SWEEP_PAGE_SIZE,
       pageTimeoutSeconds: s.POOLPATROL_SWEEP_PAGE_TIMEOUT_SECONDS,
-      inBot: s.POOLPATROL_SWEEP_IN_BOT === "true",
     },
+    workerProcesses: s.POOLPATROL_WORKER_PROCESSES,
     langsmith: s.LANGSMITH_API_KEY
       ? { apiKey: s.LANGSMITH_API_KEY, endpoint: s.LANGSMITH_ENDPOINT, project: s.LANGSMITH_PROJECT }
       : undefined,

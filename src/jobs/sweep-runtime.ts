@@ -12,6 +12,8 @@ export function createBotSweeps(input: {
   agent: AgentDeps;
   settings: Settings;
   log: (line: string) => void;
+  /** False when worker processes audit the pages and send the first emails (the default is true). */
+  auditPages?: boolean;
 }) {
   let schedule: { stop(): void } | undefined;
   return {
@@ -32,7 +34,7 @@ export function createBotSweeps(input: {
             jobs: input.engine,
           }),
         },
-        { plan: true, audit: input.settings.sweep.inBot },
+        { plan: true, audit: input.auditPages ?? true },
       );
       schedule = scheduleSweeps(input.engine, {
         cron: input.settings.sweep.cron,

@@ -35,7 +35,11 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-export async function startSandbox(ctx: CliContext, options: { port: number; host?: string }): Promise<RunningSandbox> {
+export async function startSandbox(
+  ctx: CliContext,
+  /** `auditSweepPages: false` when worker processes audit a sweep's pages (the default is true). */
+  options: { port: number; host?: string; auditSweepPages?: boolean },
+): Promise<RunningSandbox> {
   const signingSecret = randomBytes(16).toString("hex");
   let slack!: FakeSlack;
   let bot!: SlackApp;
@@ -81,6 +85,7 @@ export async function startSandbox(ctx: CliContext, options: { port: number; hos
     agent: ctx.agentDeps,
     settings: ctx.settings,
     log: (line) => process.stderr.write(`${line}\n`),
+    auditPages: options.auditSweepPages,
   });
   // The local Slack has no rate limits: posts are not spaced out.
   bot = await createSlackApp({
