@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { ChatPostMessageArguments, WebClient } from "@slack/web-api";
 import type { PrismaClient } from "../data/prisma.js";
 import type { SlackLocation } from "../data/slack-message-repository.js";
-import { dropPost, holdPost, keepPost, letGoOfPost } from "../data/slack-post-repository.js";
+import { dropPost, holdPost, keepPost, keptPost, letGoOfPost } from "../data/slack-post-repository.js";
 import type { ChannelPacer } from "./channel-pacer.js";
 
 export const POST_EVENT_TYPE = "poolpatrol_post";
@@ -76,6 +76,11 @@ export async function postOnce(deps: PostOnceDeps, post: OncePost): Promise<Slac
       throw error;
     }
   });
+}
+
+/** A message no other row points at (a thread note, an answer, a notice): its claim is kept as its record. */
+export function postKeptOnce(deps: PostOnceDeps, key: string, args: ChatPostMessageArguments): Promise<SlackLocation> {
+  return postOnce(deps, { key, args, posted: () => keptPost(deps.prisma, key) });
 }
 
 async function send(client: WebClient, post: OncePost): Promise<SlackLocation> {

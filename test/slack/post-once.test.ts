@@ -8,8 +8,9 @@ import { caseJobs } from "../../src/jobs/queues.js";
 import { queueMissingAlerts } from "../../src/jobs/slack-jobs.js";
 import { createSweepAnnouncer } from "../../src/jobs/sweep-announce.js";
 import { POST_EVENT_TYPE } from "../../src/slack/post-once.js";
+import { failNextWrite as failNext, faultFired as fired } from "../support/db-faults.js";
 import { waitFor } from "../support/wait.js";
-import { AUDIT_CHANNEL, type Harness, startHarness } from "./harness.js";
+import { AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -22,25 +23,9 @@ afterAll(async () => {
 
 const until = <T>(what: string, probe: () => T | Promise<T>) => waitFor(what, probe, { timeoutMs: 60_000 });
 
-/** The next write of `column` on a row of `table` matching `when` fails once, as a database that drops out would. */
-async function failNextWrite(name: string, table: string, column: string, when: string): Promise<void> {
-  const db = h.db.prisma;
-  // A sequence counts outside the failing transaction: only the first write fails.
-  await db.$executeRawUnsafe(`CREATE SEQUENCE fault_${name}`);
-  await db.$executeRawUnsafe(
-    `CREATE FUNCTION fault_${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-       IF nextval('fault_${name}') = 1 THEN RAISE EXCEPTION 'injected fault: ${name}'; END IF; RETURN NEW; END $$`,
-  );
-  await db.$executeRawUnsafe(
-    `CREATE TRIGGER fault_${name} BEFORE UPDATE OF ${column} ON ${table} FOR EACH ROW
-     WHEN (NEW.${column} IS NOT NULL AND ${when}) EXECUTE FUNCTION fault_${name}()`,
-  );
-}
-
-async function faultFired(name: string): Promise<boolean> {
-  const [row] = await h.db.prisma.$queryRawUnsafe<{ is_called: boolean }[]>(`SELECT is_called FROM fault_${name}`);
-  return Boolean(row?.is_called);
-}
+const failNextWrite = (name: string, table: string, column: string, when: string) =>
+  failNext(h.db.prisma, { name, table, column, when });
+const faultFired = (name: string) => fired(h.db.prisma, name);
 
 /** Successful chat.postMessage calls that carried `key` (from the `since`-th call to the local Slack on). */
 const postsOf = (key: string, since = 0) =>
@@ -107,6 +92,36 @@ describe("a post whose ts could not be stored is not posted again", () => {
       return Number(row!.n) === 1;
     });
     expect(h.fake.thread(AUDIT_CHANNEL, record.slackTs!).filter((m) => m.text === text)).toHaveLength(1);
+  });
+
+  it("the answer to a question in a case's thread", { timeout: 90_000 }, async () => {
+    const record = await caseOf("VP-111");
+    await failNextWrite("answer", "slack_post_intents", "ts", "NEW.key LIKE 'answer:%'");
+    const since = h.fake.calls.length;
+    const asked = h.fake.userMessage({
+      user: CAROL,
+      channel: AUDIT_CHANNEL,
+      text: "why did this case fail?",
+      thread_ts: record.slackTs!,
+    });
+    expect((await h.post(asked.body)).status).toBe(200);
+    await until("the answer recorded", async () => faultFired("answer"));
+    await h.bot.idle();
+    await until("the answer's retry done", async () => {
+      const [row] = await h.db.prisma.$queryRawUnsafe<{ n: bigint }[]>(
+        "SELECT count(*) AS n FROM slack_post_intents WHERE key LIKE 'answer:%' AND ts IS NOT NULL",
+      );
+      return Number(row!.n) === 1;
+    });
+    const answers = h.fake
+      .thread(AUDIT_CHANNEL, record.slackTs!)
+      .filter((m) => m.bot_id && Number(m.ts) > Number(asked.message.ts));
+    expect(answers).toHaveLength(1);
+    expect(String(answers[0]!.text)).toMatch(/Location check/);
+    const answerPosts = h.fake.calls
+      .slice(since)
+      .filter((c) => c.method === "chat.postMessage" && c.response?.ok && c.body.thread_ts === record.slackTs);
+    expect(answerPosts).toHaveLength(1);
   });
 
   it("a digest", { timeout: 60_000 }, async () => {
