@@ -25,8 +25,7 @@ import { createChannelPacer } from "./channel-pacer.js";
 import { type PostOnceDeps, postKeptOnce, postOnce } from "./post-once.js";
 import type { SlackContext } from "./slack-context.js";
 import { sweepThread } from "./sweep-summary-post.js";
-
-const GONE = new Set(["message_not_found", "cant_update_message", "channel_not_found", "is_archived"]);
+import { updateInPlace } from "./update-in-place.js";
 
 export function createCaseMessages(
   ctx: Pick<SlackContext, "deps" | "client" | "slack">,
@@ -36,17 +35,7 @@ export function createCaseMessages(
   const pacer = createChannelPacer(prisma, { intervalMs: options.channelIntervalMs, client: ctx.client });
   const once: PostOnceDeps = { prisma, client: ctx.client, pacer };
 
-  /** Updates a message in place; false when Slack no longer has it. */
-  const update = (args: ChatUpdateArguments) =>
-    pacer.run(args.channel, async () => {
-      try {
-        await ctx.client.chat.update(args);
-        return true;
-      } catch (error) {
-        if (GONE.has((error as { data?: { error?: string } }).data?.error ?? "")) return false;
-        throw error;
-      }
-    });
+  const update = (args: ChatUpdateArguments) => updateInPlace(ctx.client, pacer, args);
 
   /** A case a sweep opened (its actor is "sweep:<id>") has its alert in that sweep's summary thread. */
   async function homeOf(openedBy: unknown): Promise<SlackLocation | undefined> {

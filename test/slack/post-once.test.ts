@@ -2,6 +2,7 @@
 // it (the same window a kill -9 between the two leaves): the retry finds the message by the key it
 // carries in its metadata instead of posting again. Faults are injected in the real database (a
 // trigger that refuses the first write of a message's ts); messages are counted at the local Slack.
+// A sweep summary deleted in Slack is posted again rather than failing the announcement.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSweep, findSweepTotals } from "../../src/data/sweep-repository.js";
 import { caseJobs } from "../../src/jobs/queues.js";
@@ -187,5 +188,46 @@ describe("a post whose ts could not be stored is not posted again", () => {
     expect(postsOf(`sweep:${sweepId}`)).toHaveLength(1);
     expect(h.fake.messages(AUDIT_CHANNEL).filter((m) => m.ts === summary)).toHaveLength(1);
     for (const id of [first, second]) expect(postsOf(`alert:${id}`, callsBefore), id).toHaveLength(1);
+  });
+});
+
+describe("a message deleted in Slack", () => {
+  it("a sweep's summary is posted again when the sweep is announced, and the sweep points at it", {
+    timeout: 60_000,
+  }, async () => {
+    const sweepId = `manual-deleted-${Date.now()}`;
+    await createSweep(h.db.prisma, { id: sweepId, trigger: "cli", pageCount: 1, vanpoolCount: 0, now: new Date() });
+    const announce = createSweepAnnouncer({
+      prisma: h.db.prisma,
+      client: h.bot.app.client,
+      channel: AUDIT_CHANNEL,
+      jobs: h.jobs,
+      channelIntervalMs: 0,
+    });
+    const summaryTs = async () => (await h.db.prisma.sweep.findUniqueOrThrow({ where: { id: sweepId } })).slackTs;
+    await announce((await findSweepTotals(h.db.prisma, sweepId))!);
+    const first = await summaryTs();
+    expect(first).toBeTruthy();
+    await h.bot.app.client.chat.delete({ channel: AUDIT_CHANNEL, ts: first! });
+
+    const since = h.fake.calls.length;
+    await announce((await findSweepTotals(h.db.prisma, sweepId))!);
+    const second = await summaryTs();
+    expect(second).toBeTruthy();
+    expect(second).not.toBe(first);
+    expect(h.fake.messages(AUDIT_CHANNEL).map((m) => m.ts)).toContain(second);
+    expect(postsOf(`sweep:${sweepId}`, since)).toHaveLength(1);
+
+    // Announced again (the finish job retried): the new summary is updated in place, nothing more is posted.
+    const updates = h.fake.callsTo("chat.update").length;
+    await announce((await findSweepTotals(h.db.prisma, sweepId))!);
+    expect(await summaryTs()).toBe(second);
+    expect(postsOf(`sweep:${sweepId}`)).toHaveLength(2);
+    expect(
+      h.fake
+        .callsTo("chat.update")
+        .slice(updates)
+        .filter((c) => c.body.ts === second && c.response?.ok),
+    ).toHaveLength(1);
   });
 });
