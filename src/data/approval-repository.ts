@@ -222,6 +222,18 @@ const toRiderRecord = (r: RiderRow): RiderDecisionRecord => ({
   undone_at: r.undoneAt,
 });
 
+/** Per-rider decisions of every cancellation request of a case, by request id, in one query. */
+export async function listCaseRiderDecisions(
+  prisma: PrismaClient,
+  caseId: string,
+): Promise<Record<string, RiderDecisionRecord[]>> {
+  const requests = await prisma.approvalRequest.findMany({
+    where: { caseId, kind: "cancellation" },
+    select: { id: true, riders: { orderBy: { id: "asc" } } },
+  });
+  return Object.fromEntries(requests.map((r) => [r.id, r.riders.map(toRiderRecord)]));
+}
+
 export async function listRiderDecisions(prisma: PrismaClient, approvalId: string): Promise<RiderDecisionRecord[]> {
   const rows = await prisma.riderDecision.findMany({ where: { approvalId }, orderBy: { id: "asc" } });
   return rows.map(toRiderRecord);

@@ -1,10 +1,10 @@
 // What Slack's case alert and approval cards show about a case, read in one place:
 // the evidence it stands on, its riders' first names, their replies and answers,
 // and how it came to a cancellation.
-import { listRiderDecisions, type RiderDecisionRecord } from "./approval-repository.js";
+import { listCaseRiderDecisions, type RiderDecisionRecord } from "./approval-repository.js";
 import { type CaseRecord, getCase, listCases } from "./case-repository.js";
 import type { PrismaClient } from "./prisma.js";
-import { type CaseEvidence, findCaseEvidence } from "./verification-repository.js";
+import { type CaseEvidence, caseEvidenceOf } from "./verification-repository.js";
 
 export interface CaseCardData {
   record: CaseRecord;
@@ -31,9 +31,9 @@ export interface CaseCardData {
 
 export async function findCaseCardData(prisma: PrismaClient, caseId: string): Promise<CaseCardData> {
   const record = await getCase(prisma, caseId);
-  const [vanpool, evidence, thread, events] = await Promise.all([
+  const [vanpool, evidence, thread, events, riderDecisions] = await Promise.all([
     prisma.vanpool.findUnique({ where: { id: record.vanpool_id }, select: { name: true } }),
-    findCaseEvidence(prisma, caseId),
+    caseEvidenceOf(prisma, { caseId, vanpoolId: record.vanpool_id, resolvedAt: record.resolved_at }),
     prisma.emailThread.findUnique({
       where: { caseId },
       include: {
@@ -44,14 +44,8 @@ export async function findCaseCardData(prisma: PrismaClient, caseId: string): Pr
       where: { subjectType: "case", subjectId: caseId, action: { in: ["case.status_changed", "case.reply_timeout"] } },
       orderBy: { id: "asc" },
     }),
+    listCaseRiderDecisions(prisma, caseId),
   ]);
-  const cancellations = await prisma.approvalRequest.findMany({
-    where: { caseId, kind: "cancellation" },
-    select: { id: true },
-  });
-  const riderDecisions = Object.fromEntries(
-    await Promise.all(cancellations.map(async ({ id }) => [id, await listRiderDecisions(prisma, id)] as const)),
-  );
   const messages = thread?.messages ?? [];
   const senders = messages.filter((m) => m.direction === "inbound").map((m) => m.fromAddress.toLowerCase());
   const employees = await prisma.employee.findMany({

@@ -68,6 +68,12 @@ export async function quarantineEmail(
     now: Date;
   },
 ): Promise<QuarantinedRecord> {
+  // The same email again (a redelivery after processing failed) is the one kept the first time.
+  const messageId = input.headers["message-id"];
+  const kept =
+    messageId &&
+    (await prisma.quarantinedEmail.findFirst({ where: { headers: { path: ["message-id"], equals: messageId } } }));
+  if (kept) return toQuarantined(kept);
   const row = await prisma.quarantinedEmail.create({
     data: {
       // A message id: assigning it to a thread later keeps the same id.

@@ -61,3 +61,13 @@ export async function keptPost(
   const row = await prisma.slackPostIntent.findUnique({ where: { key }, select: { channel: true, ts: true } });
   return row?.ts ? { channel: row.channel, ts: row.ts } : undefined;
 }
+
+/**
+ * Deletes posts kept as their own record (thread notes, answers, notices) first claimed before `before`:
+ * by then no retry of theirs is left. Claims still under way, or never finished, are kept.
+ */
+export async function pruneKeptPosts(prisma: PrismaClient, before: Date): Promise<number> {
+  return prisma.$executeRaw`
+    DELETE FROM slack_post_intents
+    WHERE ts IS NOT NULL AND intended_at < ${before}`;
+}

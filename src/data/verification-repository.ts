@@ -194,9 +194,20 @@ export type CaseEvidence = LatestResults;
 export async function findCaseEvidence(prisma: PrismaClient, caseId: string): Promise<CaseEvidence> {
   const found = await prisma.case.findUnique({ where: { id: caseId }, select: { vanpoolId: true, resolvedAt: true } });
   if (!found) return {};
+  return caseEvidenceOf(prisma, { caseId, vanpoolId: found.vanpoolId, resolvedAt: found.resolvedAt });
+}
+
+/** `findCaseEvidence` for a case already read. */
+export function caseEvidenceOf(
+  prisma: PrismaClient,
+  found: { caseId: string; vanpoolId: string; resolvedAt: Date | null },
+): Promise<CaseEvidence> {
   return latestPerCheck(prisma, {
     vanpoolId: found.vanpoolId,
-    OR: [{ caseId }, { caseId: null, ...(found.resolvedAt ? { finishedAt: { lte: found.resolvedAt } } : {}) }],
+    OR: [
+      { caseId: found.caseId },
+      { caseId: null, ...(found.resolvedAt ? { finishedAt: { lte: found.resolvedAt } } : {}) },
+    ],
   });
 }
 

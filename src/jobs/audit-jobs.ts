@@ -94,7 +94,7 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
         if (refused) return { refused: (error as Error).message };
         throw error;
       }
-      await answer(request, result, started);
+      await answer(request, result, started, job.id);
       deps.log(
         `audit ${request.vanpoolId} by ${request.userId}: ${result.case_id ?? "no case"} ${result.status ?? ""}`,
       );
@@ -103,7 +103,8 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
     { concurrency: deps.concurrency },
   );
 
-  async function answer(request: AuditRequest, result: CaseManagerResult, started: Date): Promise<void> {
+  /** `jobId` names the note a click's answer leaves in the case thread: a retried job posts it once. */
+  async function answer(request: AuditRequest, result: CaseManagerResult, started: Date, jobId: string) {
     const { vanpoolId, answer: to } = request;
     const sameClosedCase = to.via === "click" && to.closed && result.case_id === to.caseId;
     if (!result.case_id || sameClosedCase) {
@@ -121,6 +122,7 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
       await deps.messages.postInThread(
         result.case_id,
         `🔁 <@${request.userId}> re-audited ${vanpoolId}: ${STATUS_LABEL[result.status ?? ""] ?? "done"}. ${result.reasoning}`,
+        `reaudit:${jobId}`,
       );
       return;
     }

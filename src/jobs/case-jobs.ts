@@ -8,6 +8,7 @@ import { undoUntil } from "../cases/undo-cancellation.js";
 import { failAbandonedRuns } from "../data/agent-run-repository.js";
 import { claimReminders, expirePendingBefore, getApproval } from "../data/approval-repository.js";
 import { expiredCaseThreads } from "../data/checkpoint-repository.js";
+import { pruneKeptPosts } from "../data/slack-post-repository.js";
 import { decisionNote } from "../slack/blocks/decision-note.js";
 import type { JobEngine } from "./engine.js";
 import { caseJobs, QUEUES } from "./queues.js";
@@ -98,11 +99,13 @@ export async function registerCaseJobs(engine: JobEngine, { deps, workflow, log 
 
   await engine.work<{ slot: string }>(QUEUES.retention, async () => {
     const days = deps.settings.jobs.checkpointRetentionDays;
-    const threads = await expiredCaseThreads(deps.pool, new Date(deps.now().getTime() - days * 24 * HOUR));
+    const cutoff = new Date(deps.now().getTime() - days * 24 * HOUR);
+    const threads = await expiredCaseThreads(deps.pool, cutoff);
     for (const threadId of threads) await deps.checkpointer.deleteThread(threadId);
     if (threads.length > 0)
       log(`retention: deleted ${threads.length} checkpoint thread(s) of cases closed ${days}+ days`);
-    return { deletedThreads: threads.length };
+    const keptPosts = await pruneKeptPosts(deps.prisma, cutoff);
+    return { deletedThreads: threads.length, deletedPostRecords: keptPosts };
   });
 }
 

@@ -15,6 +15,8 @@ import { JOB_SCHEMA } from "../data/job-repository.js";
 export const DEAD_LETTERS = "dead-letters";
 const DEADLOCK_DETECTED = "40P01";
 const QUEUE_ATTEMPTS = 5;
+/** How often the spare workers of a queue look for jobs when nobody woke them (a safety net). */
+const SPARE_POLLING_SECONDS = 60;
 
 export interface QueueDefaults {
   retryLimit?: number;
@@ -178,15 +180,25 @@ export async function startJobEngine(options: {
         let worker = "";
         worker = await boss.work<T>(
           name,
-          { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: polling },
+          // One worker per queue polls; the others wait to be woken by it (or by a send here), so an idle
+          // process asks the database once per queue and interval rather than once per worker.
+          { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: i === 0 ? polling : SPARE_POLLING_SECONDS },
           async ([job]) => {
+            const wakeSpares = () => {
+              for (const other of workers.get(name) ?? []) if (other !== worker) boss.notifyWorker(other);
+            };
+            // A job came: the queue may hold more, for the spare workers to take at once; and while the
+            // polling worker is busy, the spares look in its place at its interval.
+            wakeSpares();
             const mark = `job:${name}:${job!.id}`;
             await registry.mark(mark, instanceId);
+            const standIn = i === 0 ? setInterval(wakeSpares, polling * 1000) : undefined;
             try {
               const result = await handler(job!);
               sent.forget(job!.id);
               return result;
             } finally {
+              clearInterval(standIn);
               await registry.unmark(mark, instanceId);
               // pg-boss waits a polling interval after every job; a queue that had work is asked again at once.
               boss.notifyWorker(worker);

@@ -1,14 +1,15 @@
 // Tells the audit channel how a sweep went: one summary message (posted once across crashes and
-// replicas, updated in place if the job runs again), and each new case's alert in its thread
-// rather than in the channel. Each
-// alert is a Slack job of its own (a case sync into the summary's thread, paced per channel
-// and retried alone), so one failing post neither holds up nor repeats the others.
+// replicas, updated in place if the job runs again, posted again if deleted in Slack), and each
+// new case's alert in its thread rather than in the channel. Each alert is a Slack job of its own
+// (a case sync into the summary's thread, paced per channel and retried alone), so one failing
+// post neither holds up nor repeats the others.
 import type { WebClient } from "@slack/web-api";
 import type { PrismaClient } from "../data/prisma.js";
 import { casesWithoutAlert, type SweepTotals } from "../data/sweep-repository.js";
 import { sweepSummary } from "../slack/blocks/sweep-summary.js";
 import { createChannelPacer } from "../slack/channel-pacer.js";
 import { postSweepSummary } from "../slack/sweep-summary-post.js";
+import { updateInPlace } from "../slack/update-in-place.js";
 import { caseJobs, type JobSender } from "./queues.js";
 
 export function createSweepAnnouncer(deps: {
@@ -24,12 +25,9 @@ export function createSweepAnnouncer(deps: {
   const once = { prisma: deps.prisma, client: deps.client, pacer };
   return async function announce(totals: SweepTotals): Promise<void> {
     let where = totals.slack;
-    if (where) {
-      const at = where;
-      await pacer.run(at.channel, () =>
-        deps.client.chat.update({ channel: at.channel, ts: at.ts, ...sweepSummary(totals) }),
-      );
-    } else where = await postSweepSummary(once, deps.channel, totals);
+    // A summary deleted in Slack is posted again, and the sweep points at the new one.
+    if (!where || !(await updateInPlace(deps.client, pacer, { ...where, ...sweepSummary(totals) })))
+      where = await postSweepSummary(once, deps.channel, totals, where ?? undefined);
     for (const caseId of await casesWithoutAlert(deps.prisma, totals.new_cases))
       await alerts.syncCaseInThread(caseId, where, `sweep:${totals.sweep_id}`);
   };

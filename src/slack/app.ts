@@ -102,8 +102,8 @@ export async function createSlackApp(options: SlackAppOptions) {
   const messages = createCaseMessages(ctx, { channelIntervalMs: options.channelIntervalMs });
   inbound = createConfiguredInboundEmail(deps, {
     workflow: ctx.workflow,
-    notify: async (text) => {
-      await app.client.chat.postMessage({ channel: slack.auditChannel, text });
+    notify: async (text, key) => {
+      await messages.postKept(key, { channel: slack.auditChannel, text });
     },
     onCaseChanged: (caseId) => messages.syncCase(caseId),
   });

@@ -4,7 +4,7 @@
 // message lives is stored on the case / approval row; a message deleted in Slack is posted again.
 // Each post is made once across crashes and replicas (post-once.ts), work on one case's messages
 // is serialised across processes, and posts are paced per channel across processes.
-import type { ChatUpdateArguments } from "@slack/web-api";
+import type { ChatPostMessageArguments, ChatUpdateArguments } from "@slack/web-api";
 import { withLease } from "../cases/case-lease.js";
 import { undoUntil } from "../cases/undo-cancellation.js";
 import { type ApprovalRecord, listApprovals } from "../data/approval-repository.js";
@@ -17,17 +17,15 @@ import {
   setApprovalCardLocation,
   setCaseAlertLocation,
 } from "../data/slack-message-repository.js";
-import { keptPost } from "../data/slack-post-repository.js";
 import { approvalCard } from "./blocks/approval-card.js";
 import { approvalCardFacts, firstNames } from "./blocks/card-facts.js";
 import { caseAlert } from "./blocks/case-alert.js";
 import type { SlackMessage } from "./blocks/format.js";
 import { createChannelPacer } from "./channel-pacer.js";
-import { type PostOnceDeps, postOnce } from "./post-once.js";
+import { type PostOnceDeps, postKeptOnce, postOnce } from "./post-once.js";
 import type { SlackContext } from "./slack-context.js";
 import { sweepThread } from "./sweep-summary-post.js";
-
-const GONE = new Set(["message_not_found", "cant_update_message", "channel_not_found", "is_archived"]);
+import { updateInPlace } from "./update-in-place.js";
 
 export function createCaseMessages(
   ctx: Pick<SlackContext, "deps" | "client" | "slack">,
@@ -37,17 +35,7 @@ export function createCaseMessages(
   const pacer = createChannelPacer(prisma, { intervalMs: options.channelIntervalMs, client: ctx.client });
   const once: PostOnceDeps = { prisma, client: ctx.client, pacer };
 
-  /** Updates a message in place; false when Slack no longer has it. */
-  const update = (args: ChatUpdateArguments) =>
-    pacer.run(args.channel, async () => {
-      try {
-        await ctx.client.chat.update(args);
-        return true;
-      } catch (error) {
-        if (GONE.has((error as { data?: { error?: string } }).data?.error ?? "")) return false;
-        throw error;
-      }
-    });
+  const update = (args: ChatUpdateArguments) => updateInPlace(ctx.client, pacer, args);
 
   /** A case a sweep opened (its actor is "sweep:<id>") has its alert in that sweep's summary thread. */
   async function homeOf(openedBy: unknown): Promise<SlackLocation | undefined> {
@@ -126,15 +114,16 @@ export function createCaseMessages(
     return oneAtATime(caseId, () => syncAlert(caseId, options.thread));
   }
 
-  /** `key`: names the note for good (a job's id), so a retried job does not post it twice. */
-  async function postInThread(caseId: string, text: string, key?: string): Promise<void> {
+  /** `key`: names the note for good (a job's id, a click), so a retry does not post it twice. */
+  async function postInThread(caseId: string, text: string, key: string): Promise<void> {
     const alert = await syncCaseAlert(caseId);
-    const args = { channel: alert.channel, thread_ts: alert.ts, text };
-    if (key) await postOnce(once, { key: `note:${key}`, args, posted: () => keptPost(prisma, `note:${key}`) });
-    else await pacer.run(alert.channel, () => ctx.client.chat.postMessage(args));
+    await postKeptOnce(once, `note:${key}`, { channel: alert.channel, thread_ts: alert.ts, text });
   }
 
-  return { syncCase, syncCaseAlert, postInThread };
+  /** A message of its own (an answer, a notice), posted once for `key` and paced with the case messages. */
+  const postKept = (key: string, args: ChatPostMessageArguments) => postKeptOnce(once, key, args);
+
+  return { syncCase, syncCaseAlert, postInThread, postKept };
 }
 
 export type CaseMessages = ReturnType<typeof createCaseMessages>;

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { ChatPostMessageArguments, WebClient } from "@slack/web-api";
 import type { PrismaClient } from "../data/prisma.js";
 import type { SlackLocation } from "../data/slack-message-repository.js";
-import { dropPost, holdPost, keepPost, letGoOfPost, renewPost } from "../data/slack-post-repository.js";
+import { dropPost, holdPost, keepPost, keptPost, letGoOfPost, renewPost } from "../data/slack-post-repository.js";
 import type { ChannelPacer } from "./channel-pacer.js";
 
 export const POST_EVENT_TYPE = "poolpatrol_post";
@@ -78,6 +78,11 @@ export async function postOnce(deps: PostOnceDeps, post: OncePost): Promise<Slac
       }
     }
   });
+}
+
+/** A message no other row points at (a thread note, an answer, a notice): its claim is kept as its record. */
+export function postKeptOnce(deps: PostOnceDeps, key: string, args: ChatPostMessageArguments): Promise<SlackLocation> {
+  return postOnce(deps, { key, args, posted: () => keptPost(deps.prisma, key) });
 }
 
 async function send(client: WebClient, post: OncePost): Promise<SlackLocation> {

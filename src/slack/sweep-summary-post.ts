@@ -7,11 +7,20 @@ import { findSweepTotals, type SweepTotals, setSweepMessage } from "../data/swee
 import { sweepSummary } from "./blocks/sweep-summary.js";
 import { type PostOnceDeps, postOnce } from "./post-once.js";
 
-export function postSweepSummary(deps: PostOnceDeps, channel: string, totals: SweepTotals): Promise<SlackLocation> {
+/** `gone`: the summary Slack said no longer exists (deleted), which this post replaces. */
+export function postSweepSummary(
+  deps: PostOnceDeps,
+  channel: string,
+  totals: SweepTotals,
+  gone?: SlackLocation,
+): Promise<SlackLocation> {
   return postOnce(deps, {
     key: `sweep:${totals.sweep_id}`,
     args: { channel, ...sweepSummary(totals) },
-    posted: () => sweepSummaryLocation(deps.prisma, totals.sweep_id),
+    posted: async () => {
+      const now = await sweepSummaryLocation(deps.prisma, totals.sweep_id);
+      return now && now.ts !== gone?.ts ? now : undefined;
+    },
     record: (at) => setSweepMessage(deps.prisma, totals.sweep_id, at.channel, at.ts),
   });
 }

@@ -13,6 +13,7 @@ import { listDeliveryEvents } from "../../src/data/inbound-repository.js";
 import { seedFixtures } from "../../src/data/seed.js";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { failNextWrite } from "../support/db-faults.js";
 import { copyMockDir } from "../support/fixtures.js";
 import {
   postWebhook,
@@ -230,6 +231,38 @@ describe("mail that matches no thread or sender is quarantined for a person", ()
     const after = await quarantineCommand(people, ["list"]);
     expect(after).not.toContain(unknownId);
     expect(after).not.toContain(strangerId);
+  });
+});
+
+describe("a redelivery after processing failed", () => {
+  it("quarantines the email and tells the channel once", async () => {
+    // The notice reaches Slack, then recording the event as processed fails: Resend delivers it again.
+    await failNextWrite(db.prisma, {
+      name: "processed",
+      table: "resend_webhook_events",
+      column: "processed_at",
+      when: "NEW.svix_id = 'msg_redelivered'",
+    });
+    const email = stub.receive({
+      from: "someone@elsewhere.example",
+      to: [INBOUND],
+      subject: "Redelivered question",
+      text: "Redelivered question: is there a van from Hollister?",
+    });
+    const before = slack.messages("C0AUDIT").length;
+    const first = await postWebhook(webhook, receivedEvent(email), { id: "msg_redelivered" });
+    expect(first.status).toBe(500);
+    const again = await postWebhook(webhook, receivedEvent(email), { id: "msg_redelivered" });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ duplicate: true, quarantined: "unknown thread" });
+    const held = await db.prisma.quarantinedEmail.findMany({ where: { body: email.text ?? "" } });
+    expect(held).toHaveLength(1);
+    const notices = slack
+      .messages("C0AUDIT")
+      .slice(before)
+      .filter((m) => String(m.text).includes("Redelivered question"));
+    expect(notices).toHaveLength(1);
+    expect(String(notices[0]!.text)).toContain(held[0]!.id);
   });
 });
 

@@ -168,7 +168,7 @@ describe("Slack in step with the database", () => {
     await h.bot.messages.syncCase(record.id);
     const before = await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } });
     await h.bot.ctx.client.chat.delete({ channel: before.slackChannel!, ts: before.slackTs! });
-    await h.bot.messages.postInThread(record.id, "A note after the alert was deleted.");
+    await h.bot.messages.postInThread(record.id, "A note after the alert was deleted.", "after-delete");
     const after = await h.db.prisma.case.findUniqueOrThrow({ where: { id: record.id } });
     expect(after.slackTs).not.toBe(before.slackTs);
     expect(

@@ -1,9 +1,11 @@
 // The retention job (injected clock): checkpoint threads of work finished longer than
 // POOLPATROL_CHECKPOINT_RETENTION_DAYS ago are deleted; a thread with a pending interrupt
-// never is, however old.
+// never is, however old; the records of Slack posts kept as their own record (thread notes) go
+// after the same time, never a post still under way.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeCase } from "../../src/data/case-repository.js";
-import { type Harness, startHarness } from "../slack/harness.js";
+import { holdPost } from "../../src/data/slack-post-repository.js";
+import { AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
 
 const DAY = 86_400_000;
 let offset = 0;
@@ -63,5 +65,35 @@ describe("checkpoint retention", () => {
     expect(ours(after)).toEqual([interrupted]);
     // Threads of other cases, still open, are all kept.
     expect(after.filter((t) => !ours(before).includes(t))).toEqual(before.filter((t) => !ours(before).includes(t)));
+  });
+});
+
+describe("records of Slack posts", () => {
+  it("deletes the records of notes posted more than 30 days ago, never a post still under way", async () => {
+    const { case_id: caseId } = await h.bot.ctx.workflow.auditVanpool("VP-102");
+    await h.bot.idle();
+    const record = await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId! } });
+    await h.bot.messages.postInThread(record.id, "A note whose record outlives its retries.", "retention-note");
+    // A post claimed and held (by a process at work on it), and one whose attempt never finished.
+    await holdPost(h.db.prisma, { key: "note:retention-held", channel: AUDIT_CHANNEL, holder: "a", holdMs: 60 * DAY });
+    await holdPost(h.db.prisma, { key: "note:retention-unfinished", channel: AUDIT_CHANNEL, holder: "b", holdMs: 0 });
+    const keys = async () =>
+      (await h.db.prisma.slackPostIntent.findMany({ where: { key: { startsWith: "note:retention-" } } }))
+        .map((r) => r.key)
+        .sort();
+    const all = ["note:retention-held", "note:retention-note", "note:retention-unfinished"];
+    expect(await keys()).toEqual(all);
+
+    // Other nights than the test above's: one retention job per nightly slot.
+    await runRetention(new Date(Date.now() + 28 * DAY));
+    expect(await keys()).toEqual(all);
+
+    await runRetention(new Date(Date.now() + 32 * DAY));
+    expect(await keys()).toEqual(["note:retention-held", "note:retention-unfinished"]);
+    // The note itself stays in Slack.
+    const notes = h.fake
+      .thread(AUDIT_CHANNEL, record.slackTs!)
+      .filter((m) => /outlives its retries/.test(String(m.text)));
+    expect(notes).toHaveLength(1);
   });
 });

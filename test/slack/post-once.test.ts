@@ -2,6 +2,7 @@
 // it (the same window a kill -9 between the two leaves): the retry finds the message by the key it
 // carries in its metadata instead of posting again. Faults are injected in the real database (a
 // trigger that refuses the first write of a message's ts); messages are counted at the local Slack.
+// A sweep summary deleted in Slack is posted again rather than failing the announcement.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SlackLocation } from "../../src/data/slack-message-repository.js";
 import { holdPost } from "../../src/data/slack-post-repository.js";
@@ -11,8 +12,9 @@ import { queueMissingAlerts } from "../../src/jobs/slack-jobs.js";
 import { createSweepAnnouncer } from "../../src/jobs/sweep-announce.js";
 import { createChannelPacer } from "../../src/slack/channel-pacer.js";
 import { type OncePost, POST_EVENT_TYPE, postOnce } from "../../src/slack/post-once.js";
+import { failNextWrite as failNext, faultFired as fired } from "../support/db-faults.js";
 import { waitFor } from "../support/wait.js";
-import { AUDIT_CHANNEL, type Harness, startHarness } from "./harness.js";
+import { AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -25,25 +27,9 @@ afterAll(async () => {
 
 const until = <T>(what: string, probe: () => T | Promise<T>) => waitFor(what, probe, { timeoutMs: 60_000 });
 
-/** The next write of `column` on a row of `table` matching `when` fails once, as a database that drops out would. */
-async function failNextWrite(name: string, table: string, column: string, when: string): Promise<void> {
-  const db = h.db.prisma;
-  // A sequence counts outside the failing transaction: only the first write fails.
-  await db.$executeRawUnsafe(`CREATE SEQUENCE fault_${name}`);
-  await db.$executeRawUnsafe(
-    `CREATE FUNCTION fault_${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-       IF nextval('fault_${name}') = 1 THEN RAISE EXCEPTION 'injected fault: ${name}'; END IF; RETURN NEW; END $$`,
-  );
-  await db.$executeRawUnsafe(
-    `CREATE TRIGGER fault_${name} BEFORE UPDATE OF ${column} ON ${table} FOR EACH ROW
-     WHEN (NEW.${column} IS NOT NULL AND ${when}) EXECUTE FUNCTION fault_${name}()`,
-  );
-}
-
-async function faultFired(name: string): Promise<boolean> {
-  const [row] = await h.db.prisma.$queryRawUnsafe<{ is_called: boolean }[]>(`SELECT is_called FROM fault_${name}`);
-  return Boolean(row?.is_called);
-}
+const failNextWrite = (name: string, table: string, column: string, when: string) =>
+  failNext(h.db.prisma, { name, table, column, when });
+const faultFired = (name: string) => fired(h.db.prisma, name);
 
 /** Successful chat.postMessage calls that carried `key` (from the `since`-th call to the local Slack on). */
 const postsOf = (key: string, since = 0) =>
@@ -110,6 +96,36 @@ describe("a post whose ts could not be stored is not posted again", () => {
       return Number(row!.n) === 1;
     });
     expect(h.fake.thread(AUDIT_CHANNEL, record.slackTs!).filter((m) => m.text === text)).toHaveLength(1);
+  });
+
+  it("the answer to a question in a case's thread", { timeout: 90_000 }, async () => {
+    const record = await caseOf("VP-111");
+    await failNextWrite("answer", "slack_post_intents", "ts", "NEW.key LIKE 'answer:%'");
+    const since = h.fake.calls.length;
+    const asked = h.fake.userMessage({
+      user: CAROL,
+      channel: AUDIT_CHANNEL,
+      text: "why did this case fail?",
+      thread_ts: record.slackTs!,
+    });
+    expect((await h.post(asked.body)).status).toBe(200);
+    await until("the answer recorded", async () => faultFired("answer"));
+    await h.bot.idle();
+    await until("the answer's retry done", async () => {
+      const [row] = await h.db.prisma.$queryRawUnsafe<{ n: bigint }[]>(
+        "SELECT count(*) AS n FROM slack_post_intents WHERE key LIKE 'answer:%' AND ts IS NOT NULL",
+      );
+      return Number(row!.n) === 1;
+    });
+    const answers = h.fake
+      .thread(AUDIT_CHANNEL, record.slackTs!)
+      .filter((m) => m.bot_id && Number(m.ts) > Number(asked.message.ts));
+    expect(answers).toHaveLength(1);
+    expect(String(answers[0]!.text)).toMatch(/Location check/);
+    const answerPosts = h.fake.calls
+      .slice(since)
+      .filter((c) => c.method === "chat.postMessage" && c.response?.ok && c.body.thread_ts === record.slackTs);
+    expect(answerPosts).toHaveLength(1);
   });
 
   it("a digest", { timeout: 60_000 }, async () => {
@@ -208,5 +224,46 @@ describe("a claim that runs out while its holder is still at work", () => {
     expect(await slow).toEqual(quick);
     expect(postsOf(key, callsBefore)).toHaveLength(1);
     expect(h.fake.messages(AUDIT_CHANNEL).filter((m) => m.text === text)).toHaveLength(1);
+  });
+});
+
+describe("a message deleted in Slack", () => {
+  it("a sweep's summary is posted again when the sweep is announced, and the sweep points at it", {
+    timeout: 60_000,
+  }, async () => {
+    const sweepId = `manual-deleted-${Date.now()}`;
+    await createSweep(h.db.prisma, { id: sweepId, trigger: "cli", pageCount: 1, vanpoolCount: 0, now: new Date() });
+    const announce = createSweepAnnouncer({
+      prisma: h.db.prisma,
+      client: h.bot.app.client,
+      channel: AUDIT_CHANNEL,
+      jobs: h.jobs,
+      channelIntervalMs: 0,
+    });
+    const summaryTs = async () => (await h.db.prisma.sweep.findUniqueOrThrow({ where: { id: sweepId } })).slackTs;
+    await announce((await findSweepTotals(h.db.prisma, sweepId))!);
+    const first = await summaryTs();
+    expect(first).toBeTruthy();
+    await h.bot.app.client.chat.delete({ channel: AUDIT_CHANNEL, ts: first! });
+
+    const since = h.fake.calls.length;
+    await announce((await findSweepTotals(h.db.prisma, sweepId))!);
+    const second = await summaryTs();
+    expect(second).toBeTruthy();
+    expect(second).not.toBe(first);
+    expect(h.fake.messages(AUDIT_CHANNEL).map((m) => m.ts)).toContain(second);
+    expect(postsOf(`sweep:${sweepId}`, since)).toHaveLength(1);
+
+    // Announced again (the finish job retried): the new summary is updated in place, nothing more is posted.
+    const updates = h.fake.callsTo("chat.update").length;
+    await announce((await findSweepTotals(h.db.prisma, sweepId))!);
+    expect(await summaryTs()).toBe(second);
+    expect(postsOf(`sweep:${sweepId}`)).toHaveLength(2);
+    expect(
+      h.fake
+        .callsTo("chat.update")
+        .slice(updates)
+        .filter((c) => c.body.ts === second && c.response?.ok),
+    ).toHaveLength(1);
   });
 });

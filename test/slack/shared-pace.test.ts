@@ -42,7 +42,9 @@ describe("the pace of posts to a channel, shared by every instance", () => {
     expect(cases.length).toBeGreaterThanOrEqual(4);
     const since = h.fake.calls.length;
     const notes = cases.map((c) => `Shared pace check on ${c.id}.`);
-    await Promise.all(cases.map((c, i) => instances[i % 2]!.messages.postInThread(c.id, notes[i]!)));
+    await Promise.all(
+      cases.map((c, i) => instances[i % 2]!.messages.postInThread(c.id, notes[i]!, `shared-pace:${i}`)),
+    );
     expect(
       postsSince(since)
         .map((c) => c.body.text)
@@ -60,7 +62,9 @@ describe("the pace of posts to a channel, shared by every instance", () => {
     const since = h.fake.calls.length;
     h.fake.rateLimitNext("chat.postMessage", 2);
     const notes = [0, 1, 2, 3].map((i) => `Rate-limited pace check ${i}.`);
-    await Promise.all(notes.map((text, i) => instances[i % 2]!.messages.postInThread(record.id, text)));
+    await Promise.all(
+      notes.map((text, i) => instances[i % 2]!.messages.postInThread(record.id, text, `rate-limited:${i}`)),
+    );
     const posts = postsSince(since);
     const refused = posts.filter((c) => c.response?.error === "ratelimited");
     const delivered = posts.filter((c) => c.response?.ok);

@@ -41,7 +41,7 @@ export async function registerSlackActionJobs(engine: JobEngine, deps: SlackActi
         case "digest":
           return respond(action.responseUrl, await deps.digest.post(false, `command:${action.key}`));
         case "question":
-          return conversation.answer(action);
+          return conversation.answer(action, job.id);
         case "close-resolved":
         case "email-draft":
           return cases.run(action, retried);

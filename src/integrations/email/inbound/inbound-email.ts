@@ -33,8 +33,8 @@ export interface InboundEmailOptions {
   mailbox: InboundMailbox;
   /** The webhook's signing secret (see webhook-secret.ts), read when a webhook arrives. */
   secret: () => string | undefined;
-  /** Posts a line for a person in the audit channel; no-op without Slack. */
-  notify?: (text: string) => Promise<void>;
+  /** Posts a line for a person in the audit channel, once per `key`; no-op without Slack. */
+  notify?: (text: string, key: string) => Promise<void>;
   /** A case changed (Slack keeps its alert in step). */
   onCaseChanged?: (caseId: string) => Promise<void>;
 }
@@ -160,6 +160,8 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
     await options.notify?.(
       `An email could not be matched to a case: ${why}. Subject: "${withoutAddresses(email.subject)}". ` +
         `It is kept as ${kept.id}; a person can attach it to a thread or discard it with \`poolpatrol quarantine\`.`,
+      // A redelivery after a failure finds the email quarantined already (by its Message-ID): one notice.
+      `quarantine:${kept.id}`,
     );
     return { outcome: `Quarantined as ${kept.id}: ${reason}.`, message_id: kept.id, quarantined: reason };
   }

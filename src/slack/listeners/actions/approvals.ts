@@ -226,7 +226,7 @@ export function createApprovalWork(deps: ApprovalDeps) {
   const notes = ctx.deps.jobs ? caseJobs(ctx.deps.jobs) : undefined;
   const tell = (place: ClickPlace, text: string) => tellClicker(ctx.client, place, text);
   const note = async (caseId: string, key: string, text: string) =>
-    notes ? notes.threadNote(caseId, key, text) : deps.messages.postInThread(caseId, text);
+    notes ? notes.threadNote(caseId, key, text) : deps.messages.postInThread(caseId, text, `${caseId}:${key}`);
 
   /**
    * The request behind a button, if the clicker may decide it and it is still open; otherwise says why not
@@ -303,7 +303,7 @@ export function createApprovalWork(deps: ApprovalDeps) {
       const result = await ctx.workflow.decide(approvalId, decision, place.user.id, extra);
       if (result.queued) return; // its job updates the card and writes the outcome in the thread
       await deps.messages.syncCase(result.approval.case_id);
-      await deps.messages.postInThread(result.approval.case_id, decisionNote(result.approval, result.note));
+      await note(result.approval.case_id, `decision:${approvalId}`, decisionNote(result.approval, result.note));
     } catch (error) {
       await refused(place, error, retried);
     }
@@ -336,7 +336,7 @@ export function createApprovalWork(deps: ApprovalDeps) {
           `<@${place.user.id}> decided to ${input.choice} ${input.employeeId}. It is carried out once every rider is decided.`,
         );
       else if (!result.queued)
-        await deps.messages.postInThread(approval.case_id, decisionNote(result.approval, result.note));
+        await note(approval.case_id, `decision:${approval.approval_id}`, decisionNote(result.approval, result.note));
     } catch (error) {
       // A retry finds its own vote recorded: nothing to say.
       if (retried && error instanceof RiderDecisionRefused && error.vote.kind !== "first_of_two") return;

@@ -170,8 +170,9 @@ export function createCaseActionWork(deps: CaseActionDeps) {
     try {
       const note = await work();
       await deps.messages.syncCase(action.caseId);
-      if (notes) await notes.threadNote(action.caseId, `${action.kind}:${action.key}`, note);
-      else await deps.messages.postInThread(action.caseId, note);
+      const key = `${action.kind}:${action.key}`;
+      if (notes) await notes.threadNote(action.caseId, key, note);
+      else await deps.messages.postInThread(action.caseId, note, `${action.caseId}:${key}`);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       if (!retried) await tellClicker(ctx.client, place, truncate(error.message, 300));

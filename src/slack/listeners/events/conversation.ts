@@ -8,6 +8,7 @@ import { createConversation } from "../../../agents/conversation/agent.js";
 import { redactFinding } from "../../../agents/conversation/redact.js";
 import { findCaseBySlackThread, getCase } from "../../../data/case-repository.js";
 import { firstDelivery } from "../../../data/slack-event-repository.js";
+import { keptPost } from "../../../data/slack-post-repository.js";
 import type { CaseMessages } from "../../case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
 import { queueSlackAction } from "../action-jobs.js";
@@ -126,14 +127,17 @@ export function createConversationWork(deps: ConversationDeps) {
     },
   });
   return {
-    async answer({ asked }: ConversationAction): Promise<void> {
+    /** `jobId` names the answer: a retried job (a crash after the post) finds it rather than answering twice. */
+    async answer({ asked }: ConversationAction, jobId: string): Promise<void> {
+      const key = `answer:${jobId}`;
+      if (await keptPost(prisma, key)) return;
       const { answer: text } = await conversation.ask({
         threadId: asked.conversationId,
         question: asked.text,
         caseId: asked.caseId,
         askerIsApprover: await deps.isApprover(asked.userId),
       });
-      await ctx.client.chat.postMessage({
+      await deps.messages.postKept(key, {
         channel: asked.channel,
         ...(asked.threadTs ? { thread_ts: asked.threadTs } : {}),
         text,
