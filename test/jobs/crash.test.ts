@@ -27,7 +27,6 @@ import { insertFixturesInBulk, seedFixtures } from "../../src/data/seed.js";
 import { findSweepTotals } from "../../src/data/sweep-repository.js";
 import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
 import { findVanpoolSnapshot } from "../../src/data/vanpool-repository.js";
-import { decideAfterAudit } from "../../src/domain/case-lifecycle.js";
 import { resendSender } from "../../src/integrations/email/resend-sender.js";
 import { type JobEngine, startJobEngine } from "../../src/jobs/engine.js";
 import { QUEUE_OPTIONS } from "../../src/jobs/queues.js";
@@ -37,6 +36,7 @@ import { evidenceVersion } from "../../src/slack/blocks/card-facts.js";
 import { COMMAND } from "../../src/slack/listeners/commands/poolpatrol.js";
 import { auditVanpool } from "../../src/verification/audit.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { expectedSweepCases } from "../support/expected-sweep.js";
 import { MOCK_DIR } from "../support/fixtures.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
 import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
@@ -482,20 +482,6 @@ describe("kill -9 during work, then a restart", () => {
   /** Where a sweep trial kills the bot: while it starts, audits pages, sends first emails, or announces. */
   const SWEEP_PHASES = ["start", "pages", "emails", "announcement"] as const;
 
-  /** What auditing each vanpool says a sweep must do: the vanpools that get a case, each with its flagged riders. */
-  async function expectedCases(prisma: PrismaClient): Promise<Map<string, { emails: string[] }>> {
-    const expected = new Map<string, { emails: string[] }>();
-    for (const { id } of await prisma.vanpool.findMany({ where: { status: "active" }, select: { id: true } })) {
-      const audit = await auditVanpool((await findVanpoolSnapshot(prisma, id))!, deps);
-      const decision = decideAfterAudit({ location: audit.location.verdict, shift: audit.shift.verdict });
-      if (decision.kind !== "open_case") continue;
-      const flagged = [audit.location, audit.shift].filter((r) => r.verdict === "fail").flatMap((r) => r.flagged);
-      const riders = await prisma.employee.findMany({ where: { id: { in: flagged } }, select: { email: true } });
-      expected.set(id, { emails: decision.email ? riders.map((r) => r.email).sort() : [] });
-    }
-    return expected;
-  }
-
   /** Top-level messages of a channel and every reply in their threads. */
   const everyMessage = (channel: string) =>
     fake.messages(channel).flatMap((m) => [m, ...fake.thread(channel, m.ts).filter((r) => r.ts !== m.ts)]);
@@ -514,8 +500,8 @@ describe("kill -9 during work, then a restart", () => {
     const channel = `C0SWEEP${trial}`;
     try {
       await insertFixturesInBulk(sweepDb.prisma, generateSyntheticFixtures(SWEEP_VANPOOLS, SEED + trial));
-      const expected = await expectedCases(sweepDb.prisma);
-      const emails = [...expected.values()].flatMap((e) => e.emails);
+      const expected = await expectedSweepCases(sweepDb.prisma, deps);
+      const emails = [...expected.values()].flat();
       await childOn({ url: sweepDb.url, channel });
       const emailsBefore = resend.sent.length;
       const sentSoFar = () => resend.sent.length - emailsBefore;

@@ -12,16 +12,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAgentDeps } from "../../src/agents/deps.js";
 import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
-import type { PrismaClient } from "../../src/data/prisma.js";
 import { insertFixturesInBulk } from "../../src/data/seed.js";
 import { findSweepTotals } from "../../src/data/sweep-repository.js";
 import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
-import { findVanpoolSnapshot } from "../../src/data/vanpool-repository.js";
-import { decideAfterAudit } from "../../src/domain/case-lifecycle.js";
 import { postSigned } from "../../src/sandbox/slack/payloads.js";
 import { COMMAND } from "../../src/slack/listeners/commands/poolpatrol.js";
-import { auditVanpool } from "../../src/verification/audit.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { expectedSweepCases } from "../support/expected-sweep.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
 import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
 import { waitFor } from "../support/wait.js";
@@ -112,21 +109,6 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** The vanpools a sweep must open a case for, each with the riders its first email goes to. */
-async function expectedCases(prisma: PrismaClient): Promise<Map<string, string[]>> {
-  const deps = await buildAgentDeps(db, parseSettings({}));
-  const expected = new Map<string, string[]>();
-  for (const { id } of await prisma.vanpool.findMany({ where: { status: "active" }, select: { id: true } })) {
-    const audit = await auditVanpool((await findVanpoolSnapshot(prisma, id))!, deps);
-    const decision = decideAfterAudit({ location: audit.location.verdict, shift: audit.shift.verdict });
-    if (decision.kind !== "open_case") continue;
-    const flagged = [audit.location, audit.shift].filter((r) => r.verdict === "fail").flatMap((r) => r.flagged);
-    const riders = await prisma.employee.findMany({ where: { id: { in: flagged } }, select: { email: true } });
-    expected.set(id, decision.email ? riders.map((r) => r.email) : []);
-  }
-  return expected;
-}
-
 let bot: RunningBot;
 
 beforeAll(async () => {
@@ -159,7 +141,7 @@ describe("the bot's worker process", () => {
   it("audits the pages of a sweep started from Slack: nothing while it is paused, everything once it runs", {
     timeout: 240_000,
   }, async () => {
-    const expected = await expectedCases(db.prisma);
+    const expected = await expectedSweepCases(db.prisma, await buildAgentDeps(db, parseSettings({})));
     const emails = [...expected.values()].flat().sort();
     expect(expected.size).toBeGreaterThan(0);
     const worker = workerPids(bot).at(-1)!;

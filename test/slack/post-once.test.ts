@@ -43,6 +43,25 @@ const postsOf = (key: string, since = 0) =>
     );
   });
 
+/** The sweep announcer a sweep's finish job uses, posting to the audit channel without pacing. */
+const announcer = () =>
+  createSweepAnnouncer({
+    prisma: h.db.prisma,
+    client: h.bot.app.client,
+    channel: AUDIT_CHANNEL,
+    jobs: h.jobs,
+    channelIntervalMs: 0,
+  });
+
+/** Posts kept as their own record whose key starts with `prefix`. */
+async function keptPosts(prefix: string): Promise<number> {
+  const [row] = await h.db.prisma.$queryRawUnsafe<{ n: bigint }[]>(
+    "SELECT count(*) AS n FROM slack_post_intents WHERE key LIKE $1 AND ts IS NOT NULL",
+    `${prefix}%`,
+  );
+  return Number(row!.n);
+}
+
 const caseOf = (vanpoolId: string) =>
   h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId, status: { notIn: ["resolved", "cancelled"] } } });
 const alertsFor = (caseId: string) =>
@@ -89,12 +108,7 @@ describe("a post whose ts could not be stored is not posted again", () => {
     await caseJobs(h.jobs).threadNote(record.id, "post-once-test", text);
     await until("the note recorded", async () => faultFired("note"));
     await h.bot.idle();
-    await until("the note's retry done", async () => {
-      const [row] = await h.db.prisma.$queryRawUnsafe<{ n: bigint }[]>(
-        "SELECT count(*) AS n FROM slack_post_intents WHERE key LIKE 'note:%' AND ts IS NOT NULL",
-      );
-      return Number(row!.n) === 1;
-    });
+    await until("the note's retry done", async () => (await keptPosts("note:")) === 1);
     expect(h.fake.thread(AUDIT_CHANNEL, record.slackTs!).filter((m) => m.text === text)).toHaveLength(1);
   });
 
@@ -111,12 +125,7 @@ describe("a post whose ts could not be stored is not posted again", () => {
     expect((await h.post(asked.body)).status).toBe(200);
     await until("the answer recorded", async () => faultFired("answer"));
     await h.bot.idle();
-    await until("the answer's retry done", async () => {
-      const [row] = await h.db.prisma.$queryRawUnsafe<{ n: bigint }[]>(
-        "SELECT count(*) AS n FROM slack_post_intents WHERE key LIKE 'answer:%' AND ts IS NOT NULL",
-      );
-      return Number(row!.n) === 1;
-    });
+    await until("the answer's retry done", async () => (await keptPosts("answer:")) === 1);
     const answers = h.fake
       .thread(AUDIT_CHANNEL, record.slackTs!)
       .filter((m) => m.bot_id && Number(m.ts) > Number(asked.message.ts));
@@ -179,13 +188,7 @@ describe("a post whose ts could not be stored is not posted again", () => {
     }
 
     // The sweep's finish job then announces it: the summary is updated in place, nothing is posted again.
-    const announce = createSweepAnnouncer({
-      prisma: h.db.prisma,
-      client: h.bot.app.client,
-      channel: AUDIT_CHANNEL,
-      jobs: h.jobs,
-      channelIntervalMs: 0,
-    });
+    const announce = announcer();
     await announce({ ...(await findSweepTotals(h.db.prisma, sweepId))!, new_cases: [first, second] });
     await h.bot.idle();
     expect(postsOf(`sweep:${sweepId}`)).toHaveLength(1);
@@ -233,13 +236,7 @@ describe("a message deleted in Slack", () => {
   }, async () => {
     const sweepId = `manual-deleted-${Date.now()}`;
     await createSweep(h.db.prisma, { id: sweepId, trigger: "cli", pageCount: 1, vanpoolCount: 0, now: new Date() });
-    const announce = createSweepAnnouncer({
-      prisma: h.db.prisma,
-      client: h.bot.app.client,
-      channel: AUDIT_CHANNEL,
-      jobs: h.jobs,
-      channelIntervalMs: 0,
-    });
+    const announce = announcer();
     const summaryTs = async () => (await h.db.prisma.sweep.findUniqueOrThrow({ where: { id: sweepId } })).slackTs;
     await announce((await findSweepTotals(h.db.prisma, sweepId))!);
     const first = await summaryTs();
