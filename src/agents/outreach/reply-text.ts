@@ -30,6 +30,8 @@ const VALEDICTION =
   /^\s*(thanks|thank you|thx|regards|best|best regards|kind regards|warm regards|cheers|sincerely|respectfully|saludos|gracias|atentamente|cordialmente)\s*[,.!-]?\s*$/i;
 /** After a valediction: a name first, then short lines (title, team, phone), not more of the message. */
 const NAME_LINE = /^\p{Lu}[\p{L}.'-]*(?:\s+\p{L}[\p{L}.'-]*){0,3}$/u;
+/** A name alone, every word capitalised: "Keith Romero", "A. Haddad", "Mateo". */
+const CAPITALISED_NAME = /^\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,3}$/u;
 const SIGNATURE_LINE = /^[^?.!]{1,50}$/;
 const MAX_SIGNATURE_LINES = 5;
 
@@ -73,7 +75,20 @@ function findSignatureStart(lines: string[]): number {
     const [name, ...rest] = after.map((line) => line.trim());
     if (hasWordsBefore && name && NAME_LINE.test(name) && rest.every((line) => SIGNATURE_LINE.test(line))) return i;
   }
-  return end;
+  return unsignedNameBlock(lines, last) ?? end;
+}
+
+/**
+ * A name with no sign-off above it, set apart by a blank line at the end ("Swing shift is correct.\n\nKeith Romero\n
+ * IBEW Local 332 Steward"): a signature when its first line is a name in capitals and the rest are short.
+ */
+function unsignedNameBlock(lines: string[], last: number): number | undefined {
+  for (let i = Math.max(1, last - MAX_SIGNATURE_LINES + 1); i <= last; i++) {
+    if (lines[i - 1]!.trim() || lastContentLine(lines, i - 1) < 0) continue;
+    const [name, ...rest] = lines.slice(i, last + 1).map((line) => line.trim());
+    if (name && CAPITALISED_NAME.test(name) && !VALEDICTION.test(name) && rest.every((line) => SIGNATURE_LINE.test(line))) return i;
+  }
+  return undefined;
 }
 
 function lastContentLine(lines: string[], before: number): number {

@@ -80,6 +80,17 @@ describe("extractReplyText", () => {
     );
   });
 
+  it("takes a name block set apart at the end for a signature even with no sign-off, but not a sentence", () => {
+    expect(extractReplyText("Swing shift is correct.\n\nKeith Romero\nIBEW Local 332 Steward, Bldg 2")).toMatchObject({
+      reply: "Swing shift is correct.",
+      signature: "Keith Romero\nIBEW Local 332 Steward, Bldg 2",
+    });
+    expect(extractReplyText("Everything is right.\n\nCall my lawyer").reply).toBe(
+      "Everything is right.\n\nCall my lawyer",
+    );
+    expect(extractReplyText("Mateo").reply).toBe("Mateo");
+  });
+
   it("takes a company's confidentiality notice for part of the signature, not the reply", () => {
     const body = [
       "Confirmed, both are right.",
