@@ -46,6 +46,10 @@ const ESCALATION_PATTERNS: [RegExp, string][] = [
     "feels watched",
   ],
   [
+    /\bwho(?: exactly| else)?(?: has| have|'s| is| can| gets to)?(?: been)? (?:seen|see|seeing|looking at|look at|access\w*|view\w*|reading|read)\b|\b(?:have|has|gets?|got|giving|gave) access to (?:my|our)\b|\bwhat (?:other |else )?(?:data|information|info|records?)\b[^.?!]{0,20}\b(?:about me|on me|of mine|pulling|collect\w*|keep\w*)|\bhow (?:exactly )?(?:do|did|does|would) (?:you|they|the (?:program|system|company)) (?:know|find out|get|see)\b/,
+    "asks who sees personal data",
+  ],
+  [
     /\b(stop (?:emailing|contacting|sending)|leave me alone|harassing me|don't contact|^stop\b|stop\.?$|enough already|hold off)/,
     "wants contact to stop",
   ],
