@@ -67,15 +67,16 @@ const labelled = new Map(sets.map((set) => [set, readReplySet(set)]));
 if (args.includes("--rules")) {
   patternCounts(sets.flatMap((set) => labelled.get(set)!));
 } else {
-  const scores = await Promise.all(
-    sets.map((set) =>
-      score(
+  // One set at a time: each classifier's model is let go before the next is trained.
+  const scores: SetScore[] = [];
+  for (const set of sets)
+    scores.push(
+      await score(
         set,
         labelled.get(set)!,
         sets.filter((other) => other !== set).flatMap((other) => labelled.get(other)!),
       ),
-    ),
-  );
+    );
   const total = scores.reduce(
     (sum, s) => ({
       replies: sum.replies + s.replies,
