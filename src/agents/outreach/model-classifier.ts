@@ -94,17 +94,21 @@ export function createModelClassifier(model: AgentModel, floor: ReplyClassifier,
           ],
         };
       }
-      const reading = `${who} read ${describe(said.bucket, said.confidence)}: ${said.reason}`;
+      const reading = `${describe(said.bucket, said.confidence)}: ${said.reason}`;
       if (said.bucket !== "escalation" && said.confidence < MODEL_CONFIDENCE_THRESHOLD)
         return {
           bucket: "escalation",
           confidence: said.confidence,
-          reasons: [reading, "low confidence counts as escalation: a person should read it", embeddedReading],
+          reasons: [
+            `${who} read ${reading}`,
+            "low confidence counts as escalation: a person should read it",
+            embeddedReading,
+          ],
         };
       return {
         bucket: said.bucket,
         confidence: said.confidence,
-        reasons: [`${reading} (it decided)`, embeddedReading],
+        reasons: [`${who} decided ${reading}`, embeddedReading],
       };
     },
   };

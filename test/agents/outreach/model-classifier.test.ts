@@ -71,7 +71,9 @@ describe("reply classifier on a chat model", () => {
     );
     const result = await classifier().classify(CONFIRMATION, "Re: Your vanpool membership");
     expect(result).toMatchObject({ bucket: "acknowledgment", confidence: 0.93 });
-    expect(result.reasons[0]).toMatch(/the model gpt-4o-mini read an acknowledgment .*confirms the details.*decided/);
+    expect(result.reasons[0]).toMatch(
+      /^the model gpt-4o-mini decided an acknowledgment \(0.93 sure\): The rider confirms the details\.$/,
+    );
     expect(classifierCalls()).toHaveLength(1);
     // The model reads the subject and the rider's words.
     const asked = textOf(classifierCalls()[0]!.messages.at(-1)!.content);
@@ -116,7 +118,8 @@ describe("reply classifier on a chat model", () => {
   const unreadable: [string, StubAnswer, RegExp][] = [
     ["answers 500", { httpStatus: 500 }, /could not be read/],
     ["answers garbage", { content: "acknowledgment, I think!! {not json" }, /could not be read/],
-    ["refuses in words", { content: "I'm sorry, I can't help with that." }, /could not be read/],
+    ["refuses", { refusal: "I'm sorry, I can't help with that." }, /could not be read/],
+    ["answers in words instead", { content: "It's an acknowledgment, I'd say." }, /could not be read/],
     [
       "answers a confidence out of range",
       { content: JSON.stringify({ bucket: "acknowledgment", confidence: 7, reason: "Sure." }) },
@@ -190,7 +193,7 @@ describe("a rider's reply on a deployment with a model", () => {
       bucket: "acknowledgment",
       confidence: 0.95,
       classifier: "model:gpt-4o-mini+rules-floor",
-      reasons: expect.arrayContaining([expect.stringMatching(/the model gpt-4o-mini read an acknowledgment/)]),
+      reasons: expect.arrayContaining([expect.stringMatching(/the model gpt-4o-mini decided an acknowledgment/)]),
     });
     expect(classifierCalls()).toHaveLength(1);
     // Answered as a confirmation: no reply held for a person's approval.
