@@ -19,7 +19,7 @@ interface SetScore {
   failures: { id: string; expected: ReplyBucket; actual: ReplyBucket; body: string; reasons: string[] }[];
 }
 
-function score(set: string, replies: LabelledReply[], training: LabelledReply[]): SetScore {
+async function score(set: string, replies: LabelledReply[], training: LabelledReply[]): Promise<SetScore> {
   const classifier = classifierFrom(() => training);
   const result: SetScore = {
     set,
@@ -31,7 +31,7 @@ function score(set: string, replies: LabelledReply[], training: LabelledReply[])
     failures: [],
   };
   for (const reply of replies) {
-    const { bucket: actual, reasons } = classifier.classify(reply.body, reply.subject);
+    const { bucket: actual, reasons } = await classifier.classify(reply.body, reply.subject);
     if (actual === reply.bucket) result.correct++;
     else result.failures.push({ id: reply.id, expected: reply.bucket, actual, body: reply.body, reasons });
     if (reply.bucket === "escalation") {
@@ -67,13 +67,16 @@ const labelled = new Map(sets.map((set) => [set, readReplySet(set)]));
 if (args.includes("--rules")) {
   patternCounts(sets.flatMap((set) => labelled.get(set)!));
 } else {
-  const scores = sets.map((set) =>
-    score(
-      set,
-      labelled.get(set)!,
-      sets.filter((other) => other !== set).flatMap((other) => labelled.get(other)!),
-    ),
-  );
+  // One set at a time: each classifier's model is let go before the next is trained.
+  const scores: SetScore[] = [];
+  for (const set of sets)
+    scores.push(
+      await score(
+        set,
+        labelled.get(set)!,
+        sets.filter((other) => other !== set).flatMap((other) => labelled.get(other)!),
+      ),
+    );
   const total = scores.reduce(
     (sum, s) => ({
       replies: sum.replies + s.replies,

@@ -1,6 +1,8 @@
-// The `reply` kind: the embedded classifier against labelled rider replies.
+// The `reply` kind: the reply classifier the bot would use (the configured model over the embedded classifier, or
+// the embedded classifier alone) against labelled rider replies.
 import { z } from "zod";
 import { classifierWithout, type ReplyClassifier } from "../../src/agents/outreach/classifier.js";
+import { replyClassifierFor } from "../../src/agents/outreach/model-classifier.js";
 import type { EvalKind, ExampleResult } from "./kind.js";
 
 const BUCKETS = ["acknowledgment", "question", "update", "escalation"] as const;
@@ -9,7 +11,7 @@ const expected = z.object({ bucket: z.enum(BUCKETS), hitl_required: z.boolean() 
 type Expected = z.infer<typeof expected>;
 type Actual = Expected & { confidence: number; reasons: string[] };
 
-/** One classifier per scored dataset, trained on every other labelled set: what it scores, it never learnt. */
+/** One classifier per scored dataset, its floor trained on every other set: what it scores, it never learnt. */
 const classifiers = new Map<string, ReplyClassifier>();
 
 export const replyKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
@@ -17,9 +19,10 @@ export const replyKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
   expected,
   async run(example, context) {
     const key = context.datasetFile ?? "";
-    const classifier = classifiers.get(key) ?? classifierWithout(context.datasetFile);
+    const classifier =
+      classifiers.get(key) ?? replyClassifierFor(context.settings, classifierWithout(context.datasetFile));
     classifiers.set(key, classifier);
-    const result = classifier.classify(example.body, example.subject);
+    const result = await classifier.classify(example.body, example.subject);
     return {
       bucket: result.bucket,
       hitl_required: result.bucket === "escalation",

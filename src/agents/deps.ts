@@ -8,7 +8,8 @@ import { createEmailSender } from "../integrations/email/index.js";
 import type { JobSender } from "../jobs/queues.js";
 import type { AuditDeps } from "../verification/audit.js";
 import { createCheckpointer } from "./checkpointer.js";
-import { createRulesClassifier, type ReplyClassifier } from "./outreach/classifier.js";
+import type { ReplyClassifier } from "./outreach/classifier.js";
+import { replyClassifierFor } from "./outreach/model-classifier.js";
 
 /** Everything the agents and their tools touch, injected once. */
 export interface AgentDeps extends AuditDeps {
@@ -36,6 +37,6 @@ export async function buildAgentDeps(
     now: options.now ?? (() => new Date()),
     sender: options.sender ?? createEmailSender(settings),
     checkpointer: await createCheckpointer(clients.pool),
-    classifier: createRulesClassifier(),
+    classifier: replyClassifierFor(settings),
   };
 }

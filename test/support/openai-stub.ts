@@ -1,7 +1,7 @@
 // A local OpenAI-compatible server (POST /v1/chat/completions) for the real
 // ChatOpenAI client. Each request is answered by a script chosen by the agent's
 // system prompt; scripts return tool calls, content, a JSON body for structured
-// output, garbage, an HTTP error, or nothing for a while (timeouts).
+// output, garbage, a refusal, an HTTP error, or nothing for a while (timeouts).
 
 import { randomUUID } from "node:crypto";
 import http from "node:http";
@@ -22,6 +22,8 @@ export interface ChatRequest {
 export type StubAnswer =
   | { toolCalls: { name: string; args: Record<string, unknown> }[] }
   | { content: string }
+  /** A refusal the way OpenAI sends one: no content, the reason in `refusal`. */
+  | { refusal: string }
   | { httpStatus: number }
   | { delayMs: number; answer: StubAnswer };
 
@@ -77,7 +79,9 @@ export async function startOpenAIStub(): Promise<OpenAIStub> {
                 function: { name: c.name, arguments: JSON.stringify(c.args) },
               })),
             }
-          : { role: "assistant", content: answer.content };
+          : "refusal" in answer
+            ? { role: "assistant", content: null, refusal: answer.refusal }
+            : { role: "assistant", content: answer.content };
       send(res, 200, {
         id: `chatcmpl-${randomUUID()}`,
         object: "chat.completion",

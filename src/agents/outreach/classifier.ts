@@ -15,11 +15,13 @@ export interface Classification {
   confidence: number;
   /** Why, for the audit trail. */
   reasons: string[];
+  /** True when a pattern that never misfires decided the escalation: no other reading overrides it. */
+  definite?: boolean;
 }
 
 export interface ReplyClassifier {
   readonly name: string;
-  classify(body: string, subject?: string): Classification;
+  classify(body: string, subject?: string): Promise<Classification>;
 }
 
 export interface ClassifierTuning {
@@ -100,14 +102,19 @@ export function classifierFrom(
   let model: ReturnType<typeof bucketModelFrom> | undefined;
   return {
     name: "rules+linear-model",
-    classify(body: string): Classification {
+    async classify(body: string): Promise<Classification> {
       model ??= bucketModelFrom(examples(), tuning.model);
       const { probabilities, signals } = model(body);
       const escalation = probabilities[BUCKETS.indexOf("escalation")]!;
       const why = `model: ${BUCKETS.map((bucket, i) => `${bucket} ${probabilities[i]!.toFixed(2)}`).join(", ")}`;
       const patterns = signals.map((signal) => signal.replace(/^rule:/, "")).filter((name) => NEVER_MISFIRE.has(name));
       if (patterns.length > 0)
-        return { bucket: "escalation", confidence: Math.max(escalation, 0.9), reasons: [...patterns, why] };
+        return {
+          bucket: "escalation",
+          confidence: Math.max(escalation, 0.9),
+          reasons: [...patterns, why],
+          definite: true,
+        };
       if (escalation >= tuning.escalationThreshold)
         return {
           bucket: "escalation",

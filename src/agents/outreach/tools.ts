@@ -86,7 +86,7 @@ export function createOutreachTools(deps: AgentDeps) {
       if (message?.direction !== "inbound") throw notFound(`No inbound message ${message_id}.`);
       if (message.auto_reply) throw invalidInput(`${message_id} is an automatic ${message.auto_reply}, not a reply.`);
       // Quoted history and signatures are stripped on arrival; the classifier reads only what the rider wrote.
-      const result = deps.classifier.classify(message.reply_text ?? message.body, message.subject);
+      const result = await deps.classifier.classify(message.reply_text ?? message.body, message.subject);
       await setClassification(deps.prisma, message_id, result.bucket, result.confidence);
       const thread = (await findThread(deps.prisma, message.thread_id))!;
       await recordEvent(deps.prisma, {

@@ -6,26 +6,26 @@ import { readReplySet } from "../../../src/agents/outreach/reply-corpus.js";
 import { PROJECT_ROOT } from "../../../src/config/settings.js";
 
 const classifier = createRulesClassifier();
-const bucketOf = (body: string) => classifier.classify(body).bucket;
+const bucketOf = async (body: string) => (await classifier.classify(body)).bucket;
 
 describe("reply classifier", () => {
-  it("answers plain confirmations itself instead of sending them to a person", () => {
+  it("answers plain confirmations itself instead of sending them to a person", async () => {
     for (const body of [
       "Everything is correct as listed.",
       "Looks right to me. Have a good day!",
       "I confirm the information you have is accurate and current.",
       "👍",
     ])
-      expect(bucketOf(body), body).toBe("acknowledgment");
+      expect(await bucketOf(body), body).toBe("acknowledgment");
   });
 
-  it("treats a confirmation with a question as the question, and a change with a question as the update", () => {
-    expect(bucketOf("All correct on my side. When will you check again?")).toBe("question");
-    expect(bucketOf("I moved to Lodi last week, will that affect my seat?")).toBe("update");
-    expect(bucketOf("That's all correct! What's the appeal process if something changes later")).toBe("question");
+  it("treats a confirmation with a question as the question, and a change with a question as the update", async () => {
+    expect(await bucketOf("All correct on my side. When will you check again?")).toBe("question");
+    expect(await bucketOf("I moved to Lodi last week, will that affect my seat?")).toBe("update");
+    expect(await bucketOf("That's all correct! What's the appeal process if something changes later")).toBe("question");
   });
 
-  it("keeps outside authorities, threats, rhetorical questions, grievances and hard life events with a person", () => {
+  it("keeps outside authorities, threats, rhetorical questions, grievances and hard life events with a person", async () => {
     for (const body of [
       "I have already forwarded this to my rep at Local 1021.",
       "This feels like a witch hunt and I am documenting everything.",
@@ -38,15 +38,15 @@ describe("reply classifier", () => {
       "This violates the company's own privacy policy.",
       "Honestly kind of offended by this email.",
     ])
-      expect(bucketOf(body), body).toBe("escalation");
+      expect(await bucketOf(body), body).toBe("escalation");
     for (const [body, bucket] of [
       ["HR has my new address, it should show up soon.", "update"],
       ["Can you tell me which pickup point you measured from?", "question"],
     ] as const)
-      expect(bucketOf(body), body).toBe(bucket);
+      expect(await bucketOf(body), body).toBe(bucket);
   });
 
-  it("keeps anything legal, HR, union, angry or disputed with a person, however politely put", () => {
+  it("keeps anything legal, HR, union, angry or disputed with a person, however politely put", async () => {
     for (const body of [
       "Thanks. My attorney will be reviewing this.",
       "I'm going to HR with this.",
@@ -56,10 +56,10 @@ describe("reply classifier", () => {
       "Everything else is correct, but this review is insulting.",
       "¿Puedo hablar con alguien en persona?",
     ])
-      expect(bucketOf(body), body).toBe("escalation");
+      expect(await bucketOf(body), body).toBe("escalation");
   });
 
-  it("reads only the rider's own words, not the quoted email or the signature below them", () => {
+  it("reads only the rider's own words, not the quoted email or the signature below them", async () => {
     const body = [
       "Thanks, all accurate.",
       "",
@@ -69,41 +69,41 @@ describe("reply classifier", () => {
       "On Tue, Nov 17, 2026 at 8:30 AM Pool Patrol <pool-patrol@northwind.example> wrote:",
       "> If you think this is wrong, you can talk to a person.",
     ].join("\n");
-    expect(bucketOf(body)).toBe("acknowledgment");
+    expect(await bucketOf(body)).toBe("acknowledgment");
   });
 
-  it("reads a denied problem or change as a confirmation, and a denied move against the findings as a dispute", () => {
+  it("reads a denied problem or change as a confirmation, and a denied move against the findings as a dispute", async () => {
     for (const body of [
       "No worries, what you have is current.",
       "Nope, nothing new on my side, all the same.",
       "There is nothing I would need to fix, it is all right.",
       "I don't have any questions, the details are right.",
     ])
-      expect(bucketOf(body), body).toBe("acknowledgment");
-    expect(bucketOf("Thanks, but I did not move, please check again.")).toBe("escalation");
+      expect(await bucketOf(body), body).toBe("acknowledgment");
+    expect(await bucketOf("Thanks, but I did not move, please check again.")).toBe("escalation");
   });
 
-  it("reads typos and texting shorthand as the words they stand for", () => {
-    expect(bucketOf("yes thats my adress and my shfit, evrything is corect")).toBe("acknowledgment");
-    expect(bucketOf("wat happens if i dont reply by the deadline")).toBe("question");
+  it("reads typos and texting shorthand as the words they stand for", async () => {
+    expect(await bucketOf("yes thats my adress and my shfit, evrything is corect")).toBe("acknowledgment");
+    expect(await bucketOf("wat happens if i dont reply by the deadline")).toBe("question");
   });
 
-  it("sends sarcasm and complaints taken over the program's head to a person", () => {
+  it("sends sarcasm and complaints taken over the program's head to a person", async () => {
     for (const body of [
       "Oh great, yet another email treating me like a cheat. Thanks so much 🙄",
       "Wonderful. Twelve years of loyalty and this is the thanks.",
       "Fine. I'll bring this up at the town hall.",
       "I'll be raising this through the proper channels.",
     ])
-      expect(bucketOf(body), body).toBe("escalation");
+      expect(await bucketOf(body), body).toBe("escalation");
   });
 
-  it("reads a correction that states a change as an update, and one that only says the record is wrong as a dispute", () => {
-    expect(bucketOf("The ZIP you have is old, we moved to Ripon in May.")).toBe("update");
-    expect(bucketOf("The shift you have is wrong, I work days.")).toBe("escalation");
+  it("reads a correction that states a change as an update, and one that only says the record is wrong as a dispute", async () => {
+    expect(await bucketOf("The ZIP you have is old, we moved to Ripon in May.")).toBe("update");
+    expect(await bucketOf("The shift you have is wrong, I work days.")).toBe("escalation");
   });
 
-  it("reads a question about something outside the program as a question: a person gets it as a task", () => {
+  it("reads a question about something outside the program as a question: a person gets it as a task", async () => {
     for (const body of [
       "Do you know when the cafeteria reopens?",
       "How would I change my HSA contribution?",
@@ -112,48 +112,52 @@ describe("reply classifier", () => {
       "Separate question: how do I get my tuition paid back?",
       "Is the vanpool fare taken out before taxes?",
     ])
-      expect(bucketOf(body), body).toBe("question");
+      expect(await bucketOf(body), body).toBe("question");
   });
 
-  it("reads a change announced for a date, with a question after it, as the update", () => {
-    expect(bucketOf("From March 3 I'll be working second shift. Do I keep my seat?")).toBe("update");
-    expect(bucketOf("Our crew is going to a 12-hour rotation effective 1/5. Anything I should do?")).toBe("update");
-    expect(bucketOf("If I'm switching to nights someday, what happens?")).toBe("question");
+  it("reads a change announced for a date, with a question after it, as the update", async () => {
+    expect(await bucketOf("From March 3 I'll be working second shift. Do I keep my seat?")).toBe("update");
+    expect(await bucketOf("Our crew is going to a 12-hour rotation effective 1/5. Anything I should do?")).toBe(
+      "update",
+    );
+    expect(await bucketOf("If I'm switching to nights someday, what happens?")).toBe("question");
   });
 
-  it("does not take a formal sign-off, a record 'on file' or a repeated reassurance for a question or a denial", () => {
-    expect(bucketOf("I confirm the hours on record are mine. Should you need anything else, do write.")).toBe(
+  it("does not take a formal sign-off, a record 'on file' or a repeated reassurance for a question or a denial", async () => {
+    expect(await bucketOf("I confirm the hours on record are mine. Should you need anything else, do write.")).toBe(
       "acknowledgment",
     );
-    expect(bucketOf("Got it, thanks for saying my membership won't be affected meanwhile.")).toBe("acknowledgment");
+    expect(await bucketOf("Got it, thanks for saying my membership won't be affected meanwhile.")).toBe(
+      "acknowledgment",
+    );
   });
 
-  it("reads an error the rider only supposes, or a safety briefing, as a plain question", () => {
-    expect(bucketOf("Who do I tell if there's ever a mistake in my record?")).toBe("question");
-    expect(bucketOf("Do new riders get a safety orientation?")).toBe("question");
-    expect(bucketOf("I spotted a mistake in my record, who fixes it?")).toBe("escalation");
-    expect(bucketOf("I'm raising a safety concern about our driver.")).toBe("escalation");
+  it("reads an error the rider only supposes, or a safety briefing, as a plain question", async () => {
+    expect(await bucketOf("Who do I tell if there's ever a mistake in my record?")).toBe("question");
+    expect(await bucketOf("Do new riders get a safety orientation?")).toBe("question");
+    expect(await bucketOf("I spotted a mistake in my record, who fixes it?")).toBe("escalation");
+    expect(await bucketOf("I'm raising a safety concern about our driver.")).toBe("escalation");
   });
 
-  it("hears a request to talk it through, a mix-up or a named group as something for a person", () => {
+  it("hears a request to talk it through, a mix-up or a named group as something for a person", async () => {
     for (const body of [
       "Could we meet to go over it with whoever manages the vanpools?",
       "I believe there's a mix-up with another rider's file.",
       "Odd that it's the older riders who keep getting flagged.",
     ])
-      expect(bucketOf(body), body).toBe("escalation");
+      expect(await bucketOf(body), body).toBe("escalation");
   });
 
-  it("reads a question about who looks at a reply as a question, and a record called not theirs as a denial", () => {
-    expect(bucketOf("At what point does a person review my answer?")).toBe("question");
-    expect(bucketOf("Thanks, however that shift isn't mine. Who entered it?")).toBe("escalation");
+  it("reads a question about who looks at a reply as a question, and a record called not theirs as a denial", async () => {
+    expect(await bucketOf("At what point does a person review my answer?")).toBe("question");
+    expect(await bucketOf("Thanks, however that shift isn't mine. Who entered it?")).toBe("escalation");
     // "I was off" in the next sentence is a day off, not the record being off.
-    expect(bucketOf("Do holiday weeks count for the review? I was off three days.")).toBe("question");
+    expect(await bucketOf("Do holiday weeks count for the review? I was off three days.")).toBe("question");
   });
 
-  it("sends a reply without clear intent to a person", () => {
+  it("sends a reply without clear intent to a person", async () => {
     for (const body of ["what", "...", "maybe, not sure", "um, wait... what?"])
-      expect(bucketOf(body), body).toBe("escalation");
+      expect(await bucketOf(body), body).toBe("escalation");
   });
 
   // Each pattern that escalates on its own, whatever the model says.
@@ -170,8 +174,8 @@ describe("reply classifier", () => {
     ["sarcasm or a veiled grievance", "Oh great, another audit. Love it."],
     ["threatens to take it further", "Keep it up and you'll regret it."],
     ["wants contact to stop", "Stop emailing me."],
-  ])("sends a reply to a person when it %s: %s", (pattern, body) => {
-    const result = classifier.classify(body);
+  ])("sends a reply to a person when it %s: %s", async (pattern, body) => {
+    const result = await classifier.classify(body);
     expect(result.bucket).toBe("escalation");
     expect(result.reasons).toContain(pattern);
   });
@@ -182,7 +186,7 @@ describe("reply classifier", () => {
     .filter((f) => /^reply.*\.jsonl$/.test(f));
   const bar = (file: string) => (file === "reply.jsonl" || file === "reply-unseen.jsonl" ? 0.95 : 0.9);
   for (const file of datasets) {
-    it(`gets at least ${bar(file) * 100}% of ${file} right and misses no escalation`, () => {
+    it(`gets at least ${bar(file) * 100}% of ${file} right and misses no escalation`, async () => {
       const rows = fs
         .readFileSync(path.join(PROJECT_ROOT, "evals", "datasets", file), "utf8")
         .split("\n")
@@ -190,10 +194,12 @@ describe("reply classifier", () => {
         .map(
           (line) => JSON.parse(line) as { inputs: { body: string; subject?: string }; expected: { bucket: string } },
         );
-      const results = rows.map((row) => ({
-        expected: row.expected.bucket,
-        actual: classifier.classify(row.inputs.body, row.inputs.subject).bucket,
-      }));
+      const results = await Promise.all(
+        rows.map(async (row) => ({
+          expected: row.expected.bucket,
+          actual: (await classifier.classify(row.inputs.body, row.inputs.subject)).bucket,
+        })),
+      );
       const correct = results.filter((r) => r.expected === r.actual).length;
       const escalations = results.filter((r) => r.expected === "escalation");
       expect(correct / results.length).toBeGreaterThanOrEqual(bar(file));
@@ -207,20 +213,20 @@ describe("reply classifier on a set it was not trained on", () => {
   const heldOut = path.join("evals", "datasets", "reply.jsonl");
   const stranger = classifierWithout(heldOut);
   const replies = new Map(readReplySet(heldOut).map((reply) => [reply.id, reply.body]));
-  const bucketOfReply = (id: string) => stranger.classify(replies.get(id)!).bucket;
+  const bucketOfReply = async (id: string) => (await stranger.classify(replies.get(id)!)).bucket;
 
-  it("answers plain confirmations in any register itself", () => {
+  it("answers plain confirmations in any register itself", async () => {
     for (const id of ["reply-002", "reply-492", "reply-556"])
-      expect(bucketOfReply(id), replies.get(id)).toBe("acknowledgment");
+      expect(await bucketOfReply(id), replies.get(id)).toBe("acknowledgment");
   });
 
-  it("reads a confirmation with a question as the question", () => {
+  it("reads a confirmation with a question as the question", async () => {
     for (const id of ["reply-095", "reply-165", "reply-575", "reply-588"])
-      expect(bucketOfReply(id), replies.get(id)).toBe("question");
+      expect(await bucketOfReply(id), replies.get(id)).toBe("question");
   });
 
-  it("keeps legal, HR, union and angry replies with a person", () => {
+  it("keeps legal, HR, union and angry replies with a person", async () => {
     for (const id of ["reply-001", "reply-017", "reply-126", "reply-382", "reply-637"])
-      expect(bucketOfReply(id), replies.get(id)).toBe("escalation");
+      expect(await bucketOfReply(id), replies.get(id)).toBe("escalation");
   });
 });
