@@ -86,7 +86,13 @@ function unsignedNameBlock(lines: string[], last: number): number | undefined {
   for (let i = Math.max(1, last - MAX_SIGNATURE_LINES + 1); i <= last; i++) {
     if (lines[i - 1]!.trim() || lastContentLine(lines, i - 1) < 0) continue;
     const [name, ...rest] = lines.slice(i, last + 1).map((line) => line.trim());
-    if (name && CAPITALISED_NAME.test(name) && !VALEDICTION.test(name) && rest.every((line) => SIGNATURE_LINE.test(line))) return i;
+    if (
+      name &&
+      CAPITALISED_NAME.test(name) &&
+      !VALEDICTION.test(name) &&
+      rest.every((line) => SIGNATURE_LINE.test(line))
+    )
+      return i;
   }
   return undefined;
 }
