@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { helpText } from "../../scripts/readme-usage.js";
 import { createProgram } from "../../src/cli/program.js";
 import { PROJECT_ROOT } from "../../src/config/settings.js";
+import { SEED_TRIGGER } from "../../src/verification/seeded-case-audits.js";
 import { runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase, tableCounts } from "../support/database.js";
 import { copyMockDir } from "../support/fixtures.js";
@@ -86,7 +87,7 @@ describe("poolpatrol db seed", () => {
   it("audits the open seeded cases' vanpools, so a seeded case carries its checks' results", async () => {
     expect(seeded.stderr).toMatch(/; audited the vanpools of 5 open cases\./);
     const runs = await db.prisma.verificationRun.findMany({
-      where: { trigger: "seed" },
+      where: { trigger: SEED_TRIGGER },
       include: { results: true },
       orderBy: { vanpoolId: "asc" },
     });
