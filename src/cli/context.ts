@@ -117,21 +117,25 @@ export async function withDatabase<T>(settings: Settings, fn: (db: Database) => 
 }
 
 /**
- * An empty database gets the mock data; the mock threads' replies are then taken in as real
- * inbound email, so the first screen shows cases in the state their replies imply.
+ * An empty database gets the mock data; the open cases' vanpools are audited, so each case
+ * shows its checks' results as an audited one does; the mock threads' replies are then taken
+ * in as real inbound email, so the first screen shows cases in the state their replies imply.
  */
 export async function seedIfEmpty(ctx: Pick<CliContext, "db" | "agentDeps">): Promise<void> {
   if ((await countVanpools(ctx.db.prisma, false)) > 0) return;
-  const [{ processSeededReplies }, { createCaseWorkflow }, { readFixtureDir }, { seedFixtures }] = await Promise.all([
-    import("../integrations/email/inbound/seeded-replies.js"),
-    import("../cases/case-workflow.js"),
-    import("../data/fixtures.js"),
-    import("../data/seed.js"),
-  ]);
+  const [{ processSeededReplies }, { createCaseWorkflow }, { readFixtureDir }, { seedFixtures }, { auditSeededCases }] =
+    await Promise.all([
+      import("../integrations/email/inbound/seeded-replies.js"),
+      import("../cases/case-workflow.js"),
+      import("../data/fixtures.js"),
+      import("../data/seed.js"),
+      import("../verification/seeded-case-audits.js"),
+    ]);
   const fixtures = readFixtureDir(path.join(PROJECT_ROOT, "mock"));
   const counts = await seedFixtures(ctx.db.prisma, fixtures, { inbound: false });
+  const audited = await auditSeededCases(ctx.agentDeps, fixtures.cases);
   const replies = await processSeededReplies(ctx.agentDeps, createCaseWorkflow(ctx.agentDeps), fixtures);
   log(
-    `Empty database: loaded the mock data (${counts.vanpools} vanpools, ${counts.employees} employees, ${replies.length} riders' replies taken in as email).`,
+    `Empty database: loaded the mock data (${counts.vanpools} vanpools, ${counts.employees} employees, ${audited.length} open cases' vanpools audited, ${replies.length} riders' replies taken in as email).`,
   );
 }

@@ -4,6 +4,7 @@ import { PROJECT_ROOT } from "../config/settings.js";
 import { readFixtureDir } from "../data/fixtures.js";
 import { insertFixturesInBulk, seedFixtures } from "../data/seed.js";
 import { generateSyntheticFixtures } from "../data/synthetic.js";
+import { auditSeededCases } from "../verification/seeded-case-audits.js";
 import { log, UsageError } from "./command-kit.js";
 import { loadSettings, withContext } from "./context.js";
 
@@ -31,12 +32,13 @@ export async function seedCommand(options: { from?: string; synthetic?: string }
   }
   const dir = path.resolve(options.from ?? path.join(PROJECT_ROOT, "mock"));
   const fixtures = readFixtureDir(dir);
-  await withContext(settings, async ({ db }) => {
+  await withContext(settings, async ({ db, auditDeps }) => {
     const counts = await seedFixtures(db.prisma, fixtures);
+    const audited = await auditSeededCases(auditDeps, fixtures.cases);
     log(
       `Seeded from ${dir}: ${Object.entries(counts)
         .map(([k, v]) => `${v} ${k}`)
-        .join(", ")}.`,
+        .join(", ")}; audited the vanpools of ${audited.length} open cases.`,
     );
   });
 }

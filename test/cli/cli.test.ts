@@ -6,16 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { helpText } from "../../scripts/readme-usage.js";
 import { createProgram } from "../../src/cli/program.js";
 import { PROJECT_ROOT } from "../../src/config/settings.js";
+import { SEED_TRIGGER } from "../../src/verification/seeded-case-audits.js";
 import { runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase, tableCounts } from "../support/database.js";
 import { copyMockDir } from "../support/fixtures.js";
 
 let db: TestDatabase;
 let env: Record<string, string>;
+let seeded: Awaited<ReturnType<typeof runCli>>;
 beforeAll(async () => {
   db = await createTestDatabase();
   env = { DATABASE_URL: db.url };
-  const seeded = await runCli(["db", "seed"], env);
+  seeded = await runCli(["db", "seed"], env);
   expect(seeded.code, seeded.stderr).toBe(0);
 });
 afterAll(async () => {
@@ -78,6 +80,23 @@ describe("poolpatrol audit", () => {
     expect(result.stderr.split("\n")[0]).toMatch(message);
     expect(result.stderr).toContain("Usage: poolpatrol");
     expect(await tableCounts(db.prisma)).toEqual(before);
+  });
+});
+
+describe("poolpatrol db seed", () => {
+  it("audits the open seeded cases' vanpools, so a seeded case carries its checks' results", async () => {
+    expect(seeded.stderr).toMatch(/; audited the vanpools of 5 open cases\./);
+    const runs = await db.prisma.verificationRun.findMany({
+      where: { trigger: SEED_TRIGGER },
+      include: { results: true },
+      orderBy: { vanpoolId: "asc" },
+    });
+    expect(runs.map((r) => r.vanpoolId)).toEqual(["VP-102", "VP-103", "VP-113", "VP-114", "VP-115"]);
+    const vp103 = runs.find((r) => r.vanpoolId === "VP-103")!;
+    expect(vp103.results.map((r) => [r.check, r.verdict, r.flagged, r.model]).sort()).toEqual([
+      ["location", "pass", [], "rules"],
+      ["shift", "fail", ["EMP-1062"], "rules"],
+    ]);
   });
 });
 

@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { insertFixturesInBulk, seedFixtures } from "../../src/data/seed.js";
 import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
+import { findVanpoolSnapshot } from "../../src/data/vanpool-repository.js";
+import { findLatestResults } from "../../src/data/verification-repository.js";
+import { auditVanpool } from "../../src/verification/audit.js";
 import { auditAllVanpools } from "../../src/verification/audit-service.js";
+import { auditSeededCases } from "../../src/verification/seeded-case-audits.js";
 import { testAuditDeps } from "../support/audit-deps.js";
 import { createTestDatabase, type TestDatabase, tableCounts } from "../support/database.js";
 import { copyMockDir, MOCK_DIR } from "../support/fixtures.js";
@@ -38,6 +42,52 @@ describe("seeding from mock/", () => {
       distinct: ["bucket"],
     });
     expect(buckets.map((b) => b.bucket).sort()).toEqual(["acknowledgment", "escalation", "question", "update"]);
+  });
+});
+
+describe("the seeded cases' checks", () => {
+  let own: TestDatabase;
+  beforeAll(async () => {
+    own = await createTestDatabase();
+    await seedFixtures(own.prisma, readFixtureDir(MOCK_DIR));
+  });
+  afterAll(async () => {
+    await own.drop();
+  });
+
+  it("stores, for each open seeded case, what the checks compute over the seeded data, once", async () => {
+    const deps = testAuditDeps(own);
+    const { cases } = readFixtureDir(MOCK_DIR);
+    const open = cases.filter((c) => !["resolved", "cancelled"].includes(c.status));
+    const audited = await auditSeededCases(deps, cases);
+    expect(audited.sort()).toEqual(open.map((c) => c.vanpool_id).sort());
+
+    for (const c of open) {
+      const stored = await findLatestResults(own.prisma, c.vanpool_id);
+      const computed = await auditVanpool((await findVanpoolSnapshot(own.prisma, c.vanpool_id))!, deps);
+      for (const check of ["location", "shift"] as const) {
+        const { verdict, confidence, flagged, evidence, reasoning } = computed[check];
+        expect(stored[check], `${c.vanpool_id} ${check}`).toMatchObject({
+          verdict,
+          confidence,
+          flagged,
+          evidence,
+          reasoning,
+        });
+      }
+      // The mock's open cases agree with their checks: the recorded failures are the computed ones.
+      const failing = (["location", "shift"] as const).filter((check) => stored[check]!.verdict === "fail");
+      expect(failing, c.case_id).toEqual(c.failed_checks);
+      expect(failing.flatMap((check) => stored[check]!.flagged).sort(), c.case_id).toEqual(
+        [...(c.meta.flagged as string[])].sort(),
+      );
+    }
+    // A closed case keeps the evidence it was decided on, which today's data cannot recompute.
+    expect(await findLatestResults(own.prisma, "VP-109")).toEqual({});
+
+    const runs = await own.prisma.verificationRun.count();
+    expect(await auditSeededCases(deps, cases)).toEqual([]);
+    expect(await own.prisma.verificationRun.count()).toBe(runs);
   });
 });
 

@@ -1,16 +1,14 @@
 // The sandbox behaves like Slack: its workspace survives a restart, the page starts as
 // the first approver, clicks on stale cards reach the bot, and other sites cannot drive it.
+// It starts on an empty database, seeded with the mock data the way `poolpatrol sandbox` does.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliContext, openContext } from "../../src/cli/context.js";
+import { type CliContext, openContext, seedIfEmpty } from "../../src/cli/context.js";
 import { parseSettings } from "../../src/config/settings.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/sandbox.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { MOCK_DIR } from "../support/fixtures.js";
 
 let db: TestDatabase;
 let ctx: CliContext;
@@ -19,10 +17,10 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-sandbox-api-")
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
   ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {}, {
     jobs: "bot",
   });
+  await seedIfEmpty(ctx);
   sandbox = await startSandbox(ctx, { port: 0 });
 }, 60_000);
 
@@ -33,7 +31,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-type Message = { ts: string; text: string; blocks?: unknown[]; thread_ts?: string };
+type Message = { ts: string; text: string; blocks?: unknown[]; thread_ts?: string; bot_id?: string };
 type State = { user: string; messages: Message[]; ephemerals: Message[]; thread: Message[] | null };
 const api = (route: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${sandbox.url}${route}`, {
@@ -57,6 +55,28 @@ async function audited(vanpoolId: string) {
 }
 
 describe("the sandbox API", () => {
+  it("shows a seeded case like an audited one: VP-103's alert and its thread answer stand on the stored checks", async () => {
+    // The seeded cases' alerts are posted by jobs once the sandbox starts.
+    const alertOf103 = async () => (await state()).messages.find((m) => m.text.startsWith("VP-103 "));
+    await expect.poll(alertOf103, { timeout: 20_000 }).toBeDefined();
+    const alert = (await alertOf103())!;
+    const shown = JSON.stringify(alert.blocks);
+    expect(shown).not.toMatch(/not recorded/);
+    expect(shown).toMatch(/Confidence of the failed check\*\\n[1-5]\/5/);
+    expect(shown).toMatch(/Derek Sandoval|EMP-1062/);
+    expect(shown).toMatch(/Night Shift Mon-Fri 22:00-06:30 vs the van's Mon-Fri 07:00-15:30 · matches 0 of 5 days/);
+
+    expect(
+      (await api("/sandbox/message", { user: "U0CASEY", text: "why did this case fail?", thread_ts: alert.ts })).status,
+    ).toBe(200);
+    const answer = (await state(`user=U0CASEY&thread=${alert.ts}`)).thread!.filter((m) => m.bot_id).at(-1)!.text;
+    expect(answer).not.toMatch(/no stored/);
+    expect(answer).toMatch(/^\*🕒 Shift check: fail\* \(confidence [1-5]\/5\), checked [A-Z][a-z]{2} \d+, \d{4}\./);
+    expect(answer).toMatch(/Derek Sandoval \(EMP-1062\): fails\. On Night Shift \(Mon-Fri 22:00-06:30\)\./);
+    expect(answer).toMatch(/Compatible on 0 of 5 operating days/);
+    expect(answer).not.toMatch(/@northwind|Meadowlark|\b[a-z]+_[a-z]+\b/);
+  });
+
   it("starts a fresh page as the first approver and refuses actions from no one", async () => {
     expect((await state("")).user).toBe("U0ALEX");
     const response = await api("/sandbox/command", { text: "/poolpatrol help" });

@@ -1,0 +1,26 @@
+// Seeded cases arrive with a recorded finding but without the specialists' stored results
+// that a real audit leaves behind. Seeding audits their vanpools the way a sweep does (the
+// same engines, the same storage), so a seeded case shows the same evidence as an audited one.
+import type { CaseFixture } from "../data/fixture-schema.js";
+import { findLatestResultsOf } from "../data/verification-repository.js";
+import { isClosed } from "../domain/case-lifecycle.js";
+import { type AuditServiceDeps, auditAndStore } from "./audit-service.js";
+
+/** The verification-run trigger of the audits seeding stores. */
+export const SEED_TRIGGER = "seed";
+
+/**
+ * Audits, once, the vanpool of every open seeded case that has no stored result of both checks,
+ * and stores the results; returns the vanpools audited. Closed cases are left alone: their
+ * evidence is what they were decided on, which today's data cannot recompute.
+ */
+export async function auditSeededCases(
+  deps: AuditServiceDeps,
+  cases: Pick<CaseFixture, "vanpool_id" | "status">[],
+): Promise<string[]> {
+  const vanpoolIds = [...new Set(cases.filter((c) => !isClosed(c.status)).map((c) => c.vanpool_id))];
+  const stored = await findLatestResultsOf(deps.pool, vanpoolIds);
+  const missing = vanpoolIds.filter((id) => !stored.get(id)?.location || !stored.get(id)?.shift);
+  const audits = await auditAndStore(deps, missing, SEED_TRIGGER);
+  return audits.map((a) => a.vanpool_id);
+}
