@@ -146,7 +146,7 @@ const CONFIRMING_NEGATION = new RegExp(
     String.raw`(?:have|has|is|are|did|does)(?:n't| not)(?: \w+)? (?:changed|change|different)`,
     "not changed",
     String.raw`no \w+(?: \w+)? (?:needed|required|necessary)`,
-    String.raw`no (?:changes?|updates?|worries|problems?|issues?|concerns?|questions?|mistakes?|errors?|need to \w+)\b`,
+    String.raw`no (?:changes?|updates?|worries|problems?|issues?|concerns?|complaints?|disputes?|objections?|questions?|mistakes?|errors?|need to \w+)\b`,
     String.raw`(?:don't|do not) have any(?:thing)? (?:questions?|concerns?|changes?|updates?|to \w+)`,
     String.raw`(?:not much|nothing (?:more|else))(?: (?:to \w+|from|on))?`,
     String.raw`nothing (?:in|on|about) my \w+ (?:needs|has)\b`,
