@@ -233,6 +233,11 @@ describe("cards", () => {
       expect(modal.title).toMatchObject({ text: "Case evidence" });
       expect(JSON.stringify(modal.blocks)).toContain(caseId);
       expect(JSON.stringify(modal.blocks)).toMatch(/Location|Shift/);
+      // The rule each check applied, in words: not its setting names.
+      expect(JSON.stringify(modal.blocks)).toMatch(
+        /Policy: (homes within 50 miles of the pickup|a shift starting and ending within an hour of the van's on at least 80% of its days)/,
+      );
+      expect(JSON.stringify(modal.blocks)).not.toMatch(/max distance miles|tolerance minutes|day ratio/);
     });
 
     it("has no Re-audit button; a re-audit from a stale alert leaves it and its evidence as decided", async () => {

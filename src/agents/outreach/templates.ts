@@ -1,6 +1,7 @@
 // The emails Pool Patrol sends, as plain text a rider would be glad to receive.
 // Each email is about one rider and carries only that rider's own facts: a check
 // appears in RiderFacts only when it fails for that rider.
+import { toleranceText } from "../../domain/policy-text.js";
 
 export interface RiderFacts {
   first_name: string;
@@ -57,13 +58,6 @@ function shiftParagraph(f: NonNullable<RiderFacts["shift"]>): string {
     `Our records show you working ${yours}, while the van runs ${f.van_schedule ?? "on a different schedule"}. ` +
     `Riders need a shift that starts and ends within ${toleranceText(f.tolerance_minutes)} of the van's on at least ${f.required_percent}% of its days${f.compatible_percent === null ? "" : `; yours matches on ${f.compatible_percent}%`}.`
   );
-}
-
-/** 60 -> "an hour", 90 -> "90 minutes", 120 -> "2 hours" */
-export function toleranceText(minutes: number): string {
-  if (minutes === 60) return "an hour";
-  if (minutes > 60 && minutes % 60 === 0) return `${minutes / 60} hours`;
-  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
 
 function factParagraphs(f: RiderFacts): string[] {

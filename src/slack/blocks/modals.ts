@@ -3,6 +3,7 @@
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import type { ApprovalRecord } from "../../data/approval-repository.js";
 import type { CaseRecord } from "../../data/case-repository.js";
+import { recordedPolicyText } from "../../domain/policy-text.js";
 import {
   band,
   bandMiles,
@@ -71,13 +72,7 @@ export function evidenceModal(
     );
     const lines = check === "location" ? locationLines(result) : shiftLines(result);
     for (let i = 0; i < lines.length; i += 12) blocks.push(section(lines.slice(i, i + 12).join("\n")));
-    blocks.push(
-      context(
-        `Policy: ${Object.entries(result.policy)
-          .map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`)
-          .join(", ")}`,
-      ),
-    );
+    blocks.push(context(`Policy: ${recordedPolicyText(check, result.policy)}`));
   }
   return { type: "modal", title: plain(EVIDENCE_TITLE), close: plain("Close"), blocks: blocks.slice(0, 100) };
 }
