@@ -204,7 +204,7 @@ export async function checkResults(
       const who = failedChecks.includes(check)
         ? ` Flagged on this case: ${(asked ?? flagged).map((id) => nameOf(people, id)).join(", ")}.`
         : "";
-      parts.push(`*${label(check)}:* no stored ${check} result for ${vanpoolId}.${who}${recorded}`);
+      parts.push(`*${label(check)}:* no ${check} check of ${vanpoolId} is on record.${who}${recorded}`);
       sources.push(caseId ? `case record ${caseId}` : `vanpool record ${vanpoolId}`);
       continue;
     }
