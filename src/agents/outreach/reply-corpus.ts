@@ -13,7 +13,8 @@ export interface LabelledReply {
   bucket: ReplyBucket;
 }
 
-const TRAINING_SETS = ["reply-training.jsonl", "reply-train-8.jsonl"].map((file) =>
+/** The training files, relative to the project root. */
+export const TRAINING_SETS = ["reply-training.jsonl", "reply-train-8.jsonl", "reply-train-9.jsonl"].map((file) =>
   path.join("src", "agents", "outreach", file),
 );
 const EVALUATION_FOLDERS = [path.join("evals", "datasets"), path.join("evals", "heldout")];
