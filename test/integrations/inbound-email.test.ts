@@ -341,6 +341,58 @@ describe("an email without a Message-ID is kept once, by the id Resend gives it"
   });
 });
 
+describe("two deliveries of one email racing under different svix-ids (two replicas)", () => {
+  it("keep one quarantined email with one notice, and one reply classified once", async () => {
+    const stranger = stub.receive({
+      from: "someone@elsewhere.example",
+      to: [INBOUND],
+      subject: "Raced question",
+      text: "Raced question: does a van leave from Salinas?",
+      message_id: "",
+    });
+    const before = slack.messages("C0AUDIT").length;
+    // Both deliveries have looked for the email and fetched it before either keeps it.
+    stub.gateReceiving(2);
+    const held = await Promise.all([
+      postWebhook(webhook, receivedEvent(stranger), { id: "msg_race_held_a" }),
+      postWebhook(webhook, receivedEvent(stranger), { id: "msg_race_held_b" }),
+    ]);
+    expect(held.map((a) => a.status)).toEqual([200, 200]);
+    expect(stub.receivingGets.filter((id) => id === stranger.id)).toHaveLength(2);
+    expect(await db.prisma.quarantinedEmail.count({ where: { body: stranger.text ?? "" } })).toBe(1);
+    const notices = slack
+      .messages("C0AUDIT")
+      .slice(before)
+      .filter((m) => String(m.text).includes("Raced question"));
+    expect(notices).toHaveLength(1);
+
+    await db.prisma.employee.update({
+      where: { id: "EMP-1091" },
+      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+    });
+    expect(await workflow().auditVanpool("VP-106")).toMatchObject({ status: "pending_reply" });
+    const thread = await threadOf("VP-106");
+    const reply = stub.receive({
+      from: thread.messages.find((m) => m.direction === "outbound")!.to[0]!,
+      to: [plus(thread.thread_id)],
+      subject: `Re: ${thread.subject}`,
+      text: "I moved to Redding this fall. Is there a van that could work for me?",
+      message_id: "",
+    });
+    stub.gateReceiving(2);
+    const replies = await Promise.all([
+      postWebhook(webhook, receivedEvent(reply), { id: "msg_race_reply_a" }),
+      postWebhook(webhook, receivedEvent(reply), { id: "msg_race_reply_b" }),
+    ]);
+    expect(replies.map((a) => a.status)).toEqual([200, 200]);
+    expect(stub.receivingGets.filter((id) => id === reply.id)).toHaveLength(2);
+    expect(await db.prisma.message.count({ where: { threadId: thread.thread_id, direction: "inbound" } })).toBe(1);
+    expect(await db.prisma.auditEvent.count({ where: { subjectId: thread.case_id, action: "reply.classified" } })).toBe(
+      1,
+    );
+  });
+});
+
 describe("attachments", () => {
   it("are kept on the reply and listed on the approval card a person reviews", async () => {
     // A case of its own, waiting for replies whatever the other tests' ticks did to the seeded ones.
