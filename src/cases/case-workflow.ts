@@ -229,7 +229,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
       );
     }
     return withLease(deps.pool, `vanpool:${thread.vanpool_id}`, async () => {
-      const message = await createInbound(deps.prisma, {
+      const { message, created } = await createInbound(deps.prisma, {
         threadId: thread.thread_id,
         from: input.from,
         to: [deps.settings.email.from],
@@ -239,6 +239,15 @@ export function createCaseWorkflow(deps: AgentDeps) {
         ...input.details,
       });
       const record = await getCase(deps.prisma, thread.case_id);
+      if (!created)
+        return {
+          message_id: message.message_id,
+          handled: false,
+          note: `This email was already recorded as ${message.message_id}; nothing was done again.`,
+          case_id: record.case_id,
+          status: record.status,
+          outcome: record.outcome,
+        };
       if (record.status !== "pending_reply") {
         const action = isClosed(record.status) ? "reply.after_close" : "reply.held_for_human";
         await recordEvent(deps.prisma, {

@@ -45,6 +45,7 @@ export async function quarantineCommand(deps: QuarantineDeps, args: string[], ac
       trustSender: true,
       details: {
         id: email.id,
+        providerMessageId: email.provider_message_id,
         rfcMessageId: email.headers["message-id"] ?? null,
         replyText: extractReplyText(email.body).reply,
         attachments: email.attachments,

@@ -185,19 +185,27 @@ export async function employeeIdsFor(prisma: PrismaClient, addresses: string[]):
 export interface InboundDetails {
   /** A quarantined email assigned to a thread keeps its id. */
   id?: string;
+  /** The received email's id at the provider (Resend's email_id). */
+  providerMessageId?: string | null;
   rfcMessageId?: string | null;
   replyText?: string | null;
   autoReply?: string | null;
   attachments?: AttachmentRecord[];
 }
 
+/**
+ * Keeps an inbound email once: `created` is false when the same email (by provider id or Message-ID)
+ * was kept before, by a redelivery or another replica, and `message` is then the one kept first.
+ */
 export async function createInbound(
   prisma: PrismaClient,
   input: { threadId: string; from: string; to: string[]; subject: string; body: string; now: Date } & InboundDetails,
-): Promise<MessageRecord> {
-  const row = await prisma.message.create({
+): Promise<{ message: MessageRecord; created: boolean }> {
+  const id = input.id ?? newId("message");
+  const { count } = await prisma.message.createMany({
     data: {
-      id: input.id ?? newId("message"),
+      id,
+      providerMessageId: input.providerMessageId ?? null,
       rfcMessageId: input.rfcMessageId ?? null,
       replyText: input.replyText ?? null,
       autoReply: input.autoReply ?? null,
@@ -213,8 +221,15 @@ export async function createInbound(
       receivedAt: input.now,
       createdAt: input.now,
     },
+    skipDuplicates: true,
   });
-  return toMessage(row);
+  const sameEmail = [
+    { id },
+    ...(input.providerMessageId ? [{ providerMessageId: input.providerMessageId }] : []),
+    ...(input.rfcMessageId ? [{ rfcMessageId: input.rfcMessageId }] : []),
+  ];
+  const row = await prisma.message.findFirstOrThrow({ where: count === 1 ? { id } : { OR: sameEmail } });
+  return { message: toMessage(row), created: count === 1 };
 }
 
 export async function setClassification(

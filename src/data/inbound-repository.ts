@@ -43,6 +43,9 @@ export async function markWebhookProcessed(prisma: PrismaClient, svixId: string,
 
 export interface QuarantinedRecord {
   id: string;
+  thread_id: string | null;
+  /** The received email's id at the provider (Resend's email_id). */
+  provider_message_id: string | null;
   from: string;
   to: string[];
   subject: string | null;
@@ -54,9 +57,11 @@ export interface QuarantinedRecord {
   received_at: Date;
 }
 
+/** Keeps the email once per provider id: a redelivery, or two replicas racing, read the row kept first. */
 export async function quarantineEmail(
   prisma: PrismaClient,
   input: {
+    providerMessageId: string;
     from: string;
     to: string[];
     subject: string;
@@ -74,10 +79,11 @@ export async function quarantineEmail(
     messageId &&
     (await prisma.quarantinedEmail.findFirst({ where: { headers: { path: ["message-id"], equals: messageId } } }));
   if (kept) return toQuarantined(kept);
-  const row = await prisma.quarantinedEmail.create({
+  await prisma.quarantinedEmail.createMany({
     data: {
       // A message id: assigning it to a thread later keeps the same id.
       id: newId("message"),
+      providerMessageId: input.providerMessageId,
       threadId: input.threadId ?? null,
       fromAddress: input.from,
       toAddresses: input.to,
@@ -88,8 +94,11 @@ export async function quarantineEmail(
       attachments: input.attachments as object[],
       receivedAt: input.now,
     },
+    skipDuplicates: true,
   });
-  return toQuarantined(row);
+  return toQuarantined(
+    await prisma.quarantinedEmail.findUniqueOrThrow({ where: { providerMessageId: input.providerMessageId } }),
+  );
 }
 
 export async function listQuarantined(prisma: PrismaClient, status = "open"): Promise<QuarantinedRecord[]> {
@@ -123,6 +132,8 @@ type QuarantinedRow = NonNullable<Awaited<ReturnType<PrismaClient["quarantinedEm
 function toQuarantined(row: QuarantinedRow): QuarantinedRecord {
   return {
     id: row.id,
+    thread_id: row.threadId,
+    provider_message_id: row.providerMessageId,
     from: row.fromAddress,
     to: row.toAddresses,
     subject: row.subject,
@@ -143,12 +154,30 @@ export async function findMessageByRfcId(
   return row ? findMessage(prisma, row.id) : undefined;
 }
 
-export async function findMessageByProviderId(
+export async function findSentMessageByProviderId(
   prisma: PrismaClient,
   providerMessageId: string,
 ): Promise<MessageRecord | undefined> {
-  const row = await prisma.message.findFirst({ where: { providerMessageId }, select: { id: true } });
+  const row = await prisma.message.findFirst({
+    where: { providerMessageId, direction: "outbound" },
+    select: { id: true },
+  });
   return row ? findMessage(prisma, row.id) : undefined;
+}
+
+/** A received email kept before under the provider's id: a message on a thread, or held in quarantine. */
+export type KeptEmail =
+  | { kind: "message"; message_id: string; case_id: string }
+  | { kind: "quarantined"; email: QuarantinedRecord };
+
+export async function findKeptEmail(prisma: PrismaClient, providerMessageId: string): Promise<KeptEmail | undefined> {
+  const message = await prisma.message.findFirst({
+    where: { providerMessageId, direction: "inbound" },
+    select: { id: true, thread: { select: { caseId: true } } },
+  });
+  if (message) return { kind: "message", message_id: message.id, case_id: message.thread.caseId };
+  const held = await prisma.quarantinedEmail.findUnique({ where: { providerMessageId } });
+  return held ? { kind: "quarantined", email: toQuarantined(held) } : undefined;
 }
 
 /** Threads that wrote to this address, newest email first. */

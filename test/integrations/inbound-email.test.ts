@@ -266,6 +266,133 @@ describe("a redelivery after processing failed", () => {
   });
 });
 
+describe("an email without a Message-ID is kept once, by the id Resend gives it", () => {
+  it("quarantines a stranger's email once and tells the channel once, redelivered or under another svix-id", async () => {
+    await failNextWrite(db.prisma, {
+      name: "processed_no_id",
+      table: "resend_webhook_events",
+      column: "processed_at",
+      when: "NEW.svix_id = 'msg_no_id_held'",
+    });
+    const email = stub.receive({
+      from: "someone@elsewhere.example",
+      to: [INBOUND],
+      subject: "Question without an id",
+      text: "Question without an id: is there a van from Morgan Hill?",
+      message_id: "",
+    });
+    const before = slack.messages("C0AUDIT").length;
+    expect((await postWebhook(webhook, receivedEvent(email), { id: "msg_no_id_held" })).status).toBe(500);
+    const again = await postWebhook(webhook, receivedEvent(email), { id: "msg_no_id_held" });
+    const otherDelivery = await postWebhook(webhook, receivedEvent(email), { id: "msg_no_id_held_2" });
+    expect([again.status, otherDelivery.status]).toEqual([200, 200]);
+    expect(again.body).toMatchObject({ duplicate: true, quarantined: "unknown thread" });
+    expect(otherDelivery.body).toMatchObject({ duplicate: false, quarantined: "unknown thread" });
+    const held = await db.prisma.quarantinedEmail.findMany({ where: { body: email.text ?? "" } });
+    expect(held).toHaveLength(1);
+    expect(otherDelivery.body.message_id).toBe(held[0]!.id);
+    const notices = slack
+      .messages("C0AUDIT")
+      .slice(before)
+      .filter((m) => String(m.text).includes("Question without an id"));
+    expect(notices).toHaveLength(1);
+    expect(stub.receivingGets.filter((id) => id === email.id)).toHaveLength(1);
+  });
+
+  it("records a rider's reply once and classifies it once, redelivered or under another svix-id", async () => {
+    // A case of its own, opened now: a VP-104 rider moved to Redding.
+    await db.prisma.employee.update({
+      where: { id: "EMP-1025" },
+      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+    });
+    expect(await workflow().auditVanpool("VP-104")).toMatchObject({ status: "pending_reply" });
+    const thread = await threadOf("VP-104");
+    const rider = thread.messages.find((m) => m.direction === "outbound")!.to[0]!;
+    await failNextWrite(db.prisma, {
+      name: "processed_reply_no_id",
+      table: "resend_webhook_events",
+      column: "processed_at",
+      when: "NEW.svix_id = 'msg_no_id_reply'",
+    });
+    const reply = stub.receive({
+      from: rider,
+      to: [plus(thread.thread_id)],
+      subject: `Re: ${thread.subject}`,
+      text: "I moved to Redding in September. Can I still ride the van from there?",
+      message_id: "",
+    });
+    expect((await postWebhook(webhook, receivedEvent(reply), { id: "msg_no_id_reply" })).status).toBe(500);
+    const sentAfterFirst = stub.sent.length;
+    const again = await postWebhook(webhook, receivedEvent(reply), { id: "msg_no_id_reply" });
+    const otherDelivery = await postWebhook(webhook, receivedEvent(reply), { id: "msg_no_id_reply_2" });
+    expect([again.status, otherDelivery.status]).toEqual([200, 200]);
+    const onThread = await db.prisma.message.findMany({
+      where: { threadId: thread.thread_id, direction: "inbound" },
+    });
+    expect(onThread).toHaveLength(1);
+    expect(onThread[0]!.bucket).not.toBeNull();
+    expect(otherDelivery.body).toMatchObject({ case_id: thread.case_id, message_id: onThread[0]!.id });
+    const classified = await db.prisma.auditEvent.count({
+      where: { subjectId: thread.case_id, action: "reply.classified" },
+    });
+    expect(classified).toBe(1);
+    expect(stub.sent.length).toBe(sentAfterFirst);
+    expect(stub.receivingGets.filter((id) => id === reply.id)).toHaveLength(1);
+  });
+});
+
+describe("two deliveries of one email racing under different svix-ids (two replicas)", () => {
+  it("keep one quarantined email with one notice, and one reply classified once", async () => {
+    const stranger = stub.receive({
+      from: "someone@elsewhere.example",
+      to: [INBOUND],
+      subject: "Raced question",
+      text: "Raced question: does a van leave from Salinas?",
+      message_id: "",
+    });
+    const before = slack.messages("C0AUDIT").length;
+    // Both deliveries have looked for the email and fetched it before either keeps it.
+    stub.gateReceiving(2);
+    const held = await Promise.all([
+      postWebhook(webhook, receivedEvent(stranger), { id: "msg_race_held_a" }),
+      postWebhook(webhook, receivedEvent(stranger), { id: "msg_race_held_b" }),
+    ]);
+    expect(held.map((a) => a.status)).toEqual([200, 200]);
+    expect(stub.receivingGets.filter((id) => id === stranger.id)).toHaveLength(2);
+    expect(await db.prisma.quarantinedEmail.count({ where: { body: stranger.text ?? "" } })).toBe(1);
+    const notices = slack
+      .messages("C0AUDIT")
+      .slice(before)
+      .filter((m) => String(m.text).includes("Raced question"));
+    expect(notices).toHaveLength(1);
+
+    await db.prisma.employee.update({
+      where: { id: "EMP-1091" },
+      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+    });
+    expect(await workflow().auditVanpool("VP-106")).toMatchObject({ status: "pending_reply" });
+    const thread = await threadOf("VP-106");
+    const reply = stub.receive({
+      from: thread.messages.find((m) => m.direction === "outbound")!.to[0]!,
+      to: [plus(thread.thread_id)],
+      subject: `Re: ${thread.subject}`,
+      text: "I moved to Redding this fall. Is there a van that could work for me?",
+      message_id: "",
+    });
+    stub.gateReceiving(2);
+    const replies = await Promise.all([
+      postWebhook(webhook, receivedEvent(reply), { id: "msg_race_reply_a" }),
+      postWebhook(webhook, receivedEvent(reply), { id: "msg_race_reply_b" }),
+    ]);
+    expect(replies.map((a) => a.status)).toEqual([200, 200]);
+    expect(stub.receivingGets.filter((id) => id === reply.id)).toHaveLength(2);
+    expect(await db.prisma.message.count({ where: { threadId: thread.thread_id, direction: "inbound" } })).toBe(1);
+    expect(await db.prisma.auditEvent.count({ where: { subjectId: thread.case_id, action: "reply.classified" } })).toBe(
+      1,
+    );
+  });
+});
+
 describe("attachments", () => {
   it("are kept on the reply and listed on the approval card a person reviews", async () => {
     // A case of its own, waiting for replies whatever the other tests' ticks did to the seeded ones.

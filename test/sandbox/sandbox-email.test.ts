@@ -80,6 +80,8 @@ describe("the sandbox's simulated reply with Resend configured", () => {
     });
     expect(reply.body).toMatch(/lived in Hayward for years/);
     expect(reply.bucket).toBe("escalation");
+    // Kept under the local inbox's id, as a real reply is under Resend's: a redelivery finds it.
+    expect(reply.providerMessageId).toMatch(/^local-/);
     expect(resend.receivingGets).toEqual([]);
     expect((await db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).status).toBe("hitl_review");
   });

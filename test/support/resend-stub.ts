@@ -16,6 +16,8 @@ export interface ResendStub {
   sent: { id: string; idempotencyKey: string | undefined; body: Record<string, unknown> }[];
   /** GET /emails/receiving/:id calls, by id. */
   receivingGets: string[];
+  /** The next `count` receiving GETs are answered together, once all have arrived (two replicas racing). */
+  gateReceiving(count: number): void;
   failNext(status: number, message: string): void;
   /** Makes an inbound email available at the receiving API; returns its id. */
   receive(email: Partial<ReceivedEmail> & Pick<ReceivedEmail, "from" | "to" | "subject" | "text">): ReceivedEmail;
@@ -30,8 +32,28 @@ export async function startResendStub(): Promise<ResendStub> {
   const sent: ResendStub["sent"] = [];
   const received = new Map<string, ReceivedEmail>();
   const receivingGets: string[] = [];
+  let gate: { count: number; waiting: (() => void)[] } | undefined;
   let failure: { status: number; message: string; times: number } | undefined;
   let attempts = 0;
+  const answerReceiving = (id: string, reply: (status: number, body: unknown) => void) => {
+    const email = received.get(id);
+    if (!email) return reply(404, { name: "not_found", message: "Email not found", statusCode: 404 });
+    reply(200, {
+      object: "email",
+      created_at: new Date().toISOString(),
+      bcc: null,
+      reply_to: null,
+      received_for: email.to,
+      raw: null,
+      ...email,
+      attachments: email.attachments.map((a) => ({
+        id: randomUUID(),
+        content_id: null,
+        content_disposition: "attachment",
+        ...a,
+      })),
+    });
+  };
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (c) => (raw += c));
@@ -45,23 +67,14 @@ export async function startResendStub(): Promise<ResendStub> {
       const receiving = req.url?.match(/^\/emails\/receiving\/([^/?]+)/);
       if (req.method === "GET" && receiving) {
         receivingGets.push(receiving[1]!);
-        const email = received.get(receiving[1]!);
-        if (!email) return reply(404, { name: "not_found", message: "Email not found", statusCode: 404 });
-        return reply(200, {
-          object: "email",
-          created_at: new Date().toISOString(),
-          bcc: null,
-          reply_to: null,
-          received_for: email.to,
-          raw: null,
-          ...email,
-          attachments: email.attachments.map((a) => ({
-            id: randomUUID(),
-            content_id: null,
-            content_disposition: "attachment",
-            ...a,
-          })),
-        });
+        const answer = () => answerReceiving(receiving[1]!, reply);
+        if (!gate) return answer();
+        gate.waiting.push(answer);
+        if (gate.waiting.length < gate.count) return;
+        const released = gate.waiting;
+        gate = undefined;
+        for (const held of released) held();
+        return;
       }
       if (req.method !== "POST" || req.url !== "/emails")
         return reply(404, { name: "not_found", message: "Not found", statusCode: 404 });
@@ -84,6 +97,9 @@ export async function startResendStub(): Promise<ResendStub> {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     sent,
     receivingGets,
+    gateReceiving(count) {
+      gate = { count, waiting: [] };
+    },
     failNext(status, message) {
       failure = { status, message, times: 1 };
     },

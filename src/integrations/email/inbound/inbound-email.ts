@@ -12,10 +12,13 @@ import { type AttachmentRecord, createInbound, findThread, type ThreadRecord } f
 import { findEmployeeByEmail } from "../../../data/employee-repository.js";
 import {
   extendReplyDeadline,
-  findMessageByProviderId,
+  findKeptEmail,
   findMessageByRfcId,
+  findSentMessageByProviderId,
   findWebhookEvent,
+  type KeptEmail,
   markWebhookProcessed,
+  type QuarantinedRecord,
   quarantineEmail,
   recordDeliveryEvent,
   recordWebhookEvent,
@@ -95,7 +98,11 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
   }
 
   async function receiveEmail(emailId: string): Promise<InboundOutcome> {
-    const email = await options.mailbox.get(emailId);
+    // Kept before (processing failed after keeping it, or the same email came under another svix-id).
+    const kept = await findKeptEmail(deps.prisma, emailId);
+    if (kept) return keptBefore(kept);
+    // Kept under the id the event named, the one a redelivery names again.
+    const email: ReceivedEmail = { ...(await options.mailbox.get(emailId)), id: emailId };
     const rfcMessageId = email.message_id ? `<${email.message_id.replace(/^<|>$/g, "")}>` : null;
     if (rfcMessageId) {
       const known = await findMessageByRfcId(deps.prisma, rfcMessageId);
@@ -126,13 +133,26 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
       from: addressOf(email.from),
       subject: email.subject,
       body: text,
-      details: { rfcMessageId, replyText: extractReplyText(text).reply, attachments },
+      details: { providerMessageId: emailId, rfcMessageId, replyText: extractReplyText(text).reply, attachments },
     });
     return {
       outcome: `Reply ${result.message_id} on ${match.thread.case_id} (matched by ${match.by}); the case is ${result.status}. ${result.note}`,
       case_id: match.thread.case_id,
       message_id: result.message_id,
     };
+  }
+
+  async function keptBefore(kept: KeptEmail): Promise<InboundOutcome> {
+    if (kept.kind === "message")
+      return {
+        outcome: `Already recorded as ${kept.message_id} on ${kept.case_id}.`,
+        case_id: kept.case_id,
+        message_id: kept.message_id,
+      };
+    const reason = kept.email.reason as NonNullable<InboundOutcome["quarantined"]>;
+    // The notice is posted once per key: this posts it only if the first attempt stopped before it.
+    if (kept.email.status === "open") await announce(kept.email, reason);
+    return { outcome: `Quarantined as ${kept.email.id}: ${reason}.`, message_id: kept.email.id, quarantined: reason };
   }
 
   async function hold(
@@ -143,6 +163,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
     thread?: ThreadRecord,
   ): Promise<InboundOutcome> {
     const kept = await quarantineEmail(deps.prisma, {
+      providerMessageId: email.id,
       from: addressOf(email.from),
       to: email.to,
       subject: email.subject,
@@ -153,17 +174,21 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
       threadId: thread?.thread_id,
       now: deps.now(),
     });
+    await announce(kept, reason);
+    return { outcome: `Quarantined as ${kept.id}: ${reason}.`, message_id: kept.id, quarantined: reason };
+  }
+
+  async function announce(kept: QuarantinedRecord, reason: NonNullable<InboundOutcome["quarantined"]>) {
+    const caseId = kept.thread_id ? (await findThread(deps.prisma, kept.thread_id))?.case_id : undefined;
     const why =
       reason === "unknown thread"
         ? "it does not answer any email Pool Patrol sent"
-        : `it came from someone Pool Patrol did not write to about ${thread?.case_id}`;
+        : `it came from someone Pool Patrol did not write to about ${caseId}`;
     await options.notify?.(
-      `An email could not be matched to a case: ${why}. Subject: "${withoutAddresses(email.subject)}". ` +
+      `An email could not be matched to a case: ${why}. Subject: "${withoutAddresses(kept.subject ?? "")}". ` +
         `It is kept as ${kept.id}; a person can attach it to a thread or discard it with \`poolpatrol quarantine\`.`,
-      // A redelivery after a failure finds the email quarantined already (by its Message-ID): one notice.
       `quarantine:${kept.id}`,
     );
-    return { outcome: `Quarantined as ${kept.id}: ${reason}.`, message_id: kept.id, quarantined: reason };
   }
 
   async function recordAutomatic(
@@ -174,16 +199,23 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
     rfcMessageId: string | null,
   ): Promise<InboundOutcome> {
     const now = deps.now();
-    const message = await createInbound(deps.prisma, {
+    const { message, created } = await createInbound(deps.prisma, {
       threadId: thread.thread_id,
       from: addressOf(email.from),
       to: email.to,
       subject: email.subject,
       body: text,
       now,
+      providerMessageId: email.id,
       rfcMessageId,
       autoReply: automatic.kind,
     });
+    if (!created)
+      return {
+        outcome: `Already recorded as ${message.message_id} on ${thread.case_id}.`,
+        case_id: thread.case_id,
+        message_id: message.message_id,
+      };
     const record = await getCase(deps.prisma, thread.case_id);
     let note = `Automatic ${automatic.kind?.replace("_", " ")} recorded on ${record.case_id}; not a rider's answer.`;
     if (automatic.kind === "out_of_office" && automatic.returnDate) {
@@ -206,7 +238,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
   }
 
   async function recordDelivery(type: string, data: Record<string, unknown>): Promise<InboundOutcome> {
-    const message = await findMessageByProviderId(deps.prisma, String(data.email_id));
+    const message = await findSentMessageByProviderId(deps.prisma, String(data.email_id));
     if (!message) return { outcome: `${type} for an email Pool Patrol did not send; ignored.` };
     const kind = type.replace(/^email\./, "");
     await recordDeliveryEvent(deps.prisma, {
