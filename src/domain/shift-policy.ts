@@ -39,7 +39,7 @@ export interface ShiftCheckInput {
   as_of: string;
 }
 
-type ReferenceSource = "vanpool_schedule" | "plurality" | "none";
+export type ReferenceSource = "vanpool_schedule" | "plurality" | "none";
 
 interface Reference {
   source: ReferenceSource;

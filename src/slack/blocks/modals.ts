@@ -3,7 +3,9 @@
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import type { ApprovalRecord } from "../../data/approval-repository.js";
 import type { CaseRecord } from "../../data/case-repository.js";
+import type { DistanceMethod, HomePointSource } from "../../domain/location-policy.js";
 import { recordedPolicyText } from "../../domain/policy-text.js";
+import type { ReferenceSource } from "../../domain/shift-policy.js";
 import {
   band,
   bandMiles,
@@ -77,6 +79,19 @@ export function evidenceModal(
   return { type: "modal", title: plain(EVIDENCE_TITLE), close: plain("Close"), blocks: blocks.slice(0, 100) };
 }
 
+/** Where a rider's home point came from, how a distance was measured, and where the van's hours came from, in words. */
+const HOME_POINT_WORDS: Record<HomePointSource, string> = {
+  home_coords: "from the home's coordinates",
+  zip_centroid: "from the ZIP's centre",
+  unknown: "home not located",
+};
+const METHOD_WORDS: Record<DistanceMethod, string> = { haversine: "straight line", driving: "driving" };
+const REFERENCE_WORDS: Record<ReferenceSource, string> = {
+  plurality: " (the schedule most riders share)",
+  vanpool_schedule: " (the van's own schedule)",
+  none: "",
+};
+
 function locationLines(result: NonNullable<LatestResults["location"]>): string[] {
   const pickup = result.evidence.find((e) => e.type === "vanpool_pickup");
   const lines = [
@@ -85,7 +100,7 @@ function locationLines(result: NonNullable<LatestResults["location"]>): string[]
   for (const profile of result.evidence.filter((e) => e.type === "employee_profile")) {
     const d = result.evidence.find((e) => e.type === "distance_check" && e.employee_id === profile.employee_id);
     lines.push(
-      `• ${profile.employee_id}: ${homeLabel(profile.home_city as string | null, profile.home_zip as string | null)} via ${String(profile.home_point_source).replace("_", " ")} · ${band(d?.distance_miles as number | null)}${d?.method ? ` (${d.method})` : ""} · *${d?.verdict}*${d?.fallback_reason ? ` · ${escapeMrkdwn(String(d.fallback_reason))}` : ""}`,
+      `• ${profile.employee_id}: ${homeLabel(profile.home_city as string | null, profile.home_zip as string | null)} ${HOME_POINT_WORDS[profile.home_point_source as HomePointSource] ?? ""} · ${band(d?.distance_miles as number | null)}${d?.method ? ` (${METHOD_WORDS[d.method as DistanceMethod] ?? d.method})` : ""} · *${d?.verdict}*${d?.fallback_reason ? ` · ${escapeMrkdwn(String(d.fallback_reason))}` : ""}`,
     );
   }
   return lines;
@@ -94,7 +109,7 @@ function locationLines(result: NonNullable<LatestResults["location"]>): string[]
 function shiftLines(result: NonNullable<LatestResults["shift"]>): string[] {
   const reference = result.evidence.find((e) => e.type === "shift_reference");
   const lines = [
-    `Reference: ${reference?.description ?? "none"} (${String(reference?.source ?? "").replace("_", " ")})`,
+    `Reference: ${reference?.description ?? "none"}${REFERENCE_WORDS[reference?.source as ReferenceSource] ?? ""}`,
   ];
   for (const rider of result.evidence.filter((e) => e.type === "employee_shift")) {
     const days = Array.isArray(rider.days)
