@@ -37,9 +37,11 @@ import {
 import {
   createInbound,
   employeeIdsFor,
+  findMessage,
   findMessageByKey,
   findThread,
   type InboundDetails,
+  type MessageRecord,
   quarantine,
 } from "../data/email-repository.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
@@ -239,15 +241,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
         ...input.details,
       });
       const record = await getCase(deps.prisma, thread.case_id);
-      if (!created)
-        return {
-          message_id: message.message_id,
-          handled: false,
-          note: `This email was already recorded as ${message.message_id}; nothing was done again.`,
-          case_id: record.case_id,
-          status: record.status,
-          outcome: record.outcome,
-        };
+      if (!created) return isUnread(message, record) ? readReply(record, message) : alreadyRecorded(record, message);
       if (record.status !== "pending_reply") {
         const action = isClosed(record.status) ? "reply.after_close" : "reply.held_for_human";
         await recordEvent(deps.prisma, {
@@ -270,18 +264,54 @@ export function createCaseWorkflow(deps: AgentDeps) {
           outcome: record.outcome,
         };
       }
-      const result = await runCaseManager(
-        {
-          task: "reply",
-          vanpool_id: record.vanpool_id,
-          case: taskCase(record),
-          reply: { message_id: message.message_id, from: input.from },
-        },
-        caseThreadId(record.case_id),
-      );
-      await changed(record.case_id);
-      return { ...result, message_id: message.message_id, handled: true, note: result.reasoning };
+      return readReply(record, message);
     });
+  }
+
+  /**
+   * Reads a reply kept before whose reading never started (the process died, or the database failed, after the
+   * email was stored): a redelivery of the email resumes it instead of leaving the rider unanswered.
+   */
+  async function resumeUnreadReply(messageId: string): Promise<ReplyResult> {
+    const kept = await findMessage(deps.prisma, messageId);
+    if (kept?.direction !== "inbound") throw notFound(`No inbound message ${messageId}.`);
+    const thread = (await findThread(deps.prisma, kept.thread_id))!;
+    return withLease(deps.pool, `vanpool:${thread.vanpool_id}`, async () => {
+      const message = (await findMessage(deps.prisma, messageId))!;
+      const record = await getCase(deps.prisma, thread.case_id);
+      return isUnread(message, record) ? readReply(record, message) : alreadyRecorded(record, message);
+    });
+  }
+
+  /** A rider's reply the Case Manager has yet to read: not classified, and its case still waits for a reply. */
+  function isUnread(message: MessageRecord, record: CaseRecord): boolean {
+    return !message.auto_reply && message.bucket === null && record.status === "pending_reply";
+  }
+
+  /** The Case Manager reads the reply; runs under the vanpool's lease. */
+  async function readReply(record: CaseRecord, message: MessageRecord): Promise<ReplyResult> {
+    const result = await runCaseManager(
+      {
+        task: "reply",
+        vanpool_id: record.vanpool_id,
+        case: taskCase(record),
+        reply: { message_id: message.message_id, from: message.from },
+      },
+      caseThreadId(record.case_id),
+    );
+    await changed(record.case_id);
+    return { ...result, message_id: message.message_id, handled: true, note: result.reasoning };
+  }
+
+  function alreadyRecorded(record: CaseRecord, message: MessageRecord): ReplyResult {
+    return {
+      message_id: message.message_id,
+      handled: false,
+      note: `This email was already recorded as ${message.message_id}; nothing was done again.`,
+      case_id: record.case_id,
+      status: record.status,
+      outcome: record.outcome,
+    };
   }
 
   /** Runs what is due: decisions not yet carried out, then reply timeouts. */
@@ -596,7 +626,17 @@ export function createCaseWorkflow(deps: AgentDeps) {
     });
   }
 
-  return { auditVanpool, receiveReply, tick, replyTimeout, decide, decideRider, applyDecision, draftFollowUp };
+  return {
+    auditVanpool,
+    receiveReply,
+    resumeUnreadReply,
+    tick,
+    replyTimeout,
+    decide,
+    decideRider,
+    applyDecision,
+    draftFollowUp,
+  };
 }
 
 export type CaseWorkflow = ReturnType<typeof createCaseWorkflow>;

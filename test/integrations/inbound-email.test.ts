@@ -13,7 +13,7 @@ import { listDeliveryEvents } from "../../src/data/inbound-repository.js";
 import { seedFixtures } from "../../src/data/seed.js";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { failNextWrite } from "../support/db-faults.js";
+import { failNextInsert, failNextWrite } from "../support/db-faults.js";
 import { copyMockDir } from "../support/fixtures.js";
 import {
   postWebhook,
@@ -338,6 +338,41 @@ describe("an email without a Message-ID is kept once, by the id Resend gives it"
     expect(classified).toBe(1);
     expect(stub.sent.length).toBe(sentAfterFirst);
     expect(stub.receivingGets.filter((id) => id === reply.id)).toHaveLength(1);
+  });
+});
+
+describe("a reply kept but not yet read", () => {
+  it("is read once when the email comes again, after the database failed as the Case Manager started", async () => {
+    await db.prisma.employee.update({
+      where: { id: "EMP-1015" },
+      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+    });
+    expect(await workflow().auditVanpool("VP-107")).toMatchObject({ status: "pending_reply" });
+    const thread = await threadOf("VP-107");
+    const reply = stub.receive({
+      from: thread.messages.find((m) => m.direction === "outbound")!.to[0]!,
+      to: [plus(thread.thread_id)],
+      subject: `Re: ${thread.subject}`,
+      text: "Yes, that address is right, I live in Redding now.",
+      message_id: "",
+    });
+    // The reply is stored; then the database fails as the Case Manager's run is recorded, before it reads anything.
+    await failNextInsert(db.prisma, { name: "case_manager_run", table: "agent_runs" });
+    expect((await postWebhook(webhook, receivedEvent(reply), { id: "msg_unread_reply" })).status).toBe(500);
+    const inbound = { threadId: thread.thread_id, direction: "inbound" as const };
+    expect((await db.prisma.message.findMany({ where: inbound })).map((m) => m.bucket)).toEqual([null]);
+
+    const again = await postWebhook(webhook, receivedEvent(reply), { id: "msg_unread_reply" });
+    const later = await postWebhook(webhook, receivedEvent(reply), { id: "msg_unread_reply_2" });
+    expect([again.status, later.status]).toEqual([200, 200]);
+    const onThread = await db.prisma.message.findMany({ where: inbound });
+    expect(onThread).toHaveLength(1);
+    expect(onThread[0]!.bucket).not.toBeNull();
+    expect(await db.prisma.auditEvent.count({ where: { subjectId: thread.case_id, action: "reply.classified" } })).toBe(
+      1,
+    );
+    expect(again.body.outcome).toMatch(/kept before but not yet read, is read now/);
+    expect(later.body.outcome).toMatch(/^Already recorded as /);
   });
 });
 

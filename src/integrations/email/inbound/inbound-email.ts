@@ -32,7 +32,7 @@ import { webhookSecret } from "./webhook-secret.js";
 import { verifyResendWebhook, WebhookSignatureError } from "./webhook-signature.js";
 
 export interface InboundEmailOptions {
-  workflow: Pick<CaseWorkflow, "receiveReply">;
+  workflow: Pick<CaseWorkflow, "receiveReply" | "resumeUnreadReply">;
   mailbox: InboundMailbox;
   /** The webhook's signing secret (see webhook-secret.ts), read when a webhook arrives. */
   secret: () => string | undefined;
@@ -143,12 +143,16 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
   }
 
   async function keptBefore(kept: KeptEmail): Promise<InboundOutcome> {
-    if (kept.kind === "message")
+    if (kept.kind === "message") {
+      const read = await options.workflow.resumeUnreadReply(kept.message_id);
       return {
-        outcome: `Already recorded as ${kept.message_id} on ${kept.case_id}.`,
+        outcome: read.handled
+          ? `Reply ${kept.message_id} on ${kept.case_id}, kept before but not yet read, is read now; the case is ${read.status}. ${read.note}`
+          : `Already recorded as ${kept.message_id} on ${kept.case_id}.`,
         case_id: kept.case_id,
         message_id: kept.message_id,
       };
+    }
     const reason = kept.email.reason as NonNullable<InboundOutcome["quarantined"]>;
     // The notice is posted once per key: this posts it only if the first attempt stopped before it.
     if (kept.email.status === "open") await announce(kept.email, reason);

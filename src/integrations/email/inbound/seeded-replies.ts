@@ -11,7 +11,7 @@ import { webhookSecret } from "./webhook-secret.js";
 
 export async function processSeededReplies(
   deps: AgentDeps,
-  workflow: Pick<CaseWorkflow, "receiveReply">,
+  workflow: Pick<CaseWorkflow, "receiveReply" | "resumeUnreadReply">,
   fixtures: Pick<Fixtures, "emailThreads">,
 ): Promise<string[]> {
   const secret = webhookSecret(deps.settings);
