@@ -13,8 +13,7 @@ export interface LabelledReply {
   bucket: ReplyBucket;
 }
 
-/** The training files, relative to the project root. */
-export const TRAINING_SETS = ["reply-training.jsonl", "reply-train-8.jsonl", "reply-train-9.jsonl"].map((file) =>
+const TRAINING_SETS = ["reply-training.jsonl", "reply-train-8.jsonl"].map((file) =>
   path.join("src", "agents", "outreach", file),
 );
 const EVALUATION_FOLDERS = [path.join("evals", "datasets"), path.join("evals", "heldout")];

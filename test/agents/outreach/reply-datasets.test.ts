@@ -3,7 +3,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { TRAINING_SETS } from "../../../src/agents/outreach/reply-corpus.js";
 import { extractReplyText } from "../../../src/agents/outreach/reply-text.js";
 import { PROJECT_ROOT } from "../../../src/config/settings.js";
 
@@ -72,7 +71,9 @@ function overlaps(left: Reply[], right: Reply[]): string[] {
   return found;
 }
 
-const training = TRAINING_SETS.flatMap(readReplies);
+const training = ["reply-training.jsonl", "reply-train-8.jsonl"].flatMap((file) =>
+  readReplies(path.join("src", "agents", "outreach", file)),
+);
 const tuned = readReplies("evals/datasets/reply.jsonl");
 const unseen = fs
   .readdirSync(path.join(PROJECT_ROOT, "evals", "datasets"))
