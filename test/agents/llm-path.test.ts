@@ -1,67 +1,49 @@
 // The agents on an OpenAI-compatible model: the real ChatOpenAI client talks over
 // HTTP to a local stub that answers like a model would (tool calls, structured
 // output), or badly (garbage, errors, silence).
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { caseManagerRules } from "../../src/agents/case-manager/agent.js";
-import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import type { AgentDeps } from "../../src/agents/deps.js";
 import { outreachRules } from "../../src/agents/outreach/agent.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { parseSettings } from "../../src/config/settings.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
-import { outboxSender } from "../../src/integrations/email/outbox.js";
-import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { MOCK_DIR } from "../support/fixtures.js";
+import type { TestDatabase } from "../support/database.js";
 import {
   type ChatRequest,
+  followsPolicy,
   type OpenAIStub,
-  type StubAnswer,
   startOpenAIStub,
   structuredAnswer,
   textOf,
   turnOf,
 } from "../support/openai-stub.js";
+import { type SeededAgents, seededAgents } from "../support/seeded-agents.js";
 
 let stub: OpenAIStub;
 let db: TestDatabase;
 let deps: AgentDeps;
-const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-llm-"));
-
-/** Answers like a model that follows the lifecycle: the rules policies, fed the OpenAI conversation. */
-const followsLifecycle =
-  (policy: typeof caseManagerRules) =>
-  (request: ChatRequest): StubAnswer => {
-    const decision = policy(turnOf(request));
-    return "final" in decision ? { content: decision.final } : { toolCalls: decision };
-  };
+let agents: SeededAgents;
 
 beforeAll(async () => {
   stub = await startOpenAIStub();
-  db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
-  const settings = parseSettings({
-    OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: stub.baseUrl,
-    POOLPATROL_MODEL_SHIFT: "rules",
-    POOLPATROL_MODEL_TIMEOUT_MS: "1500",
-  });
-  deps = await buildAgentDeps(db, settings, {
-    sender: outboxSender(outbox),
-    now: () => new Date("2026-11-23T16:00:00Z"),
-  });
+  agents = await seededAgents(
+    parseSettings({
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: stub.baseUrl,
+      POOLPATROL_MODEL_SHIFT: "rules",
+      POOLPATROL_MODEL_TIMEOUT_MS: "1500",
+    }),
+  );
+  ({ db, deps } = agents);
 });
 afterAll(async () => {
   await stub.close();
-  await db.drop();
-  fs.rmSync(outbox, { recursive: true, force: true });
+  await agents.close();
 });
 beforeEach(() => {
   stub.requests.length = 0;
-  stub.script("Pool Patrol's Case Manager", followsLifecycle(caseManagerRules));
-  stub.script("Pool Patrol's Outreach Agent", followsLifecycle(outreachRules));
+  stub.script("Pool Patrol's Case Manager", followsPolicy(caseManagerRules));
+  stub.script("Pool Patrol's Outreach Agent", followsPolicy(outreachRules));
   // The location specialist checks each rider, then answers in the structured format, agreeing with the data.
   stub.script("Pool Patrol's Location Specialist", (request) => {
     const task = turnOf(request);

@@ -83,6 +83,24 @@ const threadOf = async (vanpoolId: string) => {
   return (await findThreadForCase(db.prisma, record.id))!;
 };
 const plus = (threadId: string) => `replies+${threadId}@inbound.northwind.example`;
+
+/** A case of its own, opened now (a rider of `vanpoolId` moved to Redding), and that rider's reply with no Message-ID. */
+async function replyWithoutMessageId(vanpoolId: string, employeeId: string, text: string) {
+  await db.prisma.employee.update({
+    where: { id: employeeId },
+    data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+  });
+  expect(await workflow().auditVanpool(vanpoolId)).toMatchObject({ status: "pending_reply" });
+  const thread = await threadOf(vanpoolId);
+  const reply = stub.receive({
+    from: thread.messages.find((m) => m.direction === "outbound")!.to[0]!,
+    to: [plus(thread.thread_id)],
+    subject: `Re: ${thread.subject}`,
+    text,
+    message_id: "",
+  });
+  return { thread, reply };
+}
 const inboundCount = () => db.prisma.message.count({ where: { direction: "inbound" } });
 
 describe("the webhook refuses what it cannot verify and changes nothing", () => {
@@ -300,26 +318,16 @@ describe("an email without a Message-ID is kept once, by the id Resend gives it"
   });
 
   it("records a rider's reply once and classifies it once, redelivered or under another svix-id", async () => {
-    // A case of its own, opened now: a VP-104 rider moved to Redding.
-    await db.prisma.employee.update({
-      where: { id: "EMP-1025" },
-      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
-    });
-    expect(await workflow().auditVanpool("VP-104")).toMatchObject({ status: "pending_reply" });
-    const thread = await threadOf("VP-104");
-    const rider = thread.messages.find((m) => m.direction === "outbound")!.to[0]!;
+    const { thread, reply } = await replyWithoutMessageId(
+      "VP-104",
+      "EMP-1025",
+      "I moved to Redding in September. Can I still ride the van from there?",
+    );
     await failNextWrite(db.prisma, {
       name: "processed_reply_no_id",
       table: "resend_webhook_events",
       column: "processed_at",
       when: "NEW.svix_id = 'msg_no_id_reply'",
-    });
-    const reply = stub.receive({
-      from: rider,
-      to: [plus(thread.thread_id)],
-      subject: `Re: ${thread.subject}`,
-      text: "I moved to Redding in September. Can I still ride the van from there?",
-      message_id: "",
     });
     expect((await postWebhook(webhook, receivedEvent(reply), { id: "msg_no_id_reply" })).status).toBe(500);
     const sentAfterFirst = stub.sent.length;
@@ -343,19 +351,11 @@ describe("an email without a Message-ID is kept once, by the id Resend gives it"
 
 describe("a reply kept but not yet read", () => {
   it("is read once when the email comes again, after the database failed as the Case Manager started", async () => {
-    await db.prisma.employee.update({
-      where: { id: "EMP-1015" },
-      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
-    });
-    expect(await workflow().auditVanpool("VP-107")).toMatchObject({ status: "pending_reply" });
-    const thread = await threadOf("VP-107");
-    const reply = stub.receive({
-      from: thread.messages.find((m) => m.direction === "outbound")!.to[0]!,
-      to: [plus(thread.thread_id)],
-      subject: `Re: ${thread.subject}`,
-      text: "Yes, that address is right, I live in Redding now.",
-      message_id: "",
-    });
+    const { thread, reply } = await replyWithoutMessageId(
+      "VP-107",
+      "EMP-1015",
+      "Yes, that address is right, I live in Redding now.",
+    );
     // The reply is stored; then the database fails as the Case Manager's run is recorded, before it reads anything.
     await failNextInsert(db.prisma, { name: "case_manager_run", table: "agent_runs" });
     expect((await postWebhook(webhook, receivedEvent(reply), { id: "msg_unread_reply" })).status).toBe(500);
@@ -401,19 +401,11 @@ describe("two deliveries of one email racing under different svix-ids (two repli
       .filter((m) => String(m.text).includes("Raced question"));
     expect(notices).toHaveLength(1);
 
-    await db.prisma.employee.update({
-      where: { id: "EMP-1091" },
-      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
-    });
-    expect(await workflow().auditVanpool("VP-106")).toMatchObject({ status: "pending_reply" });
-    const thread = await threadOf("VP-106");
-    const reply = stub.receive({
-      from: thread.messages.find((m) => m.direction === "outbound")!.to[0]!,
-      to: [plus(thread.thread_id)],
-      subject: `Re: ${thread.subject}`,
-      text: "I moved to Redding this fall. Is there a van that could work for me?",
-      message_id: "",
-    });
+    const { thread, reply } = await replyWithoutMessageId(
+      "VP-106",
+      "EMP-1091",
+      "I moved to Redding this fall. Is there a van that could work for me?",
+    );
     stub.gateReceiving(2);
     const replies = await Promise.all([
       postWebhook(webhook, receivedEvent(reply), { id: "msg_race_reply_a" }),

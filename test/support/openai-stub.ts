@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { RulesPolicy } from "../../src/agents/models/rules-model.js";
 
 export interface ChatRequest {
   model: string;
@@ -122,6 +123,14 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(body));
 }
+
+/** Answers like a model that follows the lifecycle: a rules policy, fed the OpenAI conversation. */
+export const followsPolicy =
+  (policy: RulesPolicy): Script =>
+  (request) => {
+    const decision = policy(turnOf(request));
+    return "final" in decision ? { content: decision.final } : { toolCalls: decision };
+  };
 
 /**
  * Reads an OpenAI conversation the way the rules policies read LangChain messages,

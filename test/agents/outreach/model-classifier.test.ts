@@ -1,29 +1,23 @@
 // Replies classified by a chat model: the real ChatOpenAI client over HTTP to a local stub, with the embedded
 // classifier as the floor (its sure patterns win, and it answers whenever the model cannot be read).
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type AgentDeps, buildAgentDeps } from "../../../src/agents/deps.js";
+import type { AgentDeps } from "../../../src/agents/deps.js";
 import { outreachRules } from "../../../src/agents/outreach/agent.js";
 import { createRulesClassifier } from "../../../src/agents/outreach/classifier.js";
 import { replyClassifierFor } from "../../../src/agents/outreach/model-classifier.js";
 import { createCaseWorkflow } from "../../../src/cases/case-workflow.js";
 import { parseSettings } from "../../../src/config/settings.js";
-import { readFixtureDir } from "../../../src/data/fixtures.js";
-import { seedFixtures } from "../../../src/data/seed.js";
-import { outboxSender } from "../../../src/integrations/email/outbox.js";
-import { createTestDatabase, type TestDatabase } from "../../support/database.js";
-import { MOCK_DIR } from "../../support/fixtures.js";
+import type { TestDatabase } from "../../support/database.js";
 import {
   type ChatRequest,
+  followsPolicy,
   type OpenAIStub,
   type StubAnswer,
   startOpenAIStub,
   structuredAnswer,
   textOf,
-  turnOf,
 } from "../../support/openai-stub.js";
+import { type SeededAgents, seededAgents } from "../../support/seeded-agents.js";
 
 const PROMPT = "Pool Patrol's reply classifier";
 const TIMEOUT_MS = 1000;
@@ -150,31 +144,22 @@ describe("reply classifier on a chat model", () => {
 describe("a rider's reply on a deployment with a model", () => {
   let db: TestDatabase;
   let deps: AgentDeps;
-  const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-model-classifier-"));
+  let agents: SeededAgents;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
-    const settings = settingsWith(stub.baseUrl, {
-      POOLPATROL_MODEL_CASE_MANAGER: "rules",
-      POOLPATROL_MODEL_LOCATION: "rules",
-      POOLPATROL_MODEL_SHIFT: "rules",
-    });
-    deps = await buildAgentDeps(db, settings, {
-      sender: outboxSender(outbox),
-      now: () => new Date("2026-11-23T16:00:00Z"),
-    });
+    agents = await seededAgents(
+      settingsWith(stub.baseUrl, {
+        POOLPATROL_MODEL_CASE_MANAGER: "rules",
+        POOLPATROL_MODEL_LOCATION: "rules",
+        POOLPATROL_MODEL_SHIFT: "rules",
+      }),
+    );
+    ({ db, deps } = agents);
   });
-  afterAll(async () => {
-    await db.drop();
-    fs.rmSync(outbox, { recursive: true, force: true });
-  });
+  afterAll(() => agents.close());
 
   it("is classified by the model, and the case's trail says which model decided", async () => {
-    stub.script("Pool Patrol's Outreach Agent", (request) => {
-      const decision = outreachRules(turnOf(request));
-      return "final" in decision ? { content: decision.final } : { toolCalls: decision };
-    });
+    stub.script("Pool Patrol's Outreach Agent", followsPolicy(outreachRules));
     stub.script(
       PROMPT,
       modelAnswers({ bucket: "acknowledgment", confidence: 0.95, reason: "The rider confirms the details." }),
