@@ -1,5 +1,5 @@
 // The embedded reply classifier: a linear model trained on every labelled reply set the first time a reply is
-// read, with the hand-written patterns as part of its evidence. A reply goes to a person when one of the patterns
+// read, with what each reply means (the sentence encoder) and the hand-written patterns as part of its evidence. A reply goes to a person when one of the patterns
 // that never misfire fires, or when the model gives an escalation even a modest probability: an escalation must
 // never be answered without a human, and a confirmation should not wait for one.
 
@@ -9,6 +9,7 @@ import type { ReplyBucket } from "../../domain/case-lifecycle.js";
 import { type LabelledReply, readReplySet, replySets } from "./reply-corpus.js";
 import { BUCKETS, DEFAULT_MODEL_TUNING, type ModelTuning, trainReplyModel } from "./reply-model.js";
 import { replyReader, ruleSignals } from "./reply-rules.js";
+import { embeddingsOf } from "./sentence-encoder.js";
 
 export interface Classification {
   bucket: ReplyBucket;
@@ -74,23 +75,30 @@ export function classifierWithout(file: string | undefined): ReplyClassifier {
   );
 }
 
+type BucketModel = (body: string) => Promise<{ probabilities: number[]; signals: string[] }>;
+
 /** The model and the patterns' signals: each bucket's probability for a reply, in BUCKETS order. */
-export function bucketModelFrom(
+export async function bucketModelFrom(
   examples: Pick<LabelledReply, "body" | "bucket">[],
   tuning: ModelTuning = DEFAULT_MODEL_TUNING,
-): (body: string) => { probabilities: number[]; signals: string[] } {
+): Promise<BucketModel> {
   const read = replyReader(examples.map((example) => example.body));
+  const readings = examples.map((example) => read(example.body));
+  const meanings = await embeddingsOf(readings.map((reading) => reading.text));
   const model = trainReplyModel(
-    examples.map((example) => {
-      const reading = read(example.body);
-      return { text: reading.normalised, signals: ruleSignals(reading), bucket: example.bucket };
-    }),
+    readings.map((reading, n) => ({
+      text: reading.normalised,
+      signals: ruleSignals(reading),
+      meaning: meanings[n]!,
+      bucket: examples[n]!.bucket,
+    })),
     tuning,
   );
-  return (body) => {
+  return async (body) => {
     const reading = read(body);
     const signals = ruleSignals(reading);
-    return { probabilities: model.probabilities(reading.normalised, signals), signals };
+    const [meaning] = await embeddingsOf([reading.text]);
+    return { probabilities: model.probabilities(reading.normalised, signals, meaning!), signals };
   };
 }
 
@@ -99,12 +107,15 @@ export function classifierFrom(
   examples: () => Pick<LabelledReply, "body" | "bucket">[],
   tuning: ClassifierTuning = DEFAULT_TUNING,
 ): ReplyClassifier {
-  let model: ReturnType<typeof bucketModelFrom> | undefined;
+  let model: Promise<BucketModel> | undefined;
   return {
     name: "rules+linear-model",
     async classify(body: string): Promise<Classification> {
-      model ??= bucketModelFrom(examples(), tuning.model);
-      const { probabilities, signals } = model(body);
+      model ??= bucketModelFrom(examples(), tuning.model).catch((error: unknown) => {
+        model = undefined;
+        throw error;
+      });
+      const { probabilities, signals } = await (await model)(body);
       const escalation = probabilities[BUCKETS.indexOf("escalation")]!;
       const why = `model: ${BUCKETS.map((bucket, i) => `${bucket} ${probabilities[i]!.toFixed(2)}`).join(", ")}`;
       const patterns = signals.map((signal) => signal.replace(/^rule:/, "")).filter((name) => NEVER_MISFIRE.has(name));

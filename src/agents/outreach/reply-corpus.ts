@@ -1,4 +1,4 @@
-// Every labelled set of rider replies, each written by a different person: the two training files and the
+// Every labelled set of rider replies, each written by a different person: the three training files and the
 // evaluation sets, which were tuned on once measured. The classifier learns from all of them; how well it does
 // on wording it has never seen is measured set by set (scripts/reply-leave-one-set-out.ts) and on fresh sets.
 import fs from "node:fs";
@@ -13,7 +13,7 @@ export interface LabelledReply {
   bucket: ReplyBucket;
 }
 
-const TRAINING_SETS = ["reply-training.jsonl", "reply-train-8.jsonl"].map((file) =>
+export const TRAINING_SETS = ["reply-training.jsonl", "reply-train-8.jsonl", "reply-train-9.jsonl"].map((file) =>
   path.join("src", "agents", "outreach", file),
 );
 const EVALUATION_FOLDERS = [path.join("evals", "datasets"), path.join("evals", "heldout")];

@@ -1,8 +1,9 @@
-// The classifier is trained on one file and measured on two others; an example that appears (or nearly
-// appears) in both would make the measured accuracy a memory test.
+// The classifier is trained on its training files and measured on the evaluation sets; an example that appears
+// (or nearly appears) in both would make the measured accuracy a memory test.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { TRAINING_SETS } from "../../../src/agents/outreach/reply-corpus.js";
 import { extractReplyText } from "../../../src/agents/outreach/reply-text.js";
 import { PROJECT_ROOT } from "../../../src/config/settings.js";
 
@@ -71,9 +72,7 @@ function overlaps(left: Reply[], right: Reply[]): string[] {
   return found;
 }
 
-const training = ["reply-training.jsonl", "reply-train-8.jsonl"].flatMap((file) =>
-  readReplies(path.join("src", "agents", "outreach", file)),
-);
+const training = TRAINING_SETS.flatMap(readReplies);
 const tuned = readReplies("evals/datasets/reply.jsonl");
 const unseen = fs
   .readdirSync(path.join(PROJECT_ROOT, "evals", "datasets"))
