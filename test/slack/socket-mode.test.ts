@@ -146,7 +146,7 @@ describe("the Resend webhook in Socket Mode, on the bot's PORT", () => {
       from: `Kyle Jorgensen <${kyle}>`,
       to: [`replies+${thread.id}@inbound.northwind.example`],
       subject: `Re: ${thread.subject}`,
-      text: "Why was I flagged? Which policy rule applies to my shift?",
+      text: "Which policy rule applies to my shift?",
     });
     const accepted = await postWebhook(webhook, receivedEvent(reply));
     expect(accepted.status).toBe(200);
