@@ -388,62 +388,98 @@ describe("a reply kept but not yet read", () => {
   });
 });
 
-describe("a reply classified but not yet acted on", () => {
+/**
+ * A rider of `vanpoolId` writes that they moved back home, and it is true; another bot process takes the email
+ * and is killed (SIGKILL) at its first write once `after` holds. Its leases then run out (20 s after its last
+ * renewal; moved forward here rather than waited for).
+ */
+async function replyReadByKilledProcess(input: {
+  vanpoolId: string;
+  employeeId: string;
+  svixId: string;
+  after: (thread: { thread_id: string }) => string;
+}) {
+  const home = await db.prisma.employee.findUniqueOrThrow({ where: { id: input.employeeId } });
+  const { thread, reply } = await replyWithoutMessageId(
+    input.vanpoolId,
+    input.employeeId,
+    `I moved back to ${home.homeCity} last week and updated my address in Workday.`,
+  );
+  const toRider = () => stub.sent.filter((s) => (s.body.to as string[]).includes(reply.from)).length;
+  const emailedBefore = toRider();
+  await db.prisma.employee.update({
+    where: { id: input.employeeId },
+    data: { homeCity: home.homeCity, homeZip: home.homeZip, homeLat: home.homeLat, homeLng: home.homeLng },
+  });
+  const fault = `killed_${input.svixId}`;
+  await stallNextInsertAfter(db.prisma, {
+    name: fault,
+    table: "agent_run_logs",
+    after: input.after(thread),
+    seconds: 60,
+  });
+  const child = await startWebhookChild();
+  const dying = postWebhook(child.webhook, receivedEvent(reply), { id: input.svixId }).catch((e) => e);
+  await vi.waitFor(async () => expect(await faultFired(db.prisma, fault)).toBe(true), {
+    timeout: 30_000,
+    interval: 50,
+  });
+  child.process.kill("SIGKILL");
+  await once(child.process, "exit");
+  await dying;
+  await endStalledWrites(db.prisma);
+  await db.prisma.workLease.updateMany({
+    where: { key: { in: [`vanpool:${input.vanpoolId}`, `resend-event:${input.svixId}`] } },
+    data: { expiresAt: new Date(0) },
+  });
+  const caseStatus = async () => (await db.prisma.case.findUniqueOrThrow({ where: { id: thread.case_id } })).status;
+  const classified = () =>
+    db.prisma.auditEvent.count({ where: { subjectId: thread.case_id, action: "reply.classified" } });
+  return { thread, reply, toRider, emailedBefore, caseStatus, classified };
+}
+
+describe("a reply whose reading stopped part-way", () => {
   it("is finished once when the email comes again, after the process died right after classifying it", async () => {
-    const home = await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1018" } });
-    const { thread, reply } = await replyWithoutMessageId(
-      "VP-110",
-      "EMP-1018",
-      "I moved back to Fremont last week and updated my address in Workday.",
-    );
-    const toRider = () => stub.sent.filter((s) => (s.body.to as string[]).includes(reply.from)).length;
-    const emailedBefore = toRider();
-    // The update is real: his record shows Fremont again, so the re-audit the reply asks for passes.
-    await db.prisma.employee.update({
-      where: { id: "EMP-1018" },
-      data: { homeCity: home.homeCity, homeZip: home.homeZip, homeLat: home.homeLat, homeLng: home.homeLng },
+    const { thread, reply, toRider, emailedBefore, caseStatus, classified } = await replyReadByKilledProcess({
+      vanpoolId: "VP-110",
+      employeeId: "EMP-1018",
+      svixId: "msg_killed_after_classifying",
+      after: (t) => `EXISTS (SELECT 1 FROM messages WHERE thread_id = '${t.thread_id}' AND bucket IS NOT NULL)`,
     });
-    // Another bot process takes the email; its first write after storing the classification stalls, and it is
-    // killed there: the reply is classified, and nothing is done about it.
-    await stallNextInsertAfter(db.prisma, {
-      name: "after_classification",
-      table: "agent_run_logs",
-      after: `EXISTS (SELECT 1 FROM messages WHERE thread_id = '${thread.thread_id}' AND bucket IS NOT NULL)`,
-      seconds: 60,
-    });
-    const child = await startWebhookChild();
-    const dying = postWebhook(child.webhook, receivedEvent(reply), { id: "msg_killed_reply" }).catch((e) => e);
-    await vi.waitFor(async () => expect(await faultFired(db.prisma, "after_classification")).toBe(true), {
-      timeout: 30_000,
-      interval: 50,
-    });
-    child.process.kill("SIGKILL");
-    await once(child.process, "exit");
-    await dying;
-    await endStalledWrites(db.prisma);
     const inbound = { threadId: thread.thread_id, direction: "inbound" as const };
     expect((await db.prisma.message.findMany({ where: inbound })).map((m) => m.bucket)).toEqual(["update"]);
-    expect((await db.prisma.case.findUniqueOrThrow({ where: { id: thread.case_id } })).status).toBe("pending_reply");
+    expect(await caseStatus()).toBe("pending_reply");
     expect(toRider()).toBe(emailedBefore);
-    // Its leases run out (20 s after its last renewal; moved forward here rather than waited for).
-    await db.prisma.workLease.updateMany({
-      where: { key: { in: ["vanpool:VP-110", "resend-event:msg_killed_reply"] } },
-      data: { expiresAt: new Date(0) },
-    });
 
-    const again = await postWebhook(webhook, receivedEvent(reply), { id: "msg_killed_reply" });
+    const again = await postWebhook(webhook, receivedEvent(reply), { id: "msg_killed_after_classifying" });
     expect(again.status).toBe(200);
     expect(again.body.outcome).toMatch(/kept before but not yet read, is read now/);
     // As if the first reading had finished: re-audited, the rider thanked once, the case closed.
-    expect((await db.prisma.case.findUniqueOrThrow({ where: { id: thread.case_id } })).status).toBe("resolved");
+    expect(await caseStatus()).toBe("resolved");
     expect(toRider()).toBe(emailedBefore + 1);
-    expect(await db.prisma.auditEvent.count({ where: { subjectId: thread.case_id, action: "reply.classified" } })).toBe(
-      1,
-    );
-    const later = await postWebhook(webhook, receivedEvent(reply), { id: "msg_killed_reply_2" });
+    expect(await classified()).toBe(1);
+    const later = await postWebhook(webhook, receivedEvent(reply), { id: "msg_killed_after_classifying_2" });
     expect(later.status).toBe(200);
     expect(later.body.outcome).toMatch(/^Already recorded as /);
     expect(toRider()).toBe(emailedBefore + 1);
+  }, 90_000);
+
+  it("thanks the rider once when the process died after the thanks went out, before the case was closed", async () => {
+    const { reply, toRider, emailedBefore, caseStatus, classified } = await replyReadByKilledProcess({
+      vanpoolId: "VP-112",
+      employeeId: "EMP-1049",
+      svixId: "msg_killed_after_thanking",
+      after: (t) =>
+        `EXISTS (SELECT 1 FROM messages WHERE thread_id = '${t.thread_id}' AND status = 'sent' AND idempotency_key LIKE '%:confirmation:%')`,
+    });
+    expect(await caseStatus()).toBe("pending_reply");
+    expect(toRider()).toBe(emailedBefore + 1);
+
+    const again = await postWebhook(webhook, receivedEvent(reply), { id: "msg_killed_after_thanking" });
+    expect(again.status).toBe(200);
+    expect(await caseStatus()).toBe("resolved");
+    expect(toRider()).toBe(emailedBefore + 1);
+    expect(await classified()).toBe(1);
   }, 90_000);
 });
 

@@ -122,7 +122,8 @@ async function prepareOutreach(deps: AgentDeps, input: OutreachInput) {
     task: input.purpose,
     case_id: record.case_id,
     vanpool_id: record.vanpool_id,
-    reference: `r${record.re_audit_count}`,
+    // A confirmation or follow-up a reply asked for is sent once per reply, even if the reply is read twice.
+    reference: input.message_id ?? `r${record.re_audit_count}`,
     recipients: [],
   };
   if (input.purpose === "initial") {
