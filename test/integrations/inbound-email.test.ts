@@ -389,7 +389,8 @@ describe("a reply kept but not yet read", () => {
 });
 
 /**
- * A rider of `vanpoolId` writes that they moved back home, and it is true; another bot process takes the email
+ * A rider of `vanpoolId` writes that they moved back home (unless `text` says otherwise), and it is true; another
+ * bot process takes the email
  * and is killed (SIGKILL) at its first write once `after` holds. Its leases then run out (20 s after its last
  * renewal; moved forward here rather than waited for).
  */
@@ -398,12 +399,14 @@ async function replyReadByKilledProcess(input: {
   employeeId: string;
   svixId: string;
   after: (thread: { thread_id: string }) => string;
+  /** What the rider writes instead. */
+  text?: string;
 }) {
   const home = await db.prisma.employee.findUniqueOrThrow({ where: { id: input.employeeId } });
   const { thread, reply } = await replyWithoutMessageId(
     input.vanpoolId,
     input.employeeId,
-    `I moved back to ${home.homeCity} last week and updated my address in Workday.`,
+    input.text ?? `I moved back to ${home.homeCity} last week and updated my address in Workday.`,
   );
   const toRider = () => stub.sent.filter((s) => (s.body.to as string[]).includes(reply.from)).length;
   const emailedBefore = toRider();
@@ -479,6 +482,28 @@ describe("a reply whose reading stopped part-way", () => {
     expect(again.status).toBe(200);
     expect(await caseStatus()).toBe("resolved");
     expect(toRider()).toBe(emailedBefore + 1);
+    expect(await classified()).toBe(1);
+  }, 90_000);
+
+  it("keeps one draft for a person when the process died after drafting it, before the case was handed over", async () => {
+    const { thread, reply, toRider, emailedBefore, caseStatus, classified } = await replyReadByKilledProcess({
+      vanpoolId: "VP-116",
+      employeeId: "EMP-1058",
+      svixId: "msg_killed_after_drafting",
+      text: "This is unfair and I want to speak to a manager.",
+      after: (t) =>
+        `EXISTS (SELECT 1 FROM approval_requests a JOIN email_threads t ON t.case_id = a.case_id WHERE t.id = '${t.thread_id}')`,
+    });
+    const drafts = () =>
+      db.prisma.approvalRequest.count({ where: { caseId: thread.case_id, kind: "escalation_reply" } });
+    expect(await caseStatus()).toBe("pending_reply");
+    expect(await drafts()).toBe(1);
+
+    const again = await postWebhook(webhook, receivedEvent(reply), { id: "msg_killed_after_drafting" });
+    expect(again.status).toBe(200);
+    expect(await caseStatus()).toBe("hitl_review");
+    expect(await drafts()).toBe(1);
+    expect(toRider()).toBe(emailedBefore);
     expect(await classified()).toBe(1);
   }, 90_000);
 });

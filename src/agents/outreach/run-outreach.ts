@@ -3,7 +3,7 @@
 // outreach thread, and turns an interrupted draft into an approval request.
 import { randomUUID } from "node:crypto";
 import { riderFacts } from "../../cases/rider-facts.js";
-import { createApproval } from "../../data/approval-repository.js";
+import { createApproval, listApprovals } from "../../data/approval-repository.js";
 import { type CaseRecord, getCase } from "../../data/case-repository.js";
 import { findMessage, findThreadForCase } from "../../data/email-repository.js";
 import { type EmployeeContact, findEmployeeByEmail, findEmployeeContacts } from "../../data/employee-repository.js";
@@ -91,7 +91,29 @@ function recipientDraft(e: EmployeeContact, draft: { subject: string; body: stri
 }
 
 export async function runOutreach(deps: AgentDeps, input: OutreachInput): Promise<OutreachResult> {
+  const waiting = await draftWaitingForReply(deps, input);
+  if (waiting) return waiting;
   return runOutreachTask(deps, input, await prepareOutreach(deps, input), outreachThreadId(input.case_id));
+}
+
+/**
+ * A reply read again whose first reading held a drafted answer for a person (and stopped before the case said so):
+ * the same draft keeps waiting; no second one is drafted.
+ */
+async function draftWaitingForReply(deps: AgentDeps, input: OutreachInput): Promise<OutreachResult | undefined> {
+  if (input.purpose !== "reply" || !input.message_id) return undefined;
+  const pending = await listApprovals(deps.prisma, { caseId: input.case_id, status: "pending" });
+  const draft = pending.find((a) => a.kind === "escalation_reply" && a.payload.reply_message_id === input.message_id);
+  if (!draft) return undefined;
+  const reply = await findMessage(deps.prisma, input.message_id);
+  return {
+    email_thread_id: reply?.thread_id ?? null,
+    message_id: null,
+    bucket: reply?.bucket ?? null,
+    hitl_required: true,
+    sent: false,
+    approval_id: draft.approval_id,
+  };
 }
 
 /**
