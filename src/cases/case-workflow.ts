@@ -42,6 +42,7 @@ import {
   findThread,
   type InboundDetails,
   type MessageRecord,
+  markRead,
   quarantine,
 } from "../data/email-repository.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
@@ -252,6 +253,8 @@ export function createCaseWorkflow(deps: AgentDeps) {
           at: now,
           details: { message_id: message.message_id, status: record.status },
         });
+        // Its handling ends here: it waits for a person, even if the case goes back to waiting for replies.
+        await markRead(deps.prisma, message.message_id, now);
         const note = isClosed(record.status)
           ? `${record.case_id} is ${record.status}; the reply was recorded and flagged for a person. Nothing was reopened.`
           : `${record.case_id} is in ${record.status}; the reply was recorded for the person reviewing it.`;
@@ -269,8 +272,9 @@ export function createCaseWorkflow(deps: AgentDeps) {
   }
 
   /**
-   * Reads a reply kept before whose reading never started (the process died, or the database failed, after the
-   * email was stored): a redelivery of the email resumes it instead of leaving the rider unanswered.
+   * Reads a reply kept before whose reading never finished (the process died, or the database failed, after the
+   * email was stored or after it was classified): a redelivery of the email finishes it instead of leaving the
+   * rider unanswered. Reading again repeats no effect: the stored classification is reused and emails are keyed.
    */
   async function resumeUnreadReply(messageId: string): Promise<ReplyResult> {
     const kept = await findMessage(deps.prisma, messageId);
@@ -283,12 +287,12 @@ export function createCaseWorkflow(deps: AgentDeps) {
     });
   }
 
-  /** A rider's reply the Case Manager has yet to read: not classified, and its case still waits for a reply. */
+  /** A rider's reply the Case Manager has yet to finish reading: no read mark, and its case still waits for a reply. */
   function isUnread(message: MessageRecord, record: CaseRecord): boolean {
-    return !message.auto_reply && message.bucket === null && record.status === "pending_reply";
+    return !message.auto_reply && message.read_at === null && record.status === "pending_reply";
   }
 
-  /** The Case Manager reads the reply; runs under the vanpool's lease. */
+  /** The Case Manager reads the reply, then marks it read; runs under the vanpool's lease. */
   async function readReply(record: CaseRecord, message: MessageRecord): Promise<ReplyResult> {
     const result = await runCaseManager(
       {
@@ -300,6 +304,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
       caseThreadId(record.case_id),
     );
     await changed(record.case_id);
+    await markRead(deps.prisma, message.message_id, deps.now());
     return { ...result, message_id: message.message_id, handled: true, note: result.reasoning };
   }
 

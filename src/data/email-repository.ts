@@ -23,6 +23,8 @@ export interface MessageRecord {
   /** Inbound: the reply without quoted history or signature. */
   reply_text: string | null;
   auto_reply: string | null;
+  /** Inbound: when its handling finished; null while a redelivery should still read it. */
+  read_at: Date | null;
   attachments: AttachmentRecord[];
   delivery_status: string | null;
   idempotency_key: string | null;
@@ -232,13 +234,23 @@ export async function createInbound(
   return { message: toMessage(row), created: count === 1 };
 }
 
+/** Stores a reply's classification with its audit event: a classified reply always has its event. */
 export async function setClassification(
   prisma: PrismaClient,
-  messageId: string,
-  bucket: ReplyBucket,
-  confidence: number,
+  input: { messageId: string; bucket: ReplyBucket; confidence: number; event: AuditEventInput },
 ): Promise<void> {
-  await prisma.message.update({ where: { id: messageId }, data: { bucket, confidence } });
+  await prisma.$transaction(async (tx) => {
+    await tx.message.update({
+      where: { id: input.messageId },
+      data: { bucket: input.bucket, confidence: input.confidence },
+    });
+    await recordEvent(tx, input.event);
+  });
+}
+
+/** An inbound message's handling finished: a redelivery of the email finds it read. */
+export async function markRead(prisma: PrismaClient, messageId: string, now: Date): Promise<void> {
+  await prisma.message.updateMany({ where: { id: messageId, readAt: null }, data: { readAt: now } });
 }
 
 export async function quarantine(
@@ -288,6 +300,7 @@ function toMessage(row: MessageRow): MessageRecord {
     rfc_message_id: row.rfcMessageId,
     reply_text: row.replyText,
     auto_reply: row.autoReply,
+    read_at: row.readAt,
     attachments: row.attachments as unknown as AttachmentRecord[],
     delivery_status: row.deliveryStatus,
     idempotency_key: row.idempotencyKey,

@@ -130,6 +130,7 @@ function toMessage(threadId: string, row: MessageRow): MessageRecord {
     rfc_message_id: row.rfc_message_id,
     reply_text: null,
     auto_reply: null,
+    read_at: null,
     attachments: [],
     delivery_status: null,
     idempotency_key: row.idempotency_key,

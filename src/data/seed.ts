@@ -85,6 +85,8 @@ export async function seedFixtures(
             confidence: m.confidence,
             sentAt: m.direction === "outbound" ? at : null,
             receivedAt: m.direction === "inbound" ? at : null,
+            // Seeded replies are history: read when they came.
+            readAt: m.direction === "inbound" ? at : null,
             createdAt: at,
           };
           await tx.message.upsert({

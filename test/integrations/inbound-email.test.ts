@@ -1,19 +1,29 @@
 // Inbound email over the real webhook: the Bolt app in HTTP mode serves POST
 // /webhooks/resend, Resend's part is the stub (receiving API, signed deliveries), and
 // every effect is counted at the stub, in the database and in the local Slack.
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import type { AddressInfo, Server } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { quarantineCommand } from "../../src/cli/quarantine-command.js";
-import { parseSettings } from "../../src/config/settings.js";
+import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
 import { findThreadForCase } from "../../src/data/email-repository.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { listDeliveryEvents } from "../../src/data/inbound-repository.js";
 import { seedFixtures } from "../../src/data/seed.js";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { failNextInsert, failNextWrite } from "../support/db-faults.js";
+import {
+  endStalledWrites,
+  failNextInsert,
+  failNextWrite,
+  faultFired,
+  stallNextInsertAfter,
+} from "../support/db-faults.js";
 import { copyMockDir } from "../support/fixtures.js";
 import {
   postWebhook,
@@ -35,6 +45,7 @@ let db: TestDatabase;
 let deps: AgentDeps;
 let bot: SlackApp;
 let webhook = "";
+let settingsEnv: Record<string, string> = {};
 
 beforeAll(async () => {
   stub = await startResendStub();
@@ -45,12 +56,13 @@ beforeAll(async () => {
     Object.assign(linh, { home_city: "Los Banos", home_zip: "93635", home_coords: null });
   });
   await seedFixtures(db.prisma, readFixtureDir(dir));
-  const settings = parseSettings({
+  settingsEnv = {
     RESEND_API_KEY: "re_test_key",
     RESEND_BASE_URL: stub.baseUrl,
     RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET,
     POOLPATROL_INBOUND_ADDRESS: INBOUND,
-  });
+  };
+  const settings = parseSettings(settingsEnv);
   deps = await buildAgentDeps(db, settings);
   bot = await createSlackApp({
     slack: {
@@ -375,6 +387,141 @@ describe("a reply kept but not yet read", () => {
     expect(later.body.outcome).toMatch(/^Already recorded as /);
   });
 });
+
+/**
+ * A rider of `vanpoolId` writes that they moved back home (unless `text` says otherwise), and it is true; another
+ * bot process takes the email
+ * and is killed (SIGKILL) at its first write once `after` holds. Its leases then run out (20 s after its last
+ * renewal; moved forward here rather than waited for).
+ */
+async function replyReadByKilledProcess(input: {
+  vanpoolId: string;
+  employeeId: string;
+  svixId: string;
+  after: (thread: { thread_id: string }) => string;
+  /** What the rider writes instead. */
+  text?: string;
+}) {
+  const home = await db.prisma.employee.findUniqueOrThrow({ where: { id: input.employeeId } });
+  const { thread, reply } = await replyWithoutMessageId(
+    input.vanpoolId,
+    input.employeeId,
+    input.text ?? `I moved back to ${home.homeCity} last week and updated my address in Workday.`,
+  );
+  const toRider = () => stub.sent.filter((s) => (s.body.to as string[]).includes(reply.from)).length;
+  const emailedBefore = toRider();
+  await db.prisma.employee.update({
+    where: { id: input.employeeId },
+    data: { homeCity: home.homeCity, homeZip: home.homeZip, homeLat: home.homeLat, homeLng: home.homeLng },
+  });
+  const fault = `killed_${input.svixId}`;
+  await stallNextInsertAfter(db.prisma, {
+    name: fault,
+    table: "agent_run_logs",
+    after: input.after(thread),
+    seconds: 60,
+  });
+  const child = await startWebhookChild();
+  const dying = postWebhook(child.webhook, receivedEvent(reply), { id: input.svixId }).catch((e) => e);
+  await vi.waitFor(async () => expect(await faultFired(db.prisma, fault)).toBe(true), {
+    timeout: 30_000,
+    interval: 50,
+  });
+  child.process.kill("SIGKILL");
+  await once(child.process, "exit");
+  await dying;
+  await endStalledWrites(db.prisma);
+  await db.prisma.workLease.updateMany({
+    where: { key: { in: [`vanpool:${input.vanpoolId}`, `resend-event:${input.svixId}`] } },
+    data: { expiresAt: new Date(0) },
+  });
+  const caseStatus = async () => (await db.prisma.case.findUniqueOrThrow({ where: { id: thread.case_id } })).status;
+  const classified = () =>
+    db.prisma.auditEvent.count({ where: { subjectId: thread.case_id, action: "reply.classified" } });
+  return { thread, reply, toRider, emailedBefore, caseStatus, classified };
+}
+
+describe("a reply whose reading stopped part-way", () => {
+  it("is finished once when the email comes again, after the process died right after classifying it", async () => {
+    const { thread, reply, toRider, emailedBefore, caseStatus, classified } = await replyReadByKilledProcess({
+      vanpoolId: "VP-110",
+      employeeId: "EMP-1018",
+      svixId: "msg_killed_after_classifying",
+      after: (t) => `EXISTS (SELECT 1 FROM messages WHERE thread_id = '${t.thread_id}' AND bucket IS NOT NULL)`,
+    });
+    const inbound = { threadId: thread.thread_id, direction: "inbound" as const };
+    expect((await db.prisma.message.findMany({ where: inbound })).map((m) => m.bucket)).toEqual(["update"]);
+    expect(await caseStatus()).toBe("pending_reply");
+    expect(toRider()).toBe(emailedBefore);
+
+    const again = await postWebhook(webhook, receivedEvent(reply), { id: "msg_killed_after_classifying" });
+    expect(again.status).toBe(200);
+    expect(again.body.outcome).toMatch(/kept before but not yet read, is read now/);
+    // As if the first reading had finished: re-audited, the rider thanked once, the case closed.
+    expect(await caseStatus()).toBe("resolved");
+    expect(toRider()).toBe(emailedBefore + 1);
+    expect(await classified()).toBe(1);
+    const later = await postWebhook(webhook, receivedEvent(reply), { id: "msg_killed_after_classifying_2" });
+    expect(later.status).toBe(200);
+    expect(later.body.outcome).toMatch(/^Already recorded as /);
+    expect(toRider()).toBe(emailedBefore + 1);
+  }, 90_000);
+
+  it("thanks the rider once when the process died after the thanks went out, before the case was closed", async () => {
+    const { reply, toRider, emailedBefore, caseStatus, classified } = await replyReadByKilledProcess({
+      vanpoolId: "VP-112",
+      employeeId: "EMP-1049",
+      svixId: "msg_killed_after_thanking",
+      after: (t) =>
+        `EXISTS (SELECT 1 FROM messages WHERE thread_id = '${t.thread_id}' AND status = 'sent' AND idempotency_key LIKE '%:confirmation:%')`,
+    });
+    expect(await caseStatus()).toBe("pending_reply");
+    expect(toRider()).toBe(emailedBefore + 1);
+
+    const again = await postWebhook(webhook, receivedEvent(reply), { id: "msg_killed_after_thanking" });
+    expect(again.status).toBe(200);
+    expect(await caseStatus()).toBe("resolved");
+    expect(toRider()).toBe(emailedBefore + 1);
+    expect(await classified()).toBe(1);
+  }, 90_000);
+
+  it("keeps one draft for a person when the process died after drafting it, before the case was handed over", async () => {
+    const { thread, reply, toRider, emailedBefore, caseStatus, classified } = await replyReadByKilledProcess({
+      vanpoolId: "VP-116",
+      employeeId: "EMP-1058",
+      svixId: "msg_killed_after_drafting",
+      text: "This is unfair and I want to speak to a manager.",
+      after: (t) =>
+        `EXISTS (SELECT 1 FROM approval_requests a JOIN email_threads t ON t.case_id = a.case_id WHERE t.id = '${t.thread_id}')`,
+    });
+    const drafts = () =>
+      db.prisma.approvalRequest.count({ where: { caseId: thread.case_id, kind: "escalation_reply" } });
+    expect(await caseStatus()).toBe("pending_reply");
+    expect(await drafts()).toBe(1);
+
+    const again = await postWebhook(webhook, receivedEvent(reply), { id: "msg_killed_after_drafting" });
+    expect(again.status).toBe(200);
+    expect(await caseStatus()).toBe("hitl_review");
+    expect(await drafts()).toBe(1);
+    expect(toRider()).toBe(emailedBefore);
+    expect(await classified()).toBe(1);
+  }, 90_000);
+});
+
+/** A second bot process (test/support/webhook-child.mjs) on this test's database, stubs and secrets. */
+async function startWebhookChild(): Promise<{ process: ChildProcess; webhook: string }> {
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, "test/support/webhook-child.mjs")], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  child.stdin!.write(
+    `${JSON.stringify({ databaseUrl: db.url, env: settingsEnv, slackToken: slack.botToken, slackApiUrl: slack.apiUrl })}\n`,
+  );
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const ready = /^ready (\d+)$/.exec(line);
+    if (ready) return { process: child, webhook: `http://127.0.0.1:${ready[1]}/webhooks/resend` };
+  }
+  throw new Error("The webhook child ended before it was ready.");
+}
 
 describe("two deliveries of one email racing under different svix-ids (two replicas)", () => {
   it("keep one quarantined email with one notice, and one reply classified once", async () => {

@@ -20,12 +20,38 @@ export async function failNextInsert(db: PrismaClient, fault: { name: string; ta
   await failOnce(db, fault.name, `BEFORE INSERT ON ${fault.table} FOR EACH ROW`);
 }
 
+/**
+ * The next row inserted into `table` once `after` (a query on the database's state, e.g. "a reply is classified")
+ * holds waits `seconds` before it is written: the process making it can be killed at that point.
+ */
+export async function stallNextInsertAfter(
+  db: PrismaClient,
+  fault: { name: string; table: string; after: string; seconds: number },
+): Promise<void> {
+  const { name, table, after, seconds } = fault;
+  await faultOnce(db, name, `BEFORE INSERT ON ${table} FOR EACH ROW`, `PERFORM pg_sleep(${seconds})`, after);
+}
+
+/** Ends the database session of a write stalled by stallNextInsertAfter, once its process is gone. */
+export async function endStalledWrites(db: PrismaClient): Promise<void> {
+  await db.$queryRawUnsafe(
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND datname = current_database()",
+  );
+}
+
 async function failOnce(db: PrismaClient, name: string, on: string): Promise<void> {
-  // A sequence counts outside the failing transaction: only the first write fails.
+  await faultOnce(db, name, on, `RAISE EXCEPTION 'injected fault: ${name}'`);
+}
+
+async function faultOnce(db: PrismaClient, name: string, on: string, act: string, after = "true"): Promise<void> {
+  // A sequence counts outside the failing transaction: only the first write is hit.
   await db.$executeRawUnsafe(`CREATE SEQUENCE fault_${name}`);
   await db.$executeRawUnsafe(
     `CREATE FUNCTION fault_${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-       IF nextval('fault_${name}') = 1 THEN RAISE EXCEPTION 'injected fault: ${name}'; END IF; RETURN NEW; END $$`,
+       IF (${after}) THEN
+         IF nextval('fault_${name}') = 1 THEN ${act}; END IF;
+       END IF;
+       RETURN NEW; END $$`,
   );
   await db.$executeRawUnsafe(`CREATE TRIGGER fault_${name} ${on} EXECUTE FUNCTION fault_${name}()`);
 }

@@ -3,7 +3,7 @@
 // outreach thread, and turns an interrupted draft into an approval request.
 import { randomUUID } from "node:crypto";
 import { riderFacts } from "../../cases/rider-facts.js";
-import { createApproval } from "../../data/approval-repository.js";
+import { createApproval, listApprovals } from "../../data/approval-repository.js";
 import { type CaseRecord, getCase } from "../../data/case-repository.js";
 import { findMessage, findThreadForCase } from "../../data/email-repository.js";
 import { type EmployeeContact, findEmployeeByEmail, findEmployeeContacts } from "../../data/employee-repository.js";
@@ -91,7 +91,29 @@ function recipientDraft(e: EmployeeContact, draft: { subject: string; body: stri
 }
 
 export async function runOutreach(deps: AgentDeps, input: OutreachInput): Promise<OutreachResult> {
+  const waiting = await draftWaitingForReply(deps, input);
+  if (waiting) return waiting;
   return runOutreachTask(deps, input, await prepareOutreach(deps, input), outreachThreadId(input.case_id));
+}
+
+/**
+ * A reply read again whose first reading held a drafted answer for a person (and stopped before the case said so):
+ * the same draft keeps waiting; no second one is drafted.
+ */
+async function draftWaitingForReply(deps: AgentDeps, input: OutreachInput): Promise<OutreachResult | undefined> {
+  if (input.purpose !== "reply" || !input.message_id) return undefined;
+  const pending = await listApprovals(deps.prisma, { caseId: input.case_id, status: "pending" });
+  const draft = pending.find((a) => a.kind === "escalation_reply" && a.payload.reply_message_id === input.message_id);
+  if (!draft) return undefined;
+  const reply = await findMessage(deps.prisma, input.message_id);
+  return {
+    email_thread_id: reply?.thread_id ?? null,
+    message_id: null,
+    bucket: reply?.bucket ?? null,
+    hitl_required: true,
+    sent: false,
+    approval_id: draft.approval_id,
+  };
 }
 
 /**
@@ -122,7 +144,8 @@ async function prepareOutreach(deps: AgentDeps, input: OutreachInput) {
     task: input.purpose,
     case_id: record.case_id,
     vanpool_id: record.vanpool_id,
-    reference: `r${record.re_audit_count}`,
+    // A confirmation or follow-up a reply asked for is sent once per reply, even if the reply is read twice.
+    reference: input.message_id ?? `r${record.re_audit_count}`,
     recipients: [],
   };
   if (input.purpose === "initial") {

@@ -5,7 +5,6 @@ import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { emailServiceDeps, sendCaseEmail } from "../../cases/email-service.js";
 import { findDecidedUnapplied } from "../../data/approval-repository.js";
-import { recordEvent } from "../../data/audit-log.js";
 import { getCase } from "../../data/case-repository.js";
 import { findMessage, findThread, findThreadForCase, setClassification } from "../../data/email-repository.js";
 import { findEmployeeContacts } from "../../data/employee-repository.js";
@@ -85,22 +84,35 @@ export function createOutreachTools(deps: AgentDeps) {
       const message = await findMessage(deps.prisma, message_id);
       if (message?.direction !== "inbound") throw notFound(`No inbound message ${message_id}.`);
       if (message.auto_reply) throw invalidInput(`${message_id} is an automatic ${message.auto_reply}, not a reply.`);
+      // Read before (a reading that stopped before it finished): the same answer, recorded once.
+      if (message.bucket !== null)
+        return {
+          message_id,
+          bucket: message.bucket,
+          confidence: Math.round((message.confidence ?? 0) * 100) / 100,
+          hitl_required: message.bucket === "escalation",
+          reasons: ["classified when the reply was first read"],
+        };
       // Quoted history and signatures are stripped on arrival; the classifier reads only what the rider wrote.
       const result = await deps.classifier.classify(message.reply_text ?? message.body, message.subject);
-      await setClassification(deps.prisma, message_id, result.bucket, result.confidence);
       const thread = (await findThread(deps.prisma, message.thread_id))!;
-      await recordEvent(deps.prisma, {
-        actor: "agent:outreach",
-        action: "reply.classified",
-        subjectType: "case",
-        subjectId: thread.case_id,
-        at: deps.now(),
-        details: {
-          message_id,
-          bucket: result.bucket,
-          confidence: result.confidence,
-          reasons: result.reasons,
-          classifier: deps.classifier.name,
+      await setClassification(deps.prisma, {
+        messageId: message_id,
+        bucket: result.bucket,
+        confidence: result.confidence,
+        event: {
+          actor: "agent:outreach",
+          action: "reply.classified",
+          subjectType: "case",
+          subjectId: thread.case_id,
+          at: deps.now(),
+          details: {
+            message_id,
+            bucket: result.bucket,
+            confidence: result.confidence,
+            reasons: result.reasons,
+            classifier: deps.classifier.name,
+          },
         },
       });
       return {

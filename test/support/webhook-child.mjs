@@ -1,0 +1,31 @@
+// A bot process that takes Resend webhooks, for tests that kill it with SIGKILL in the middle of
+// handling one. It runs the compiled dist/ (built by the integration tests' global setup), reads one
+// line on stdin naming its database, Resend stub and fake Slack, and prints "ready <port>" once its
+// HTTP listener (POST /webhooks/resend) takes requests.
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { buildAgentDeps } from "../../dist/src/agents/deps.js";
+import { parseSettings } from "../../dist/src/config/settings.js";
+import { createDataClients } from "../../dist/src/data/prisma.js";
+import { createSlackApp } from "../../dist/src/slack/app.js";
+
+const [line] = await once(createInterface({ input: process.stdin }), "line");
+const config = JSON.parse(line);
+const settings = parseSettings(config.env);
+const deps = await buildAgentDeps(createDataClients(config.databaseUrl), settings);
+const bot = await createSlackApp({
+  slack: {
+    botToken: config.slackToken,
+    signingSecret: "test-signing-secret",
+    appToken: undefined,
+    apiUrl: config.slackApiUrl,
+    port: 0,
+    auditChannel: "C0AUDIT",
+    approvers: ["U0ALICE"],
+    restrictAudits: true,
+  },
+  deps,
+  retries: 0,
+});
+const server = await bot.app.start(0);
+process.stdout.write(`ready ${server.address().port}\n`);
