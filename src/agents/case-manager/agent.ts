@@ -44,6 +44,20 @@ interface SpecialistAnswer {
   flagged: string[];
   re_audit_count: number | null;
 }
+
+/**
+ * A specialist's latest answer. One whose tool failed (an error instead of a result) has no verdict: it counts as
+ * inconclusive, so a person decides, rather than as a check that found nothing wrong.
+ */
+function specialistAnswer(turn: Turn, check: CheckKind): SpecialistAnswer | undefined {
+  const answer = latest<Partial<SpecialistAnswer>>(turn, `run_${check}_specialist`);
+  if (!answer) return undefined;
+  return {
+    verdict: answer.verdict ?? "inconclusive",
+    flagged: answer.flagged ?? [],
+    re_audit_count: answer.re_audit_count ?? null,
+  };
+}
 interface OutreachAnswer {
   bucket: string | null;
   hitl_required: boolean;
@@ -52,7 +66,7 @@ interface OutreachAnswer {
 
 export function caseManagerRules(turn: Turn): ToolCallPlan[] | { final: string } {
   const task = turn.task as unknown as CaseManagerTask;
-  const spec = (check: CheckKind) => latest<SpecialistAnswer>(turn, `run_${check}_specialist`);
+  const spec = (check: CheckKind) => specialistAnswer(turn, check);
   const upserted = latest<{ case_id: string; status: string }>(turn, "upsert_case");
   const caseId = task.case?.case_id ?? upserted?.case_id;
 
@@ -131,7 +145,7 @@ export function caseManagerRules(turn: Turn): ToolCallPlan[] | { final: string }
 function reAudit(turn: Turn, task: CaseManagerTask, trigger: ReAuditTrigger): ToolCallPlan[] | { final: string } {
   const current = task.case!;
   const checks = checksToReAudit(current.failed_checks);
-  const answers = checks.map((c) => latest<SpecialistAnswer>(turn, `run_${c}_specialist`));
+  const answers = checks.map((c) => specialistAnswer(turn, c));
   if (answers.some((a) => !a)) return checks.map((c) => specialistCall(c, task.vanpool_id, current.case_id));
   const stillFailing = checks.filter((_, i) => answers[i]!.verdict === "fail");
   const flagged = unique(checks.flatMap((_, i) => answers[i]!.flagged));
@@ -175,7 +189,7 @@ function reAudit(turn: Turn, task: CaseManagerTask, trigger: ReAuditTrigger): To
           failed_checks: stillFailing.length ? stillFailing : current.failed_checks,
           flagged: flagged.length ? flagged : current.flagged,
           details: undecided
-            ? "The re-audit could not decide: data is missing."
+            ? "The re-audit could not decide: data is missing or a check did not finish."
             : `Re-audit ${count} after ${trigger} still fails ${stillFailing.join(" and ")}.`,
         },
       },
@@ -206,8 +220,8 @@ function reAudit(turn: Turn, task: CaseManagerTask, trigger: ReAuditTrigger): To
 /** An audit asked for on a vanpool whose case is open: fresh evidence, closed if it now passes. */
 function manualReAudit(turn: Turn, task: CaseManagerTask): ToolCallPlan[] | { final: string } {
   const current = task.case!;
-  const location = latest<SpecialistAnswer>(turn, "run_location_specialist");
-  const shift = latest<SpecialistAnswer>(turn, "run_shift_specialist");
+  const location = specialistAnswer(turn, "location");
+  const shift = specialistAnswer(turn, "shift");
   if (!location || !shift)
     return [specialistCall("location", task.vanpool_id, null), specialistCall("shift", task.vanpool_id, null)];
   const failing = [location, shift].some((a) => a.verdict === "fail");
