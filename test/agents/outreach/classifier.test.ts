@@ -1,9 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifierWithout, createRulesClassifier } from "../../../src/agents/outreach/classifier.js";
+import {
+  classifierFrom,
+  classifierWithout,
+  createRulesClassifier,
+  DEFAULT_TUNING,
+} from "../../../src/agents/outreach/classifier.js";
 import { readReplySet } from "../../../src/agents/outreach/reply-corpus.js";
 import { PROJECT_ROOT } from "../../../src/config/settings.js";
+import type { ReplyBucket } from "../../../src/domain/case-lifecycle.js";
 
 const classifier = createRulesClassifier();
 const bucketOf = async (body: string) => (await classifier.classify(body)).bucket;
@@ -158,6 +164,30 @@ describe("reply classifier", () => {
   it("sends a reply without clear intent to a person", async () => {
     for (const body of ["what", "...", "maybe, not sure", "um, wait... what?"])
       expect(await bucketOf(body), body).toBe("escalation");
+  });
+
+  it("sends a reply to a person when no answer fits it well, however unlikely an escalation looks", async () => {
+    // Two replies per bucket: the model places a plain confirmation, not a reply unlike any of them. The escalation
+    // threshold is off, so only the floor can send a reply to a person.
+    const few = [
+      ["Yes, that's all correct.", "acknowledgment"],
+      ["Confirmed, thank you.", "acknowledgment"],
+      ["When does the review end?", "question"],
+      ["How is the distance measured?", "question"],
+      ["I moved to Tracy last month.", "update"],
+      ["My shift changed to nights on the 3rd.", "update"],
+      ["I'm talking to my lawyer about this.", "escalation"],
+      ["This is harassment, stop it.", "escalation"],
+    ].map(([body, bucket]) => ({ body: body!, bucket: bucket as ReplyBucket }));
+    const withFloor = classifierFrom(() => few, { ...DEFAULT_TUNING, escalationThreshold: 1 });
+    const withoutFloor = classifierFrom(() => few, { ...DEFAULT_TUNING, escalationThreshold: 1, answerableFloor: 0 });
+    const unplaced = "The parking structure repaving starts next week.";
+
+    const read = await withFloor.classify(unplaced);
+    expect(read.bucket).toBe("escalation");
+    expect(read.reasons.join(" ")).toMatch(/no answer fits well/);
+    expect((await withoutFloor.classify(unplaced)).bucket).not.toBe("escalation");
+    expect((await withFloor.classify("Yes, that's all correct. Thank you.")).bucket).toBe("acknowledgment");
   });
 
   // Each pattern that escalates on its own, whatever the model says.
