@@ -38,7 +38,7 @@ export interface ClassifierTuning {
 // has not seen. The floor catches a reply the model cannot place ("Tôi không đồng ý.": acknowledgment 0.54) and,
 // from 0.5 to 0.6, sends no more replies to a person needlessly.
 export const DEFAULT_TUNING: ClassifierTuning = {
-  escalationThreshold: 0.15,
+  escalationThreshold: 0.25,
   answerableFloor: 0.6,
   model: DEFAULT_MODEL_TUNING,
 };

@@ -13,9 +13,12 @@ export interface LabelledReply {
   bucket: ReplyBucket;
 }
 
-export const TRAINING_SETS = ["reply-training.jsonl", "reply-train-8.jsonl", "reply-train-9.jsonl"].map((file) =>
-  path.join("src", "agents", "outreach", file),
-);
+export const TRAINING_SETS = [
+  "reply-training.jsonl",
+  "reply-train-8.jsonl",
+  "reply-train-9.jsonl",
+  "reply-train-10.jsonl",
+].map((file) => path.join("src", "agents", "outreach", file));
 const EVALUATION_FOLDERS = [path.join("evals", "datasets"), path.join("evals", "heldout")];
 
 /** The labelled reply sets, relative to the project root. */

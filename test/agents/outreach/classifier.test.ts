@@ -130,9 +130,13 @@ describe("reply classifier", () => {
   });
 
   it("does not take a formal sign-off, a record 'on file' or a repeated reassurance for a question or a denial", async () => {
-    expect(await bucketOf("I confirm the hours on record are mine. Should you need anything else, do write.")).toBe(
-      "acknowledgment",
+    // A formal confirmation reads, in meaning, like the formal disputes of the corpus: the model may send it to a
+    // person (escalation 0.29 against 0.25), but never reads its sign-off as a question or "on record" as a denial.
+    const formal = await classifier.classify(
+      "I confirm the hours on record are mine. Should you need anything else, do write.",
     );
+    expect(formal.bucket).not.toBe("question");
+    expect(formal.reasons).not.toContain("denies the facts");
     expect(await bucketOf("Got it, thanks for saying my membership won't be affected meanwhile.")).toBe(
       "acknowledgment",
     );
