@@ -28,18 +28,25 @@ export interface ReplyClassifier {
 export interface ClassifierTuning {
   /** A reply the model reads as an escalation at least this likely goes to a person. */
   escalationThreshold: number;
-  /** A reply whose likeliest answerable bucket is less likely than this goes to a person: low confidence counts as escalation. */
+  /** A reply whose likeliest answerable bucket is less likely than this goes to a person. */
   answerableFloor: number;
   model: ModelTuning;
 }
 
+/**
+ * Below this the reader is guessing between buckets, and DESIGN says low confidence counts as escalation: a person
+ * reads a reply the classifier is unsure of rather than the rider getting an answer to something they did not say.
+ * The same bar for the embedded model's likeliest answer and a configured model's stated confidence.
+ */
+export const LOW_CONFIDENCE = 0.6;
+
 // Chosen by leave-one-set-out (scripts/reply-leave-one-set-out.ts) with the hard-boundary training file: from 0.18
 // to 0.25 the evaluation sets lose no escalation and send fewer confirmations and questions to a person; the
-// escalations given up are in that training file's hardest replies. The floor catches a reply the model cannot place ("Tôi không đồng ý.": acknowledgment 0.54) and,
-// from 0.5 to 0.6, sends no more replies to a person needlessly.
+// escalations given up are in that training file's hardest replies. The floor catches a reply the model cannot
+// place ("Tôi không đồng ý.": acknowledgment 0.54); from 0.5 to 0.6 it sends no more replies to a person needlessly.
 export const DEFAULT_TUNING: ClassifierTuning = {
   escalationThreshold: 0.25,
-  answerableFloor: 0.6,
+  answerableFloor: LOW_CONFIDENCE,
   model: DEFAULT_MODEL_TUNING,
 };
 

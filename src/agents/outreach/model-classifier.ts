@@ -5,14 +5,8 @@ import type { Settings } from "../../config/settings.js";
 import type { ReplyBucket } from "../../domain/case-lifecycle.js";
 import { type AgentModel, createAgentModel } from "../models/index.js";
 import { withTimeout } from "../timeout.js";
-import { type Classification, createRulesClassifier, type ReplyClassifier } from "./classifier.js";
+import { type Classification, createRulesClassifier, LOW_CONFIDENCE, type ReplyClassifier } from "./classifier.js";
 import { extractReplyText } from "./reply-text.js";
-
-/**
- * Below this the model is guessing between buckets, and DESIGN says low confidence counts as escalation: a person
- * reads a reply the model is unsure of rather than the rider getting an answer to something they did not say.
- */
-export const MODEL_CONFIDENCE_THRESHOLD = 0.6;
 
 const SYSTEM_PROMPT = [
   "You are Pool Patrol's reply classifier for a vanpool subsidy program. A rider was emailed because a check on",
@@ -95,7 +89,7 @@ export function createModelClassifier(model: AgentModel, floor: ReplyClassifier,
         };
       }
       const reading = `${describe(said.bucket, said.confidence)}: ${said.reason}`;
-      if (said.bucket !== "escalation" && said.confidence < MODEL_CONFIDENCE_THRESHOLD)
+      if (said.bucket !== "escalation" && said.confidence < LOW_CONFIDENCE)
         return {
           bucket: "escalation",
           confidence: said.confidence,
