@@ -2,8 +2,8 @@
 // training on every labelled set) and each reply after it, in wording the stored vectors do not hold. Prints
 // numbers; asserts nothing.   npx tsx scripts/bench-replies.ts
 import { performance } from "node:perf_hooks";
-import { createRulesClassifier } from "../src/agents/outreach/classifier.js";
-import { readReplySet } from "../src/agents/outreach/reply-corpus.js";
+import { createRulesClassifier } from "../src/replies/classifier.js";
+import { readReplySet } from "../src/replies/reply-corpus.js";
 
 const replies = readReplySet("evals/datasets/reply-unseen-3.jsonl").map(
   (reply) => `${reply.body}\n\nSent from my phone`,

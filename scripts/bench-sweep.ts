@@ -7,8 +7,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { openContext } from "../src/cli/context.js";
 import { parseSettings } from "../src/config/settings.js";
 import { countSweepEmailsSent, findSweepTotals, isSweepFinished } from "../src/data/sweep-repository.js";
-import { QUEUES } from "../src/jobs/queues.js";
-import { registerSweepJobs, requestSweep, SWEEP_QUEUES } from "../src/jobs/sweep-jobs.js";
+import { QUEUES } from "../src/queue/queues.js";
+import { registerSweepJobs, requestSweep, SWEEP_QUEUES } from "../src/workers/sweep-jobs.js";
 
 const sweepId = process.env.BENCH_SWEEP_ID!;
 const ctx = await openContext(parseSettings(), () => {}, { jobs: "worker" });

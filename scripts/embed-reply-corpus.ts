@@ -1,10 +1,11 @@
-// Stores what every labelled reply means (src/agents/outreach/reply-embeddings.json), so the reply classifier
+// Stores what every labelled reply means (src/replies/reply-embeddings.json), so the reply classifier
 // trains without encoding the whole corpus at start. Run after adding or changing a labelled reply set:
 //   npm run replies:embed
 import fs from "node:fs";
 import path from "node:path";
-import { readReplySet, replySets } from "../src/agents/outreach/reply-corpus.js";
-import { replyReader } from "../src/agents/outreach/reply-rules.js";
+import { PROJECT_ROOT } from "../src/config/settings.js";
+import { readReplySet, replySets } from "../src/replies/reply-corpus.js";
+import { replyReader } from "../src/replies/reply-rules.js";
 import {
   ENCODER_NAME,
   encode,
@@ -12,8 +13,7 @@ import {
   STORED_EMBEDDINGS_FILE,
   type StoredEmbeddings,
   textKey,
-} from "../src/agents/outreach/sentence-encoder.js";
-import { PROJECT_ROOT } from "../src/config/settings.js";
+} from "../src/replies/sentence-encoder.js";
 
 const read = replyReader([]);
 const texts = [

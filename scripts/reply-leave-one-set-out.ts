@@ -3,10 +3,11 @@
 // measures memory; this measures generalisation.
 //   npx tsx scripts/reply-leave-one-set-out.ts [--failures] [--rules] [--json] [another-set.jsonl ...]
 // --rules counts, for each hand-written pattern, the replies it fires on that are and are not escalations.
-import { classifierFrom } from "../src/agents/outreach/classifier.js";
-import { type LabelledReply, readReplySet, replySets } from "../src/agents/outreach/reply-corpus.js";
-import { replyReader, ruleSignals } from "../src/agents/outreach/reply-rules.js";
+
 import type { ReplyBucket } from "../src/domain/case-lifecycle.js";
+import { classifierFrom } from "../src/replies/classifier.js";
+import { type LabelledReply, readReplySet, replySets } from "../src/replies/reply-corpus.js";
+import { replyReader, ruleSignals } from "../src/replies/reply-rules.js";
 
 interface SetScore {
   set: string;

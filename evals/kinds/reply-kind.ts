@@ -1,8 +1,8 @@
 // The `reply` kind: the reply classifier the bot would use (the configured model over the embedded classifier, or
 // the embedded classifier alone) against labelled rider replies.
 import { z } from "zod";
-import { classifierWithout, type ReplyClassifier } from "../../src/agents/outreach/classifier.js";
-import { replyClassifierFor } from "../../src/agents/outreach/model-classifier.js";
+import { classifierWithout, type ReplyClassifier } from "../../src/replies/classifier.js";
+import { replyClassifierFor } from "../../src/replies/model-classifier.js";
 import type { EvalKind, ExampleResult } from "./kind.js";
 
 const BUCKETS = ["acknowledgment", "question", "update", "escalation"] as const;

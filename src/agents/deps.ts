@@ -5,11 +5,11 @@ import type { DataClients, PrismaClient } from "../data/prisma.js";
 import { createDistanceProvider } from "../integrations/distance/index.js";
 import type { EmailSender } from "../integrations/email/email-sender.js";
 import { createEmailSender } from "../integrations/email/index.js";
-import type { JobSender } from "../jobs/queues.js";
+import type { JobSender } from "../queue/queues.js";
+import type { ReplyClassifier } from "../replies/classifier.js";
+import { replyClassifierFor } from "../replies/model-classifier.js";
 import type { AuditDeps } from "../verification/audit.js";
 import { createCheckpointer } from "./checkpointer.js";
-import type { ReplyClassifier } from "./outreach/classifier.js";
-import { replyClassifierFor } from "./outreach/model-classifier.js";
 
 /** Everything the agents and their tools touch, injected once. */
 export interface AgentDeps extends AuditDeps {

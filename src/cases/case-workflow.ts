@@ -49,7 +49,7 @@ import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
 import { isClosed, isReplyOverdue, STATUS_LABEL } from "../domain/case-lifecycle.js";
 import type { RiderChoice } from "../domain/rider-decisions.js";
 import { invalidInput, notFound } from "../errors.js";
-import { caseJobs } from "../jobs/queues.js";
+import { caseJobs } from "../queue/queues.js";
 import { carryOutCancellation } from "./cancellation.js";
 import { withLease } from "./case-lease.js";
 import { emailServiceDeps, sendCaseEmail } from "./email-service.js";

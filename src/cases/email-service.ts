@@ -22,7 +22,7 @@ import { isClosed, replyDeadline } from "../domain/case-lifecycle.js";
 import { newId } from "../domain/ids.js";
 import type { EmailSender } from "../integrations/email/email-sender.js";
 import { addressOf, replyAddressFor, rfcMessageIdFor } from "../integrations/email/reply-address.js";
-import { caseJobs, type JobSender } from "../jobs/queues.js";
+import { caseJobs, type JobSender } from "../queue/queues.js";
 
 export interface EmailServiceDeps {
   prisma: PrismaClient;

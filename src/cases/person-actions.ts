@@ -8,7 +8,7 @@ import { type CaseRecord, changeCase, getCase } from "../data/case-repository.js
 import { findEmployeeContacts } from "../data/employee-repository.js";
 import { STATUS_LABEL } from "../domain/case-lifecycle.js";
 import { invalidInput } from "../errors.js";
-import { caseJobs } from "../jobs/queues.js";
+import { caseJobs } from "../queue/queues.js";
 import { withLease } from "./case-lease.js";
 
 export function createPersonActions(deps: AgentDeps) {

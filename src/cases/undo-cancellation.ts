@@ -11,7 +11,7 @@ import { undoMemberships } from "../data/cancellation-repository.js";
 import { getCase } from "../data/case-repository.js";
 import { findEmployeeContacts } from "../data/employee-repository.js";
 import { AppError, invalidInput } from "../errors.js";
-import { caseJobs } from "../jobs/queues.js";
+import { caseJobs } from "../queue/queues.js";
 import { withLease } from "./case-lease.js";
 import { emailServiceDeps, sendCaseEmail } from "./email-service.js";
 

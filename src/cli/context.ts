@@ -7,7 +7,7 @@ import type { AgentDeps } from "../agents/deps.js";
 import { PROJECT_ROOT, parseSettings, type Settings } from "../config/settings.js";
 import { type Database, openDatabase } from "../data/database.js";
 import { countVanpools } from "../data/vanpool-repository.js";
-import type { JobEngine, UnfinishedJob } from "../jobs/engine.js";
+import type { JobEngine, UnfinishedJob } from "../queue/engine.js";
 import type { AuditServiceDeps } from "../verification/audit-service.js";
 import { log } from "./command-kit.js";
 
@@ -46,8 +46,8 @@ export async function openContext(
   try {
     if (options.jobs) {
       const [{ startJobEngine }, { QUEUE_OPTIONS }] = await Promise.all([
-        import("../jobs/engine.js"),
-        import("../jobs/queues.js"),
+        import("../queue/engine.js"),
+        import("../queue/queues.js"),
       ]);
       jobs = await startJobEngine({
         databaseUrl: db.url,
@@ -64,7 +64,7 @@ export async function openContext(
   const agentDeps: AgentDeps = { ...(await buildAgentDeps(db, settings, options)), jobs };
   if (jobs && options.jobs === "worker") {
     const [{ registerCaseJobs }, { createCaseWorkflow }] = await Promise.all([
-      import("../jobs/case-jobs.js"),
+      import("../workers/case-jobs.js"),
       import("../cases/case-workflow.js"),
     ]);
     await registerCaseJobs(jobs, { deps: agentDeps, workflow: createCaseWorkflow(agentDeps), log: logLine });

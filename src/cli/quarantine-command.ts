@@ -3,13 +3,13 @@
 // person, who attaches it to the right thread (it is then taken in as that rider's reply)
 // or discards it.
 
-import { extractReplyText } from "../agents/outreach/reply-text.js";
 import type { CaseWorkflow } from "../cases/case-workflow.js";
 import { findThread } from "../data/email-repository.js";
 import { findQuarantined, listQuarantined, resolveQuarantined } from "../data/inbound-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
 import { isId } from "../domain/ids.js";
 import { invalidInput, notFound } from "../errors.js";
+import { extractReplyText } from "../replies/reply-text.js";
 
 export interface QuarantineDeps {
   prisma: PrismaClient;

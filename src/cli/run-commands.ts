@@ -1,11 +1,11 @@
 // Long-running commands: the Slack bot, the local sandbox and a sweep worker, until SIGINT/SIGTERM.
 import os from "node:os";
+import { startBotJobs } from "../app/bot-jobs.js";
+import { createBotSweeps } from "../app/bot-sweeps.js";
+import { createSlackApp } from "../bot/app.js";
 import type { Settings } from "../config/settings.js";
-import { startBotJobs } from "../jobs/runtime.js";
-import { registerSweepJobs } from "../jobs/sweep-jobs.js";
-import { createBotSweeps } from "../jobs/sweep-runtime.js";
 import { startSandbox } from "../sandbox/sandbox.js";
-import { createSlackApp } from "../slack/app.js";
+import { registerSweepJobs } from "../workers/sweep-jobs.js";
 import { log } from "./command-kit.js";
 import { type CliContext, loadSettings, openContext, seedIfEmpty } from "./context.js";
 import { startWorkerProcesses, WORKER_NICENESS } from "./worker-processes.js";

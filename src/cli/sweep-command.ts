@@ -2,7 +2,7 @@
 // works on it in this process alongside any running bot, and waits for its result.
 import { setTimeout as sleep } from "node:timers/promises";
 import { findSweepTotals, type SweepTotals } from "../data/sweep-repository.js";
-import { registerSweepJobs, requestManualSweep } from "../jobs/sweep-jobs.js";
+import { registerSweepJobs, requestManualSweep } from "../workers/sweep-jobs.js";
 import type { CliContext } from "./context.js";
 
 /** How often a waiting command runs the engine's maintenance, so pages of a killed process are retried without a bot. */

@@ -5,6 +5,7 @@
 // Each post is made once across crashes and replicas (post-once.ts), work on one case's messages
 // is serialised across processes, and posts are paced per channel across processes.
 import type { ChatPostMessageArguments, ChatUpdateArguments } from "@slack/web-api";
+import type { SlackContext } from "../bot/slack-context.js";
 import { withLease } from "../cases/case-lease.js";
 import { undoUntil } from "../cases/undo-cancellation.js";
 import { type ApprovalRecord, listApprovals } from "../data/approval-repository.js";
@@ -23,7 +24,6 @@ import { caseAlert } from "./blocks/case-alert.js";
 import type { SlackMessage } from "./blocks/format.js";
 import { createChannelPacer } from "./channel-pacer.js";
 import { type PostOnceDeps, postKeptOnce, postOnce } from "./post-once.js";
-import type { SlackContext } from "./slack-context.js";
 import { sweepThread } from "./sweep-summary-post.js";
 import { updateInPlace } from "./update-in-place.js";
 

@@ -2,6 +2,8 @@
 // demand. A database row per slot makes it one post per slot across restarts, job
 // retries and running instances, and the post is made once even when the process dies
 // between posting it and storing its ts (post-once.ts).
+
+import type { SlackContext } from "../bot/slack-context.js";
 import { listCasesNeedingPerson } from "../data/case-card-repository.js";
 import { claimDigestSlot, digestCases, lastDigestPostedAt, recordDigestPosted } from "../data/digest-repository.js";
 import { digestLocation } from "../data/slack-message-repository.js";
@@ -10,7 +12,6 @@ import { digestMessage } from "./blocks/digest.js";
 import { createChannelPacer } from "./channel-pacer.js";
 import { postOnce } from "./post-once.js";
 import { programFigures } from "./program-figures.js";
-import type { SlackContext } from "./slack-context.js";
 
 export function createDigest(ctx: SlackContext, options: { channelIntervalMs?: number } = {}) {
   const { prisma } = ctx.deps;

@@ -2,8 +2,8 @@
 // none may fail because another was creating the same queue at that moment.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JOB_SCHEMA } from "../../src/data/job-repository.js";
-import { type JobEngine, startJobEngine } from "../../src/jobs/engine.js";
-import { QUEUE_OPTIONS } from "../../src/jobs/queues.js";
+import { type JobEngine, startJobEngine } from "../../src/queue/engine.js";
+import { QUEUE_OPTIONS } from "../../src/queue/queues.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
 let db: TestDatabase;

@@ -3,7 +3,7 @@
 // An idle queue is asked for jobs by one of its workers, not by each; while that one is busy, the
 // others look in its place.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type JobEngine, jobIdFor, startJobEngine } from "../../src/jobs/engine.js";
+import { type JobEngine, jobIdFor, startJobEngine } from "../../src/queue/engine.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { waitFor } from "../support/wait.js";
 

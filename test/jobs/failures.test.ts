@@ -2,15 +2,15 @@
 // refusing or recovering, a case alert deleted in Slack, a second instance on the
 // same database. Effects are counted where they land (the Resend stub, the fake Slack).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startBotJobs } from "../../src/app/bot-jobs.js";
+import { createSlackApp } from "../../src/bot/app.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { type CaseChange, changeCase } from "../../src/data/case-repository.js";
 import { createSweep, findSweepTotals } from "../../src/data/sweep-repository.js";
 import { resendSender } from "../../src/integrations/email/resend-sender.js";
-import { startJobEngine } from "../../src/jobs/engine.js";
-import { caseJobs, QUEUE_OPTIONS } from "../../src/jobs/queues.js";
-import { startBotJobs } from "../../src/jobs/runtime.js";
-import { createSweepAnnouncer } from "../../src/jobs/sweep-announce.js";
-import { createSlackApp } from "../../src/slack/app.js";
+import { startJobEngine } from "../../src/queue/engine.js";
+import { caseJobs, QUEUE_OPTIONS } from "../../src/queue/queues.js";
+import { createSweepAnnouncer } from "../../src/workers/sweep-announce.js";
 import { AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
 import { waitFor } from "../support/wait.js";

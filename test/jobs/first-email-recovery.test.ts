@@ -2,9 +2,9 @@
 // next start-up recovery fails the run at once instead of leaving it `running` for minutes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendFirstEmails } from "../../src/cases/first-emails.js";
-import { recoverAbandonedRuns } from "../../src/jobs/case-jobs.js";
-import { startJobEngine } from "../../src/jobs/engine.js";
-import { QUEUE_OPTIONS } from "../../src/jobs/queues.js";
+import { startJobEngine } from "../../src/queue/engine.js";
+import { QUEUE_OPTIONS } from "../../src/queue/queues.js";
+import { recoverAbandonedRuns } from "../../src/workers/case-jobs.js";
 import type { TestDatabase } from "../support/database.js";
 import { agentDepsFor, createSyntheticDatabase, sweepOnePage } from "../support/sweep-page.js";
 import { waitFor } from "../support/wait.js";

@@ -3,7 +3,7 @@
 // once. Work of a process that is still alive is left alone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInstanceRegistry, type InstanceRegistry } from "../../src/data/instance-repository.js";
-import { QUEUES } from "../../src/jobs/queues.js";
+import { QUEUES } from "../../src/queue/queues.js";
 import { AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
 import { waitFor } from "../support/wait.js";
 

@@ -1,6 +1,6 @@
 // What a process remembers of the jobs it sent, for `drain`: bounded however long a bot runs.
 import { describe, expect, it } from "vitest";
-import { SentJobs } from "../../src/jobs/engine.js";
+import { SentJobs } from "../../src/queue/engine.js";
 
 describe("the jobs a process remembers for drain", () => {
   it("never holds more than its limit, forgetting the oldest first", () => {

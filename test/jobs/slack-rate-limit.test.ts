@@ -1,7 +1,7 @@
 // Slack answering 429 with Retry-After: the posts wait at least that long, then each
 // arrives exactly once (counted at the fake Slack).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caseJobs } from "../../src/jobs/queues.js";
+import { caseJobs } from "../../src/queue/queues.js";
 import { AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
 import { waitFor } from "../support/wait.js";
 

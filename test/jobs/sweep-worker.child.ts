@@ -4,8 +4,8 @@ import { buildAgentDeps } from "../../src/agents/deps.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { createDataClients } from "../../src/data/prisma.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
-import { startJobEngine } from "../../src/jobs/engine.js";
-import { registerSweepJobs, requestSweep } from "../../src/jobs/sweep-jobs.js";
+import { startJobEngine } from "../../src/queue/engine.js";
+import { registerSweepJobs, requestSweep } from "../../src/workers/sweep-jobs.js";
 
 const url = process.env.DATABASE_URL!;
 const deps = await buildAgentDeps(createDataClients(url), parseSettings({}), {

@@ -15,15 +15,15 @@ import { insertFixturesInBulk, seedFixtures } from "../../src/data/seed.js";
 import { findSweepTotals, type SweepTotals } from "../../src/data/sweep-repository.js";
 import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
-import { type JobEngine, startJobEngine } from "../../src/jobs/engine.js";
+import { type JobEngine, startJobEngine } from "../../src/queue/engine.js";
 import {
   registerSweepJobs,
   requestSweep,
   SWEEP_QUEUES,
   scheduledSlot,
   sweepPageDeps,
-} from "../../src/jobs/sweep-jobs.js";
-import { runSweepPage } from "../../src/jobs/sweep-page.js";
+} from "../../src/workers/sweep-jobs.js";
+import { runSweepPage } from "../../src/workers/sweep-page.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
 

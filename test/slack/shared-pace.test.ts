@@ -2,7 +2,7 @@
 // arrive spaced by the channel interval, as if one process posted them all, and a 429 Retry-After
 // Slack gave one instance holds back the other too. Times are those the local Slack saw.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
+import { createSlackApp, type SlackApp } from "../../src/bot/app.js";
 import { AUDIT_CHANNEL, type Harness, startHarness } from "./harness.js";
 
 const INTERVAL_MS = 300;

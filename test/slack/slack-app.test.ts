@@ -251,10 +251,10 @@ describe("the Slack app", () => {
 
   describe("digest and App Home", () => {
     it("posts one digest per scheduled slot with two instances firing at different minutes", async () => {
-      const { createSlackApp } = await import("../../src/slack/app.js");
-      const { startJobEngine } = await import("../../src/jobs/engine.js");
-      const { startBotJobs } = await import("../../src/jobs/runtime.js");
-      const { QUEUE_OPTIONS } = await import("../../src/jobs/queues.js");
+      const { createSlackApp } = await import("../../src/bot/app.js");
+      const { startJobEngine } = await import("../../src/queue/engine.js");
+      const { startBotJobs } = await import("../../src/app/bot-jobs.js");
+      const { QUEUE_OPTIONS } = await import("../../src/queue/queues.js");
       const jobs = await startJobEngine({
         databaseUrl: h.db.url,
         log: () => {},

@@ -3,15 +3,15 @@
 import { type AddressInfo, createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import { startBotJobs } from "../../src/app/bot-jobs.js";
+import { createSlackApp, type SlackApp } from "../../src/bot/app.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
-import type { Clock } from "../../src/jobs/clock.js";
-import { type JobEngine, startJobEngine } from "../../src/jobs/engine.js";
-import { QUEUE_OPTIONS } from "../../src/jobs/queues.js";
-import { startBotJobs } from "../../src/jobs/runtime.js";
-import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
+import type { Clock } from "../../src/queue/clock.js";
+import { type JobEngine, startJobEngine } from "../../src/queue/engine.js";
+import { QUEUE_OPTIONS } from "../../src/queue/queues.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
 import {

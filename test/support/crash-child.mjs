@@ -7,14 +7,14 @@
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { buildAgentDeps } from "../../dist/src/agents/deps.js";
+import { startBotJobs } from "../../dist/src/app/bot-jobs.js";
+import { createBotSweeps } from "../../dist/src/app/bot-sweeps.js";
+import { createSlackApp } from "../../dist/src/bot/app.js";
 import { parseSettings } from "../../dist/src/config/settings.js";
 import { createDataClients } from "../../dist/src/data/prisma.js";
 import { resendSender } from "../../dist/src/integrations/email/resend-sender.js";
-import { startJobEngine } from "../../dist/src/jobs/engine.js";
-import { QUEUE_OPTIONS } from "../../dist/src/jobs/queues.js";
-import { startBotJobs } from "../../dist/src/jobs/runtime.js";
-import { createBotSweeps } from "../../dist/src/jobs/sweep-runtime.js";
-import { createSlackApp } from "../../dist/src/slack/app.js";
+import { startJobEngine } from "../../dist/src/queue/engine.js";
+import { QUEUE_OPTIONS } from "../../dist/src/queue/queues.js";
 
 process.stdout.write("loaded\n");
 const [line] = await once(createInterface({ input: process.stdin }), "line");

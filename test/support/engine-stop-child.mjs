@@ -1,7 +1,7 @@
 // Starts the compiled job engine as a CLI command does (more workers than pg-boss has connections),
 // stops it and lets the process end on its own: no process.exit, so anything left running keeps it alive.
-import { startJobEngine } from "../../dist/src/jobs/engine.js";
-import { QUEUE_OPTIONS, QUEUES } from "../../dist/src/jobs/queues.js";
+import { startJobEngine } from "../../dist/src/queue/engine.js";
+import { QUEUE_OPTIONS, QUEUES } from "../../dist/src/queue/queues.js";
 
 const engine = await startJobEngine({
   databaseUrl: process.env.ENGINE_DATABASE_URL,

@@ -1,7 +1,7 @@
 // Listener unit tests without Slack, a database or HTTP: a stand-in for Bolt's App that keeps
 // the handlers a listener registers, and calls them with a recording ack/respond and Web API client.
 import type { App } from "@slack/bolt";
-import type { SlackContext } from "../../src/slack/slack-context.js";
+import type { SlackContext } from "../../src/bot/slack-context.js";
 
 type Handler = (args: Record<string, unknown>) => Promise<unknown>;
 type Kind = "command" | "action" | "view" | "event";

@@ -6,9 +6,9 @@ import { insertFixturesInBulk } from "../../src/data/seed.js";
 import { createSweep } from "../../src/data/sweep-repository.js";
 import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
 import type { EmailSender } from "../../src/integrations/email/email-sender.js";
-import type { JobEngine } from "../../src/jobs/engine.js";
-import { sweepPageDeps } from "../../src/jobs/sweep-jobs.js";
-import { runSweepPage } from "../../src/jobs/sweep-page.js";
+import type { JobEngine } from "../../src/queue/engine.js";
+import { sweepPageDeps } from "../../src/workers/sweep-jobs.js";
+import { runSweepPage } from "../../src/workers/sweep-page.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
 
 /** A fresh database holding `vanpools` synthetic vanpools and their riders (the same ones for the same `seed`). */

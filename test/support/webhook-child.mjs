@@ -5,9 +5,9 @@
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { buildAgentDeps } from "../../dist/src/agents/deps.js";
+import { createSlackApp } from "../../dist/src/bot/app.js";
 import { parseSettings } from "../../dist/src/config/settings.js";
 import { createDataClients } from "../../dist/src/data/prisma.js";
-import { createSlackApp } from "../../dist/src/slack/app.js";
 
 const [line] = await once(createInterface({ input: process.stdin }), "line");
 const config = JSON.parse(line);

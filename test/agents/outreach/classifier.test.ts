@@ -1,15 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../../../src/config/settings.js";
+import type { ReplyBucket } from "../../../src/domain/case-lifecycle.js";
 import {
   classifierFrom,
   classifierWithout,
   createRulesClassifier,
   DEFAULT_TUNING,
-} from "../../../src/agents/outreach/classifier.js";
-import { readReplySet } from "../../../src/agents/outreach/reply-corpus.js";
-import { PROJECT_ROOT } from "../../../src/config/settings.js";
-import type { ReplyBucket } from "../../../src/domain/case-lifecycle.js";
+} from "../../../src/replies/classifier.js";
+import { readReplySet } from "../../../src/replies/reply-corpus.js";
 
 const classifier = createRulesClassifier();
 const bucketOf = async (body: string) => (await classifier.classify(body)).bucket;

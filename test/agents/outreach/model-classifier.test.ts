@@ -3,10 +3,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AgentDeps } from "../../../src/agents/deps.js";
 import { outreachRules } from "../../../src/agents/outreach/agent.js";
-import { createRulesClassifier } from "../../../src/agents/outreach/classifier.js";
-import { replyClassifierFor } from "../../../src/agents/outreach/model-classifier.js";
 import { createCaseWorkflow } from "../../../src/cases/case-workflow.js";
 import { parseSettings } from "../../../src/config/settings.js";
+import { createRulesClassifier } from "../../../src/replies/classifier.js";
+import { replyClassifierFor } from "../../../src/replies/model-classifier.js";
 import type { TestDatabase } from "../../support/database.js";
 import {
   type ChatRequest,

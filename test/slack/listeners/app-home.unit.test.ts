@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { registerAppHome } from "../../../src/slack/listeners/events/app-home.js";
+import { registerAppHome } from "../../../src/bot/listeners/events/app-home.js";
 import { fakeBolt, fakeSlackContext, type SlackCall } from "../../support/fake-bolt.js";
 
 describe("App Home", () => {

@@ -1,10 +1,10 @@
 import type { ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
+import { alreadyDecided, registerApprovalActions } from "../../../src/bot/listeners/actions/approvals.js";
 import type { ApprovalRecord } from "../../../src/data/approval-repository.js";
 import { SHOW_FULL_REPLY } from "../../../src/slack/blocks/approval-card.js";
 import { INPUTS, VIEW_CALLBACKS } from "../../../src/slack/blocks/modals.js";
 import { createCaseMessages } from "../../../src/slack/case-messages.js";
-import { alreadyDecided, registerApprovalActions } from "../../../src/slack/listeners/actions/approvals.js";
 import { fakeBolt, fakeSlackContext, type SlackCall } from "../../support/fake-bolt.js";
 
 function setUp(options: { approver?: boolean } = {}) {

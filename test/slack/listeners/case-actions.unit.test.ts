@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { registerCaseActions } from "../../../src/bot/listeners/actions/case-actions.js";
 import { CASE_ACTIONS } from "../../../src/slack/blocks/case-alert.js";
 import { createCaseMessages } from "../../../src/slack/case-messages.js";
-import { registerCaseActions } from "../../../src/slack/listeners/actions/case-actions.js";
 import { fakeBolt, fakeSlackContext, type SlackCall } from "../../support/fake-bolt.js";
 
 function setUp(options: { approver: boolean }) {

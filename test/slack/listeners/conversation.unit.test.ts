@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { registerConversation } from "../../../src/bot/listeners/events/conversation.js";
 import { parseSettings } from "../../../src/config/settings.js";
 import { createCaseMessages } from "../../../src/slack/case-messages.js";
-import { registerConversation } from "../../../src/slack/listeners/events/conversation.js";
 import { fakeBolt, fakeSlackContext, type SlackCall } from "../../support/fake-bolt.js";
 
 const BOT = "U0POOLBOT";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { COMMAND, registerPoolpatrolCommand } from "../../../src/bot/listeners/commands/poolpatrol.js";
 import { createCaseMessages } from "../../../src/slack/case-messages.js";
-import { COMMAND, registerPoolpatrolCommand } from "../../../src/slack/listeners/commands/poolpatrol.js";
 import { fakeBolt, fakeSlackContext } from "../../support/fake-bolt.js";
 
 function setUp(options: { approver?: boolean; restrictAudits?: boolean } = {}) {

@@ -2,8 +2,6 @@
 // the webhook verifies the signature, records the event once per svix-id and hands it
 // to processInboundEvent, which can run again safely (it is a job's body).
 import type { AgentDeps } from "../../../agents/deps.js";
-import { detectAutoReply } from "../../../agents/outreach/auto-reply.js";
-import { extractReplyText } from "../../../agents/outreach/reply-text.js";
 import { withLease } from "../../../cases/case-lease.js";
 import type { CaseWorkflow } from "../../../cases/case-workflow.js";
 import { recordEvent } from "../../../data/audit-log.js";
@@ -24,7 +22,9 @@ import {
   recordWebhookEvent,
 } from "../../../data/inbound-repository.js";
 import { canTransition, deadlineAfterReturn } from "../../../domain/case-lifecycle.js";
-import { caseJobs } from "../../../jobs/queues.js";
+import { caseJobs } from "../../../queue/queues.js";
+import { detectAutoReply } from "../../../replies/auto-reply.js";
+import { extractReplyText } from "../../../replies/reply-text.js";
 import { addressOf } from "../reply-address.js";
 import { createInboundMailbox, type InboundMailbox, type ReceivedEmail } from "./mailbox.js";
 import { matchThread, wasWrittenTo } from "./thread-matcher.js";

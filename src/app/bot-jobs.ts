@@ -1,14 +1,15 @@
 // Everything the job engine runs inside the bot (or the sandbox): the case and Slack
 // workers, the clock, and the start-up recovery of what a crash left behind.
+
+import type { SlackApp } from "../bot/app.js";
+import { registerSlackActionJobs } from "../bot/listeners/action-jobs.js";
 import type { Settings } from "../config/settings.js";
-import type { SlackApp } from "../slack/app.js";
+import { startClock } from "../queue/clock.js";
+import type { JobEngine } from "../queue/engine.js";
 import { createApproverCheck } from "../slack/approvers.js";
-import { registerSlackActionJobs } from "../slack/listeners/action-jobs.js";
-import { registerAuditJobs } from "./audit-jobs.js";
-import { recoverAbandonedRuns, registerCaseJobs } from "./case-jobs.js";
-import { startClock } from "./clock.js";
-import type { JobEngine } from "./engine.js";
-import { queueMissingAlerts, registerSlackJobs } from "./slack-jobs.js";
+import { registerAuditJobs } from "../workers/audit-jobs.js";
+import { recoverAbandonedRuns, registerCaseJobs } from "../workers/case-jobs.js";
+import { queueMissingAlerts, registerSlackJobs } from "../workers/slack-jobs.js";
 
 export async function startBotJobs(
   bot: SlackApp,

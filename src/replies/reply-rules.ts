@@ -1,7 +1,7 @@
 // Hand-written patterns over a rider's reply: escalation patterns (disputes, anger, legal or HR talk, sensitive
 // situations), cues for the answerable buckets, stated changes and denied problems. The classifier's model
 // weighs what they notice; the few that never misfire on any labelled reply escalate on their own.
-import type { ReplyBucket } from "../../domain/case-lifecycle.js";
+import type { ReplyBucket } from "../domain/case-lifecycle.js";
 import { spellingCorrector } from "./reply-spelling.js";
 import { extractReplyText } from "./reply-text.js";
 

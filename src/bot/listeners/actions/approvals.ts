@@ -22,7 +22,7 @@ import { findCaseCardData, findRiderReply } from "../../../data/case-card-reposi
 import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
 import type { RiderChoice } from "../../../domain/rider-decisions.js";
 import { AppError } from "../../../errors.js";
-import { caseJobs } from "../../../jobs/queues.js";
+import { caseJobs } from "../../../queue/queues.js";
 import {
   APPROVAL_ACTIONS,
   approvalAction,
@@ -31,10 +31,10 @@ import {
   riderAction,
   showFullReplyAction,
   UNDO_CANCELLATION,
-} from "../../blocks/approval-card.js";
-import { approvalCardFacts, evidenceVersion } from "../../blocks/card-facts.js";
-import { decisionNote } from "../../blocks/decision-note.js";
-import { riderName, slackDate, truncate } from "../../blocks/format.js";
+} from "../../../slack/blocks/approval-card.js";
+import { approvalCardFacts, evidenceVersion } from "../../../slack/blocks/card-facts.js";
+import { decisionNote } from "../../../slack/blocks/decision-note.js";
+import { riderName, slackDate, truncate } from "../../../slack/blocks/format.js";
 import {
   EDIT_REPLY_TITLE,
   editReplyModal,
@@ -44,10 +44,10 @@ import {
   rejectModal,
   rejectTitle,
   VIEW_CALLBACKS,
-} from "../../blocks/modals.js";
-import type { CaseMessages } from "../../case-messages.js";
+} from "../../../slack/blocks/modals.js";
+import type { CaseMessages } from "../../../slack/case-messages.js";
+import { type ClickPlace, clickPlace, tellClicker } from "../../../slack/tell-clicker.js";
 import type { SlackContext } from "../../slack-context.js";
-import { type ClickPlace, clickPlace, tellClicker } from "../../tell-clicker.js";
 import { queueSlackAction } from "../action-jobs.js";
 import { openModalAtOnce } from "../open-modal.js";
 

@@ -1,10 +1,10 @@
 // Replies classified by the configured chat model, with the embedded classifier as the floor: its sure patterns
 // decide an escalation whatever the model says, and its answer stands whenever the model cannot be read.
 import { z } from "zod";
-import type { Settings } from "../../config/settings.js";
-import type { ReplyBucket } from "../../domain/case-lifecycle.js";
-import { type AgentModel, createAgentModel } from "../models/index.js";
-import { withTimeout } from "../timeout.js";
+import { type AgentModel, createAgentModel } from "../agents/models/index.js";
+import { withTimeout } from "../agents/timeout.js";
+import type { Settings } from "../config/settings.js";
+import type { ReplyBucket } from "../domain/case-lifecycle.js";
 import { type Classification, createRulesClassifier, LOW_CONFIDENCE, type ReplyClassifier } from "./classifier.js";
 import { extractReplyText } from "./reply-text.js";
 

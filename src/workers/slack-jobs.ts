@@ -1,10 +1,10 @@
 // Workers for the Slack queues, run by the bot (or the sandbox): case alerts and
 // cards, thread notes, and the digest of each scheduled slot.
 import { casesMissingFromSlack, type SlackLocation } from "../data/slack-message-repository.js";
+import type { JobEngine } from "../queue/engine.js";
+import { caseJobs, QUEUES } from "../queue/queues.js";
 import type { CaseMessages } from "../slack/case-messages.js";
 import type { createDigest } from "../slack/digest.js";
-import type { JobEngine } from "./engine.js";
-import { caseJobs, QUEUES } from "./queues.js";
 
 export interface SlackJobDeps {
   messages: CaseMessages;

@@ -12,11 +12,10 @@ import { findCaseCardData } from "../../../data/case-card-repository.js";
 import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
 import { isClosed } from "../../../domain/case-lifecycle.js";
 import { AppError } from "../../../errors.js";
-import { auditJobs } from "../../../jobs/audit-jobs.js";
-import { caseJobs } from "../../../jobs/queues.js";
-import { firstNames } from "../../blocks/card-facts.js";
-import { CASE_ACTIONS } from "../../blocks/case-alert.js";
-import { escapeMrkdwn, STATUS_LABEL, truncate } from "../../blocks/format.js";
+import { caseJobs } from "../../../queue/queues.js";
+import { firstNames } from "../../../slack/blocks/card-facts.js";
+import { CASE_ACTIONS } from "../../../slack/blocks/case-alert.js";
+import { escapeMrkdwn, STATUS_LABEL, truncate } from "../../../slack/blocks/format.js";
 import {
   CLOSE_RESOLVED_TITLE,
   closeResolvedModal,
@@ -26,10 +25,11 @@ import {
   evidenceModal,
   INPUTS,
   VIEW_CALLBACKS,
-} from "../../blocks/modals.js";
-import type { CaseMessages } from "../../case-messages.js";
+} from "../../../slack/blocks/modals.js";
+import type { CaseMessages } from "../../../slack/case-messages.js";
+import { type ClickPlace, clickPlace, tellClicker } from "../../../slack/tell-clicker.js";
+import { auditJobs } from "../../../workers/audit-jobs.js";
 import type { SlackContext } from "../../slack-context.js";
-import { type ClickPlace, clickPlace, tellClicker } from "../../tell-clicker.js";
 import { queueSlackAction } from "../action-jobs.js";
 import { openModalAtOnce } from "../open-modal.js";
 

@@ -1,11 +1,11 @@
 // Sweeps in a running bot (Slack or the sandbox), on the bot's job engine: the sweep
 // workers announcing in the audit channel, the schedule, and what `/poolpatrol audit all` calls.
 import type { AgentDeps } from "../agents/deps.js";
+import type { SlackApp } from "../bot/app.js";
 import type { Settings } from "../config/settings.js";
-import type { SlackApp } from "../slack/app.js";
-import type { JobEngine } from "./engine.js";
-import { createSweepAnnouncer } from "./sweep-announce.js";
-import { registerSweepJobs, requestManualSweep, scheduleSweeps } from "./sweep-jobs.js";
+import type { JobEngine } from "../queue/engine.js";
+import { createSweepAnnouncer } from "../workers/sweep-announce.js";
+import { registerSweepJobs, requestManualSweep, scheduleSweeps } from "../workers/sweep-jobs.js";
 
 export function createBotSweeps(input: {
   engine: JobEngine;

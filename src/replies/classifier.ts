@@ -4,8 +4,8 @@
 // never be answered without a human, and a confirmation should not wait for one.
 
 import path from "node:path";
-import { PROJECT_ROOT } from "../../config/settings.js";
-import type { ReplyBucket } from "../../domain/case-lifecycle.js";
+import { PROJECT_ROOT } from "../config/settings.js";
+import type { ReplyBucket } from "../domain/case-lifecycle.js";
 import { type LabelledReply, readReplySet, replySets } from "./reply-corpus.js";
 import { BUCKETS, DEFAULT_MODEL_TUNING, type ModelTuning, trainReplyModel } from "./reply-model.js";
 import { replyReader, ruleSignals } from "./reply-rules.js";

@@ -7,8 +7,8 @@ import { listCases } from "../../../data/case-repository.js";
 import { listActiveVanpools } from "../../../data/vanpool-repository.js";
 import { lastAuditAt } from "../../../data/verification-repository.js";
 import { isClosed } from "../../../domain/case-lifecycle.js";
-import { approvalCardFacts } from "../../blocks/card-facts.js";
-import { homeView } from "../../blocks/home.js";
+import { approvalCardFacts } from "../../../slack/blocks/card-facts.js";
+import { homeView } from "../../../slack/blocks/home.js";
 import type { SlackContext } from "../../slack-context.js";
 
 export function registerAppHome(

@@ -9,9 +9,9 @@ import { failAbandonedRuns } from "../data/agent-run-repository.js";
 import { claimReminders, expirePendingBefore, getApproval } from "../data/approval-repository.js";
 import { expiredCaseThreads } from "../data/checkpoint-repository.js";
 import { pruneKeptPosts } from "../data/slack-post-repository.js";
+import type { JobEngine } from "../queue/engine.js";
+import { caseJobs, QUEUES } from "../queue/queues.js";
 import { decisionNote } from "../slack/blocks/decision-note.js";
-import type { JobEngine } from "./engine.js";
-import { caseJobs, QUEUES } from "./queues.js";
 
 const HOUR = 3_600_000;
 

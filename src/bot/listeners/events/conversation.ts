@@ -9,7 +9,7 @@ import { redactFinding } from "../../../agents/conversation/redact.js";
 import { findCaseBySlackThread, getCase } from "../../../data/case-repository.js";
 import { firstDelivery } from "../../../data/slack-event-repository.js";
 import { keptPost } from "../../../data/slack-post-repository.js";
-import type { CaseMessages } from "../../case-messages.js";
+import type { CaseMessages } from "../../../slack/case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
 import { queueSlackAction } from "../action-jobs.js";
 

@@ -3,8 +3,8 @@
 // on wording it has never seen is measured set by set (scripts/reply-leave-one-set-out.ts) and on fresh sets.
 import fs from "node:fs";
 import path from "node:path";
-import { PROJECT_ROOT } from "../../config/settings.js";
-import type { ReplyBucket } from "../../domain/case-lifecycle.js";
+import { PROJECT_ROOT } from "../config/settings.js";
+import type { ReplyBucket } from "../domain/case-lifecycle.js";
 
 export interface LabelledReply {
   id: string;
@@ -18,7 +18,7 @@ export const TRAINING_SETS = [
   "reply-train-8.jsonl",
   "reply-train-9.jsonl",
   "reply-train-10.jsonl",
-].map((file) => path.join("src", "agents", "outreach", file));
+].map((file) => path.join("src", "replies", file));
 const EVALUATION_FOLDERS = [path.join("evals", "datasets"), path.join("evals", "heldout")];
 
 /** The labelled reply sets, relative to the project root. */

@@ -6,11 +6,11 @@
 import type { WebClient } from "@slack/web-api";
 import type { PrismaClient } from "../data/prisma.js";
 import { casesWithoutAlert, type SweepTotals } from "../data/sweep-repository.js";
+import { caseJobs, type JobSender } from "../queue/queues.js";
 import { sweepSummary } from "../slack/blocks/sweep-summary.js";
 import { createChannelPacer } from "../slack/channel-pacer.js";
 import { postSweepSummary } from "../slack/sweep-summary-post.js";
 import { updateInPlace } from "../slack/update-in-place.js";
-import { caseJobs, type JobSender } from "./queues.js";
 
 export function createSweepAnnouncer(deps: {
   prisma: PrismaClient;

@@ -10,11 +10,11 @@ import { findCaseAlertLocation } from "../data/slack-location-repository.js";
 import { findLatestResults, type LatestResults } from "../data/verification-repository.js";
 import { STATUS_LABEL } from "../domain/case-lifecycle.js";
 import { AppError } from "../errors.js";
+import type { JobEngine } from "../queue/engine.js";
+import { type JobSender, QUEUES } from "../queue/queues.js";
 import { truncate } from "../slack/blocks/format.js";
 import type { CaseMessages } from "../slack/case-messages.js";
 import { type ClickPlace, tellClicker } from "../slack/tell-clicker.js";
-import type { JobEngine } from "./engine.js";
-import { type JobSender, QUEUES } from "./queues.js";
 
 /** Where the answer goes: the slash command's response URL, or the thread of the Re-audit button. */
 export type AuditAnswerTo =

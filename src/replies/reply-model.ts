@@ -4,7 +4,7 @@
 // stochastic gradient descent on the labelled replies. Same data, same model: the shuffle has a fixed seed.
 // Character n-grams carry typos and word forms ("chnged", "moving"); negation scope marks the words a
 // "not" or "no" governs, so "not correct" and "correct" are different evidence.
-import type { ReplyBucket } from "../../domain/case-lifecycle.js";
+import type { ReplyBucket } from "../domain/case-lifecycle.js";
 
 export const BUCKETS: readonly ReplyBucket[] = ["acknowledgment", "question", "update", "escalation"];
 
