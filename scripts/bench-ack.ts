@@ -21,6 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
+import { SANDBOX_PEOPLE } from "../src/app/sandbox.js";
 import { PROJECT_ROOT } from "../src/config/settings.js";
 import { listCases } from "../src/data/case-repository.js";
 import { ensureDatabaseExists } from "../src/data/database.js";
@@ -31,7 +32,6 @@ import { createDataClients } from "../src/data/prisma.js";
 import { insertFixturesInBulk, seedFixtures } from "../src/data/seed.js";
 import { findSweepTotals, findUnfinishedSweep } from "../src/data/sweep-repository.js";
 import { generateSyntheticFixtures } from "../src/data/synthetic.js";
-import { SANDBOX_PEOPLE } from "../src/sandbox/sandbox.js";
 import { postSigned, type SlackMessage, startLocalSlack } from "../src/sandbox/slack/local-slack.js";
 import type { LoadAnswer, LoadRound } from "./bench-ack-load.js";
 

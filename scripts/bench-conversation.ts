@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createConversation } from "../src/agents/conversation/agent.js";
-import { buildAgentDeps } from "../src/agents/deps.js";
+import { buildAppDeps } from "../src/app/container.js";
 import { createCaseWorkflow } from "../src/cases/case-workflow.js";
 import { PROJECT_ROOT, parseSettings } from "../src/config/settings.js";
 import { listCases } from "../src/data/case-repository.js";
@@ -42,7 +42,7 @@ try {
   await migrateDatabase(url);
   const clients = createDataClients(url);
   await seedFixtures(clients.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
-  const deps = await buildAgentDeps(clients, parseSettings({}), { sender: outboxSender(outbox) });
+  const deps = await buildAppDeps(clients, parseSettings({}), { sender: outboxSender(outbox) });
   const workflow = createCaseWorkflow(deps);
   for (const id of await listVanpoolIds(clients.prisma)) await workflow.auditVanpool(id);
   const cases = await listCases(clients.prisma);

@@ -4,7 +4,7 @@
 // peak resident memory and the emails sent as a JSON line.
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { openContext } from "../src/cli/context.js";
+import { openContext } from "../src/app/context.js";
 import { parseSettings } from "../src/config/settings.js";
 import { countSweepEmailsSent, findSweepTotals, isSweepFinished } from "../src/data/sweep-repository.js";
 import { QUEUES } from "../src/queue/queues.js";

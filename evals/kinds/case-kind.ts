@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { buildAgentDeps } from "../../src/agents/deps.js";
+import { buildAppDeps } from "../../src/app/container.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { employeeFixture, shiftFixture, vanpoolFixture } from "../../src/data/fixture-schema.js";
 import { seedFixtures } from "../../src/data/seed.js";
@@ -59,7 +59,7 @@ export const caseKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
     const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-eval-outbox-"));
     let player!: ScenarioPlay;
     const workflow = createCaseWorkflow(
-      await buildAgentDeps(store, context.settings, { now: () => player.clock(), sender: outboxSender(outbox) }),
+      await buildAppDeps(store, context.settings, { now: () => player.clock(), sender: outboxSender(outbox) }),
     );
     player = scenarioPlayer(store, workflow, scenario.vanpool_id, new Date(scenario.now));
     const currentCase = () =>

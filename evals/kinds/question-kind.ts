@@ -8,7 +8,7 @@ import path from "node:path";
 import { z } from "zod";
 import { createConversation } from "../../src/agents/conversation/agent.js";
 import { redactFinding } from "../../src/agents/conversation/redact.js";
-import { buildAgentDeps } from "../../src/agents/deps.js";
+import { buildAppDeps } from "../../src/app/container.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { PROJECT_ROOT } from "../../src/config/settings.js";
 import { listCases } from "../../src/data/case-repository.js";
@@ -60,7 +60,7 @@ async function prepare(example: Inputs, context: EvalContext) {
   await seedFixtures(store.prisma, example.data ? { ...example.data, cases: [], emailThreads: [] } : mock);
   const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-eval-outbox-"));
   let player!: ScenarioPlay;
-  const deps = await buildAgentDeps(store, context.settings, {
+  const deps = await buildAppDeps(store, context.settings, {
     now: () => player.clock(),
     sender: outboxSender(outbox),
   });

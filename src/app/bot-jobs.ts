@@ -2,13 +2,13 @@
 // workers, the clock, and the start-up recovery of what a crash left behind.
 
 import type { SlackApp } from "../bot/app.js";
-import { registerSlackActionJobs } from "../bot/listeners/action-jobs.js";
 import type { Settings } from "../config/settings.js";
 import { startClock } from "../queue/clock.js";
 import type { JobEngine } from "../queue/engine.js";
 import { createApproverCheck } from "../slack/approvers.js";
 import { registerAuditJobs } from "../workers/audit-jobs.js";
 import { recoverAbandonedRuns, registerCaseJobs } from "../workers/case-jobs.js";
+import { registerSlackActionJobs } from "../workers/slack-action-jobs.js";
 import { queueMissingAlerts, registerSlackJobs } from "../workers/slack-jobs.js";
 
 export async function startBotJobs(

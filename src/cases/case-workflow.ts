@@ -5,6 +5,7 @@
 // every change to a case queues a Slack sync for it.
 import { randomUUID } from "node:crypto";
 import { type CaseManagerTask, createCaseManagerAgent } from "../agents/case-manager/agent.js";
+import { carryOutCancellation } from "../agents/case-manager/cancellation.js";
 import type { AgentDeps } from "../agents/deps.js";
 import { createOutreachAgent } from "../agents/outreach/agent.js";
 import { sendRemovalNotices } from "../agents/outreach/removal-notices.js";
@@ -25,6 +26,7 @@ import {
   setRiderOutcome,
 } from "../data/approval-repository.js";
 import { recordEvent } from "../data/audit-log.js";
+import { withLease } from "../data/case-lease.js";
 import {
   type CaseRecord,
   casesAwaitingReply,
@@ -49,10 +51,8 @@ import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
 import { isClosed, isReplyOverdue, STATUS_LABEL } from "../domain/case-lifecycle.js";
 import type { RiderChoice } from "../domain/rider-decisions.js";
 import { invalidInput, notFound } from "../errors.js";
+import { emailServiceDeps, sendCaseEmail } from "../integrations/email/email-service.js";
 import { caseJobs } from "../queue/queues.js";
-import { carryOutCancellation } from "./cancellation.js";
-import { withLease } from "./case-lease.js";
-import { emailServiceDeps, sendCaseEmail } from "./email-service.js";
 import { ridersStillFailing } from "./rider-recheck.js";
 
 export interface CaseManagerResult {

@@ -38,12 +38,12 @@ import { findVanpoolSnapshotsOf } from "../data/vanpool-repository.js";
 import { findLatestResultsOf } from "../data/verification-repository.js";
 import { replyDeadline } from "../domain/case-lifecycle.js";
 import { newId } from "../domain/ids.js";
+import type { VanpoolSnapshot } from "../domain/snapshot.js";
+import { outboundEmail } from "../integrations/email/email-service.js";
 import { replyAddressFor, rfcMessageIdFor } from "../integrations/email/reply-address.js";
 import type { JobEngine } from "../queue/engine.js";
 import { caseJobRows } from "../queue/queues.js";
 import { mapWithConcurrency } from "../verification/audit-service.js";
-import type { VanpoolSnapshot } from "../verification/snapshot.js";
-import { outboundEmail } from "./email-service.js";
 
 const ACTOR = "agent:outreach";
 

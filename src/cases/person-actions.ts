@@ -4,12 +4,12 @@
 import { randomUUID } from "node:crypto";
 import type { AgentDeps } from "../agents/deps.js";
 import { type ApprovalRecord, createApproval } from "../data/approval-repository.js";
+import { withLease } from "../data/case-lease.js";
 import { type CaseRecord, changeCase, getCase } from "../data/case-repository.js";
 import { findEmployeeContacts } from "../data/employee-repository.js";
 import { STATUS_LABEL } from "../domain/case-lifecycle.js";
 import { invalidInput } from "../errors.js";
 import { caseJobs } from "../queue/queues.js";
-import { withLease } from "./case-lease.js";
 
 export function createPersonActions(deps: AgentDeps) {
   const jobs = deps.jobs ? caseJobs(deps.jobs) : undefined;

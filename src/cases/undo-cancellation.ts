@@ -8,18 +8,13 @@ import { removalNoticeKey } from "../agents/outreach/removal-notices.js";
 import { retractionEmail } from "../agents/outreach/templates.js";
 import { type ApprovalRecord, getApproval } from "../data/approval-repository.js";
 import { undoMemberships } from "../data/cancellation-repository.js";
+import { withLease } from "../data/case-lease.js";
 import { getCase } from "../data/case-repository.js";
 import { findEmployeeContacts } from "../data/employee-repository.js";
+import { undoUntil } from "../domain/undo-window.js";
 import { AppError, invalidInput } from "../errors.js";
+import { emailServiceDeps, sendCaseEmail } from "../integrations/email/email-service.js";
 import { caseJobs } from "../queue/queues.js";
-import { withLease } from "./case-lease.js";
-import { emailServiceDeps, sendCaseEmail } from "./email-service.js";
-
-/** Until when a carried-out cancellation can be undone; null when it cannot (not a removal, not carried out). */
-export function undoUntil(approval: ApprovalRecord, minutes: number): Date | null {
-  if (approval.kind !== "cancellation" || approval.status !== "approved" || !approval.applied_at) return null;
-  return new Date(approval.applied_at.getTime() + minutes * 60_000);
-}
 
 export interface UndoResult {
   case_id: string;

@@ -1,10 +1,11 @@
 // `audit` and `audit-report`: run the checks, then let the Case Manager open or advance cases.
 import type { AgentDeps } from "../agents/deps.js";
+import { loadSettings, seedIfEmpty, withContext } from "../app/context.js";
+import { log } from "../app/log.js";
 import { type CaseManagerResult, createCaseWorkflow } from "../cases/case-workflow.js";
 import { findOpenCase } from "../data/case-repository.js";
 import { type AuditSummary, auditAllVanpools, latestAudit } from "../verification/audit-service.js";
-import { log, out, UsageError } from "./command-kit.js";
-import { loadSettings, seedIfEmpty, withContext } from "./context.js";
+import { out, UsageError } from "./command-kit.js";
 import { formatWorkflowResult } from "./decision-commands.js";
 import { formatAudit, formatSummary, progressBar } from "./format.js";
 

@@ -1,5 +1,6 @@
 // Read-only commands: `cases`, `case show` and `approvals` (the database only, no agents).
 
+import { loadSettings, withDatabase } from "../app/context.js";
 import { type ApprovalRecord, listApprovals } from "../data/approval-repository.js";
 import { eventsFor } from "../data/audit-log.js";
 import { type CaseRecord, getCase, listCases } from "../data/case-repository.js";
@@ -10,7 +11,6 @@ import { CASE_STATUSES, type CaseStatus, isCaseStatus, replyDeadline } from "../
 import { isId } from "../domain/ids.js";
 import { invalidInput } from "../errors.js";
 import { out, UsageError } from "./command-kit.js";
-import { loadSettings, withDatabase } from "./context.js";
 import { verdictLabel } from "./format.js";
 
 export function parseStatus(value: string | undefined): CaseStatus | undefined {

@@ -4,4 +4,3 @@
 export class UsageError extends Error {}
 
 export const out = (text: string) => process.stdout.write(text);
-export const log = (line: string) => process.stderr.write(`${line}\n`);

@@ -1,12 +1,13 @@
 // `db migrate` and `db seed`.
 import path from "node:path";
+import { loadSettings, withContext } from "../app/context.js";
+import { log } from "../app/log.js";
 import { PROJECT_ROOT } from "../config/settings.js";
 import { readFixtureDir } from "../data/fixtures.js";
 import { insertFixturesInBulk, seedFixtures } from "../data/seed.js";
 import { generateSyntheticFixtures } from "../data/synthetic.js";
 import { auditSeededCases } from "../verification/seeded-case-audits.js";
-import { log, UsageError } from "./command-kit.js";
-import { loadSettings, withContext } from "./context.js";
+import { UsageError } from "./command-kit.js";
 
 export async function migrateCommand(): Promise<void> {
   // Opening the context applies anything pending.

@@ -1,15 +1,16 @@
 // Commands that move a case on through the workflow: `approve`/`reject`/`edit`, `reply` and `tick`.
 // Each works the case jobs it queues before it exits, so no bot needs to be running.
+
+import { loadSettings, withContext } from "../app/context.js";
 import { type CaseManagerResult, type CaseWorkflow, createCaseWorkflow } from "../cases/case-workflow.js";
+import { createInboundEmail } from "../cases/inbound-reply.js";
 import { getApproval } from "../data/approval-repository.js";
 import { isId } from "../domain/ids.js";
 import { invalidInput, notFound } from "../errors.js";
-import { createInboundEmail } from "../integrations/email/inbound/inbound-email.js";
 import { deliverLocally } from "../integrations/email/inbound/local-delivery.js";
 import { localInboxDir, localMailbox } from "../integrations/email/inbound/mailbox.js";
 import { webhookSecret } from "../integrations/email/inbound/webhook-secret.js";
 import { out, UsageError } from "./command-kit.js";
-import { loadSettings, withContext } from "./context.js";
 
 export function formatWorkflowResult(r: Partial<CaseManagerResult>): string {
   const lines = [

@@ -1,6 +1,5 @@
 // Plain-text rendering of audits for the terminal.
-import type { EvidenceItem, SpecialistResult, Verdict } from "../domain/specialist-result.js";
-import type { VanpoolAudit } from "../verification/audit.js";
+import type { EvidenceItem, SpecialistResult, VanpoolAudit, Verdict } from "../domain/specialist-result.js";
 import type { AuditSummary } from "../verification/audit-service.js";
 
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;

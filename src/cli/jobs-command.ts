@@ -1,10 +1,10 @@
 // `poolpatrol jobs`: every queue with its jobs counted by state, then the latest
 // failed jobs with their error. `poolpatrol jobs retry ID` runs a failed job again.
 
+import type { CliContext } from "../app/context.js";
 import type { Database } from "../data/database.js";
 import { failedJobs, JOB_SCHEMA, jobCountsByQueue, jobTablesExist, queueOfJob } from "../data/job-repository.js";
 import { invalidInput, notFound } from "../errors.js";
-import type { CliContext } from "./context.js";
 
 const STATES = ["created", "retry", "active", "completed", "failed", "cancelled"] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -2,8 +2,9 @@
 // bad settings, 2 bad arguments or unknown id (nothing stored).
 import v8 from "node:v8";
 import { type Command, CommanderError } from "commander";
+import { log } from "../app/log.js";
 import { AppError } from "../errors.js";
-import { log, UsageError } from "./command-kit.js";
+import { UsageError } from "./command-kit.js";
 import { databaseProblem } from "./database-problem.js";
 import { createProgram } from "./program.js";
 

@@ -37,17 +37,17 @@ export function createProgram(): Command {
   program
     .command("start")
     .description("the Slack bot when Slack is configured, else the local Slack sandbox")
-    .action(async () => (await import("./run-commands.js")).startCommand());
+    .action(async () => (await import("../app/run.js")).startCommand());
 
   program
     .command("sandbox")
     .description("the local Slack sandbox in the browser, on http://localhost:PORT (3000)")
-    .action(async () => (await import("./run-commands.js")).sandboxCommand());
+    .action(async () => (await import("../app/run.js")).sandboxCommand());
 
   program
     .command("worker")
     .description("audit sweep pages and send emails (a bot starts POOLPATROL_WORKER_PROCESSES of these)")
-    .action(async () => (await import("./run-commands.js")).workerCommand());
+    .action(async () => (await import("../app/run.js")).workerCommand());
 
   program
     .command("audit-report")

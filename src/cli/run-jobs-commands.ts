@@ -1,6 +1,7 @@
 // `poolpatrol jobs` and `poolpatrol quarantine`, with the context each needs.
+
+import { loadSettings, withContext, withDatabase } from "../app/context.js";
 import { out } from "./command-kit.js";
-import { loadSettings, withContext, withDatabase } from "./context.js";
 import { jobsCommand, jobsReport } from "./jobs-command.js";
 
 const given = (args: (string | undefined)[]) => args.filter((a): a is string => a !== undefined);

@@ -1,9 +1,9 @@
 // `poolpatrol audit --all`: starts a sweep (the same one the schedule and Slack start),
 // works on it in this process alongside any running bot, and waits for its result.
 import { setTimeout as sleep } from "node:timers/promises";
+import type { CliContext } from "../app/context.js";
 import { findSweepTotals, type SweepTotals } from "../data/sweep-repository.js";
 import { registerSweepJobs, requestManualSweep } from "../workers/sweep-jobs.js";
-import type { CliContext } from "./context.js";
 
 /** How often a waiting command runs the engine's maintenance, so pages of a killed process are retried without a bot. */
 const MAINTENANCE_EVERY_MS = 15_000;

@@ -3,7 +3,7 @@
 import type pg from "pg";
 import type { LatLng } from "../domain/geo.js";
 import type { Schedule } from "../domain/schedule.js";
-import type { RiderSnapshot, VanpoolSnapshot } from "../verification/snapshot.js";
+import type { RiderSnapshot, VanpoolSnapshot } from "../domain/snapshot.js";
 import type { Prisma, PrismaClient } from "./prisma.js";
 
 const vanpoolWithRiders = {

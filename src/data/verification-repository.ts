@@ -2,8 +2,7 @@
 // evidence that "why did this case fail?" reads later.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import type { SpecialistResult, Verdict } from "../domain/specialist-result.js";
-import type { VanpoolAudit } from "../verification/audit.js";
+import type { SpecialistResult, VanpoolAudit, Verdict } from "../domain/specialist-result.js";
 import type { Prisma, PrismaClient } from "./prisma.js";
 
 export interface StoredRun {

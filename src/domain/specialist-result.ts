@@ -35,3 +35,20 @@ export function combineVerdicts(verdicts: Iterable<Verdict>): Verdict {
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+/** One vanpool's audit: both checks and their combined verdict. */
+export interface VanpoolAudit {
+  vanpool_id: string;
+  as_of: string;
+  verdict: Verdict;
+  location: SpecialistResult;
+  shift: SpecialistResult;
+  started_at: Date;
+  finished_at: Date;
+}
+
+export type CheckName = "location" | "shift";
+
+export function failedChecks(audit: Pick<VanpoolAudit, "location" | "shift">): CheckName[] {
+  return (["location", "shift"] as const).filter((check) => audit[check].verdict === "fail");
+}

@@ -4,12 +4,12 @@
 import fs from "node:fs";
 import type http from "node:http";
 import path from "node:path";
+import type { InboundOutcome } from "../cases/inbound-reply.js";
 import { PROJECT_ROOT } from "../config/settings.js";
 import { listOpenCaseThreads } from "../data/email-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
-import type { InboundOutcome } from "../integrations/email/inbound/inbound-email.js";
+import { RESEND_WEBHOOK_PATH } from "../http/resend-webhook-route.js";
 import type { HandWrittenReply } from "../integrations/email/inbound/local-delivery.js";
-import { RESEND_WEBHOOK_PATH } from "../integrations/email/inbound/webhook-route.js";
 import type { FakeSlack } from "./slack/local-slack.js";
 import { postSigned } from "./slack/local-slack.js";
 

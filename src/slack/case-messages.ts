@@ -5,11 +5,9 @@
 // Each post is made once across crashes and replicas (post-once.ts), work on one case's messages
 // is serialised across processes, and posts are paced per channel across processes.
 import type { ChatPostMessageArguments, ChatUpdateArguments } from "@slack/web-api";
-import type { SlackContext } from "../bot/slack-context.js";
-import { withLease } from "../cases/case-lease.js";
-import { undoUntil } from "../cases/undo-cancellation.js";
 import { type ApprovalRecord, listApprovals } from "../data/approval-repository.js";
 import { findCaseCardData } from "../data/case-card-repository.js";
+import { withLease } from "../data/case-lease.js";
 import { getCase } from "../data/case-repository.js";
 import {
   approvalCardLocation,
@@ -18,19 +16,18 @@ import {
   setApprovalCardLocation,
   setCaseAlertLocation,
 } from "../data/slack-message-repository.js";
+import { undoUntil } from "../domain/undo-window.js";
 import { approvalCard } from "./blocks/approval-card.js";
 import { approvalCardFacts, firstNames } from "./blocks/card-facts.js";
 import { caseAlert } from "./blocks/case-alert.js";
 import type { SlackMessage } from "./blocks/format.js";
+import type { ChannelContext } from "./channel-context.js";
 import { createChannelPacer } from "./channel-pacer.js";
 import { type PostOnceDeps, postKeptOnce, postOnce } from "./post-once.js";
 import { sweepThread } from "./sweep-summary-post.js";
 import { updateInPlace } from "./update-in-place.js";
 
-export function createCaseMessages(
-  ctx: Pick<SlackContext, "deps" | "client" | "slack">,
-  options: { channelIntervalMs?: number } = {},
-) {
+export function createCaseMessages(ctx: ChannelContext, options: { channelIntervalMs?: number } = {}) {
   const { prisma, pool } = ctx.deps;
   const pacer = createChannelPacer(prisma, { intervalMs: options.channelIntervalMs, client: ctx.client });
   const once: PostOnceDeps = { prisma, client: ctx.client, pacer };

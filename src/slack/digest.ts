@@ -3,17 +3,17 @@
 // retries and running instances, and the post is made once even when the process dies
 // between posting it and storing its ts (post-once.ts).
 
-import type { SlackContext } from "../bot/slack-context.js";
 import { listCasesNeedingPerson } from "../data/case-card-repository.js";
 import { claimDigestSlot, digestCases, lastDigestPostedAt, recordDigestPosted } from "../data/digest-repository.js";
 import { digestLocation } from "../data/slack-message-repository.js";
 import { replyDeadline } from "../domain/case-lifecycle.js";
 import { digestMessage } from "./blocks/digest.js";
+import type { ChannelContext } from "./channel-context.js";
 import { createChannelPacer } from "./channel-pacer.js";
 import { postOnce } from "./post-once.js";
 import { programFigures } from "./program-figures.js";
 
-export function createDigest(ctx: SlackContext, options: { channelIntervalMs?: number } = {}) {
+export function createDigest(ctx: ChannelContext, options: { channelIntervalMs?: number } = {}) {
   const { prisma } = ctx.deps;
   const pacer = createChannelPacer(prisma, { intervalMs: options.channelIntervalMs, client: ctx.client });
 

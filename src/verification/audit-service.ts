@@ -4,9 +4,16 @@ import { setImmediate } from "node:timers/promises";
 import type { DataClients } from "../data/prisma.js";
 import { countVanpools, findActiveVanpoolSnapshots, findVanpoolSnapshots } from "../data/vanpool-repository.js";
 import { findLatestResults, saveAudits } from "../data/verification-repository.js";
-import { combineVerdicts, type SpecialistResult, type Verdict } from "../domain/specialist-result.js";
+import {
+  type CheckName,
+  combineVerdicts,
+  failedChecks,
+  type SpecialistResult,
+  type VanpoolAudit,
+  type Verdict,
+} from "../domain/specialist-result.js";
 import { notFound } from "../errors.js";
-import { type AuditDeps, auditVanpool, type CheckName, failedChecks, type VanpoolAudit } from "./audit.js";
+import { type AuditDeps, auditVanpool } from "./audit.js";
 
 /** Vanpools read, checked and written per round trip. */
 const PAGE_SIZE = 500;

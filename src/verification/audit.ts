@@ -3,10 +3,16 @@
 import type { VerificationPolicy } from "../config/settings.js";
 import { dateInTimeZone } from "../domain/schedule.js";
 import { evaluateShift, type ShiftCheckInput } from "../domain/shift-policy.js";
-import { combineVerdicts, type SpecialistResult, type Verdict } from "../domain/specialist-result.js";
+import type { VanpoolSnapshot } from "../domain/snapshot.js";
+import {
+  type CheckName,
+  combineVerdicts,
+  type SpecialistResult,
+  type VanpoolAudit,
+  type Verdict,
+} from "../domain/specialist-result.js";
 import type { DistanceProvider } from "../integrations/distance/index.js";
 import { checkLocation, type LocationCheckInput } from "./location-check.js";
-import type { VanpoolSnapshot } from "./snapshot.js";
 
 export interface AuditDeps {
   distance: DistanceProvider;
@@ -15,18 +21,6 @@ export interface AuditDeps {
   now: () => Date;
   defaultTimeZone: string;
 }
-
-export interface VanpoolAudit {
-  vanpool_id: string;
-  as_of: string;
-  verdict: Verdict;
-  location: SpecialistResult;
-  shift: SpecialistResult;
-  started_at: Date;
-  finished_at: Date;
-}
-
-export type CheckName = "location" | "shift";
 
 export function toLocationInput(snapshot: VanpoolSnapshot): LocationCheckInput {
   return {
@@ -93,8 +87,4 @@ export async function auditVanpool(snapshot: VanpoolSnapshot, deps: AuditDeps): 
     started_at: startedAt,
     finished_at: deps.now(),
   };
-}
-
-export function failedChecks(audit: Pick<VanpoolAudit, "location" | "shift">): CheckName[] {
-  return (["location", "shift"] as const).filter((check) => audit[check].verdict === "fail");
 }

@@ -3,12 +3,12 @@
 // command can run them too; what Slack should show is queued as Slack jobs.
 import type { AgentDeps } from "../agents/deps.js";
 import type { CaseWorkflow } from "../cases/case-workflow.js";
-import { deliverCaseEmail, emailServiceDeps, giveUpOnEmail } from "../cases/email-service.js";
-import { undoUntil } from "../cases/undo-cancellation.js";
 import { failAbandonedRuns } from "../data/agent-run-repository.js";
 import { claimReminders, expirePendingBefore, getApproval } from "../data/approval-repository.js";
 import { expiredCaseThreads } from "../data/checkpoint-repository.js";
 import { pruneKeptPosts } from "../data/slack-post-repository.js";
+import { undoUntil } from "../domain/undo-window.js";
+import { deliverCaseEmail, emailServiceDeps, giveUpOnEmail } from "../integrations/email/email-service.js";
 import type { JobEngine } from "../queue/engine.js";
 import { caseJobs, QUEUES } from "../queue/queues.js";
 import { decisionNote } from "../slack/blocks/decision-note.js";

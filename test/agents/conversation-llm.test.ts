@@ -5,7 +5,7 @@
 import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConversation } from "../../src/agents/conversation/agent.js";
-import { buildAgentDeps } from "../../src/agents/deps.js";
+import { buildAppDeps } from "../../src/app/container.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
@@ -33,7 +33,7 @@ beforeAll(async () => {
     POOLPATROL_MODEL_SHIFT: "rules",
     POOLPATROL_MODEL_TIMEOUT_MS: "1500",
   });
-  const deps = await buildAgentDeps(db, settings, {
+  const deps = await buildAppDeps(db, settings, {
     sender: outboxSender(os.tmpdir()),
     now: () => new Date("2026-11-24T16:00:00Z"),
   });
@@ -45,7 +45,7 @@ beforeAll(async () => {
     draftFollowUp: async () => ({ approval_id: "APR-00000000", existing: false }),
   });
   // Evidence to talk about, stored by the rules-model audit (the Case Manager's audit is not this agent).
-  const rulesDeps = await buildAgentDeps(db, parseSettings({}), { now: () => new Date("2026-11-24T15:00:00Z") });
+  const rulesDeps = await buildAppDeps(db, parseSettings({}), { now: () => new Date("2026-11-24T15:00:00Z") });
   await createCaseWorkflow(rulesDeps).auditVanpool("VP-115");
 }, 60_000);
 afterAll(async () => {

@@ -2,8 +2,9 @@
 // the right rider hears back after a partial fix, threading headers, and the removal
 // notice exactly once.
 import { afterEach, describe, expect, it } from "vitest";
-import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import type { AgentDeps } from "../../src/agents/deps.js";
 import { sendRemovalNotices } from "../../src/agents/outreach/removal-notices.js";
+import { buildAppDeps } from "../../src/app/container.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { findThreadForCase } from "../../src/data/email-repository.js";
@@ -57,7 +58,7 @@ async function auditedStory(): Promise<Story> {
   });
   const story = { stub, db, clock: new Date("2026-11-23T16:00:00Z"), caseId: "" } as Story;
   stories.push(story);
-  story.deps = await buildAgentDeps(db, settings, { now: () => story.clock });
+  story.deps = await buildAppDeps(db, settings, { now: () => story.clock });
   const result = await createCaseWorkflow(story.deps).auditVanpool("VP-101");
   expect(result.status).toBe("pending_reply");
   story.caseId = result.case_id!;

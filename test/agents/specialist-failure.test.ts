@@ -1,7 +1,7 @@
 // A specialist that fails (its tool errors, the database drops out) has no verdict: the case goes to a person,
 // never closed as if the check had passed.
 import { afterEach, expect, it } from "vitest";
-import { buildAgentDeps } from "../../src/agents/deps.js";
+import { buildAppDeps } from "../../src/app/container.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { findThreadForCase } from "../../src/data/email-repository.js";
@@ -25,7 +25,7 @@ it("sends a case to a person when the re-audit's specialist fails, instead of cl
   });
   await seedFixtures(db.prisma, readFixtureDir(dir));
   let clock = new Date("2026-11-23T16:00:00Z");
-  const deps = await buildAgentDeps(db, parseSettings({}), { now: () => clock });
+  const deps = await buildAppDeps(db, parseSettings({}), { now: () => clock });
   const workflow = createCaseWorkflow(deps);
   const audit = await workflow.auditVanpool("VP-101");
   expect(audit.status).toBe("pending_reply");

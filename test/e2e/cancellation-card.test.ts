@@ -8,7 +8,7 @@
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, it } from "vitest";
-import { startSandbox } from "../../src/sandbox/sandbox.js";
+import { startSandbox } from "../../src/app/sandbox.js";
 import { hasChromium, type SandboxInBrowser, sandboxPerTest } from "../support/sandbox-in-browser.js";
 
 const REPLY =

@@ -4,8 +4,8 @@
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliContext } from "../../src/cli/context.js";
-import type { RunningSandbox } from "../../src/sandbox/sandbox.js";
+import type { CliContext } from "../../src/app/context.js";
+import type { RunningSandbox } from "../../src/app/sandbox.js";
 import type { TestDatabase } from "../support/database.js";
 import { closeSandboxInBrowser, hasChromium, openSandboxInBrowser } from "../support/sandbox-in-browser.js";
 

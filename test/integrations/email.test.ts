@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendCaseEmail } from "../../src/cases/email-service.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
+import { sendCaseEmail } from "../../src/integrations/email/email-service.js";
 import { resendSender } from "../../src/integrations/email/resend-sender.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";

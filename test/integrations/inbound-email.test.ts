@@ -7,7 +7,8 @@ import type { AddressInfo, Server } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import type { AgentDeps } from "../../src/agents/deps.js";
+import { buildAppDeps } from "../../src/app/container.js";
 import { createSlackApp, type SlackApp } from "../../src/bot/app.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { quarantineCommand } from "../../src/cli/quarantine-command.js";
@@ -63,7 +64,7 @@ beforeAll(async () => {
     POOLPATROL_INBOUND_ADDRESS: INBOUND,
   };
   const settings = parseSettings(settingsEnv);
-  deps = await buildAgentDeps(db, settings);
+  deps = await buildAppDeps(db, settings);
   bot = await createSlackApp({
     slack: {
       botToken: slack.botToken,

@@ -13,11 +13,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import type { AgentDeps } from "../../src/agents/deps.js";
 import { removalNoticeKey } from "../../src/agents/outreach/removal-notices.js";
+import { buildAppDeps } from "../../src/app/container.js";
 import { COMMAND } from "../../src/bot/listeners/commands/poolpatrol.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
-import { emailServiceDeps, sendCaseEmail } from "../../src/cases/email-service.js";
 import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
 import { findApproval } from "../../src/data/approval-repository.js";
 import { findCaseCardData } from "../../src/data/case-card-repository.js";
@@ -28,6 +28,7 @@ import { insertFixturesInBulk, seedFixtures } from "../../src/data/seed.js";
 import { findSweepTotals } from "../../src/data/sweep-repository.js";
 import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
 import { findVanpoolSnapshot } from "../../src/data/vanpool-repository.js";
+import { emailServiceDeps, sendCaseEmail } from "../../src/integrations/email/email-service.js";
 import { resendSender } from "../../src/integrations/email/resend-sender.js";
 import { type JobEngine, startJobEngine } from "../../src/queue/engine.js";
 import { QUEUE_OPTIONS } from "../../src/queue/queues.js";
@@ -189,7 +190,7 @@ beforeAll(async () => {
   engine = await startJobEngine({ databaseUrl: db.url, log: () => {}, queues: QUEUE_OPTIONS, supervise: false });
   const settings = parseSettings({});
   deps = {
-    ...(await buildAgentDeps(db, settings, {
+    ...(await buildAppDeps(db, settings, {
       sender: resendSender({ apiKey: "re_test_key", baseUrl: resend.baseUrl, timeoutMs: 3000 }),
     })),
     jobs: engine,

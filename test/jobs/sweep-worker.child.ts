@@ -1,6 +1,6 @@
 // A sweep worker in a process of its own, for the kill test in sweep.test.ts: it asks for
 // the sweep SWEEP_SLOT and works sweep jobs on DATABASE_URL until it is killed.
-import { buildAgentDeps } from "../../src/agents/deps.js";
+import { buildAppDeps } from "../../src/app/container.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { createDataClients } from "../../src/data/prisma.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
@@ -8,7 +8,7 @@ import { startJobEngine } from "../../src/queue/engine.js";
 import { registerSweepJobs, requestSweep } from "../../src/workers/sweep-jobs.js";
 
 const url = process.env.DATABASE_URL!;
-const deps = await buildAgentDeps(createDataClients(url), parseSettings({}), {
+const deps = await buildAppDeps(createDataClients(url), parseSettings({}), {
   sender: outboxSender(process.env.OUTBOX_DIR!),
   now: () => new Date(process.env.NOW!),
 });

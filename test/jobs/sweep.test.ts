@@ -8,7 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import type { AgentDeps } from "../../src/agents/deps.js";
+import { buildAppDeps } from "../../src/app/container.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { insertFixturesInBulk, seedFixtures } from "../../src/data/seed.js";
@@ -37,7 +38,7 @@ const settings = { concurrency: 4, pageSize: 5, pageTimeoutSeconds: 60 };
 beforeAll(async () => {
   db = await createTestDatabase();
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
-  deps = await buildAgentDeps(db, parseSettings({}), {
+  deps = await buildAppDeps(db, parseSettings({}), {
     sender: outboxSender(outbox),
     now: () => new Date("2026-11-23T16:00:00Z"),
   });
@@ -153,7 +154,7 @@ describe("a sweep whose worker process is killed halfway", () => {
     const resumer = await startJobEngine({ databaseUrl: fresh.url, log: () => {}, pollingIntervalSeconds: 0.5 });
     const resumed: SweepTotals[] = [];
     try {
-      const agent = await buildAgentDeps(fresh, parseSettings({}), {
+      const agent = await buildAppDeps(fresh, parseSettings({}), {
         sender: outboxSender(outbox),
         now: () => new Date(now),
       });

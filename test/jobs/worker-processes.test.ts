@@ -10,7 +10,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAgentDeps } from "../../src/agents/deps.js";
+import { buildAppDeps } from "../../src/app/container.js";
 import { COMMAND } from "../../src/bot/listeners/commands/poolpatrol.js";
 import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
 import { insertFixturesInBulk } from "../../src/data/seed.js";
@@ -141,7 +141,7 @@ describe("the bot's worker process", () => {
   it("audits the pages of a sweep started from Slack: nothing while it is paused, everything once it runs", {
     timeout: 240_000,
   }, async () => {
-    const expected = await expectedSweepCases(db.prisma, await buildAgentDeps(db, parseSettings({})));
+    const expected = await expectedSweepCases(db.prisma, await buildAppDeps(db, parseSettings({})));
     const emails = [...expected.values()].flat().sort();
     expect(expected.size).toBeGreaterThan(0);
     const worker = workerPids(bot).at(-1)!;

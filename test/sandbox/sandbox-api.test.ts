@@ -5,9 +5,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliContext, openContext, seedIfEmpty } from "../../src/cli/context.js";
+import { type CliContext, openContext, seedIfEmpty } from "../../src/app/context.js";
+import { type RunningSandbox, startSandbox } from "../../src/app/sandbox.js";
 import { parseSettings } from "../../src/config/settings.js";
-import { type RunningSandbox, startSandbox } from "../../src/sandbox/sandbox.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
 let db: TestDatabase;

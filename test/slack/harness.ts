@@ -3,8 +3,9 @@ import fs from "node:fs";
 import type { AddressInfo, Server } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import type { AgentDeps } from "../../src/agents/deps.js";
 import { startBotJobs } from "../../src/app/bot-jobs.js";
+import { buildAppDeps } from "../../src/app/container.js";
 import { createSlackApp, type SlackApp } from "../../src/bot/app.js";
 import { parseSettings, type SlackSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
@@ -75,7 +76,7 @@ export async function startHarness(
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
   const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-slack-outbox-"));
   const settings = parseSettings(options.env ?? {});
-  const baseDeps = await buildAgentDeps(db, settings, {
+  const baseDeps = await buildAppDeps(db, settings, {
     sender: options.sender ?? outboxSender(outbox),
     now: options.now,
   });

@@ -2,8 +2,9 @@
 // WebSocket that apps.connections.open hands out, with no public URL.
 import { type AddressInfo, createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import type { AgentDeps } from "../../src/agents/deps.js";
 import { startBotJobs } from "../../src/app/bot-jobs.js";
+import { buildAppDeps } from "../../src/app/container.js";
 import { createSlackApp, type SlackApp } from "../../src/bot/app.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { parseSettings } from "../../src/config/settings.js";
@@ -68,7 +69,7 @@ beforeAll(async () => {
     pollingIntervalSeconds: 0.5,
     queues: QUEUE_OPTIONS,
   });
-  deps = { ...(await buildAgentDeps(db, settings)), jobs };
+  deps = { ...(await buildAppDeps(db, settings)), jobs };
   const port = await freePort();
   webhook = `http://127.0.0.1:${port}/webhooks/resend`;
   bot = await createSlackApp({

@@ -6,9 +6,9 @@
 // takes requests and works jobs. The test kills it with SIGKILL at random points.
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { buildAgentDeps } from "../../dist/src/agents/deps.js";
 import { startBotJobs } from "../../dist/src/app/bot-jobs.js";
 import { createBotSweeps } from "../../dist/src/app/bot-sweeps.js";
+import { buildAppDeps } from "../../dist/src/app/container.js";
 import { createSlackApp } from "../../dist/src/bot/app.js";
 import { parseSettings } from "../../dist/src/config/settings.js";
 import { createDataClients } from "../../dist/src/data/prisma.js";
@@ -37,7 +37,7 @@ const jobs = await startJobEngine({
   instanceTtlMs: 1500,
 });
 const deps = {
-  ...(await buildAgentDeps(clients, settings, {
+  ...(await buildAppDeps(clients, settings, {
     sender: resendSender({ apiKey: "re_test_key", baseUrl: given("resendUrl"), timeoutMs: 3000 }),
   })),
   jobs,

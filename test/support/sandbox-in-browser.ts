@@ -6,11 +6,11 @@ import os from "node:os";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { type CliContext, openContext } from "../../src/cli/context.js";
+import { type CliContext, openContext } from "../../src/app/context.js";
+import { type RunningSandbox, startSandbox } from "../../src/app/sandbox.js";
 import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
-import { type RunningSandbox, startSandbox } from "../../src/sandbox/sandbox.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
 import { MOCK_DIR } from "./fixtures.js";
 

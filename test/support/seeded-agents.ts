@@ -3,7 +3,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import type { AgentDeps } from "../../src/agents/deps.js";
+import { buildAppDeps } from "../../src/app/container.js";
 import type { Settings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
@@ -22,7 +23,7 @@ export async function seededAgents(settings: Settings): Promise<SeededAgents> {
   const db = await createTestDatabase();
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
   const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-agents-"));
-  const deps = await buildAgentDeps(db, settings, {
+  const deps = await buildAppDeps(db, settings, {
     sender: outboxSender(outbox),
     now: () => new Date("2026-11-23T16:00:00Z"),
   });

@@ -1,6 +1,7 @@
 // A sweep page run by hand on synthetic vanpools, as the sweep's page job runs it: the cases it opens,
 // their first emails not yet sent.
-import { type AgentDeps, buildAgentDeps } from "../../src/agents/deps.js";
+import type { AgentDeps } from "../../src/agents/deps.js";
+import { buildAppDeps } from "../../src/app/container.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { insertFixturesInBulk } from "../../src/data/seed.js";
 import { createSweep } from "../../src/data/sweep-repository.js";
@@ -20,7 +21,7 @@ export async function createSyntheticDatabase(vanpools: number, seed: number): P
 
 /** The agents' dependencies on `db`, with default settings, sending through `sender` and queueing on `engine`. */
 export async function agentDepsFor(db: TestDatabase, engine: JobEngine, sender: EmailSender): Promise<AgentDeps> {
-  return { ...(await buildAgentDeps(db, parseSettings({}), { sender })), jobs: engine };
+  return { ...(await buildAppDeps(db, parseSettings({}), { sender })), jobs: engine };
 }
 
 /** Audits every vanpool in the agent's database as the only page of sweep `sweepId`; resolves to the cases opened. */

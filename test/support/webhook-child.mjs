@@ -4,7 +4,7 @@
 // HTTP listener (POST /webhooks/resend) takes requests.
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { buildAgentDeps } from "../../dist/src/agents/deps.js";
+import { buildAppDeps } from "../../dist/src/app/container.js";
 import { createSlackApp } from "../../dist/src/bot/app.js";
 import { parseSettings } from "../../dist/src/config/settings.js";
 import { createDataClients } from "../../dist/src/data/prisma.js";
@@ -12,7 +12,7 @@ import { createDataClients } from "../../dist/src/data/prisma.js";
 const [line] = await once(createInterface({ input: process.stdin }), "line");
 const config = JSON.parse(line);
 const settings = parseSettings(config.env);
-const deps = await buildAgentDeps(createDataClients(config.databaseUrl), settings);
+const deps = await buildAppDeps(createDataClients(config.databaseUrl), settings);
 const bot = await createSlackApp({
   slack: {
     botToken: config.slackToken,

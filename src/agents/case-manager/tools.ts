@@ -3,7 +3,6 @@
 // cancellation request for the case.
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { carryOutCancellation } from "../../cases/cancellation.js";
 import { findDecidedUnapplied, listRiderDecisions } from "../../data/approval-repository.js";
 import { changeCase, findOpenCase, getCase, openCase } from "../../data/case-repository.js";
 import { caseReason, LifecycleError } from "../../domain/case-lifecycle.js";
@@ -11,6 +10,7 @@ import type { AgentDeps } from "../deps.js";
 import { agentRunIdOf, logged } from "../logged-tool.js";
 import { runOutreach } from "../outreach/run-outreach.js";
 import { runSpecialist } from "../specialists/run-specialist.js";
+import { carryOutCancellation } from "./cancellation.js";
 
 const checkEnum = z.enum(["location", "shift"]);
 const statusEnum = z.enum(["open", "verification", "pending_reply", "re_audit", "hitl_review", "pre_cancel"]);

@@ -2,15 +2,15 @@
 // removed, each removed rider is told why (their own facts) and how to appeal, as the
 // program policy promises. Keyed per case and rider, so it goes once however often it runs.
 
-import { emailServiceDeps, sendCaseEmail } from "../../cases/email-service.js";
-import { riderFacts } from "../../cases/rider-facts.js";
 import { getCase } from "../../data/case-repository.js";
 import { findEmployeeContacts } from "../../data/employee-repository.js";
 import { findVanpoolSnapshot } from "../../data/vanpool-repository.js";
 import { findLatestResults } from "../../data/verification-repository.js";
 import { notFound } from "../../errors.js";
+import { emailServiceDeps, sendCaseEmail } from "../../integrations/email/email-service.js";
 import type { AgentDeps } from "../deps.js";
 import { loadPolicy } from "./policy.js";
+import { riderFacts } from "./rider-facts.js";
 import { ownFailingResults } from "./run-outreach.js";
 import { removalNoticeEmail } from "./templates.js";
 

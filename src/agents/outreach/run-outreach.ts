@@ -2,19 +2,19 @@
 // drafts from templates, policy sections for a question), runs it on the case's
 // outreach thread, and turns an interrupted draft into an approval request.
 import { randomUUID } from "node:crypto";
-import { riderFacts } from "../../cases/rider-facts.js";
 import { createApproval, listApprovals } from "../../data/approval-repository.js";
 import { type CaseRecord, getCase } from "../../data/case-repository.js";
 import { findMessage, findThreadForCase } from "../../data/email-repository.js";
 import { type EmployeeContact, findEmployeeByEmail, findEmployeeContacts } from "../../data/employee-repository.js";
 import { findVanpoolSnapshot } from "../../data/vanpool-repository.js";
 import { findLatestResults, type LatestResults } from "../../data/verification-repository.js";
+import type { VanpoolSnapshot } from "../../domain/snapshot.js";
 import { notFound } from "../../errors.js";
-import type { VanpoolSnapshot } from "../../verification/snapshot.js";
 import type { AgentDeps } from "../deps.js";
 import { runAgentTurn } from "../run-agent.js";
 import { createOutreachAgent, type OutreachTask } from "./agent.js";
 import { loadPolicy, retrievePolicy } from "./policy.js";
+import { riderFacts } from "./rider-facts.js";
 import {
   confirmationEmail,
   escalationDraft,

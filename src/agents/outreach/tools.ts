@@ -3,14 +3,14 @@
 // written to on the case (a rider whose update fixed their record hears back), can be written to.
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { emailServiceDeps, sendCaseEmail } from "../../cases/email-service.js";
 import { findDecidedUnapplied } from "../../data/approval-repository.js";
 import { getCase } from "../../data/case-repository.js";
 import { findMessage, findThread, findThreadForCase, setClassification } from "../../data/email-repository.js";
 import { findEmployeeContacts } from "../../data/employee-repository.js";
 import { findVanpoolSnapshot } from "../../data/vanpool-repository.js";
+import type { VanpoolSnapshot } from "../../domain/snapshot.js";
 import { invalidInput, notFound } from "../../errors.js";
-import type { VanpoolSnapshot } from "../../verification/snapshot.js";
+import { emailServiceDeps, sendCaseEmail } from "../../integrations/email/email-service.js";
 import type { AgentDeps } from "../deps.js";
 import { agentRunIdOf, logged } from "../logged-tool.js";
 

@@ -1,4 +1,4 @@
-import type { CheckName } from "../../verification/audit.js";
+import type { CheckName } from "../../domain/specialist-result.js";
 
 // Prompt version is recorded with each run; bump it when the text changes.
 export const SPECIALIST_PROMPT_VERSION = "specialist-v1";

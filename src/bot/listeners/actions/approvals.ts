@@ -48,22 +48,8 @@ import {
 import type { CaseMessages } from "../../../slack/case-messages.js";
 import { type ClickPlace, clickPlace, tellClicker } from "../../../slack/tell-clicker.js";
 import type { SlackContext } from "../../slack-context.js";
-import { queueSlackAction } from "../action-jobs.js";
 import { openModalAtOnce } from "../open-modal.js";
-
-/** A decision taken in Slack, carried out by its job. `value` is the clicked button's value. */
-export type ApprovalAction =
-  | { kind: "approve"; place: ClickPlace; value: string }
-  | { kind: "rider"; choice: RiderChoice; place: ClickPlace; value: string }
-  | { kind: "undo"; place: ClickPlace; approvalId: string }
-  | {
-      kind: "modal-decision";
-      userId: string;
-      value: string;
-      decision: "edit" | "reject";
-      body?: string;
-      reason?: string;
-    };
+import { type ApprovalAction, queueSlackAction } from "../slack-actions.js";
 
 export interface ApprovalDeps {
   ctx: SlackContext;

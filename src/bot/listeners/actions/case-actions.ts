@@ -30,13 +30,8 @@ import type { CaseMessages } from "../../../slack/case-messages.js";
 import { type ClickPlace, clickPlace, tellClicker } from "../../../slack/tell-clicker.js";
 import { auditJobs } from "../../../workers/audit-jobs.js";
 import type { SlackContext } from "../../slack-context.js";
-import { queueSlackAction } from "../action-jobs.js";
 import { openModalAtOnce } from "../open-modal.js";
-
-/** What a "needs a person" modal asks for, carried out by its job. */
-export type CaseAction =
-  | { kind: "close-resolved"; key: string; userId: string; caseId: string; reason: string }
-  | { kind: "email-draft"; key: string; userId: string; caseId: string; employeeId: string; body: string };
+import { type CaseAction, queueSlackAction } from "../slack-actions.js";
 
 type CaseActionDeps = { ctx: SlackContext; messages: CaseMessages; isApprover(userId: string): Promise<boolean> };
 

@@ -15,8 +15,8 @@ import { CASE_FILTER_WORDS, COMMAND_USAGE, parseCaseFilter } from "../../../slac
 import type { CaseMessages } from "../../../slack/case-messages.js";
 import { auditJobs } from "../../../workers/audit-jobs.js";
 import type { SlackContext } from "../../slack-context.js";
-import { queueSlackAction } from "../action-jobs.js";
 import { afterAck } from "../after-ack.js";
+import { queueSlackAction } from "../slack-actions.js";
 
 export const COMMAND = "/poolpatrol";
 const ECHO_LIMIT = 100;

@@ -11,22 +11,12 @@ import { firstDelivery } from "../../../data/slack-event-repository.js";
 import { keptPost } from "../../../data/slack-post-repository.js";
 import type { CaseMessages } from "../../../slack/case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
-import { queueSlackAction } from "../action-jobs.js";
+import { type Asked, type ConversationAction, queueSlackAction } from "../slack-actions.js";
 
 interface ConversationDeps {
   ctx: SlackContext;
   messages: CaseMessages;
   isApprover(userId: string): Promise<boolean>;
-}
-
-export interface Asked {
-  channel: string;
-  /** Where the answer goes; undefined answers a DM at the top level. */
-  threadTs: string | undefined;
-  conversationId: string;
-  caseId: string | null;
-  userId: string;
-  text: string;
 }
 
 interface MessageEvent {
@@ -41,8 +31,6 @@ interface MessageEvent {
 }
 
 const eventIdOf = (body: unknown) => (body as { event_id?: string }).event_id;
-
-export type ConversationAction = { kind: "question"; asked: Asked };
 
 export function registerConversation(app: App, deps: ConversationDeps): void {
   const { ctx } = deps;

@@ -3,16 +3,16 @@
 // anyone creates a Slack app. The app receives signed HTTP requests exactly as from Slack.
 import { randomBytes } from "node:crypto";
 import type { AddressInfo, Server } from "node:net";
-import { startBotJobs } from "../app/bot-jobs.js";
-import { createBotSweeps } from "../app/bot-sweeps.js";
 import { createSlackApp, type SlackApp } from "../bot/app.js";
-import type { CliContext } from "../cli/context.js";
 import type { SlackSettings } from "../config/settings.js";
 import { loadSandboxWorkspace, saveSandboxWorkspace } from "../data/sandbox-workspace-repository.js";
 import { deliverLocally } from "../integrations/email/inbound/local-delivery.js";
 import { webhookSecret } from "../integrations/email/inbound/webhook-secret.js";
-import { type FakeSlack, startLocalSlack, type WorkspaceSnapshot } from "./slack/local-slack.js";
-import { createSandboxRoutes, type SandboxPeople } from "./ui-routes.js";
+import { type FakeSlack, startLocalSlack, type WorkspaceSnapshot } from "../sandbox/slack/local-slack.js";
+import { createSandboxRoutes, type SandboxPeople } from "../sandbox/ui-routes.js";
+import { startBotJobs } from "./bot-jobs.js";
+import { createBotSweeps } from "./bot-sweeps.js";
+import type { CliContext } from "./context.js";
 
 export const SANDBOX_PEOPLE: SandboxPeople = {
   users: [

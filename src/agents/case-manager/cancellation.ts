@@ -2,11 +2,12 @@
 // recorded decision when the agent is no longer waiting (a crash after it resumed):
 // the riders are removed and the case cancelled in one transaction, then each removed
 // rider's notice is queued, keyed per rider. Safe to repeat at any point.
-import type { AgentDeps } from "../agents/deps.js";
-import { sendRemovalNotices } from "../agents/outreach/removal-notices.js";
-import type { ApprovalRecord } from "../data/approval-repository.js";
-import { cancelMemberships } from "../data/cancellation-repository.js";
-import type { CaseRecord } from "../data/case-repository.js";
+
+import type { ApprovalRecord } from "../../data/approval-repository.js";
+import { cancelMemberships } from "../../data/cancellation-repository.js";
+import type { CaseRecord } from "../../data/case-repository.js";
+import type { AgentDeps } from "../deps.js";
+import { sendRemovalNotices } from "../outreach/removal-notices.js";
 
 export async function carryOutCancellation(
   deps: AgentDeps,

@@ -1,6 +1,6 @@
 // A vanpool as the checks see it: plain data, read once, with its active riders.
-import type { LatLng } from "../domain/geo.js";
-import type { Schedule } from "../domain/schedule.js";
+import type { LatLng } from "./geo.js";
+import type { Schedule } from "./schedule.js";
 
 export interface RiderSnapshot {
   employee_id: string;

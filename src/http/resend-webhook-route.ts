@@ -2,7 +2,7 @@
 // Mode (Bolt's own small HTTP server on PORT) and the sandbox.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CustomRoute } from "@slack/bolt";
-import type { InboundEmail } from "./inbound-email.js";
+import type { InboundEmail } from "../cases/inbound-reply.js";
 
 export const RESEND_WEBHOOK_PATH = "/webhooks/resend";
 const MAX_BODY_BYTES = 1_000_000;

@@ -2,8 +2,8 @@
 // is polling with jitter, not a blocked connection; a crashed holder's lease expires.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { releaseLease, renewLease, tryTakeLease } from "../data/lease-repository.js";
 import { AppError } from "../errors.js";
+import { releaseLease, renewLease, tryTakeLease } from "./lease-repository.js";
 
 // Short enough that a process killed holding a lease holds up a restart by seconds, not a minute;
 // renewed four times per TTL, so a live holder under load keeps it.

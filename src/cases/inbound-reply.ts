@@ -1,13 +1,12 @@
 // The inbound email path, the same for Resend, the sandbox and `poolpatrol reply`:
 // the webhook verifies the signature, records the event once per svix-id and hands it
 // to processInboundEvent, which can run again safely (it is a job's body).
-import type { AgentDeps } from "../../../agents/deps.js";
-import { withLease } from "../../../cases/case-lease.js";
-import type { CaseWorkflow } from "../../../cases/case-workflow.js";
-import { recordEvent } from "../../../data/audit-log.js";
-import { changeCase, getCase } from "../../../data/case-repository.js";
-import { type AttachmentRecord, createInbound, findThread, type ThreadRecord } from "../../../data/email-repository.js";
-import { findEmployeeByEmail } from "../../../data/employee-repository.js";
+import type { AgentDeps } from "../agents/deps.js";
+import { recordEvent } from "../data/audit-log.js";
+import { withLease } from "../data/case-lease.js";
+import { changeCase, getCase } from "../data/case-repository.js";
+import { type AttachmentRecord, createInbound, findThread, type ThreadRecord } from "../data/email-repository.js";
+import { findEmployeeByEmail } from "../data/employee-repository.js";
 import {
   extendReplyDeadline,
   findKeptEmail,
@@ -20,16 +19,21 @@ import {
   quarantineEmail,
   recordDeliveryEvent,
   recordWebhookEvent,
-} from "../../../data/inbound-repository.js";
-import { canTransition, deadlineAfterReturn } from "../../../domain/case-lifecycle.js";
-import { caseJobs } from "../../../queue/queues.js";
-import { detectAutoReply } from "../../../replies/auto-reply.js";
-import { extractReplyText } from "../../../replies/reply-text.js";
-import { addressOf } from "../reply-address.js";
-import { createInboundMailbox, type InboundMailbox, type ReceivedEmail } from "./mailbox.js";
-import { matchThread, wasWrittenTo } from "./thread-matcher.js";
-import { webhookSecret } from "./webhook-secret.js";
-import { verifyResendWebhook, WebhookSignatureError } from "./webhook-signature.js";
+} from "../data/inbound-repository.js";
+import { canTransition, deadlineAfterReturn } from "../domain/case-lifecycle.js";
+import {
+  createInboundMailbox,
+  type InboundMailbox,
+  type ReceivedEmail,
+} from "../integrations/email/inbound/mailbox.js";
+import { matchThread, wasWrittenTo } from "../integrations/email/inbound/thread-matcher.js";
+import { webhookSecret } from "../integrations/email/inbound/webhook-secret.js";
+import { verifyResendWebhook, WebhookSignatureError } from "../integrations/email/inbound/webhook-signature.js";
+import { addressOf } from "../integrations/email/reply-address.js";
+import { caseJobs } from "../queue/queues.js";
+import { detectAutoReply } from "../replies/auto-reply.js";
+import { extractReplyText } from "../replies/reply-text.js";
+import type { CaseWorkflow } from "./case-workflow.js";
 
 export interface InboundEmailOptions {
   workflow: Pick<CaseWorkflow, "receiveReply" | "resumeUnreadReply">;

@@ -1,13 +1,13 @@
 // Long-running commands: the Slack bot, the local sandbox and a sweep worker, until SIGINT/SIGTERM.
 import os from "node:os";
-import { startBotJobs } from "../app/bot-jobs.js";
-import { createBotSweeps } from "../app/bot-sweeps.js";
 import { createSlackApp } from "../bot/app.js";
 import type { Settings } from "../config/settings.js";
-import { startSandbox } from "../sandbox/sandbox.js";
 import { registerSweepJobs } from "../workers/sweep-jobs.js";
-import { log } from "./command-kit.js";
+import { startBotJobs } from "./bot-jobs.js";
+import { createBotSweeps } from "./bot-sweeps.js";
 import { type CliContext, loadSettings, openContext, seedIfEmpty } from "./context.js";
+import { log } from "./log.js";
+import { startSandbox } from "./sandbox.js";
 import { startWorkerProcesses, WORKER_NICENESS } from "./worker-processes.js";
 
 export async function startCommand(): Promise<void> {

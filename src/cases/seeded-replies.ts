@@ -1,13 +1,13 @@
 // The mock threads' replies, taken in as real inbound email after seeding: the cases
 // then stand where their replies put them (a question answered, an update re-checked),
 // instead of timing out on replies nobody read.
-import type { AgentDeps } from "../../../agents/deps.js";
-import type { CaseWorkflow } from "../../../cases/case-workflow.js";
-import type { Fixtures } from "../../../data/fixtures.js";
-import { createInboundEmail } from "./inbound-email.js";
-import { deliverLocally } from "./local-delivery.js";
-import { localInboxDir, localMailbox } from "./mailbox.js";
-import { webhookSecret } from "./webhook-secret.js";
+import type { AgentDeps } from "../agents/deps.js";
+import type { Fixtures } from "../data/fixtures.js";
+import { deliverLocally } from "../integrations/email/inbound/local-delivery.js";
+import { localInboxDir, localMailbox } from "../integrations/email/inbound/mailbox.js";
+import { webhookSecret } from "../integrations/email/inbound/webhook-secret.js";
+import type { CaseWorkflow } from "./case-workflow.js";
+import { createInboundEmail } from "./inbound-reply.js";
 
 export async function processSeededReplies(
   deps: AgentDeps,

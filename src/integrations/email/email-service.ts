@@ -3,9 +3,9 @@
 // same key too. With a job engine the send is a job (retried, then shown to people
 // if it still fails); the reply clock starts only once the email really went out.
 
-import type { Settings } from "../config/settings.js";
-import { recordEvent } from "../data/audit-log.js";
-import { changeCase, getCase } from "../data/case-repository.js";
+import type { Settings } from "../../config/settings.js";
+import { recordEvent } from "../../data/audit-log.js";
+import { changeCase, getCase } from "../../data/case-repository.js";
 import {
   createOutbound,
   employeeIdsFor,
@@ -16,13 +16,13 @@ import {
   type MessageRecord,
   markFailed,
   markSent,
-} from "../data/email-repository.js";
-import type { PrismaClient } from "../data/prisma.js";
-import { isClosed, replyDeadline } from "../domain/case-lifecycle.js";
-import { newId } from "../domain/ids.js";
-import type { EmailSender } from "../integrations/email/email-sender.js";
-import { addressOf, replyAddressFor, rfcMessageIdFor } from "../integrations/email/reply-address.js";
-import { caseJobs, type JobSender } from "../queue/queues.js";
+} from "../../data/email-repository.js";
+import type { PrismaClient } from "../../data/prisma.js";
+import { isClosed, replyDeadline } from "../../domain/case-lifecycle.js";
+import { newId } from "../../domain/ids.js";
+import { caseJobs, type JobSender } from "../../queue/queues.js";
+import type { EmailSender } from "./email-sender.js";
+import { addressOf, replyAddressFor, rfcMessageIdFor } from "./reply-address.js";
 
 export interface EmailServiceDeps {
   prisma: PrismaClient;

@@ -9,7 +9,7 @@ import { type Database, openDatabase } from "../data/database.js";
 import { countVanpools } from "../data/vanpool-repository.js";
 import type { JobEngine, UnfinishedJob } from "../queue/engine.js";
 import type { AuditServiceDeps } from "../verification/audit-service.js";
-import { log } from "./command-kit.js";
+import { log } from "./log.js";
 
 export interface CliContext {
   settings: Settings;
@@ -36,9 +36,9 @@ export async function openContext(
   logLine: (line: string) => void = log,
   options: { now?: () => Date; jobs?: "worker" | "bot" } = {},
 ): Promise<CliContext> {
-  const [{ configureTracing }, { buildAgentDeps }] = await Promise.all([
+  const [{ configureTracing }, { buildAppDeps }] = await Promise.all([
     import("../integrations/tracing.js"),
-    import("../agents/deps.js"),
+    import("./container.js"),
   ]);
   configureTracing(settings);
   const db = await openDatabase(settings, { log: logLine });
@@ -61,7 +61,7 @@ export async function openContext(
     await db.close();
     throw error;
   }
-  const agentDeps: AgentDeps = { ...(await buildAgentDeps(db, settings, options)), jobs };
+  const agentDeps: AgentDeps = { ...(await buildAppDeps(db, settings, options)), jobs };
   if (jobs && options.jobs === "worker") {
     const [{ registerCaseJobs }, { createCaseWorkflow }] = await Promise.all([
       import("../workers/case-jobs.js"),
@@ -125,7 +125,7 @@ export async function seedIfEmpty(ctx: Pick<CliContext, "db" | "agentDeps">): Pr
   if ((await countVanpools(ctx.db.prisma, false)) > 0) return;
   const [{ processSeededReplies }, { createCaseWorkflow }, { readFixtureDir }, { seedFixtures }, { auditSeededCases }] =
     await Promise.all([
-      import("../integrations/email/inbound/seeded-replies.js"),
+      import("../cases/seeded-replies.js"),
       import("../cases/case-workflow.js"),
       import("../data/fixtures.js"),
       import("../data/seed.js"),

@@ -1,25 +1,12 @@
-// What a click, a modal or a message asks for is a job, queued before Slack is
-// acknowledged: once the person saw their click taken, the work is done even if this
-// process dies a moment later (another process, or this one restarted, runs it). The job
-// id comes from Slack's trigger or event id, so a redelivered request queues nothing new.
-import type { JobEngine } from "../../queue/engine.js";
-import { jobIdFor } from "../../queue/engine.js";
-import { QUEUES } from "../../queue/queues.js";
-import type { createDigest } from "../../slack/digest.js";
-import type { SlackContext } from "../slack-context.js";
-import { type ApprovalAction, type ApprovalDeps, createApprovalWork } from "./actions/approvals.js";
-import { type CaseAction, createCaseActionWork } from "./actions/case-actions.js";
-import { type ConversationAction, createConversationWork } from "./events/conversation.js";
+// Carries out the Slack requests the listeners queued (slack-actions.ts), one job each.
 
-export type DigestAction = { kind: "digest"; responseUrl: string; key: string };
-export type SlackAction = ApprovalAction | CaseAction | ConversationAction | DigestAction;
-
-/** Queues what a Slack request asks for; `key` is unique to the request (its trigger or event id). */
-export async function queueSlackAction(ctx: SlackContext, key: string, action: SlackAction): Promise<void> {
-  const jobs = ctx.deps.jobs;
-  if (!jobs) throw new Error("Slack actions are carried out by the job engine; start the bot with it.");
-  await jobs.send(QUEUES.slackAction, action, { id: jobIdFor(`slack:${key}`) });
-}
+import { type ApprovalDeps, createApprovalWork } from "../bot/listeners/actions/approvals.js";
+import { createCaseActionWork } from "../bot/listeners/actions/case-actions.js";
+import { createConversationWork } from "../bot/listeners/events/conversation.js";
+import type { SlackAction } from "../bot/listeners/slack-actions.js";
+import type { JobEngine } from "../queue/engine.js";
+import { QUEUES } from "../queue/queues.js";
+import type { createDigest } from "../slack/digest.js";
 
 export interface SlackActionWorkerDeps extends ApprovalDeps {
   messages: ApprovalDeps["messages"];

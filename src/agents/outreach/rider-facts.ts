@@ -1,8 +1,9 @@
 // A flagged rider's own facts for an email, taken from the stored evidence: their
 // distance or their shift against the van's, nothing about anyone else.
-import type { RiderFacts } from "../agents/outreach/templates.js";
-import type { EvidenceItem, SpecialistResult } from "../domain/specialist-result.js";
-import type { VanpoolSnapshot } from "../verification/snapshot.js";
+
+import type { VanpoolSnapshot } from "../../domain/snapshot.js";
+import type { EvidenceItem, SpecialistResult } from "../../domain/specialist-result.js";
+import type { RiderFacts } from "./templates.js";
 
 export function riderFacts(
   van: VanpoolSnapshot,
