@@ -244,6 +244,7 @@ export class RiderDecisionRefused extends AppError {
   constructor(
     message: string,
     readonly vote: VoteResult,
+    readonly employeeId: string,
   ) {
     super("conflict", message);
     this.name = "RiderDecisionRefused";
@@ -283,13 +284,15 @@ export async function recordRiderDecision(
     const vote = castVote(current ? toRiderRecord(current) : undefined, input, input.requiredApprovals);
     if (vote.kind === "already_decided")
       throw new RiderDecisionRefused(
-        `${input.employeeId} was already decided (${vote.decision === "keep" ? "kept" : "to be removed"}${vote.by ? ` by <@${vote.by}>` : ""}). Nothing was changed.`,
+        `${input.employeeId} was already decided (${vote.decision === "keep" ? "kept" : "to be removed"}${vote.by ? ` by ${vote.by}` : ""}). Nothing was changed.`,
         vote,
+        input.employeeId,
       );
     if (vote.kind === "same_approver")
       throw new RiderDecisionRefused(
         `You already approved removing ${input.employeeId}; a second, different approver must confirm it. Nothing was changed.`,
         vote,
+        input.employeeId,
       );
     const data =
       vote.kind === "first_of_two"

@@ -5,13 +5,13 @@
 
 import { listCasesNeedingPerson } from "../data/case-card-repository.js";
 import { claimDigestSlot, digestCases, lastDigestPostedAt, recordDigestPosted } from "../data/digest-repository.js";
+import { programFigures } from "../data/program-figures.js";
 import { digestLocation } from "../data/slack-message-repository.js";
 import { replyDeadline } from "../domain/case-lifecycle.js";
 import { digestMessage } from "./blocks/digest.js";
 import type { ChannelContext } from "./channel-context.js";
 import { createChannelPacer } from "./channel-pacer.js";
 import { postOnce } from "./post-once.js";
-import { programFigures } from "./program-figures.js";
 
 export function createDigest(ctx: ChannelContext, options: { channelIntervalMs?: number } = {}) {
   const { prisma } = ctx.deps;

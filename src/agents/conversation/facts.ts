@@ -7,6 +7,7 @@ import { type CaseRecord, countCasesByStatus, findCase, listCases } from "../../
 import { findThreadForCase, type MessageRecord } from "../../data/email-repository.js";
 import { findPeople, findRiderIds, type Person } from "../../data/people-repository.js";
 import type { PrismaClient } from "../../data/prisma.js";
+import { programFigures } from "../../data/program-figures.js";
 import { findVanpoolSnapshot, findVanpoolsNameContaining } from "../../data/vanpool-repository.js";
 import {
   findCaseEvidence,
@@ -20,7 +21,6 @@ import { redactPersonalDetails } from "../../domain/redaction.js";
 import { describeSchedule } from "../../domain/schedule.js";
 import { type CheckKind, plural } from "../../domain/specialist-result.js";
 import { actorWords } from "../../slack/blocks/trail.js";
-import { programFigures } from "../../slack/program-figures.js";
 import { loadPolicy, type PolicySection } from "../outreach/policy.js";
 import { findPolicySections, relevantSentences } from "./policy-search.js";
 import { redactFinding } from "./redact.js";

@@ -1,7 +1,8 @@
 // The digest message: what changed since the last one, what waits on people and
 // riders, and how the program is doing.
+
+import { BASELINE_HOURS_PER_WEEK, type ProgramFigures } from "../../data/program-figures.js";
 import { plural } from "../../domain/specialist-result.js";
-import { BASELINE_HOURS_PER_WEEK, type ProgramFigures } from "../program-figures.js";
 import {
   age,
   context,

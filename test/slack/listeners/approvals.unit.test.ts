@@ -1,6 +1,10 @@
 import type { ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { alreadyDecided, registerApprovalActions } from "../../../src/bot/listeners/actions/approvals.js";
+import {
+  alreadyDecided,
+  registerApprovalActions,
+  riderAlreadyDecided,
+} from "../../../src/bot/listeners/actions/approvals.js";
 import type { ApprovalRecord } from "../../../src/data/approval-repository.js";
 import { SHOW_FULL_REPLY } from "../../../src/slack/blocks/approval-card.js";
 import { INPUTS, VIEW_CALLBACKS } from "../../../src/slack/blocks/modals.js";
@@ -152,6 +156,15 @@ describe("a click on a decided request", () => {
     );
     expect(alreadyDecided(decided({ decided_at: new Date("2026-11-20T15:00:00Z") }))).toMatch(
       /^Already approved by <@U0ALICE> <!date\^\d+\^.*\|.*>\. Nothing was changed\.$/,
+    );
+  });
+
+  it("names who decided a rider as Slack shows a person, not by an id", () => {
+    expect(riderAlreadyDecided("EMP-1028", { decision: "keep", by: "U0ALICE" })).toBe(
+      "EMP-1028 was already decided (kept by <@U0ALICE>). Nothing was changed.",
+    );
+    expect(riderAlreadyDecided("EMP-1028", { decision: "remove", by: null })).toBe(
+      "EMP-1028 was already decided (to be removed). Nothing was changed.",
     );
   });
 

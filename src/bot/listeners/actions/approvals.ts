@@ -62,6 +62,12 @@ export const CASE_CHANGED =
   "This case changed since this card was shown (a new reply or a new audit): here is the current card, refreshed in place. Nothing was decided.";
 
 /** "Already approved by @x on <date>": who decided first, in words. */
+/** A rider decided before this click, in Slack's words: who decided names them as Slack shows a person. */
+export function riderAlreadyDecided(employeeId: string, vote: { decision: RiderChoice; by: string | null }): string {
+  const how = vote.decision === "keep" ? "kept" : "to be removed";
+  return `${employeeId} was already decided (${how}${vote.by ? ` by <@${vote.by}>` : ""}). Nothing was changed.`;
+}
+
 export function alreadyDecided(approval: ApprovalRecord): string {
   if (approval.status === "expired")
     return `This request expired${approval.decided_at ? ` ${slackDate(approval.decided_at)}` : ""} without a decision. Nothing was changed.`;
@@ -273,6 +279,8 @@ export function createApprovalWork(deps: ApprovalDeps) {
   async function refused(place: ClickPlace, error: unknown, retried: boolean) {
     if (error instanceof AlreadyDecidedError) {
       if (!(retried && error.approval.decided_by === place.user.id)) await tell(place, alreadyDecided(error.approval));
+    } else if (error instanceof RiderDecisionRefused && error.vote.kind === "already_decided") {
+      if (!retried) await tell(place, riderAlreadyDecided(error.employeeId, error.vote));
     } else if (error instanceof AppError) {
       if (!retried) await tell(place, truncate(error.message, 300));
     } else throw error;

@@ -1,8 +1,8 @@
 // The figures the digest and App Home report, read from the database.
-import { casesWithHumanDecision, countRejectedCancellations } from "../data/approval-repository.js";
-import { listCasesClosedSince } from "../data/case-repository.js";
-import type { PrismaClient } from "../data/prisma.js";
-import { countRunsFinishedSince } from "../data/verification-repository.js";
+import { casesWithHumanDecision, countRejectedCancellations } from "./approval-repository.js";
+import { listCasesClosedSince } from "./case-repository.js";
+import type { PrismaClient } from "./prisma.js";
+import { countRunsFinishedSince } from "./verification-repository.js";
 
 /** Estimates used for "audit hours saved": minutes a person spends per manual vanpool check and per case worked by hand. */
 export const MANUAL_MINUTES_PER_VANPOOL_CHECK = 15;
