@@ -49,6 +49,8 @@ import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
 import { isClosed, isReplyOverdue, STATUS_LABEL } from "../domain/case-lifecycle.js";
 import type { RiderChoice } from "../domain/rider-decisions.js";
 import { invalidInput, notFound } from "../errors.js";
+import { wasWrittenTo } from "../integrations/email/inbound/thread-matcher.js";
+import { addressOf } from "../integrations/email/reply-address.js";
 import { caseJobs } from "../jobs/queues.js";
 import { carryOutCancellation } from "./cancellation.js";
 import { withLease } from "./case-lease.js";
@@ -198,11 +200,13 @@ export function createCaseWorkflow(deps: AgentDeps) {
     trustSender?: boolean;
   }): Promise<ReplyResult> {
     const now = deps.now();
+    // The bare address, as the inbound email path passes it: "Name <Rider@X>" is rider@x.
+    const from = addressOf(input.from);
     const thread = await findThread(deps.prisma, input.threadId);
     if (!thread) {
       const id = await quarantine(deps.prisma, {
         threadId: input.threadId,
-        from: input.from,
+        from,
         subject: input.subject,
         body: input.body,
         reason: "unknown thread",
@@ -212,29 +216,23 @@ export function createCaseWorkflow(deps: AgentDeps) {
         `No email thread ${input.threadId}. The message was kept in quarantine (${id}) for a person to look at.`,
       );
     }
-    const onThread = new Set(
-      thread.messages
-        .filter((m) => m.direction === "outbound")
-        .flatMap((m) => [...m.to, ...m.cc])
-        .map((a) => a.toLowerCase()),
-    );
-    if (!input.trustSender && !onThread.has(input.from.toLowerCase())) {
+    if (!input.trustSender && !wasWrittenTo(thread, from)) {
       const id = await quarantine(deps.prisma, {
         threadId: input.threadId,
-        from: input.from,
+        from,
         subject: input.subject,
         body: input.body,
         reason: "sender not on thread",
         now,
       });
       throw invalidInput(
-        `${input.from} was not written to on ${input.threadId}. The message was kept in quarantine (${id}) for a person to look at.`,
+        `${from} was not written to on ${input.threadId}. The message was kept in quarantine (${id}) for a person to look at.`,
       );
     }
     return withLease(deps.pool, `vanpool:${thread.vanpool_id}`, async () => {
       const { message, created } = await createInbound(deps.prisma, {
         threadId: thread.thread_id,
-        from: input.from,
+        from,
         to: [deps.settings.email.from],
         subject: input.subject ?? `Re: ${thread.subject}`,
         body: input.body,
@@ -246,7 +244,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
       if (record.status !== "pending_reply") {
         const action = isClosed(record.status) ? "reply.after_close" : "reply.held_for_human";
         await recordEvent(deps.prisma, {
-          actor: `email:${input.from}`,
+          actor: `email:${from}`,
           action,
           subjectType: "case",
           subjectId: record.case_id,

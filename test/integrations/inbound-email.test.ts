@@ -264,6 +264,44 @@ describe("mail that matches no thread or sender is quarantined for a person", ()
   });
 });
 
+describe("a rider's address written with a name and in capitals", () => {
+  it("is the rider's reply, not a stranger's, by the webhook and by the workflow alike", async () => {
+    await db.prisma.employee.update({
+      where: { id: "EMP-1054" },
+      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+    });
+    expect(await workflow().auditVanpool("VP-114")).toMatchObject({ status: "pending_reply" });
+    const thread = await threadOf("VP-114");
+    const rider = thread.messages.find((m) => m.direction === "outbound")!.to[0]!;
+    const written = `  Rider Of VP-114 <${rider.toUpperCase()}> `;
+
+    const direct = await workflow().receiveReply({
+      threadId: thread.thread_id,
+      from: written,
+      body: "Yes, I moved to Redding in September.",
+    });
+    const email = stub.receive({
+      from: written,
+      to: [plus(thread.thread_id)],
+      subject: `Re: ${thread.subject}`,
+      text: "Sending this again in case the first one got lost.",
+    });
+    const { body: overWebhook } = await postWebhook(webhook, receivedEvent(email));
+
+    expect(overWebhook).not.toHaveProperty("quarantined");
+    expect(overWebhook).toMatchObject({ case_id: thread.case_id });
+    const replies = await db.prisma.message.findMany({
+      where: { id: { in: [direct.message_id, String(overWebhook.message_id)] } },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(replies.map((m) => [m.id, m.threadId, m.fromAddress])).toEqual([
+      [direct.message_id, thread.thread_id, rider],
+      [overWebhook.message_id, thread.thread_id, rider],
+    ]);
+    expect(await db.prisma.quarantinedEmail.count({ where: { threadId: thread.thread_id } })).toBe(0);
+  });
+});
+
 describe("a redelivery after processing failed", () => {
   it("quarantines the email and tells the channel once", async () => {
     // The notice reaches Slack, then recording the event as processed fails: Resend delivers it again.
