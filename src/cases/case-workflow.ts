@@ -43,8 +43,8 @@ import {
   type InboundDetails,
   type MessageRecord,
   markRead,
-  quarantine,
 } from "../data/email-repository.js";
+import { quarantineEmail } from "../data/inbound-repository.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
 import { isClosed, isReplyOverdue, STATUS_LABEL } from "../domain/case-lifecycle.js";
 import type { RiderChoice } from "../domain/rider-decisions.js";
@@ -204,7 +204,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
     const from = addressOf(input.from);
     const thread = await findThread(deps.prisma, input.threadId);
     if (!thread) {
-      const id = await quarantine(deps.prisma, {
+      const { id } = await quarantineEmail(deps.prisma, {
         threadId: input.threadId,
         from,
         subject: input.subject,
@@ -217,12 +217,12 @@ export function createCaseWorkflow(deps: AgentDeps) {
       );
     }
     if (!input.trustSender && !wasWrittenTo(thread, from)) {
-      const id = await quarantine(deps.prisma, {
+      const { id } = await quarantineEmail(deps.prisma, {
         threadId: input.threadId,
         from,
         subject: input.subject,
         body: input.body,
-        reason: "sender not on thread",
+        reason: "sender not written to",
         now,
       });
       throw invalidInput(

@@ -242,6 +242,20 @@ describe("mail that matches no thread or sender is quarantined for a person", ()
     expect(String(posts[1]!.text)).toContain(thread.case_id);
   });
 
+  it("a stranger's reply handed to the workflow directly waits with the same reason as over the webhook", async () => {
+    const thread = await threadOf("VP-102");
+    const body = "Handed in directly: I heard Maribel moved.";
+    await expect(
+      workflow().receiveReply({ threadId: thread.thread_id, from: "stranger@elsewhere.example", body }),
+    ).rejects.toThrow(/stranger@elsewhere\.example was not written to .* kept in quarantine/);
+    const held = await db.prisma.quarantinedEmail.findFirstOrThrow({ where: { body } });
+    expect([held.status, held.reason, held.threadId]).toEqual(["open", "sender not written to", thread.thread_id]);
+    const people = { prisma: db.prisma, workflow: workflow(), now: () => new Date() };
+    expect(await quarantineCommand(people, ["list"])).toMatch(
+      new RegExp(`${held.id} .*from stranger@elsewhere\\.example .*\\(sender not written to\\)`),
+    );
+  });
+
   it("a person attaches one to its thread and discards the other, each once", async () => {
     const people = { prisma: db.prisma, workflow: workflow(), now: () => new Date() };
     const { thread, held } = await quarantineTwo("Another carpool question");

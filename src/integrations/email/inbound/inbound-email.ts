@@ -19,6 +19,7 @@ import {
   type KeptEmail,
   markWebhookProcessed,
   type QuarantinedRecord,
+  type QuarantineReason,
   quarantineEmail,
   recordDeliveryEvent,
   recordWebhookEvent,
@@ -46,7 +47,7 @@ export interface InboundOutcome {
   outcome: string;
   case_id?: string;
   message_id?: string;
-  quarantined?: "unknown thread" | "sender not written to";
+  quarantined?: QuarantineReason;
 }
 
 const DELIVERY_EVENTS = new Set(["email.delivered", "email.bounced", "email.complained", "email.delivery_delayed"]);
@@ -153,7 +154,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
         message_id: kept.message_id,
       };
     }
-    const reason = kept.email.reason as NonNullable<InboundOutcome["quarantined"]>;
+    const reason = kept.email.reason as QuarantineReason;
     // The notice is posted once per key: this posts it only if the first attempt stopped before it.
     if (kept.email.status === "open") await announce(kept.email, reason);
     return { outcome: `Quarantined as ${kept.email.id}: ${reason}.`, message_id: kept.email.id, quarantined: reason };
@@ -163,7 +164,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
     email: ReceivedEmail,
     text: string,
     attachments: AttachmentRecord[],
-    reason: "unknown thread" | "sender not written to",
+    reason: QuarantineReason,
     thread?: ThreadRecord,
   ): Promise<InboundOutcome> {
     const kept = await quarantineEmail(deps.prisma, {
@@ -182,7 +183,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
     return { outcome: `Quarantined as ${kept.id}: ${reason}.`, message_id: kept.id, quarantined: reason };
   }
 
-  async function announce(kept: QuarantinedRecord, reason: NonNullable<InboundOutcome["quarantined"]>) {
+  async function announce(kept: QuarantinedRecord, reason: QuarantineReason) {
     const caseId = kept.thread_id ? (await findThread(deps.prisma, kept.thread_id))?.case_id : undefined;
     const why =
       reason === "unknown thread"
