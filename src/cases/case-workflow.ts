@@ -14,6 +14,7 @@ import {
   type ApprovalRecord,
   createApproval,
   type Decision,
+  decisionBy,
   ensureRiderDecisions,
   getApproval,
   listApprovals,
@@ -480,7 +481,8 @@ export function createCaseWorkflow(deps: AgentDeps) {
               ? { type: "edit", editedAction: { name: tool, args: { ...args, body: current.edited_body } } }
               : {
                   type: "reject",
-                  message: `Rejected by ${current.decided_by}${current.decision_reason ? `: ${current.decision_reason}` : ""}`,
+                  // "Rejected by ...": the agent (and a model) read this as the reviewer's rejection.
+                  message: `R${decisionBy(current).slice(1)}`,
                 };
       await withLease(deps.pool, `vanpool:${record.vanpool_id}`, async () => {
         await runAgentTurn(deps, {
@@ -495,7 +497,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
           if (after.status === "hitl_review") {
             await changeCase(deps.prisma, current.case_id, {
               status: "pending_reply",
-              why: `escalation reply ${current.status} by ${current.decided_by}${current.decision_reason ? `: ${current.decision_reason}` : ""}`,
+              why: `escalation reply ${decisionBy(current)}`,
               actor: `person:${current.decided_by}`,
               now,
               meta:
@@ -537,7 +539,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
       const why =
         approval.status === "approved"
           ? "No rider was removed: every rider to remove passes the checks now."
-          : `Cancellation rejected by ${approval.decided_by}${approval.decision_reason ? `: ${approval.decision_reason}` : ""}`;
+          : `Cancellation ${decisionBy(approval)}`;
       await changeCase(deps.prisma, approval.case_id, {
         status: "resolved",
         outcome: "resolved",

@@ -77,7 +77,7 @@ export function caseManagerRules(turn: Turn): ToolCallPlan[] | { final: string }
       return [
         {
           name: "close_case",
-          args: { case_id: caseId, reason: `Cancellation rejected by a reviewer: ${String(cancellation.content)}` },
+          args: { case_id: caseId, reason: cancellationRejection(String(cancellation.content)) },
         },
       ];
     return { final: `${caseId}: resolved; the reviewer overrode the cancellation.` };
@@ -257,4 +257,12 @@ export function createCaseManagerAgent(deps: AgentDeps): BuiltAgent {
     ],
   });
   return { agentName: "case_manager", promptVersion: CASE_MANAGER_PROMPT_VERSION, agent, model };
+}
+
+/**
+ * The resolution of a rejected cancellation, in the words the workflow uses when it closes the case itself:
+ * "Rejected by U0ALICE: reason" -> "Cancellation rejected by U0ALICE: reason"; any other message as it is.
+ */
+export function cancellationRejection(message: string): string {
+  return /^Rejected by /.test(message) ? `Cancellation r${message.slice(1)}` : message;
 }
