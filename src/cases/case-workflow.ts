@@ -47,7 +47,7 @@ import {
 } from "../data/email-repository.js";
 import { quarantineEmail } from "../data/inbound-repository.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
-import { isClosed, isReplyOverdue, STATUS_LABEL } from "../domain/case-lifecycle.js";
+import { isClosed, isReplyOverdue, STATUS_LABEL, statusInWords } from "../domain/case-lifecycle.js";
 import type { RiderChoice } from "../domain/rider-decisions.js";
 import { invalidInput, notFound } from "../errors.js";
 import { wasWrittenTo } from "../integrations/email/inbound/thread-matcher.js";
@@ -256,7 +256,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
         await markRead(deps.prisma, message.message_id, now);
         const note = isClosed(record.status)
           ? `${record.case_id} is ${record.status}; the reply was recorded and flagged for a person. Nothing was reopened.`
-          : `${record.case_id} is in ${record.status}; the reply was recorded for the person reviewing it.`;
+          : `${record.case_id} is ${statusInWords(record.status)}; the reply was recorded for the person reviewing it.`;
         return {
           message_id: message.message_id,
           handled: false,

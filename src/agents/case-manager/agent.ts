@@ -8,6 +8,7 @@ import {
   decideAfterAudit,
   decideAfterReAudit,
   type ReAuditTrigger,
+  statusInWords,
 } from "../../domain/case-lifecycle.js";
 import type { CheckKind, Verdict } from "../../domain/specialist-result.js";
 import type { AgentDeps } from "../deps.js";
@@ -108,7 +109,7 @@ export function caseManagerRules(turn: Turn): ToolCallPlan[] | { final: string }
     }
     if (decision.email && !turn.called.includes("run_outreach"))
       return [{ name: "run_outreach", args: { case_id: caseId, purpose: "initial" } }];
-    return { final: `${caseId}: opened as ${decision.status}.` };
+    return { final: `${caseId}: opened, ${statusInWords(decision.status)}.` };
   }
 
   if (task.task === "audit") return manualReAudit(turn, task);
@@ -214,7 +215,7 @@ function reAudit(turn: Turn, task: CaseManagerTask, trigger: ReAuditTrigger): To
       },
     ];
   }
-  return { final: `${current.case_id}: ${decision.status} after the ${trigger} re-audit.` };
+  return { final: `${current.case_id}: ${statusInWords(decision.status)} after the ${trigger} re-audit.` };
 }
 
 /** An audit asked for on a vanpool whose case is open: fresh evidence, closed if it now passes. */
@@ -231,7 +232,7 @@ function manualReAudit(turn: Turn, task: CaseManagerTask): ToolCallPlan[] | { fi
       return [{ name: "close_case", args: { case_id: current.case_id, reason: "A new audit passes both checks." } }];
     return { final: `${current.case_id}: resolved, both checks now pass.` };
   }
-  return { final: `${current.case_id}: still ${current.status}; the new evidence is stored.` };
+  return { final: `${current.case_id}: still ${statusInWords(current.status)}; the new evidence is stored.` };
 }
 
 function specialistCall(check: CheckKind, vanpoolId: string, caseId: string | null): ToolCallPlan {

@@ -24,7 +24,7 @@ import {
   recordDeliveryEvent,
   recordWebhookEvent,
 } from "../../../data/inbound-repository.js";
-import { canTransition, deadlineAfterReturn } from "../../../domain/case-lifecycle.js";
+import { canTransition, deadlineAfterReturn, statusInWords } from "../../../domain/case-lifecycle.js";
 import { caseJobs } from "../../../jobs/queues.js";
 import { addressOf } from "../reply-address.js";
 import { createInboundMailbox, type InboundMailbox, type ReceivedEmail } from "./mailbox.js";
@@ -137,7 +137,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
       details: { providerMessageId: emailId, rfcMessageId, replyText: extractReplyText(text).reply, attachments },
     });
     return {
-      outcome: `Reply ${result.message_id} on ${match.thread.case_id} (matched by ${match.by}); the case is ${result.status}. ${result.note}`,
+      outcome: `Reply ${result.message_id} on ${match.thread.case_id} (matched by ${match.by}); the case is ${statusInWords(result.status)}. ${result.note}`,
       case_id: match.thread.case_id,
       message_id: result.message_id,
     };
@@ -148,7 +148,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
       const read = await options.workflow.resumeUnreadReply(kept.message_id);
       return {
         outcome: read.handled
-          ? `Reply ${kept.message_id} on ${kept.case_id}, kept before but not yet read, is read now; the case is ${read.status}. ${read.note}`
+          ? `Reply ${kept.message_id} on ${kept.case_id}, kept before but not yet read, is read now; the case is ${statusInWords(read.status)}. ${read.note}`
           : `Already recorded as ${kept.message_id} on ${kept.case_id}.`,
         case_id: kept.case_id,
         message_id: kept.message_id,
@@ -263,7 +263,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
     const why = `email to ${employee?.id ?? "a rider"} bounced: fix the address`;
     const record = await getCase(deps.prisma, caseId);
     if (record.status === "hitl_review" || !canTransition(record.status, "hitl_review"))
-      return `${caseId} stays ${record.status}.`;
+      return `${caseId} stays ${statusInWords(record.status)}.`;
     await changeCase(deps.prisma, caseId, {
       status: "hitl_review",
       details: why,
@@ -271,7 +271,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
       actor: "email:bounce",
       now: deps.now(),
     });
-    return `${caseId} moved to hitl_review: ${why}.`;
+    return `${caseId} is now ${statusInWords("hitl_review")}: ${why}.`;
   }
 
   return { handleWebhook, processInboundEvent };
