@@ -16,14 +16,13 @@ import {
 } from "../../data/verification-repository.js";
 import { CASE_STATUSES, isClosed, MAX_RE_AUDITS, replyDeadline, statusInWords } from "../../domain/case-lifecycle.js";
 import { distanceBand } from "../../domain/geo.js";
-import { redactPersonalDetails } from "../../domain/redaction.js";
+import { redactFinding, redactPersonalDetails, zip3 } from "../../domain/redaction.js";
 import { describeSchedule } from "../../domain/schedule.js";
 import { type CheckKind, plural } from "../../domain/specialist-result.js";
 import { actorWords } from "../../slack/blocks/trail.js";
 import { programFigures } from "../../slack/program-figures.js";
 import { loadPolicy, type PolicySection } from "../outreach/policy.js";
 import { findPolicySections, relevantSentences } from "./policy-search.js";
-import { redactFinding } from "./redact.js";
 import { namedSubject, nameSearchWords, type RosterEntry, riderName, vanpoolNamedIn } from "./understand.js";
 
 export interface FactsDeps {
@@ -264,7 +263,7 @@ function riderLine(check: CheckKind, result: StoredResult, id: string, people: P
     if (!profile || !distance) return `• ${who}: not part of this location check.`;
     const miles = distance.distance_miles as number | null;
     const zip = String(profile.home_zip ?? "");
-    const home = `${profile.home_city ?? "unknown city"} (${/^\d{5}$/.test(zip) ? `${zip.slice(0, 3)}xx` : "ZIP unknown"})`;
+    const home = `${profile.home_city ?? "unknown city"} (${zip3(zip)})`;
     return `• ${who}: ${verdictWord(distance.verdict)}. Home in ${home}, ${miles === null ? "distance unknown" : distanceBand(miles)} from the pickup (limit ${distance.threshold_miles} mi).`;
   }
   const shift = result.evidence.find((e) => e.type === "employee_shift" && e.employee_id === id);

@@ -25,6 +25,7 @@ import {
   recordWebhookEvent,
 } from "../../../data/inbound-repository.js";
 import { canTransition, deadlineAfterReturn, statusInWords } from "../../../domain/case-lifecycle.js";
+import { redactPersonalDetails } from "../../../domain/redaction.js";
 import { caseJobs } from "../../../jobs/queues.js";
 import { addressOf } from "../reply-address.js";
 import { createInboundMailbox, type InboundMailbox, type ReceivedEmail } from "./mailbox.js";
@@ -190,7 +191,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
         ? "it does not answer any email Pool Patrol sent"
         : `it came from someone Pool Patrol did not write to about ${caseId}`;
     await options.notify?.(
-      `An email could not be matched to a case: ${why}. Subject: "${withoutAddresses(kept.subject ?? "")}". ` +
+      `An email could not be matched to a case: ${why}. Subject: "${redactPersonalDetails(kept.subject ?? "")}". ` +
         `It is kept as ${kept.id}; a person can attach it to a thread or discard it with \`poolpatrol quarantine\`.`,
       `quarantine:${kept.id}`,
     );
@@ -289,10 +290,6 @@ function htmlToText(html: string): string {
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
     .trim();
-}
-
-function withoutAddresses(text: string): string {
-  return text.replace(/\S+@\S+/g, "(address)");
 }
 
 /** The inbound path as configured: Resend's receiving API or the local inbox, and the webhook secret. */
