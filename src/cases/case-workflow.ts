@@ -15,6 +15,7 @@ import {
   type ApprovalRecord,
   createApproval,
   type Decision,
+  decisionBy,
   ensureRiderDecisions,
   getApproval,
   listApprovals,
@@ -45,13 +46,15 @@ import {
   type InboundDetails,
   type MessageRecord,
   markRead,
-  quarantine,
 } from "../data/email-repository.js";
+import { quarantineEmail } from "../data/inbound-repository.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
-import { isClosed, isReplyOverdue, STATUS_LABEL } from "../domain/case-lifecycle.js";
+import { isClosed, isReplyOverdue, STATUS_LABEL, statusInWords } from "../domain/case-lifecycle.js";
 import type { RiderChoice } from "../domain/rider-decisions.js";
 import { invalidInput, notFound } from "../errors.js";
 import { emailServiceDeps, sendCaseEmail } from "../integrations/email/email-service.js";
+import { wasWrittenTo } from "../integrations/email/inbound/thread-matcher.js";
+import { addressOf } from "../integrations/email/reply-address.js";
 import { caseJobs } from "../queue/queues.js";
 import { ridersStillFailing } from "./rider-recheck.js";
 
@@ -198,11 +201,13 @@ export function createCaseWorkflow(deps: AgentDeps) {
     trustSender?: boolean;
   }): Promise<ReplyResult> {
     const now = deps.now();
+    // The bare address, as the inbound email path passes it: "Name <Rider@X>" is rider@x.
+    const from = addressOf(input.from);
     const thread = await findThread(deps.prisma, input.threadId);
     if (!thread) {
-      const id = await quarantine(deps.prisma, {
+      const { id } = await quarantineEmail(deps.prisma, {
         threadId: input.threadId,
-        from: input.from,
+        from,
         subject: input.subject,
         body: input.body,
         reason: "unknown thread",
@@ -212,29 +217,23 @@ export function createCaseWorkflow(deps: AgentDeps) {
         `No email thread ${input.threadId}. The message was kept in quarantine (${id}) for a person to look at.`,
       );
     }
-    const onThread = new Set(
-      thread.messages
-        .filter((m) => m.direction === "outbound")
-        .flatMap((m) => [...m.to, ...m.cc])
-        .map((a) => a.toLowerCase()),
-    );
-    if (!input.trustSender && !onThread.has(input.from.toLowerCase())) {
-      const id = await quarantine(deps.prisma, {
+    if (!input.trustSender && !wasWrittenTo(thread, from)) {
+      const { id } = await quarantineEmail(deps.prisma, {
         threadId: input.threadId,
-        from: input.from,
+        from,
         subject: input.subject,
         body: input.body,
-        reason: "sender not on thread",
+        reason: "sender not written to",
         now,
       });
       throw invalidInput(
-        `${input.from} was not written to on ${input.threadId}. The message was kept in quarantine (${id}) for a person to look at.`,
+        `${from} was not written to on ${input.threadId}. The message was kept in quarantine (${id}) for a person to look at.`,
       );
     }
     return withLease(deps.pool, `vanpool:${thread.vanpool_id}`, async () => {
       const { message, created } = await createInbound(deps.prisma, {
         threadId: thread.thread_id,
-        from: input.from,
+        from,
         to: [deps.settings.email.from],
         subject: input.subject ?? `Re: ${thread.subject}`,
         body: input.body,
@@ -246,7 +245,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
       if (record.status !== "pending_reply") {
         const action = isClosed(record.status) ? "reply.after_close" : "reply.held_for_human";
         await recordEvent(deps.prisma, {
-          actor: `email:${input.from}`,
+          actor: `email:${from}`,
           action,
           subjectType: "case",
           subjectId: record.case_id,
@@ -257,7 +256,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
         await markRead(deps.prisma, message.message_id, now);
         const note = isClosed(record.status)
           ? `${record.case_id} is ${record.status}; the reply was recorded and flagged for a person. Nothing was reopened.`
-          : `${record.case_id} is in ${record.status}; the reply was recorded for the person reviewing it.`;
+          : `${record.case_id} is ${statusInWords(record.status)}; the reply was recorded for the person reviewing it.`;
         return {
           message_id: message.message_id,
           handled: false,
@@ -482,7 +481,8 @@ export function createCaseWorkflow(deps: AgentDeps) {
               ? { type: "edit", editedAction: { name: tool, args: { ...args, body: current.edited_body } } }
               : {
                   type: "reject",
-                  message: `Rejected by ${current.decided_by}${current.decision_reason ? `: ${current.decision_reason}` : ""}`,
+                  // "Rejected by ...": the agent (and a model) read this as the reviewer's rejection.
+                  message: `R${decisionBy(current).slice(1)}`,
                 };
       await withLease(deps.pool, `vanpool:${record.vanpool_id}`, async () => {
         await runAgentTurn(deps, {
@@ -497,7 +497,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
           if (after.status === "hitl_review") {
             await changeCase(deps.prisma, current.case_id, {
               status: "pending_reply",
-              why: `escalation reply ${current.status} by ${current.decided_by}${current.decision_reason ? `: ${current.decision_reason}` : ""}`,
+              why: `escalation reply ${decisionBy(current)}`,
               actor: `person:${current.decided_by}`,
               now,
               meta:
@@ -539,7 +539,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
       const why =
         approval.status === "approved"
           ? "No rider was removed: every rider to remove passes the checks now."
-          : `Cancellation rejected by ${approval.decided_by}${approval.decision_reason ? `: ${approval.decision_reason}` : ""}`;
+          : `Cancellation ${decisionBy(approval)}`;
       await changeCase(deps.prisma, approval.case_id, {
         status: "resolved",
         outcome: "resolved",

@@ -16,11 +16,13 @@ import {
   type KeptEmail,
   markWebhookProcessed,
   type QuarantinedRecord,
+  type QuarantineReason,
   quarantineEmail,
   recordDeliveryEvent,
   recordWebhookEvent,
 } from "../data/inbound-repository.js";
-import { canTransition, deadlineAfterReturn } from "../domain/case-lifecycle.js";
+import { canTransition, deadlineAfterReturn, statusInWords } from "../domain/case-lifecycle.js";
+import { redactPersonalDetails } from "../domain/redaction.js";
 import {
   createInboundMailbox,
   type InboundMailbox,
@@ -50,7 +52,7 @@ export interface InboundOutcome {
   outcome: string;
   case_id?: string;
   message_id?: string;
-  quarantined?: "unknown thread" | "sender not written to";
+  quarantined?: QuarantineReason;
 }
 
 const DELIVERY_EVENTS = new Set(["email.delivered", "email.bounced", "email.complained", "email.delivery_delayed"]);
@@ -140,7 +142,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
       details: { providerMessageId: emailId, rfcMessageId, replyText: extractReplyText(text).reply, attachments },
     });
     return {
-      outcome: `Reply ${result.message_id} on ${match.thread.case_id} (matched by ${match.by}); the case is ${result.status}. ${result.note}`,
+      outcome: `Reply ${result.message_id} on ${match.thread.case_id} (matched by ${match.by}); the case is ${statusInWords(result.status)}. ${result.note}`,
       case_id: match.thread.case_id,
       message_id: result.message_id,
     };
@@ -151,13 +153,13 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
       const read = await options.workflow.resumeUnreadReply(kept.message_id);
       return {
         outcome: read.handled
-          ? `Reply ${kept.message_id} on ${kept.case_id}, kept before but not yet read, is read now; the case is ${read.status}. ${read.note}`
+          ? `Reply ${kept.message_id} on ${kept.case_id}, kept before but not yet read, is read now; the case is ${statusInWords(read.status)}. ${read.note}`
           : `Already recorded as ${kept.message_id} on ${kept.case_id}.`,
         case_id: kept.case_id,
         message_id: kept.message_id,
       };
     }
-    const reason = kept.email.reason as NonNullable<InboundOutcome["quarantined"]>;
+    const reason = kept.email.reason as QuarantineReason;
     // The notice is posted once per key: this posts it only if the first attempt stopped before it.
     if (kept.email.status === "open") await announce(kept.email, reason);
     return { outcome: `Quarantined as ${kept.email.id}: ${reason}.`, message_id: kept.email.id, quarantined: reason };
@@ -167,7 +169,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
     email: ReceivedEmail,
     text: string,
     attachments: AttachmentRecord[],
-    reason: "unknown thread" | "sender not written to",
+    reason: QuarantineReason,
     thread?: ThreadRecord,
   ): Promise<InboundOutcome> {
     const kept = await quarantineEmail(deps.prisma, {
@@ -186,14 +188,14 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
     return { outcome: `Quarantined as ${kept.id}: ${reason}.`, message_id: kept.id, quarantined: reason };
   }
 
-  async function announce(kept: QuarantinedRecord, reason: NonNullable<InboundOutcome["quarantined"]>) {
+  async function announce(kept: QuarantinedRecord, reason: QuarantineReason) {
     const caseId = kept.thread_id ? (await findThread(deps.prisma, kept.thread_id))?.case_id : undefined;
     const why =
       reason === "unknown thread"
         ? "it does not answer any email Pool Patrol sent"
         : `it came from someone Pool Patrol did not write to about ${caseId}`;
     await options.notify?.(
-      `An email could not be matched to a case: ${why}. Subject: "${withoutAddresses(kept.subject ?? "")}". ` +
+      `An email could not be matched to a case: ${why}. Subject: "${redactPersonalDetails(kept.subject ?? "")}". ` +
         `It is kept as ${kept.id}; a person can attach it to a thread or discard it with \`poolpatrol quarantine\`.`,
       `quarantine:${kept.id}`,
     );
@@ -266,7 +268,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
     const why = `email to ${employee?.id ?? "a rider"} bounced: fix the address`;
     const record = await getCase(deps.prisma, caseId);
     if (record.status === "hitl_review" || !canTransition(record.status, "hitl_review"))
-      return `${caseId} stays ${record.status}.`;
+      return `${caseId} stays ${statusInWords(record.status)}.`;
     await changeCase(deps.prisma, caseId, {
       status: "hitl_review",
       details: why,
@@ -274,7 +276,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
       actor: "email:bounce",
       now: deps.now(),
     });
-    return `${caseId} moved to hitl_review: ${why}.`;
+    return `${caseId} is now ${statusInWords("hitl_review")}: ${why}.`;
   }
 
   return { handleWebhook, processInboundEvent };
@@ -292,10 +294,6 @@ function htmlToText(html: string): string {
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
     .trim();
-}
-
-function withoutAddresses(text: string): string {
-  return text.replace(/\S+@\S+/g, "(address)");
 }
 
 /** The inbound path as configured: Resend's receiving API or the local inbox, and the webhook secret. */

@@ -9,9 +9,6 @@ import { invalidInput, notFound } from "../errors.js";
 const STATES = ["created", "retry", "active", "completed", "failed", "cancelled"] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const JOBS_USAGE = `  jobs                          queues, jobs counted by state, failed jobs with their error
-  jobs retry JOB-ID             run a failed job again`;
-
 export async function jobsCommand(ctx: CliContext, args: string[]): Promise<string> {
   const [sub, id, ...extra] = args;
   if (sub === undefined) return jobsReport(ctx.db);

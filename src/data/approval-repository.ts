@@ -28,6 +28,14 @@ export interface ApprovalRecord {
   created_at: Date;
 }
 
+/**
+ * "rejected by U0ALICE: she still rides the van": a decision as the case's history records it.
+ * The one wording for who decided and why; `Rejected by ...` and `Cancellation rejected by ...` are built from it.
+ */
+export function decisionBy(approval: Pick<ApprovalRecord, "status" | "decided_by" | "decision_reason">): string {
+  return `${approval.status} by ${approval.decided_by}${approval.decision_reason ? `: ${approval.decision_reason}` : ""}`;
+}
+
 type Row = Prisma.ApprovalRequestGetPayload<object>;
 const toRecord = (r: Row): ApprovalRecord => ({
   approval_id: r.id,

@@ -1,5 +1,5 @@
-// Email threads (one per case) and their messages, plus the quarantine for inbound
-// mail that matches no thread or sender.
+// Email threads (one per case) and their messages (the quarantine for inbound mail that
+// matches no thread or sender is in inbound-repository.ts).
 
 import { type CaseStatus, CLOSED_STATUSES, type ReplyBucket } from "../domain/case-lifecycle.js";
 import { newId } from "../domain/ids.js";
@@ -251,24 +251,6 @@ export async function setClassification(
 /** An inbound message's handling finished: a redelivery of the email finds it read. */
 export async function markRead(prisma: PrismaClient, messageId: string, now: Date): Promise<void> {
   await prisma.message.updateMany({ where: { id: messageId, readAt: null }, data: { readAt: now } });
-}
-
-export async function quarantine(
-  prisma: PrismaClient,
-  input: { threadId?: string; from: string; subject?: string; body: string; reason: string; now: Date },
-): Promise<string> {
-  const row = await prisma.quarantinedEmail.create({
-    data: {
-      id: newId("message"),
-      threadId: input.threadId ?? null,
-      fromAddress: input.from,
-      subject: input.subject ?? null,
-      body: input.body,
-      reason: input.reason,
-      receivedAt: input.now,
-    },
-  });
-  return row.id;
 }
 
 type ThreadRow = Awaited<ReturnType<PrismaClient["emailThread"]["findFirst"]>> & { messages: MessageRow[] };

@@ -57,45 +57,51 @@ export interface QuarantinedRecord {
   received_at: Date;
 }
 
-/** Keeps the email once per provider id: a redelivery, or two replicas racing, read the row kept first. */
+/** Why an email waits in quarantine for a person. */
+export type QuarantineReason = "unknown thread" | "sender not written to";
+
+/**
+ * Keeps an email no thread or sender matches: the one writer of the quarantine, for the inbound
+ * email path and for a reply handed to the workflow directly. With a provider id it is kept once:
+ * a redelivery, or two replicas racing, read the row kept first.
+ */
 export async function quarantineEmail(
   prisma: PrismaClient,
   input: {
-    providerMessageId: string;
+    providerMessageId?: string;
     from: string;
-    to: string[];
-    subject: string;
+    to?: string[];
+    subject?: string;
     body: string;
-    reason: string;
-    headers: Record<string, string>;
-    attachments: AttachmentRecord[];
+    reason: QuarantineReason;
+    headers?: Record<string, string>;
+    attachments?: AttachmentRecord[];
     threadId?: string;
     now: Date;
   },
 ): Promise<QuarantinedRecord> {
   // The same email again (a redelivery after processing failed) is the one kept the first time.
-  const messageId = input.headers["message-id"];
+  const messageId = input.headers?.["message-id"];
   const kept =
     messageId &&
     (await prisma.quarantinedEmail.findFirst({ where: { headers: { path: ["message-id"], equals: messageId } } }));
   if (kept) return toQuarantined(kept);
-  await prisma.quarantinedEmail.createMany({
-    data: {
-      // A message id: assigning it to a thread later keeps the same id.
-      id: newId("message"),
-      providerMessageId: input.providerMessageId,
-      threadId: input.threadId ?? null,
-      fromAddress: input.from,
-      toAddresses: input.to,
-      subject: input.subject,
-      body: input.body,
-      reason: input.reason,
-      headers: input.headers,
-      attachments: input.attachments as object[],
-      receivedAt: input.now,
-    },
-    skipDuplicates: true,
-  });
+  const data = {
+    // A message id: assigning it to a thread later keeps the same id.
+    id: newId("message"),
+    providerMessageId: input.providerMessageId ?? null,
+    threadId: input.threadId ?? null,
+    fromAddress: input.from,
+    toAddresses: input.to ?? [],
+    subject: input.subject ?? null,
+    body: input.body,
+    reason: input.reason,
+    headers: input.headers ?? {},
+    attachments: (input.attachments ?? []) as object[],
+    receivedAt: input.now,
+  };
+  if (!input.providerMessageId) return toQuarantined(await prisma.quarantinedEmail.create({ data }));
+  await prisma.quarantinedEmail.createMany({ data, skipDuplicates: true });
   return toQuarantined(
     await prisma.quarantinedEmail.findUniqueOrThrow({ where: { providerMessageId: input.providerMessageId } }),
   );

@@ -1,4 +1,4 @@
-// Where a case alert or an approval card lives in Slack (channel and message ts).
+// Where a case alert lives in Slack (channel and message ts).
 import type { PrismaClient } from "./prisma.js";
 
 export interface SlackLocation {
@@ -8,16 +8,5 @@ export interface SlackLocation {
 
 export async function findCaseAlertLocation(prisma: PrismaClient, caseId: string): Promise<SlackLocation | undefined> {
   const row = await prisma.case.findUnique({ where: { id: caseId }, select: { slackChannel: true, slackTs: true } });
-  return row?.slackChannel && row.slackTs ? { channel: row.slackChannel, ts: row.slackTs } : undefined;
-}
-
-export async function findApprovalCardLocation(
-  prisma: PrismaClient,
-  approvalId: string,
-): Promise<SlackLocation | undefined> {
-  const row = await prisma.approvalRequest.findUnique({
-    where: { id: approvalId },
-    select: { slackChannel: true, slackTs: true },
-  });
   return row?.slackChannel && row.slackTs ? { channel: row.slackChannel, ts: row.slackTs } : undefined;
 }

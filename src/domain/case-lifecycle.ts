@@ -143,14 +143,28 @@ export function checksToReAudit(failedChecks: readonly CheckKind[], mentioned?: 
   return failedChecks.length > 0 ? [...failedChecks] : ["location", "shift"];
 }
 
-/** Each status as people read it, in Slack and the CLI. */
-export const STATUS_LABEL: Record<string, string> = {
-  open: "Open",
-  verification: "Verifying",
-  pending_reply: "Waiting for riders",
-  re_audit: "Re-auditing",
-  hitl_review: "Needs a person",
-  pre_cancel: "Cancellation pending",
-  resolved: "Resolved",
-  cancelled: "Cancelled",
+/**
+ * Each status in the words people read, the one definition: `label` heads a list or a field in Slack
+ * and the CLI ("Needs a person"); `words` ends a sentence ("CASE-1 is waiting for a person to review it").
+ */
+const STATUS_WORDING: Record<CaseStatus, { label: string; words: string }> = {
+  open: { label: "Open", words: "open" },
+  verification: { label: "Verifying", words: "being verified" },
+  pending_reply: { label: "Waiting for riders", words: "waiting for the riders' replies" },
+  re_audit: { label: "Re-auditing", words: "being re-audited" },
+  hitl_review: { label: "Needs a person", words: "waiting for a person to review it" },
+  pre_cancel: { label: "Cancellation pending", words: "waiting for an approver to decide on cancellation" },
+  resolved: { label: "Resolved", words: "resolved" },
+  cancelled: { label: "Cancelled", words: "cancelled" },
 };
+
+/** Each status as people read it, in Slack and the CLI. */
+export const STATUS_LABEL: Record<string, string> = Object.fromEntries(
+  Object.entries(STATUS_WORDING).map(([status, { label }]) => [status, label]),
+);
+
+/** A status as a sentence says it, after "is": "waiting for the riders' replies"; never a snake_case name. */
+export function statusInWords(status: string | null | undefined): string {
+  if (!status) return "unknown";
+  return STATUS_WORDING[status as CaseStatus]?.words ?? status.replace(/_/g, " ");
+}

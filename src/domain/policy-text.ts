@@ -1,5 +1,8 @@
 // The program's rules in the words riders and auditors read, from the policy a check recorded.
 
+/** Where riders appeal a decision, as the policy (policy/program-policy.md, "Appeals") says. */
+export const APPEAL_ADDRESS = "vanpool-program@northwind.example";
+
 /** 60 -> "an hour", 90 -> "90 minutes", 120 -> "2 hours" */
 export function toleranceText(minutes: number): string {
   if (minutes === 60) return "an hour";

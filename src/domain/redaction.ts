@@ -1,6 +1,10 @@
-// What a channel may read of a rider's words or a recorded finding: street addresses, phone
-// numbers and email addresses are replaced by what they are, and a full ZIP code keeps only
-// its first three digits. Every place Slack shows a rider's words or a finding uses this.
+// What a channel may read of a rider's words or a recorded finding, the one rule: street addresses,
+// phone numbers and email addresses are replaced by what they are, a ZIP code keeps only its first
+// three digits (959xx), and exact distances become bands. The program's own address (where riders
+// appeal) and places named as public (a van's work site, its pickup) are shown as they are.
+// Every place Slack shows a rider's words, a finding or a home uses this.
+import { distanceBand } from "./geo.js";
+import { APPEAL_ADDRESS } from "./policy-text.js";
 
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 const PHONE = /(?:\+?1[\s.-]?)?(?:\(\d{3}\)|\b\d{3})[\s.-]?\d{3}[\s.-]?\d{4}\b/g;
@@ -12,13 +16,51 @@ const STREET = new RegExp(
   "gi",
 );
 const PO_BOX = /\bP\.?\s?O\.?\s+Box\s+\d+/gi;
-const ZIP = /\b(ZIP\s*)(\d{3})\d{2}\b/gi;
+/** A five-digit number on its own ("ZIP 95131", "Hayward 94544", "CA 95670-1234"), not part of an id like P-30078. */
+const ZIP = /(?<![\w.$-])(\d{3})\d{2}(?:-\d{4})?(?![\w.]|-\d)/g;
+/** The program's own addresses: never redacted. */
+const PROGRAM_ADDRESSES = [APPEAL_ADDRESS];
 
-export function redactPersonalDetails(text: string): string {
-  return text
-    .replace(EMAIL, "[email address]")
-    .replace(PO_BOX, "[street address]")
-    .replace(STREET, "[street address]")
-    .replace(PHONE, "[phone number]")
-    .replace(ZIP, "$1$2xx");
+/** 95131 -> "951xx"; anything else -> "unknown ZIP". */
+export function zip3(zip: string | null | undefined): string {
+  return zip && /^\d{5}$/.test(zip) ? `${zip.slice(0, 3)}xx` : "unknown ZIP";
+}
+
+/** A rider's words (or anything they may have written): no personal details; the program's address stays. */
+export function redactPersonalDetails(text: string, keep: (string | null | undefined)[] = []): string {
+  return shielded(text, [...PROGRAM_ADDRESSES, ...keep], (t) =>
+    t
+      .replace(EMAIL, "[email address]")
+      .replace(PO_BOX, "[street address]")
+      .replace(STREET, "[street address]")
+      .replace(PHONE, "[phone number]")
+      .replace(ZIP, "$1xx"),
+  );
+}
+
+/**
+ * A finding or a check's reasoning: no personal details, and exact distances become bands (the policy's
+ * limit stays). Addresses in `publicAddresses` (the van's work site and pickup: places, not anyone's
+ * home) are shown as they are.
+ */
+export function redactFinding(text: string, publicAddresses: (string | null | undefined)[] = []): string {
+  return bandDistances(redactPersonalDetails(text, publicAddresses));
+}
+
+/** Runs `redact` with each kept text replaced by a placeholder it cannot match, then puts them back. */
+function shielded(text: string, keep: (string | null | undefined)[], redact: (text: string) => string): string {
+  const kept = keep.filter((a): a is string => Boolean(a));
+  const hidden = kept.reduce((t, address, i) => t.split(address).join(`\uE000${i}\uE000`), text);
+  return redact(hidden).replace(/\uE000(\d+)\uE000/g, (_, i: string) => kept[Number(i)]!);
+}
+
+function bandDistances(text: string): string {
+  return text.replace(
+    /\b(?:about |roughly |~)?(\d+(?:\.\d+)?) ?(?:mi|miles)\b/g,
+    (found, miles: string, at: number, all: string) =>
+      // The policy's limit is a rule, not a rider's distance.
+      /(limit|within|threshold|limit is|limit of)\s*$/i.test(all.slice(Math.max(0, at - 12), at))
+        ? found
+        : distanceBand(Number(miles)),
+  );
 }

@@ -3,9 +3,9 @@
 // what the question is after, and a van's work site is a place that may be shown.
 import { describe, expect, it } from "vitest";
 import { findPolicySections, relevantSentences } from "../../src/agents/conversation/policy-search.js";
-import { redactFinding } from "../../src/agents/conversation/redact.js";
 import { type RosterEntry, understand, vanpoolNamedIn } from "../../src/agents/conversation/understand.js";
 import { loadPolicy } from "../../src/agents/outreach/policy.js";
+import { redactFinding } from "../../src/domain/redaction.js";
 
 const roster: RosterEntry[] = [
   {

@@ -74,7 +74,7 @@ describe("a case from audit to decisions", () => {
       "--body",
       "This is ridiculous. I've ridden this van for six years and I want to talk to a manager.",
     ]);
-    expect(replied).toMatch(/hitl_review/);
+    expect(replied).toMatch(/the case is waiting for a person to review it\./);
     const approval = await pendingFor(caseId);
     expect(await ok(["approvals"])).toContain(approval.id);
 

@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
   assertTransition,
+  CASE_STATUSES,
   checksToReAudit,
   decideAfterAudit,
   decideAfterReAudit,
   isReplyOverdue,
   outreachTemplate,
   replyDeadline,
+  STATUS_LABEL,
+  statusInWords,
 } from "../../src/domain/case-lifecycle.js";
 
 describe("case lifecycle", () => {
@@ -57,5 +60,17 @@ describe("case lifecycle", () => {
     expect(outreachTemplate(["location", "shift"])).toBe("both_mismatch");
     expect(checksToReAudit(["location", "shift"], "location")).toEqual(["location"]);
     expect(checksToReAudit(["shift"])).toEqual(["shift"]);
+  });
+});
+
+describe("status wording", () => {
+  it("gives every status a label and sentence words, and never a snake_case name", () => {
+    for (const status of CASE_STATUSES) {
+      expect(STATUS_LABEL[status]).toMatch(/^[A-Z][a-z' -]+$/);
+      expect(statusInWords(status)).toMatch(/^[a-z' -]+$/);
+    }
+    expect(`CASE-1 is ${statusInWords("hitl_review")}`).toBe("CASE-1 is waiting for a person to review it");
+    expect(STATUS_LABEL.hitl_review).toBe("Needs a person");
+    expect(statusInWords("some_new_status")).toBe("some new status");
   });
 });

@@ -243,6 +243,20 @@ describe("mail that matches no thread or sender is quarantined for a person", ()
     expect(String(posts[1]!.text)).toContain(thread.case_id);
   });
 
+  it("a stranger's reply handed to the workflow directly waits with the same reason as over the webhook", async () => {
+    const thread = await threadOf("VP-102");
+    const body = "Handed in directly: I heard Maribel moved.";
+    await expect(
+      workflow().receiveReply({ threadId: thread.thread_id, from: "stranger@elsewhere.example", body }),
+    ).rejects.toThrow(/stranger@elsewhere\.example was not written to .* kept in quarantine/);
+    const held = await db.prisma.quarantinedEmail.findFirstOrThrow({ where: { body } });
+    expect([held.status, held.reason, held.threadId]).toEqual(["open", "sender not written to", thread.thread_id]);
+    const people = { prisma: db.prisma, workflow: workflow(), now: () => new Date() };
+    expect(await quarantineCommand(people, ["list"])).toMatch(
+      new RegExp(`${held.id} .*from stranger@elsewhere\\.example .*\\(sender not written to\\)`),
+    );
+  });
+
   it("a person attaches one to its thread and discards the other, each once", async () => {
     const people = { prisma: db.prisma, workflow: workflow(), now: () => new Date() };
     const { thread, held } = await quarantineTwo("Another carpool question");
@@ -262,6 +276,44 @@ describe("mail that matches no thread or sender is quarantined for a person", ()
     const after = await quarantineCommand(people, ["list"]);
     expect(after).not.toContain(unknownId);
     expect(after).not.toContain(strangerId);
+  });
+});
+
+describe("a rider's address written with a name and in capitals", () => {
+  it("is the rider's reply, not a stranger's, by the webhook and by the workflow alike", async () => {
+    await db.prisma.employee.update({
+      where: { id: "EMP-1054" },
+      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+    });
+    expect(await workflow().auditVanpool("VP-114")).toMatchObject({ status: "pending_reply" });
+    const thread = await threadOf("VP-114");
+    const rider = thread.messages.find((m) => m.direction === "outbound")!.to[0]!;
+    const written = `  Rider Of VP-114 <${rider.toUpperCase()}> `;
+
+    const direct = await workflow().receiveReply({
+      threadId: thread.thread_id,
+      from: written,
+      body: "Yes, I moved to Redding in September.",
+    });
+    const email = stub.receive({
+      from: written,
+      to: [plus(thread.thread_id)],
+      subject: `Re: ${thread.subject}`,
+      text: "Sending this again in case the first one got lost.",
+    });
+    const { body: overWebhook } = await postWebhook(webhook, receivedEvent(email));
+
+    expect(overWebhook).not.toHaveProperty("quarantined");
+    expect(overWebhook).toMatchObject({ case_id: thread.case_id });
+    const replies = await db.prisma.message.findMany({
+      where: { id: { in: [direct.message_id, String(overWebhook.message_id)] } },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(replies.map((m) => [m.id, m.threadId, m.fromAddress])).toEqual([
+      [direct.message_id, thread.thread_id, rider],
+      [overWebhook.message_id, thread.thread_id, rider],
+    ]);
+    expect(await db.prisma.quarantinedEmail.count({ where: { threadId: thread.thread_id } })).toBe(0);
   });
 });
 

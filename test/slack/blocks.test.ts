@@ -2,8 +2,11 @@
 // and cards that stay within Slack's limits (checked by the local Slack's validator).
 import type http from "node:http";
 import { describe, expect, it } from "vitest";
+import { loadPolicy } from "../../src/agents/outreach/policy.js";
+import { escalationDraft } from "../../src/agents/outreach/templates.js";
 import type { ApprovalRecord } from "../../src/data/approval-repository.js";
-import { redactPersonalDetails } from "../../src/domain/redaction.js";
+import { APPEAL_ADDRESS } from "../../src/domain/policy-text.js";
+import { redactFinding, redactPersonalDetails } from "../../src/domain/redaction.js";
 import { validateBlocks, validateView } from "../../src/sandbox/slack/block-kit.js";
 import { crossSiteRefusal } from "../../src/sandbox/ui-routes.js";
 import { approvalCard } from "../../src/slack/blocks/approval-card.js";
@@ -23,7 +26,31 @@ describe("redactPersonalDetails", () => {
     ],
     ["mail dana.r+van@example.co.uk", "mail [email address]"],
     ["my ZIP 95131 is right", "my ZIP 951xx is right"],
+    ["I live in Hayward 94544 now", "I live in Hayward 945xx now"],
+    ["Elk Grove, CA 95758-1234", "Elk Grove, CA 957xx"],
+    ["P-30078 rides with EMP-1054 since 2019", "P-30078 rides with EMP-1054 since 2019"],
+    [
+      "appeal to vanpool-program@northwind.example, not maribel@northwind.example",
+      "appeal to vanpool-program@northwind.example, not [email address]",
+    ],
   ])("%j", (text, redacted) => expect(redactPersonalDetails(text)).toBe(redacted));
+
+  it("keeps the appeal address in a drafted answer a person reviews on the card", () => {
+    const draft = escalationDraft({ first_name: "Maribel", vanpool_id: "VP-102" });
+    expect(redactPersonalDetails(draft.body)).toContain(`writing to ${APPEAL_ADDRESS}.`);
+    // The address the policy gives riders to appeal to.
+    expect(loadPolicy().find((s) => s.heading === "Appeals")!.text).toContain(APPEAL_ADDRESS);
+  });
+
+  it("shows a finding's home ZIP as ZIP3, as a rider's words, but the van's work site as it is", () => {
+    const finding =
+      "Omar's home (Tracy, CA 95376) is 58.2 mi from the pickup at 2450 Orchard Pkwy, San Jose, CA 95131.";
+    const shown = redactFinding(finding, ["2450 Orchard Pkwy, San Jose, CA 95131"]);
+    expect(shown).toContain("Tracy, CA 953xx");
+    expect(shown).toContain("2450 Orchard Pkwy, San Jose, CA 95131");
+    expect(shown).not.toContain("58.2");
+    expect(redactPersonalDetails("Tracy, CA 95376")).toBe("Tracy, CA 953xx");
+  });
 
   it("leaves ordinary sentences alone", () => {
     for (const text of ["I work 4 days a week on Day Shift", "It's 62 miles, 3 weeks ago", "Shift starts 06:00"])

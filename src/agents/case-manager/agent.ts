@@ -8,6 +8,7 @@ import {
   decideAfterAudit,
   decideAfterReAudit,
   type ReAuditTrigger,
+  statusInWords,
 } from "../../domain/case-lifecycle.js";
 import type { CheckKind, Verdict } from "../../domain/specialist-result.js";
 import type { AgentDeps } from "../deps.js";
@@ -77,7 +78,7 @@ export function caseManagerRules(turn: Turn): ToolCallPlan[] | { final: string }
       return [
         {
           name: "close_case",
-          args: { case_id: caseId, reason: `Cancellation rejected by a reviewer: ${String(cancellation.content)}` },
+          args: { case_id: caseId, reason: cancellationRejection(String(cancellation.content)) },
         },
       ];
     return { final: `${caseId}: resolved; the reviewer overrode the cancellation.` };
@@ -108,7 +109,7 @@ export function caseManagerRules(turn: Turn): ToolCallPlan[] | { final: string }
     }
     if (decision.email && !turn.called.includes("run_outreach"))
       return [{ name: "run_outreach", args: { case_id: caseId, purpose: "initial" } }];
-    return { final: `${caseId}: opened as ${decision.status}.` };
+    return { final: `${caseId}: opened, ${statusInWords(decision.status)}.` };
   }
 
   if (task.task === "audit") return manualReAudit(turn, task);
@@ -214,7 +215,7 @@ function reAudit(turn: Turn, task: CaseManagerTask, trigger: ReAuditTrigger): To
       },
     ];
   }
-  return { final: `${current.case_id}: ${decision.status} after the ${trigger} re-audit.` };
+  return { final: `${current.case_id}: ${statusInWords(decision.status)} after the ${trigger} re-audit.` };
 }
 
 /** An audit asked for on a vanpool whose case is open: fresh evidence, closed if it now passes. */
@@ -231,7 +232,7 @@ function manualReAudit(turn: Turn, task: CaseManagerTask): ToolCallPlan[] | { fi
       return [{ name: "close_case", args: { case_id: current.case_id, reason: "A new audit passes both checks." } }];
     return { final: `${current.case_id}: resolved, both checks now pass.` };
   }
-  return { final: `${current.case_id}: still ${current.status}; the new evidence is stored.` };
+  return { final: `${current.case_id}: still ${statusInWords(current.status)}; the new evidence is stored.` };
 }
 
 function specialistCall(check: CheckKind, vanpoolId: string, caseId: string | null): ToolCallPlan {
@@ -257,4 +258,12 @@ export function createCaseManagerAgent(deps: AgentDeps): BuiltAgent {
     ],
   });
   return { agentName: "case_manager", promptVersion: CASE_MANAGER_PROMPT_VERSION, agent, model };
+}
+
+/**
+ * The resolution of a rejected cancellation, in the words the workflow uses when it closes the case itself:
+ * "Rejected by U0ALICE: reason" -> "Cancellation rejected by U0ALICE: reason"; any other message as it is.
+ */
+export function cancellationRejection(message: string): string {
+  return /^Rejected by /.test(message) ? `Cancellation r${message.slice(1)}` : message;
 }

@@ -15,7 +15,6 @@ import { keepRecentQuestions } from "./recent-turns.js";
 import { type ConversationTask, conversationRules } from "./rules.js";
 import { type ConversationActions, createConversationTools } from "./tools.js";
 
-export const CONVERSATION_PROMPT_VERSION = "case-manager-conversation-v1";
 const SYSTEM_PROMPT = `You are Pool Patrol's Case Manager, answering auditors in Slack about vanpool audit cases.
 Each user message is JSON: {"question", "case_id", "vanpool_id"} where case_id is the case whose thread this is (may be null) and vanpool_id a vanpool the question names by its name (may be absent).
 - Facts come only from your tools. Call case_overview first (or vanpool_overview / program_figures) to learn the case and its riders' names and ids; then the tools the question needs. Never guess a fact.

@@ -15,15 +15,14 @@ import {
   type LatestResults,
   type StoredResult,
 } from "../../data/verification-repository.js";
-import { CASE_STATUSES, isClosed, MAX_RE_AUDITS, replyDeadline } from "../../domain/case-lifecycle.js";
+import { CASE_STATUSES, isClosed, MAX_RE_AUDITS, replyDeadline, statusInWords } from "../../domain/case-lifecycle.js";
 import { distanceBand } from "../../domain/geo.js";
-import { redactPersonalDetails } from "../../domain/redaction.js";
+import { redactFinding, redactPersonalDetails, zip3 } from "../../domain/redaction.js";
 import { describeSchedule } from "../../domain/schedule.js";
 import { type CheckKind, plural } from "../../domain/specialist-result.js";
 import { actorWords } from "../../slack/blocks/trail.js";
 import { loadPolicy, type PolicySection } from "../outreach/policy.js";
 import { findPolicySections, relevantSentences } from "./policy-search.js";
-import { redactFinding } from "./redact.js";
 import { namedSubject, nameSearchWords, type RosterEntry, riderName, vanpoolNamedIn } from "./understand.js";
 
 export interface FactsDeps {
@@ -43,16 +42,6 @@ export interface CaseFacts extends Facts {
   roster: RosterEntry[];
 }
 
-export const STATUS_WORDS: Record<string, string> = {
-  open: "open",
-  verification: "being verified",
-  pending_reply: "waiting for the riders' replies",
-  re_audit: "being re-audited",
-  hitl_review: "waiting for a person to review it",
-  pre_cancel: "waiting for an approver to decide on cancellation",
-  resolved: "resolved",
-  cancelled: "cancelled",
-};
 const REASON_WORDS: Record<string, string> = {
   location_mismatch: "the location check failed (home too far from the pickup)",
   shift_mismatch: "the shift check failed (shift does not match the van's hours)",
@@ -113,7 +102,7 @@ export async function caseOverview(deps: FactsDeps, caseId: string): Promise<Cas
   timeline.sort((a, b) => a[0].getTime() - b[0].getTime());
   const flaggedNames = record.flagged.map((id) => nameOf(people, id));
   const text = [
-    `*${caseId}* (${van?.name ? `${van.name}, ` : ""}${record.vanpool_id}) is ${STATUS_WORDS[record.status]}${record.outcome ? ` (outcome: ${record.outcome})` : ""}.`,
+    `*${caseId}* (${van?.name ? `${van.name}, ` : ""}${record.vanpool_id}) is ${statusInWords(record.status)}${record.outcome ? ` (outcome: ${record.outcome})` : ""}.`,
     `Opened ${day(deps, record.created_at)} because ${REASON_WORDS[record.reason]}.`,
     flaggedNames.length ? `Flagged: ${flaggedNames.join(", ")}.` : "No rider is flagged.",
     `Re-audits so far: ${record.re_audit_count} of ${MAX_RE_AUDITS}.`,
@@ -138,7 +127,7 @@ function eventWords(
   const who = actorWords(actor);
   switch (action) {
     case "case.status_changed":
-      return `now ${STATUS_WORDS[String(details.to)] ?? details.to}${details.why ? ` (${redactPersonalDetails(String(details.why))})` : ""}`;
+      return `now ${statusInWords(String(details.to))}${details.why ? ` (${redactPersonalDetails(String(details.why))})` : ""}`;
     case "approval.approved":
     case "approval.edited":
     case "approval.rejected":
@@ -274,7 +263,7 @@ function riderLine(check: CheckKind, result: StoredResult, id: string, people: P
     if (!profile || !distance) return `• ${who}: not part of this location check.`;
     const miles = distance.distance_miles as number | null;
     const zip = String(profile.home_zip ?? "");
-    const home = `${profile.home_city ?? "unknown city"} (${/^\d{5}$/.test(zip) ? `${zip.slice(0, 3)}xx` : "ZIP unknown"})`;
+    const home = `${profile.home_city ?? "unknown city"} (${zip3(zip)})`;
     return `• ${who}: ${verdictWord(distance.verdict)}. Home in ${home}, ${miles === null ? "distance unknown" : distanceBand(miles)} from the pickup (limit ${distance.threshold_miles} mi).`;
   }
   const shift = result.evidence.find((e) => e.type === "employee_shift" && e.employee_id === id);
@@ -398,7 +387,7 @@ export async function nextSteps(deps: FactsDeps, caseId: string): Promise<Facts>
       text = `${caseId} was ${record.status} on ${day(deps, record.resolved_at ?? record.updated_at)}; nothing further happens on it. A later audit of ${record.vanpool_id} would open a new case.`;
       break;
     default:
-      text = `${caseId} is ${STATUS_WORDS[record.status]}; the Case Manager moves it on as soon as that finishes.`;
+      text = `${caseId} is ${statusInWords(record.status)}; the Case Manager moves it on as soon as that finishes.`;
   }
   return { text, sources };
 }
@@ -441,7 +430,7 @@ export async function vanpoolOverview(deps: FactsDeps, vanpoolId: string): Promi
     ...(van.operating_schedule ? [`The van runs ${describeSchedule(van.operating_schedule)}.`] : []),
     `Latest checks: ${checks}.`,
     cases.length
-      ? `Cases: ${cases.map((c) => `${c.case_id} ${STATUS_WORDS[c.status]}`).join("; ")}.`
+      ? `Cases: ${cases.map((c) => `${c.case_id} ${statusInWords(c.status)}`).join("; ")}.`
       : "No case has ever been opened on it.",
   ].join("\n");
   const sources = [`vanpool record ${vanpoolId}`, ...(cases.length ? ["case records"] : [])];
@@ -460,7 +449,7 @@ export async function programFacts(deps: FactsDeps): Promise<Facts> {
   const waitingForPerson = (byStatus.hitl_review ?? 0) + (byStatus.pre_cancel ?? 0);
   const text = [
     `${plural(open, "open case")}: ${
-      openStatuses.map((status) => `${byStatus[status]} ${STATUS_WORDS[status]}`).join(", ") || "none"
+      openStatuses.map((status) => `${byStatus[status]} ${statusInWords(status)}`).join(", ") || "none"
     }.`,
     `${waitingForPerson} case${waitingForPerson === 1 ? " waits" : "s wait"} for a person; ${pending.length} approval card${pending.length === 1 ? " is" : "s are"} pending.`,
     `Closed: ${byStatus.resolved ?? 0} resolved, ${byStatus.cancelled ?? 0} cancelled.`,
@@ -483,7 +472,7 @@ export async function approvalPointer(deps: FactsDeps, caseId: string, wanted: "
       sources,
     };
   return {
-    text: `No card is waiting on ${caseId}, so there is nothing to ${wanted} yet (it is ${STATUS_WORDS[record.status]}). A cancellation card opens only when the checks still fail after the reply deadline or after ${MAX_RE_AUDITS} re-audits. An approver can say _re-check_ to audit it again now. ${never}`,
+    text: `No card is waiting on ${caseId}, so there is nothing to ${wanted} yet (it is ${statusInWords(record.status)}). A cancellation card opens only when the checks still fail after the reply deadline or after ${MAX_RE_AUDITS} re-audits. An approver can say _re-check_ to audit it again now. ${never}`,
     sources: [...sources, "case lifecycle rules"],
   };
 }

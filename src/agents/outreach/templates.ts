@@ -1,7 +1,7 @@
 // The emails Pool Patrol sends, as plain text a rider would be glad to receive.
 // Each email is about one rider and carries only that rider's own facts: a check
 // appears in RiderFacts only when it fails for that rider.
-import { toleranceText } from "../../domain/policy-text.js";
+import { APPEAL_ADDRESS, toleranceText } from "../../domain/policy-text.js";
 
 export interface RiderFacts {
   first_name: string;
@@ -168,7 +168,7 @@ export function escalationDraft(f: Pick<RiderFacts, "first_name" | "vanpool_id">
     body: [
       `Hi ${f.first_name},`,
       "Thank you for your message, and we are sorry for any frustration. A member of the vanpool program team is reviewing your case personally, and nothing will change for your membership while they do.",
-      "If you have documents that show your current address or schedule, you are welcome to reply with them. You can also appeal any decision within 14 days by writing to vanpool-program@northwind.example.",
+      `If you have documents that show your current address or schedule, you are welcome to reply with them. You can also appeal any decision within 14 days by writing to ${APPEAL_ADDRESS}.`,
       SIGNATURE,
     ].join("\n\n"),
   };

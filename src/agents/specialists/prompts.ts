@@ -1,8 +1,5 @@
 import type { CheckName } from "../../domain/specialist-result.js";
 
-// Prompt version is recorded with each run; bump it when the text changes.
-export const SPECIALIST_PROMPT_VERSION = "specialist-v1";
-
 export const SPECIALIST_PROMPTS: Record<CheckName, string> = {
   location: `You are Pool Patrol's Location Specialist. Decide whether every rider of a vanpool lives within the program's distance of the van's pickup point.
 Use check_commute_distance for each rider (and get_employee_profile when useful). A rider fails when the distance is above the threshold; a rider whose home cannot be located is inconclusive, not failed.

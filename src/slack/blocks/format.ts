@@ -12,6 +12,9 @@ import type {
   SectionBlock,
 } from "@slack/types";
 import { distanceBand } from "../../domain/geo.js";
+import { zip3 } from "../../domain/redaction.js";
+
+export { zip3 };
 
 export interface SlackMessage {
   text: string;
@@ -28,10 +31,6 @@ export function truncate(text: string, limit: number): string {
 /** Escapes what Slack's mrkdwn treats as control characters in user-supplied text. */
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-export function zip3(zip: string | null | undefined): string {
-  return zip && /^\d{5}$/.test(zip) ? `${zip.slice(0, 3)}xx` : "unknown ZIP";
 }
 
 export function homeLabel(city: string | null | undefined, zip: string | null | undefined): string {

@@ -5,10 +5,10 @@
 // before the event is acknowledged, so a question Slack delivered is answered after a crash.
 import type { App } from "@slack/bolt";
 import { createConversation } from "../../../agents/conversation/agent.js";
-import { redactFinding } from "../../../agents/conversation/redact.js";
 import { findCaseBySlackThread, getCase } from "../../../data/case-repository.js";
 import { firstDelivery } from "../../../data/slack-event-repository.js";
 import { keptPost } from "../../../data/slack-post-repository.js";
+import { redactFinding } from "../../../domain/redaction.js";
 import type { CaseMessages } from "../../../slack/case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
 import { type Asked, type ConversationAction, queueSlackAction } from "../slack-actions.js";
