@@ -6,7 +6,7 @@
 import type { AgentDeps } from "../agents/deps.js";
 import { removalNoticeKey } from "../agents/outreach/removal-notices.js";
 import { retractionEmail } from "../agents/outreach/templates.js";
-import { type ApprovalRecord, getApproval } from "../data/approval-repository.js";
+import { getApproval } from "../data/approval-repository.js";
 import { undoMemberships } from "../data/cancellation-repository.js";
 import { withLease } from "../data/case-lease.js";
 import { getCase } from "../data/case-repository.js";

@@ -2,7 +2,8 @@
 import type { AgentDeps } from "../agents/deps.js";
 import { loadSettings, seedIfEmpty, withContext } from "../app/context.js";
 import { log } from "../app/log.js";
-import { type CaseManagerResult, createCaseWorkflow } from "../cases/case-workflow.js";
+import type { CaseManagerResult } from "../cases/case-manager-run.js";
+import { createCaseWorkflow } from "../cases/case-workflow.js";
 import { findOpenCase } from "../data/case-repository.js";
 import { type AuditSummary, auditAllVanpools, latestAudit } from "../verification/audit-service.js";
 import { out, UsageError } from "./command-kit.js";

@@ -2,7 +2,8 @@
 // Each works the case jobs it queues before it exits, so no bot needs to be running.
 
 import { loadSettings, withContext } from "../app/context.js";
-import { type CaseManagerResult, type CaseWorkflow, createCaseWorkflow } from "../cases/case-workflow.js";
+import type { CaseManagerResult } from "../cases/case-manager-run.js";
+import { type CaseWorkflow, createCaseWorkflow } from "../cases/case-workflow.js";
 import { createInboundEmail } from "../cases/inbound-reply.js";
 import { getApproval } from "../data/approval-repository.js";
 import { isId } from "../domain/ids.js";

@@ -4,7 +4,8 @@
 // person who asked. What the answer says comes from the stored check results, never from
 // what a model claimed.
 import type { WebClient } from "@slack/web-api";
-import type { CaseManagerResult, CaseWorkflow } from "../cases/case-workflow.js";
+import type { CaseManagerResult } from "../cases/case-manager-run.js";
+import type { CaseWorkflow } from "../cases/case-workflow.js";
 import type { PrismaClient } from "../data/prisma.js";
 import { findCaseAlertLocation } from "../data/slack-location-repository.js";
 import { findLatestResults, type LatestResults } from "../data/verification-repository.js";

@@ -1,0 +1,120 @@
+// One turn of the Case Manager on a task (an audit, a reply, a timeout): the rules model takes over when a
+// configured model fails, an interrupt becomes an approval request, and the result says where the case stands.
+// Every use case in this folder runs the Case Manager through it.
+import { randomUUID } from "node:crypto";
+import { type CaseManagerTask, createCaseManagerAgent } from "../agents/case-manager/agent.js";
+import type { AgentDeps } from "../agents/deps.js";
+import { type AgentTurn, runAgentTurn } from "../agents/run-agent.js";
+import { createApproval } from "../data/approval-repository.js";
+import { recordEvent } from "../data/audit-log.js";
+import { type CaseRecord, findCase, findCaseUpdatedSince, findOpenCase } from "../data/case-repository.js";
+import { caseJobs } from "../queue/queues.js";
+
+export interface CaseManagerResult {
+  vanpool_id: string;
+  case_id: string | null;
+  status: CaseRecord["status"] | null;
+  outcome: "verified" | "resolved" | "cancelled" | null;
+  reasoning: string;
+  tools_used: string[];
+  approval_id?: string;
+}
+
+export function caseThreadId(caseId: string): string {
+  return `case:${caseId}`;
+}
+
+export type CaseManagerRunner = ReturnType<typeof createCaseManagerRunner>;
+
+export function createCaseManagerRunner(deps: AgentDeps) {
+  const jobs = deps.jobs ? caseJobs(deps.jobs) : undefined;
+
+  /** Slack catches up with a case changed here, whichever process runs the bot. */
+  async function changed(caseId: string | null | undefined): Promise<void> {
+    if (caseId) await jobs?.syncCase(caseId);
+  }
+
+  async function runCaseManager(task: CaseManagerTask, threadId: string): Promise<CaseManagerResult> {
+    const started = deps.now();
+    let turn: AgentTurn;
+    const caseManager = createCaseManagerAgent(deps);
+    try {
+      turn = await runAgentTurn(deps, {
+        ...caseManager,
+        threadId,
+        caseId: task.case?.case_id,
+        vanpoolId: task.vanpool_id,
+        task: task as unknown as Record<string, unknown>,
+      });
+    } catch (error) {
+      const { model } = caseManager;
+      if (model.isRules) throw error;
+      // The model failed or timed out: the rules model takes the step over, and the trail says so.
+      await recordEvent(deps.prisma, {
+        actor: "agent:case_manager",
+        action: "agent.fallback_to_rules",
+        subjectType: task.case ? "case" : "vanpool",
+        subjectId: task.case?.case_id ?? task.vanpool_id,
+        at: deps.now(),
+        details: { model: model.name, error: (error as Error).message },
+      });
+      const rules = createCaseManagerAgent({
+        ...deps,
+        settings: { ...deps.settings, models: { ...deps.settings.models, case_manager: "rules" } },
+      });
+      turn = await runAgentTurn(deps, {
+        ...rules,
+        threadId: `${threadId}~rules-${randomUUID().slice(0, 8)}`,
+        caseId: task.case?.case_id,
+        vanpoolId: task.vanpool_id,
+        task: task as unknown as Record<string, unknown>,
+      });
+    }
+    let approvalId: string | undefined;
+    if (turn.interrupt) {
+      const request = turn.interrupt.actionRequests[0]!;
+      const caseId = String(request.args.case_id ?? task.case?.case_id);
+      const approval = await createApproval(deps.prisma, {
+        kind: "cancellation",
+        caseId,
+        payload: { ...request.args, tool: request.name },
+        graphThreadId: threadId,
+        interruptId: turn.interrupt.id,
+        actor: "agent:case_manager",
+        now: deps.now(),
+      });
+      approvalId = approval.approval_id;
+    }
+    const record = task.case
+      ? await findCase(deps.prisma, task.case.case_id)
+      : await latestCaseSince(task.vanpool_id, started);
+    return {
+      vanpool_id: task.vanpool_id,
+      case_id: record?.case_id ?? null,
+      status: record?.status ?? null,
+      outcome: record ? record.outcome : "verified",
+      reasoning:
+        turn.finalText || (turn.interrupt ? "Waiting for a person to approve or reject the cancellation." : ""),
+      tools_used: turn.toolCalls,
+      ...(approvalId ? { approval_id: approvalId } : {}),
+    };
+  }
+
+  async function latestCaseSince(vanpoolId: string, since: Date): Promise<CaseRecord | undefined> {
+    const open = await findOpenCase(deps.prisma, vanpoolId);
+    if (open) return open;
+    return findCaseUpdatedSince(deps.prisma, vanpoolId, since);
+  }
+
+  function taskCase(record: CaseRecord): CaseManagerTask["case"] {
+    return {
+      case_id: record.case_id,
+      status: record.status,
+      failed_checks: record.failed_checks,
+      flagged: record.flagged,
+      re_audit_count: record.re_audit_count,
+    };
+  }
+
+  return { runCaseManager, taskCase, changed };
+}
