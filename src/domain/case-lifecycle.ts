@@ -1,4 +1,4 @@
-// Case lifecycle v1 (DESIGN.md) as a state machine. Every tool that changes a case
+// The case lifecycle (docs/case-lifecycle.md) as a state machine. Every tool that changes a case
 // asks this module first; nothing here does I/O.
 import type { CheckKind, Verdict } from "./specialist-result.js";
 

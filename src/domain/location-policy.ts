@@ -1,4 +1,4 @@
-// Location policy v1 (DESIGN.md): each rider must live within range of the pickup.
+// Location policy (docs/verification-policy.md): each rider must live within range of the pickup.
 // Points and distances are measured beforehand (see src/verification); this module
 // only decides.
 import type { LatLng } from "./geo.js";

@@ -1,4 +1,4 @@
-// Shift policy v1 (DESIGN.md): each rider must work a shift the van serves.
+// Shift policy (docs/verification-policy.md): each rider must work a shift the van serves.
 import {
   auditWeekDates,
   circularMinutes,

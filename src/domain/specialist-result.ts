@@ -1,4 +1,4 @@
-// The specialist contract of DESIGN.md, shared by both checks and by every consumer
+// The check-result contract (docs/verification-policy.md), shared by both checks and by every consumer
 // of stored results (CLI, evals, agents, Slack).
 
 export type Verdict = "pass" | "fail" | "inconclusive";
@@ -47,8 +47,6 @@ export interface VanpoolAudit {
   finished_at: Date;
 }
 
-export type CheckName = "location" | "shift";
-
-export function failedChecks(audit: Pick<VanpoolAudit, "location" | "shift">): CheckName[] {
+export function failedChecks(audit: Pick<VanpoolAudit, "location" | "shift">): CheckKind[] {
   return (["location", "shift"] as const).filter((check) => audit[check].verdict === "fail");
 }

@@ -34,7 +34,7 @@ export interface ClassifierTuning {
 }
 
 /**
- * Below this the reader is guessing between buckets, and DESIGN says low confidence counts as escalation: a person
+ * Below this the reader is guessing between buckets, and low confidence counts as escalation (docs/reply-buckets.md): a person
  * reads a reply the classifier is unsure of rather than the rider getting an answer to something they did not say.
  * The same bar for the embedded model's likeliest answer and a configured model's stated confidence.
  */

@@ -5,7 +5,7 @@ import type { DataClients } from "../data/prisma.js";
 import { countVanpools, findActiveVanpoolSnapshots, findVanpoolSnapshots } from "../data/vanpool-repository.js";
 import { findLatestResults, saveAudits } from "../data/verification-repository.js";
 import {
-  type CheckName,
+  type CheckKind,
   combineVerdicts,
   failedChecks,
   type SpecialistResult,
@@ -28,7 +28,7 @@ export interface AuditSummary {
   total: number;
   byVerdict: Record<Verdict, number>;
   /** Failing and inconclusive vanpools with a one-line reason, in id order. */
-  attention: { vanpool_id: string; verdict: Verdict; failed_checks: CheckName[]; reason: string }[];
+  attention: { vanpool_id: string; verdict: Verdict; failed_checks: CheckKind[]; reason: string }[];
   elapsedMs: number;
 }
 

@@ -5,7 +5,7 @@ import { dateInTimeZone } from "../domain/schedule.js";
 import { evaluateShift, type ShiftCheckInput } from "../domain/shift-policy.js";
 import type { VanpoolSnapshot } from "../domain/snapshot.js";
 import {
-  type CheckName,
+  type CheckKind,
   combineVerdicts,
   type SpecialistResult,
   type VanpoolAudit,
@@ -58,7 +58,7 @@ export function auditWeekStart(snapshot: VanpoolSnapshot, deps: Pick<AuditDeps, 
 
 /** One check of one vanpool: what a specialist computes. */
 export async function runCheck(
-  check: CheckName,
+  check: CheckKind,
   snapshot: VanpoolSnapshot,
   deps: AuditDeps,
   asOf: string,

@@ -8,7 +8,7 @@ import { logAgentRun } from "../../data/agent-run-repository.js";
 import { countReAudit } from "../../data/case-repository.js";
 import { findVanpoolSnapshot } from "../../data/vanpool-repository.js";
 import { saveRuns } from "../../data/verification-repository.js";
-import type { CheckName, SpecialistResult } from "../../domain/specialist-result.js";
+import type { CheckKind, SpecialistResult } from "../../domain/specialist-result.js";
 import { notFound } from "../../errors.js";
 import { auditWeekStart, runCheck } from "../../verification/audit.js";
 import type { AgentDeps } from "../deps.js";
@@ -33,7 +33,7 @@ const specialistAnswer = z
   .meta({ title: "SpecialistResult" });
 
 export async function runSpecialist(
-  check: CheckName,
+  check: CheckKind,
   input: { vanpoolId: string; caseId?: string | null; agentRunId: string },
   deps: AgentDeps,
 ): Promise<SpecialistOutcome> {
