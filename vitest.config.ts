@@ -12,7 +12,12 @@ export default defineConfig({
     reporters: ["default", "./test/support/summary-reporter.ts"],
     projects: [
       {
-        test: { name: "unit", include: UNIT, testTimeout: 10_000 },
+        test: {
+          name: "unit",
+          include: UNIT,
+          // The reply classifier trains on its first call: seconds, more on a busy machine.
+          testTimeout: 30_000,
+        },
       },
       {
         test: {
