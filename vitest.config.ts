@@ -6,13 +6,24 @@ import { defineConfig } from "vitest/config";
 // - integration: everything else, against one embedded PostgreSQL per run (each file clones
 //   its own database from a migrated template) and the compiled CLI. `npm run test:integration`.
 const UNIT = ["test/domain/**/*.test.ts", "test/**/*.unit.test.ts"];
+// The tiers run one after the other, unit first (sequence.groupOrder), so each has its own workers and
+// the summary reporter prints each one's wall time. Vitest's default on this 2-core machine is one
+// worker (cores - 1): the unit tier is CPU-bound and takes both cores; integration files mostly wait
+// on PostgreSQL, child processes and timers, so three run at once.
 
 export default defineConfig({
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
     projects: [
       {
-        test: { name: "unit", include: UNIT, testTimeout: 10_000 },
+        test: {
+          name: "unit",
+          include: UNIT,
+          // The reply classifier trains on its first call: seconds, more on a busy machine.
+          testTimeout: 30_000,
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         test: {
@@ -23,6 +34,8 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           fileParallelism: true,
+          maxWorkers: 3,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -494,14 +494,24 @@ describe("kill -9 during work, then a restart", () => {
     return Number(row!.n);
   };
 
-  async function sweepAcrossACrash(trial: number): Promise<void> {
-    const phase = SWEEP_PHASES[trial % SWEEP_PHASES.length]!;
-    const label = `sweep trial ${trial} (killed during ${phase})`;
+  /** A sweep trial's own database with its vanpools and the cases a sweep must open: made while the trial before runs. */
+  async function sweepDatabase(trial: number) {
     const sweepDb = await createTestDatabase();
-    const channel = `C0SWEEP${trial}`;
     try {
       await insertFixturesInBulk(sweepDb.prisma, generateSyntheticFixtures(SWEEP_VANPOOLS, SEED + trial));
-      const expected = await expectedSweepCases(sweepDb.prisma, deps);
+      return { sweepDb, expected: await expectedSweepCases(sweepDb.prisma, deps) };
+    } catch (error) {
+      await sweepDb.drop();
+      throw error;
+    }
+  }
+
+  async function sweepAcrossACrash(trial: number, prepared: Awaited<ReturnType<typeof sweepDatabase>>): Promise<void> {
+    const phase = SWEEP_PHASES[trial % SWEEP_PHASES.length]!;
+    const label = `sweep trial ${trial} (killed during ${phase})`;
+    const { sweepDb, expected } = prepared;
+    const channel = `C0SWEEP${trial}`;
+    try {
       const emails = [...expected.values()].flat();
       await childOn({ url: sweepDb.url, channel });
       const emailsBefore = resend.sent.length;
@@ -599,10 +609,18 @@ describe("kill -9 during work, then a restart", () => {
   it(`finishes every sweep once, with one case, first email and alert each, across ${SWEEP_TRIALS} crashes`, {
     timeout: 900_000,
   }, async () => {
-    for (let trial = 0; trial < SWEEP_TRIALS; trial++) {
-      const started = Date.now();
-      await sweepAcrossACrash(trial);
-      console.log(`sweep trial ${trial} passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    let next = SWEEP_TRIALS > 0 ? sweepDatabase(0) : undefined;
+    try {
+      for (let trial = 0; trial < SWEEP_TRIALS; trial++) {
+        const prepared = await next!;
+        next = trial + 1 < SWEEP_TRIALS ? sweepDatabase(trial + 1) : undefined;
+        const started = Date.now();
+        await sweepAcrossACrash(trial, prepared);
+        console.log(`sweep trial ${trial} passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      }
+    } finally {
+      // A trial that failed leaves the next one's database made: drop it too.
+      await next?.then(({ sweepDb }) => sweepDb.drop()).catch(() => {});
     }
   });
 });

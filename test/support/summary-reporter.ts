@@ -1,7 +1,42 @@
-// Ends a run with the plain "N passed, N failed" line that CI logs are read for.
+// Ends a run with the plain "N passed, N failed" line that CI logs are read for, after one line per
+// tier (vitest project) with its wall time: from its first file's start to its last file's end.
+// The tiers run one after the other (sequence.groupOrder in vitest.config.ts), so these add up,
+// with the global setup (compiling the CLI, starting PostgreSQL) before them.
+import { performance } from "node:perf_hooks";
 import type { Reporter, TestModule } from "vitest/node";
 
+interface TierTime {
+  first: number;
+  last: number;
+  files: number;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
 export default class SummaryReporter implements Reporter {
+  private runStart = performance.now();
+  private tiers = new Map<string, TierTime>();
+
+  onTestRunStart(): void {
+    this.runStart = performance.now();
+    this.tiers.clear();
+  }
+
+  onTestModuleStart(module: TestModule): void {
+    const name = module.project.name || "tests";
+    const tier = this.tiers.get(name);
+    const now = performance.now();
+    if (tier) tier.first = Math.min(tier.first, now);
+    else this.tiers.set(name, { first: now, last: now, files: 0 });
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    const tier = this.tiers.get(module.project.name || "tests");
+    if (!tier) return;
+    tier.last = Math.max(tier.last, performance.now());
+    tier.files++;
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     let passed = 0;
     let failed = 0;
@@ -15,6 +50,13 @@ export default class SummaryReporter implements Reporter {
       }
       if (module.state() === "failed" && [...module.children.allTests()].length === 0) failed++;
     }
-    process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    const end = performance.now();
+    const firstStart = Math.min(...[...this.tiers.values()].map((t) => t.first));
+    const lines = [...this.tiers.entries()]
+      .sort(([, a], [, b]) => a.first - b.first)
+      .map(([name, t]) => `${name} tier: ${seconds(t.last - t.first)} (${t.files} files)`);
+    if (Number.isFinite(firstStart)) lines.unshift(`setup and collection: ${seconds(firstStart - this.runStart)}`);
+    lines.push(`whole run: ${seconds(end - this.runStart)}`);
+    process.stdout.write(`\n${lines.join("\n")}\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }

@@ -53,17 +53,19 @@ function similarity(a: Set<string>, b: Set<string>): number {
 
 /** Pairs across the two lists that are the same reply, or nearly (trigram Jaccard at or above the bar). */
 function overlaps(left: Reply[], right: Reply[]): string[] {
-  const rightGrams = right.map((reply) => ({
-    reply,
-    text: normalise(reply.body),
-    grams: trigrams(normalise(reply.body)),
-  }));
+  const rightGrams = right.map((reply) => {
+    const text = normalise(reply.body);
+    return { reply, text, grams: trigrams(text) };
+  });
   const found: string[] = [];
   for (const reply of left) {
     const text = normalise(reply.body);
     const grams = trigrams(text);
     for (const other of rightGrams) {
-      if (text === other.text || similarity(grams, other.grams) >= NEAR_DUPLICATE)
+      // Jaccard is at most the smaller set's size over the larger's: below the bar, it need not be counted.
+      const couldBeNear =
+        Math.min(grams.size, other.grams.size) >= NEAR_DUPLICATE * Math.max(grams.size, other.grams.size);
+      if (text === other.text || (couldBeNear && similarity(grams, other.grams) >= NEAR_DUPLICATE))
         found.push(
           `${reply.file}:${reply.line} "${reply.body}" ~ ${other.reply.file}:${other.reply.line} "${other.reply.body}"`,
         );
