@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../../src/config/settings.js";
 import type { ReplyBucket } from "../../../src/domain/case-lifecycle.js";
 import {
@@ -15,6 +15,9 @@ const classifier = createRulesClassifier();
 const bucketOf = async (body: string) => (await classifier.classify(body)).bucket;
 
 describe("reply classifier", () => {
+  // Training on every labelled set happens on the first reply: setup, not any one test's time.
+  beforeAll(() => classifier.classify("Thanks."), 180_000);
+
   it("answers plain confirmations itself instead of sending them to a person", async () => {
     for (const body of [
       "Everything is correct as listed.",
@@ -248,6 +251,7 @@ describe("reply classifier on a set it was not trained on", () => {
   const stranger = classifierWithout(heldOut);
   const replies = new Map(readReplySet(heldOut).map((reply) => [reply.id, reply.body]));
   const bucketOfReply = async (id: string) => (await stranger.classify(replies.get(id)!)).bucket;
+  beforeAll(() => stranger.classify("Thanks."), 180_000);
 
   it("answers plain confirmations in any register itself", async () => {
     for (const id of ["reply-002", "reply-492", "reply-556"])
