@@ -28,8 +28,9 @@ export interface AuditRequest {
   answer: AuditAnswerTo;
 }
 
-export const auditJobs = (jobs: JobSender) => ({
-  audit: (request: AuditRequest) => jobs.send(QUEUES.auditVanpool, request),
+/** Queued before the ack, only if the database takes it before `deadline` (JobEngine.sendBy). */
+export const auditJobs = (jobs: Pick<JobEngine, "sendBy">) => ({
+  audit: (request: AuditRequest, deadline: number) => jobs.sendBy(deadline, QUEUES.auditVanpool, request),
 });
 
 const VERDICT_WORDS = { fail: "failed", inconclusive: "was inconclusive" } as const;
