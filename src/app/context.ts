@@ -6,6 +6,7 @@ import path from "node:path";
 import type { AgentDeps } from "../agents/deps.js";
 import { PROJECT_ROOT, parseSettings, type Settings } from "../config/settings.js";
 import { type Database, openDatabase } from "../data/database.js";
+import { poolShares } from "../data/pg-pool.js";
 import { countVanpools } from "../data/vanpool-repository.js";
 import type { JobEngine, UnfinishedJob } from "../queue/engine.js";
 import type { AuditServiceDeps } from "../verification/audit-service.js";
@@ -41,7 +42,8 @@ export async function openContext(
     import("./container.js"),
   ]);
   configureTracing(settings);
-  const db = await openDatabase(settings, { log: logLine });
+  const shares = poolShares(settings.dbPoolSize, Boolean(options.jobs));
+  const db = await openDatabase(settings, { log: logLine, connections: shares.app });
   let jobs: JobEngine | undefined;
   try {
     if (options.jobs) {
@@ -55,6 +57,7 @@ export async function openContext(
         supervise: options.jobs === "bot",
         pollingIntervalSeconds: options.jobs === "bot" ? 2 : 0.5,
         queues: QUEUE_OPTIONS,
+        connections: shares.jobs,
       });
     }
   } catch (error) {

@@ -48,7 +48,7 @@ async function runBot(settings: Settings): Promise<void> {
   await bot.app.start(slack.port);
   const clock = await startBotJobs(bot, ctx.jobs!, settings);
   log(
-    `Pool Patrol is running in Slack (${bot.socketMode ? "Socket Mode" : `HTTP mode on port ${slack.port}, POST /slack/events`}), alerts in ${slack.auditChannel}; database ${ctx.db.kind}. Ctrl-C stops it.`,
+    `Pool Patrol is running in Slack (${bot.socketMode ? "Socket Mode" : `HTTP mode on port ${slack.port}, POST /slack/events`}), alerts in ${slack.auditChannel}; ${databaseWords(ctx)}. Ctrl-C stops it.`,
   );
   await stopped;
   const workersStopped = workers.stop();
@@ -68,7 +68,7 @@ async function runSandbox(settings: Settings): Promise<void> {
   const workers = startWorkers(ctx);
   const sandbox = await startSandbox(ctx, { port: settings.port, auditSweepPages: settings.workerProcesses === 0 });
   log(
-    `Pool Patrol sandbox: open ${sandbox.url} (a local Slack workspace with the real bot; database ${ctx.db.kind}). Ctrl-C stops it.`,
+    `Pool Patrol sandbox: open ${sandbox.url} (a local Slack workspace with the real bot; ${databaseWords(ctx)}). Ctrl-C stops it.`,
   );
   await stopped;
   const workersStopped = workers.stop();
@@ -76,6 +76,10 @@ async function runSandbox(settings: Settings): Promise<void> {
   await workersStopped;
   await ctx.close();
 }
+
+const connectionWords = (settings: Settings) =>
+  `at most ${settings.dbPoolSize} database connections from this process (POOLPATROL_DB_POOL_SIZE)`;
+const databaseWords = (ctx: CliContext) => `database ${ctx.db.kind}, ${connectionWords(ctx.settings)}`;
 
 /** POOLPATROL_WORKER_PROCESSES `poolpatrol worker` processes on the database this process opened. */
 function startWorkers(ctx: CliContext) {
@@ -103,8 +107,8 @@ export async function workerCommand(): Promise<void> {
   );
   log(
     process.channel
-      ? "Pool Patrol worker: auditing sweep pages and sending emails for the bot that started it."
-      : `Pool Patrol worker: auditing sweep pages and sending emails; database ${ctx.db.kind}. Ctrl-C stops it.`,
+      ? `Pool Patrol worker: auditing sweep pages and sending emails for the bot that started it; ${connectionWords(settings)}.`
+      : `Pool Patrol worker: auditing sweep pages and sending emails; ${databaseWords(ctx)}. Ctrl-C stops it.`,
   );
   await stopped;
   await ctx.close();

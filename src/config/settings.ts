@@ -44,6 +44,7 @@ const number = (fallback: number, check: (n: z.ZodNumber) => z.ZodNumber) =>
 const settingsSchema = z.object({
   DATABASE_URL: postgresUrl,
   POOLPATROL_DATA_DIR: optionalString,
+  POOLPATROL_DB_POOL_SIZE: number(12, (n) => n.int("must be a whole number").min(4).max(500)),
   POOLPATROL_MAX_DISTANCE_MILES: number(50, (n) => n.positive("must be greater than 0")),
   POOLPATROL_SHIFT_TOLERANCE_MINUTES: number(60, (n) => n.int("must be a whole number of minutes").min(0).max(720)),
   POOLPATROL_SHIFT_MIN_COMPATIBLE_RATIO: number(0.8, (n) => n.gt(0, "must be above 0").max(1, "must be at most 1")),
@@ -142,6 +143,8 @@ function isTimeZone(value: string): boolean {
 export interface Settings {
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Database connections one process may open at most (its pools together). */
+  dbPoolSize: number;
   /** Default time zone for audit weeks (a vanpool's own time zone wins) and schedules. */
   timeZone: string;
   policy: VerificationPolicy;
@@ -286,6 +289,7 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   return {
     databaseUrl: s.DATABASE_URL,
     dataDir: path.resolve(PROJECT_ROOT, s.POOLPATROL_DATA_DIR ?? ".poolpatrol"),
+    dbPoolSize: s.POOLPATROL_DB_POOL_SIZE,
     timeZone: s.POOLPATROL_TIMEZONE,
     policy: {
       maxDistanceMiles: s.POOLPATROL_MAX_DISTANCE_MILES,

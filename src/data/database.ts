@@ -20,7 +20,7 @@ export interface Database extends DataClients {
 
 export async function openDatabase(
   settings: Settings,
-  options: { log?: (line: string) => void } = {},
+  options: { log?: (line: string) => void; connections?: number } = {},
 ): Promise<Database> {
   let url: string;
   let serverUrl: string | undefined;
@@ -39,7 +39,7 @@ export async function openDatabase(
   // A short command's start-up overlaps its two slow parts: the migration check, on the pool the
   // commands then use (one connection and password handshake instead of two), and loading Prisma's
   // client and its query compiler (WebAssembly; `$connect` does that and does not touch the server).
-  const pool = createPool(url);
+  const pool = createPool(url, options.connections ?? settings.dbPoolSize);
   const clientsReady = import("./prisma.js").then(async ({ createDataClients }) => {
     const clients = createDataClients(url, pool);
     await clients.prisma.$connect();

@@ -25,9 +25,11 @@ export interface InstanceRegistry {
   close(): Promise<void>;
 }
 
-export function createInstanceRegistry(databaseUrl: string): InstanceRegistry {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  pool.on("error", () => {});
+/** On `target`'s pool (the job engine's), or on a pool of its own for a database URL. */
+export function createInstanceRegistry(target: string | pg.Pool): InstanceRegistry {
+  const owned = typeof target === "string";
+  const pool = owned ? new pg.Pool({ connectionString: target, max: 2 }) : target;
+  if (owned) pool.on("error", () => {});
   return {
     async beat(instanceId, ttlMs) {
       await pool.query(
@@ -65,7 +67,9 @@ export function createInstanceRegistry(databaseUrl: string): InstanceRegistry {
     async leave(instanceId) {
       await pool.query(`DELETE FROM work_leases WHERE key = $1`, [`instance:${instanceId}`]);
     },
-    close: () => pool.end(),
+    close: async () => {
+      if (owned) await pool.end();
+    },
   };
 }
 

@@ -67,16 +67,16 @@ export async function migrateDatabase(databaseUrl: string, db?: Queryable): Prom
 /**
  * Runs another library's schema set-up (say the checkpoint tables) holding a lock of this database,
  * so processes starting together on a fresh database run it one after the other instead of racing
- * to create the same tables. The lock lives on a connection of its own, not one the set-up needs.
+ * to create the same tables. The lock lives on a connection of the pool the set-up does not use
+ * meanwhile (so the pool needs two).
  */
 export async function oneSetupAtATime<T>(pool: pg.Pool, name: string, setUp: () => Promise<T>): Promise<T> {
-  const lock = new pg.Client(pool.options);
-  await lock.connect();
+  const lock = await pool.connect();
   try {
     await lock.query("SELECT pg_advisory_lock(hashtext($1))", [name]);
     return await setUp();
   } finally {
     // Ending the session releases its lock.
-    await lock.end();
+    lock.release(true);
   }
 }

@@ -7,16 +7,20 @@
 // and `engine.send("name", data, options)` (with `{ db: executor }` inside a transaction).
 import { createHash, randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type pg from "pg";
+import pg from "pg";
 import PgBoss from "pg-boss";
 import { createInstanceRegistry } from "../data/instance-repository.js";
+import { pgExecutor } from "../data/job-executor.js";
 import { JOB_SCHEMA } from "../data/job-repository.js";
+import { connectionOptions, DatabaseTimeout, within } from "../data/pg-pool.js";
 
 export const DEAD_LETTERS = "dead-letters";
 const DEADLOCK_DETECTED = "40P01";
 const QUEUE_ATTEMPTS = 5;
 /** How often the spare workers of a queue look for jobs when nobody woke them (a safety net). */
 const SPARE_POLLING_SECONDS = 60;
+/** How long `sendBy` waits for the answer to a commit it sent just before its deadline. */
+const COMMIT_GRACE_MS = 500;
 
 export interface QueueDefaults {
   retryLimit?: number;
@@ -50,6 +54,13 @@ export interface JobEngine {
   /** Runs `handler` for jobs of `name` in this process, `concurrency` at a time. */
   work<T extends object>(name: string, handler: JobHandler<T>, options?: { concurrency?: number }): Promise<void>;
   send(name: string, data: object, options?: PgBoss.SendOptions): Promise<string | null>;
+  /**
+   * Sends a job only if the database takes it before `deadline` (a time in ms): its own transaction,
+   * committed only when every step before it answered in time, else abandoned (the server rolls it
+   * back), so a job that was not queued in time is never queued later either. Throws
+   * DatabaseTimeout when it was not (`committing`: the database stopped answering the commit itself).
+   */
+  sendBy(deadline: number, name: string, data: object, options?: PgBoss.SendOptions): Promise<string | null>;
   /**
    * Writes many jobs in one statement (with `db`, inside the caller's transaction); a job whose id
    * exists already is left as it is.
@@ -120,11 +131,15 @@ export async function startJobEngine(options: {
    * then retried at once, not after their expiry.
    */
   instanceTtlMs?: number;
+  /** Connections of the engine's pool (pg-boss and the heartbeat share it; POOLPATROL_DB_POOL_SIZE sets its share). */
+  connections?: number;
 }): Promise<JobEngine> {
+  const pool = new pg.Pool(connectionOptions(options.databaseUrl, options.connections ?? 4));
+  pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   const boss = new PgBoss({
-    connectionString: options.databaseUrl,
+    db: { executeSql: (text, values) => pool.query(text, values) },
     schema: JOB_SCHEMA,
-    max: 4,
     supervise: options.supervise ?? true,
     schedule: false,
     archiveCompletedAfterSeconds: 12 * 3600,
@@ -139,7 +154,7 @@ export async function startJobEngine(options: {
   const sent = new SentJobs();
   const polling = options.pollingIntervalSeconds ?? 2;
   const instanceId = randomUUID();
-  const registry = createInstanceRegistry(options.databaseUrl);
+  const registry = createInstanceRegistry(pool);
   const ttl = options.instanceTtlMs ?? 30_000;
   await registry.beat(instanceId, ttl);
   const beating = setInterval(() => {
@@ -219,6 +234,32 @@ export async function startJobEngine(options: {
       }
       return id;
     },
+    async sendBy(deadline, name, data, sendOptions = {}) {
+      const connecting = pool.connect();
+      // A connection that comes too late is closed, not used.
+      connecting.then((late) => Date.now() >= deadline && late.release(true)).catch(() => {});
+      const client = await within(deadline, connecting);
+      let committing = false;
+      try {
+        await within(deadline, client.query("BEGIN"));
+        const id = await within(deadline, boss.send(name, data, { ...sendOptions, db: pgExecutor(client) }));
+        if (Date.now() >= deadline) throw new DatabaseTimeout(false);
+        committing = true;
+        await within(deadline + COMMIT_GRACE_MS, client.query("COMMIT"));
+        client.release();
+        const local = workers.get(name);
+        if (local) {
+          if (id) sent.add(id, name);
+          for (const worker of local) boss.notifyWorker(worker);
+        }
+        return id;
+      } catch (error) {
+        // Closing the session rolls back what it had not committed.
+        client.release(true);
+        if (error instanceof DatabaseTimeout) throw new DatabaseTimeout(committing);
+        throw error;
+      }
+    },
     async insert(jobs, insertOptions = {}) {
       if (jobs.length === 0) return;
       await boss.insert(jobs, insertOptions.db ? { db: insertOptions.db } : {});
@@ -262,22 +303,20 @@ export async function startJobEngine(options: {
       // waiting for a connection when the pool ends never settles, and pg-boss then polls (a 1 s timer)
       // forever for that worker to stop, which kept the process alive.
       await engine.stopWorkers();
-      await fetchesSettled(boss, 5_000);
+      await fetchesSettled(pool, 5_000);
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });
-      await registry.leave(instanceId);
-      await registry.close();
+      await registry.leave(instanceId).catch((error) => options.log(`job engine: ${error.message}`));
+      await pool.end();
     },
   };
   for (const [name, queue] of Object.entries(options.queues ?? {})) await engine.defineQueue(name, queue);
   return engine;
 }
 
-/** Waits until no query of pg-boss's own pool is running or waiting for a connection (or `timeoutMs` passed). */
-async function fetchesSettled(boss: PgBoss, timeoutMs: number): Promise<void> {
-  // pg-boss types its Db as `executeSql` only; the pool it opens is what the workers' fetches wait on.
-  const pool = (boss.getDb() as unknown as { pool?: pg.Pool }).pool;
+/** Waits until no query of the engine's pool is running or waiting for a connection (or `timeoutMs` passed). */
+async function fetchesSettled(pool: pg.Pool, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (pool && (pool.waitingCount > 0 || pool.idleCount < pool.totalCount) && Date.now() < deadline)
+  while ((pool.waitingCount > 0 || pool.idleCount < pool.totalCount) && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 20));
 }
 

@@ -5,7 +5,7 @@ import type { SqlExecutor } from "../data/job-executor.js";
 import type { SlackLocation } from "../data/slack-message-repository.js";
 import { type JobEngine, jobIdFor, type QueueDefaults } from "./engine.js";
 
-export type JobSender = Pick<JobEngine, "send"> & Partial<Pick<JobEngine, "instanceId">>;
+export type JobSender = Pick<JobEngine, "send" | "sendBy"> & Partial<Pick<JobEngine, "instanceId">>;
 
 export const QUEUES = {
   auditVanpool: "audit-vanpool",

@@ -12,7 +12,7 @@ import { findLatestResults, type LatestResults } from "../data/verification-repo
 import { STATUS_LABEL } from "../domain/case-lifecycle.js";
 import { AppError } from "../errors.js";
 import type { JobEngine } from "../queue/engine.js";
-import { type JobSender, QUEUES } from "../queue/queues.js";
+import { QUEUES } from "../queue/queues.js";
 import { truncate } from "../slack/blocks/format.js";
 import type { CaseMessages } from "../slack/case-messages.js";
 import { type ClickPlace, tellClicker } from "../slack/tell-clicker.js";
@@ -28,8 +28,9 @@ export interface AuditRequest {
   answer: AuditAnswerTo;
 }
 
-export const auditJobs = (jobs: JobSender) => ({
-  audit: (request: AuditRequest) => jobs.send(QUEUES.auditVanpool, request),
+/** Queued before the ack, only if the database takes it before `deadline` (JobEngine.sendBy). */
+export const auditJobs = (jobs: Pick<JobEngine, "sendBy">) => ({
+  audit: (request: AuditRequest, deadline: number) => jobs.sendBy(deadline, QUEUES.auditVanpool, request),
 });
 
 const VERDICT_WORDS = { fail: "failed", inconclusive: "was inconclusive" } as const;

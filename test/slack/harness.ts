@@ -9,6 +9,7 @@ import { buildAppDeps } from "../../src/app/container.js";
 import { createSlackApp, type SlackApp } from "../../src/bot/app.js";
 import { parseSettings, type SlackSettings } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
+import { createDataClients } from "../../src/data/prisma.js";
 import { seedFixtures } from "../../src/data/seed.js";
 import type { ApprovalRequest } from "../../src/generated/prisma/client.js";
 import type { EmailSender } from "../../src/integrations/email/email-sender.js";
@@ -61,7 +62,14 @@ export interface Harness {
 }
 
 export async function startHarness(
-  options: { triggerTtlMs?: number; sender?: EmailSender; env?: Record<string, string>; now?: () => Date } = {},
+  options: {
+    triggerTtlMs?: number;
+    sender?: EmailSender;
+    env?: Record<string, string>;
+    now?: () => Date;
+    /** The URL the bot reaches the test database by (a DatabaseProxy's), given the database's own. */
+    botDatabase?: (url: string) => Promise<string>;
+  } = {},
 ): Promise<Harness> {
   const fake = await startFakeSlack({
     triggerTtlMs: options.triggerTtlMs,
@@ -76,7 +84,9 @@ export async function startHarness(
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
   const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-slack-outbox-"));
   const settings = parseSettings(options.env ?? {});
-  const baseDeps = await buildAppDeps(db, settings, {
+  const botUrl = options.botDatabase ? await options.botDatabase(db.url) : db.url;
+  const botClients = botUrl === db.url ? db : createDataClients(botUrl);
+  const baseDeps = await buildAppDeps(botClients, settings, {
     sender: options.sender ?? outboxSender(outbox),
     now: options.now,
   });
@@ -98,7 +108,7 @@ export async function startHarness(
   let url = "";
   async function boot() {
     jobs = await startJobEngine({
-      databaseUrl: db.url,
+      databaseUrl: botUrl,
       log: () => {},
       pollingIntervalSeconds: 0.5,
       queues: QUEUE_OPTIONS,
@@ -183,6 +193,10 @@ export async function startHarness(
     async close() {
       await shutdown();
       await fake.close();
+      if (botClients !== db) {
+        await botClients.prisma.$disconnect();
+        await botClients.pool.end();
+      }
       await db.drop();
       fs.rmSync(outbox, { recursive: true, force: true });
     },

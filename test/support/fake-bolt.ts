@@ -150,12 +150,11 @@ export function fakeSlackContext(options: { restrictAudits?: boolean; calls?: Sl
   queued: QueuedJob[];
 } {
   const queued: QueuedJob[] = [];
-  const jobs = {
-    send: async (queue: string, data: QueuedJob["data"]) => {
-      queued.push({ queue, data });
-      return `job-${queued.length}`;
-    },
+  const send = async (queue: string, data: QueuedJob["data"]) => {
+    queued.push({ queue, data });
+    return `job-${queued.length}`;
   };
+  const jobs = { send, sendBy: (_deadline: number, queue: string, data: QueuedJob["data"]) => send(queue, data) };
   const ctx = {
     slack: { restrictAudits: options.restrictAudits ?? true },
     deps: { jobs, ...options.deps },

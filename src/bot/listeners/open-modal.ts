@@ -5,6 +5,7 @@ import type { ModalView } from "@slack/types";
 import { loadingModal, noticeModal } from "../../slack/blocks/modals.js";
 import type { SlackContext } from "../slack-context.js";
 import { afterAck } from "./after-ack.js";
+import { databaseTrouble } from "./before-ack.js";
 
 export const LOAD_FAILED = "Something went wrong looking this up. Close this and try again.";
 
@@ -24,7 +25,7 @@ export async function openModalAtOnce(
       view = typeof filled === "string" ? noticeModal(title, filled) : filled;
     } catch (error) {
       ctx.log.error(`${title}: ${(error as Error).message}`);
-      view = noticeModal(title, LOAD_FAILED);
+      view = noticeModal(title, databaseTrouble(error) ?? LOAD_FAILED);
     }
     await ctx.client.views.update({ view_id: viewId, view });
   });

@@ -2,6 +2,7 @@
 // acknowledged: once the person saw their click taken, the work is done even if this
 // process dies a moment later (another process, or this one restarted, runs it). The job
 // id comes from Slack's trigger or event id, so a redelivered request queues nothing new.
+// The job is queued only if the database takes it before the ack's deadline (before-ack.ts).
 import type { RiderChoice } from "../../domain/rider-decisions.js";
 import { jobIdFor } from "../../queue/engine.js";
 import { QUEUES } from "../../queue/queues.js";
@@ -42,9 +43,17 @@ export type ConversationAction = { kind: "question"; asked: Asked };
 export type DigestAction = { kind: "digest"; responseUrl: string; key: string };
 export type SlackAction = ApprovalAction | CaseAction | ConversationAction | DigestAction;
 
-/** Queues what a Slack request asks for; `key` is unique to the request (its trigger or event id). */
-export async function queueSlackAction(ctx: SlackContext, key: string, action: SlackAction): Promise<void> {
+/**
+ * Queues what a Slack request asks for before `deadline` (see before-ack.ts), or throws; `key` is
+ * unique to the request (its trigger or event id).
+ */
+export async function queueSlackAction(
+  ctx: SlackContext,
+  key: string,
+  action: SlackAction,
+  deadline: number,
+): Promise<void> {
   const jobs = ctx.deps.jobs;
   if (!jobs) throw new Error("Slack actions are carried out by the job engine; start the bot with it.");
-  await jobs.send(QUEUES.slackAction, action, { id: jobIdFor(`slack:${key}`) });
+  await jobs.sendBy(deadline, QUEUES.slackAction, action, { id: jobIdFor(`slack:${key}`) });
 }

@@ -48,6 +48,7 @@ import {
 import type { CaseMessages } from "../../../slack/case-messages.js";
 import { type ClickPlace, clickPlace, tellClicker } from "../../../slack/tell-clicker.js";
 import type { SlackContext } from "../../slack-context.js";
+import { queueBeforeAck, troubleInModal } from "../before-ack.js";
 import { openModalAtOnce } from "../open-modal.js";
 import { type ApprovalAction, queueSlackAction } from "../slack-actions.js";
 
@@ -83,6 +84,14 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
     const place = clickPlace(body);
     return { ...place, user: { id: place.user.id } };
   };
+  /** A decision click is acked once its job is queued; when the database could not take it, the clicker is told. */
+  const clicked = (ack: () => Promise<void>, body: BlockAction) => ({
+    ack,
+    trouble: async (words: string) => {
+      await ack();
+      await tellClicker(ctx.client, clickPlace(body), words);
+    },
+  });
   // The Edit and Reject buttons check before opening their modal; the submission is checked again in its job.
   const checks = createApprovalWork(deps);
 
@@ -93,14 +102,17 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
     [APPROVAL_ACTIONS.editReply, "edit-modal"],
   ] as const) {
     app.action<BlockAction<ButtonAction>>(approvalAction(actionId), async ({ ack, body, action }) => {
-      if (decision === "approve") {
-        await queueSlackAction(ctx, body.trigger_id, {
-          kind: "approve",
-          place: placeOf(body),
-          value: action.value ?? "",
-        });
-        return void (await ack());
-      }
+      if (decision === "approve")
+        return queueBeforeAck(
+          (deadline) =>
+            queueSlackAction(
+              ctx,
+              body.trigger_id,
+              { kind: "approve", place: placeOf(body), value: action.value ?? "" },
+              deadline,
+            ),
+          clicked(ack, body),
+        );
       await ack();
       const place = clickPlace(body);
       const title =
@@ -125,22 +137,29 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
 
   for (const choice of ["remove", "keep"] as const)
     app.action<BlockAction<ButtonAction>>(riderAction(RIDER_ACTIONS[choice]), async ({ ack, body, action }) => {
-      await queueSlackAction(ctx, body.trigger_id, {
-        kind: "rider",
-        choice,
-        place: placeOf(body),
-        value: action.value ?? "",
-      });
-      await ack();
+      await queueBeforeAck(
+        (deadline) =>
+          queueSlackAction(
+            ctx,
+            body.trigger_id,
+            { kind: "rider", choice, place: placeOf(body), value: action.value ?? "" },
+            deadline,
+          ),
+        clicked(ack, body),
+      );
     });
 
   app.action<BlockAction<ButtonAction>>(approvalAction(UNDO_CANCELLATION), async ({ ack, body, action }) => {
-    await queueSlackAction(ctx, body.trigger_id, {
-      kind: "undo",
-      place: placeOf(body),
-      approvalId: action.value ?? "",
-    });
-    await ack();
+    await queueBeforeAck(
+      (deadline) =>
+        queueSlackAction(
+          ctx,
+          body.trigger_id,
+          { kind: "undo", place: placeOf(body), approvalId: action.value ?? "" },
+          deadline,
+        ),
+      clicked(ack, body),
+    );
   });
 
   async function riderLabel(approval: ApprovalRecord): Promise<string> {
@@ -179,14 +198,17 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
         response_action: "errors",
         errors: { [INPUTS.body.block]: "Write the email as it should be sent (at least 20 characters)." },
       });
-    await queueSlackAction(ctx, `${body.view.id}:${body.view.hash}`, {
+    const edit: ApprovalAction = {
       kind: "modal-decision",
       userId: body.user.id,
       value: view.private_metadata,
       decision: "edit",
       body: text,
+    };
+    await queueBeforeAck((deadline) => queueSlackAction(ctx, `${body.view.id}:${body.view.hash}`, edit, deadline), {
+      ack: () => ack(),
+      trouble: troubleInModal(ack, INPUTS.body.block),
     });
-    await ack();
   });
 
   app.view(VIEW_CALLBACKS.rejectApproval, async ({ ack, body, view }) => {
@@ -196,14 +218,17 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
         response_action: "errors",
         errors: { [INPUTS.reason.block]: "Give a short reason; it is recorded with the decision." },
       });
-    await queueSlackAction(ctx, `${body.view.id}:${body.view.hash}`, {
+    const reject: ApprovalAction = {
       kind: "modal-decision",
       userId: body.user.id,
       value: view.private_metadata,
       decision: "reject",
       reason,
+    };
+    await queueBeforeAck((deadline) => queueSlackAction(ctx, `${body.view.id}:${body.view.hash}`, reject, deadline), {
+      ack: () => ack(),
+      trouble: troubleInModal(ack, INPUTS.reason.block),
     });
-    await ack();
   });
 }
 

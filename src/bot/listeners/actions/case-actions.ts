@@ -9,6 +9,7 @@
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
 import { createPersonActions } from "../../../cases/person-actions.js";
 import { findCaseCardData } from "../../../data/case-card-repository.js";
+import { within } from "../../../data/pg-pool.js";
 import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
 import { isClosed } from "../../../domain/case-lifecycle.js";
 import { AppError } from "../../../errors.js";
@@ -30,6 +31,7 @@ import type { CaseMessages } from "../../../slack/case-messages.js";
 import { type ClickPlace, clickPlace, tellClicker } from "../../../slack/tell-clicker.js";
 import { auditJobs } from "../../../workers/audit-jobs.js";
 import type { SlackContext } from "../../slack-context.js";
+import { ackDeadline, databaseTrouble, queueBeforeAck, troubleInModal, unlessMissing } from "../before-ack.js";
 import { openModalAtOnce } from "../open-modal.js";
 import { type CaseAction, queueSlackAction } from "../slack-actions.js";
 
@@ -41,7 +43,7 @@ export function registerCaseActions(app: App, deps: CaseActionDeps): void {
   const { ctx } = deps;
   const { prisma } = ctx.deps;
   const tell = (body: BlockAction, text: string) => tellClicker(ctx.client, clickPlace(body), text);
-  const caseData = (caseId: string) => findCaseCardData(prisma, caseId).catch(() => undefined);
+  const caseData = (caseId: string) => unlessMissing(findCaseCardData(prisma, caseId));
 
   app.action<BlockAction<ButtonAction>>(CASE_ACTIONS.viewEvidence, async ({ ack, body, action }) => {
     await ack();
@@ -51,27 +53,42 @@ export function registerCaseActions(app: App, deps: CaseActionDeps): void {
     });
   });
 
-  app.action<BlockAction<ButtonAction>>(CASE_ACTIONS.reaudit, async ({ ack, body, action }) => {
-    await ack();
+  /** What a Re-audit click answers, once its audit is queued (or why it is not). */
+  async function reaudit(body: BlockAction, caseId: string, deadline: number): Promise<string> {
     if (ctx.slack.restrictAudits && !(await deps.isApprover(body.user.id)))
-      return void (await tell(body, "Only approvers can re-audit. Nothing was changed."));
-    const data = await caseData(action.value ?? "");
-    if (!data) return void (await tell(body, "That case no longer exists."));
+      return "Only approvers can re-audit. Nothing was changed.";
+    const data = await within(deadline, caseData(caseId));
+    if (!data) return "That case no longer exists.";
     const { record } = data;
     const closed = isClosed(record.status);
     const jobs = ctx.deps.jobs;
-    if (!jobs) return void (await tell(body, "Audits are not available in this setup. Nothing was changed."));
-    await auditJobs(jobs).audit({
-      vanpoolId: record.vanpool_id,
-      userId: body.user.id,
-      answer: { via: "click", place: clickPlace(body), caseId: record.case_id, closed },
-    });
-    await tell(
-      body,
-      closed
-        ? `${record.case_id} is closed and stays as decided. Auditing ${record.vanpool_id} again; a new case opens if needed…`
-        : `Re-auditing ${record.vanpool_id}…`,
+    if (!jobs) return "Audits are not available in this setup. Nothing was changed.";
+    await auditJobs(jobs).audit(
+      {
+        vanpoolId: record.vanpool_id,
+        userId: body.user.id,
+        answer: { via: "click", place: clickPlace(body), caseId: record.case_id, closed },
+      },
+      deadline,
     );
+    return closed
+      ? `${record.case_id} is closed and stays as decided. Auditing ${record.vanpool_id} again; a new case opens if needed…`
+      : `Re-auditing ${record.vanpool_id}…`;
+  }
+
+  // The audit is queued before the ack (or the ack says the database could not take it).
+  app.action<BlockAction<ButtonAction>>(CASE_ACTIONS.reaudit, async ({ ack, body, action }) => {
+    const deadline = ackDeadline();
+    let answer: string;
+    try {
+      answer = await reaudit(body, action.value ?? "", deadline);
+    } catch (error) {
+      const trouble = databaseTrouble(error);
+      if (!trouble) throw error;
+      answer = trouble;
+    }
+    await ack();
+    await tell(body, answer);
   });
 
   /**
@@ -114,14 +131,16 @@ export function registerCaseActions(app: App, deps: CaseActionDeps): void {
         errors: { [INPUTS.reason.block]: "Give a short reason; it is recorded with the case." },
       });
     const key = `${body.view.id}:${body.view.hash}`;
-    await queueSlackAction(ctx, key, {
-      kind: "close-resolved",
-      key,
-      userId: body.user.id,
-      caseId: view.private_metadata,
-      reason,
-    });
-    await ack();
+    await queueBeforeAck(
+      (deadline) =>
+        queueSlackAction(
+          ctx,
+          key,
+          { kind: "close-resolved", key, userId: body.user.id, caseId: view.private_metadata, reason },
+          deadline,
+        ),
+      { ack: () => ack(), trouble: troubleInModal(ack, INPUTS.reason.block) },
+    );
   });
 
   app.view(VIEW_CALLBACKS.emailRider, async ({ ack, body, view }) => {
@@ -136,15 +155,18 @@ export function registerCaseActions(app: App, deps: CaseActionDeps): void {
         errors: { [INPUTS.body.block]: "Write the email as it should be sent (at least 20 characters)." },
       });
     const key = `${body.view.id}:${body.view.hash}`;
-    await queueSlackAction(ctx, key, {
+    const action: CaseAction = {
       kind: "email-draft",
       key,
       userId: body.user.id,
       caseId: view.private_metadata,
       employeeId,
       body: text,
+    };
+    await queueBeforeAck((deadline) => queueSlackAction(ctx, key, action, deadline), {
+      ack: () => ack(),
+      trouble: troubleInModal(ack, INPUTS.body.block),
     });
-    await ack();
   });
 }
 

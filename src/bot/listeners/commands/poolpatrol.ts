@@ -1,10 +1,12 @@
 // /poolpatrol: acks at once (Slack allows 3 seconds). An audit is queued as a job before
 // the ack, so an acknowledged audit is never lost; its job answers through the response
-// URL; so is the digest asked for here. `status` and `cases` ack first and answer through
+// URL; so is the digest asked for here. A database that is down or not answering is said
+// so in the ack, in time (before-ack.ts). `status` and `cases` ack first and answer through
 // the response URL: their queries and the alert's permalink (a Slack call) wait for no ack.
 // What a person typed is echoed back at most 100 characters long.
 import type { App } from "@slack/bolt";
 import { findCase, findOpenCase, listCases } from "../../../data/case-repository.js";
+import { DatabaseTimeout, within } from "../../../data/pg-pool.js";
 import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
 import { vanpoolExists } from "../../../data/vanpool-repository.js";
 import { isClosed } from "../../../domain/case-lifecycle.js";
@@ -16,6 +18,7 @@ import type { CaseMessages } from "../../../slack/case-messages.js";
 import { auditJobs } from "../../../workers/audit-jobs.js";
 import type { SlackContext } from "../../slack-context.js";
 import { afterAck } from "../after-ack.js";
+import { ackDeadline, databaseTrouble } from "../before-ack.js";
 import { queueSlackAction } from "../slack-actions.js";
 
 export const COMMAND = "/poolpatrol";
@@ -79,7 +82,12 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
       : `No ${status ? `"${label}"` : "open"} cases.`;
   }
 
-  app.command(COMMAND, async ({ command, ack, respond }) => {
+  app.command(COMMAND, async ({ command, ack: boltAck, respond }) => {
+    let acked = false;
+    const ack: typeof boltAck = (response) => {
+      acked = true;
+      return boltAck(response);
+    };
     const [verb = "help", ...args] = command.text.trim().split(/\s+/).filter(Boolean);
     const refuse = (problem: string) => ack({ response_type: "ephemeral", text: usage(problem) });
     /** Acks now and answers through the response URL once `answer` is ready. */
@@ -90,70 +98,88 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
           await respond({ response_type: "ephemeral", text: await answer() });
         } catch (error) {
           ctx.log.error(`/poolpatrol ${verb}: ${(error as Error).message}`);
-          await respond({ response_type: "ephemeral", text: "Something went wrong looking that up; try again." });
+          const text = databaseTrouble(error) ?? "Something went wrong looking that up; try again.";
+          await respond({ response_type: "ephemeral", text });
         }
       });
     };
 
-    switch (verb.toLowerCase()) {
-      case "audit": {
-        if (args[0]?.toLowerCase() === "all") {
-          if (args.length !== 1) return refuse("`audit all` takes nothing more.");
-          if (!(await deps.isApprover(command.user_id)))
-            return refuse("Only approvers can audit every vanpool. Ask one of them, or use `/poolpatrol status`.");
-          const startSweep = deps.startSweep;
-          if (!startSweep) return refuse("Audits of every vanpool are not available in this setup.");
-          // Starting a sweep only records it and queues its first job: quick enough to answer in the ack.
-          const { joined } = await startSweep(command.user_id);
-          return ack({
-            response_type: "ephemeral",
-            text: joined
-              ? "An audit of every vanpool is already under way; its summary will be posted in the audit channel."
-              : "Auditing every vanpool. The summary will be posted in the audit channel, with new cases in its thread.",
-          });
-        }
-        const vanpoolId = args[0]?.toUpperCase();
-        if (!vanpoolId || args.length !== 1 || !/^VP-\d+$/.test(vanpoolId))
-          return refuse(`\`audit\` needs one vanpool id, like \`/poolpatrol audit VP-101\`.`);
-        if (ctx.slack.restrictAudits && !(await deps.isApprover(command.user_id)))
-          return refuse("Only approvers can start audits. Ask one of them, or use `/poolpatrol status`.");
-        if (!(await vanpoolExists(prisma, vanpoolId)))
-          return refuse(`There is no vanpool ${truncate(vanpoolId, ECHO_LIMIT)}.`);
-        const jobs = ctx.deps.jobs;
-        if (!jobs) return refuse("Audits are not available in this setup (no job engine runs).");
-        await auditJobs(jobs).audit({
-          vanpoolId,
-          userId: command.user_id,
-          answer: { via: "response_url", url: command.response_url },
-        });
-        return ack({ response_type: "ephemeral", text: `Auditing ${vanpoolId}…` });
-      }
-      case "status": {
-        const id = args[0]?.toUpperCase();
-        if (!id || args.length !== 1 || !(/^VP-\d+$/.test(id) || isId("case", id)))
-          return refuse("`status` needs a vanpool id (VP-101) or a case id (CASE-1A2B3C4D).");
-        return answerLater(() => statusAnswer(id));
-      }
-      case "cases": {
-        const words = args.join(" ");
-        const status = words ? parseCaseFilter(words) : undefined;
-        if (words && !status)
-          return refuse(
-            `I don't know the status ${echo(words)}. Try one of: ${Object.keys(CASE_FILTER_WORDS).join(", ")}.`,
+    // What runs before the ack has until the deadline; a database that fails or does not answer by
+    // then is said so in the ack, and nothing it was asked to queue is queued later (before-ack.ts).
+    const deadline = ackDeadline();
+    try {
+      return await handle();
+    } catch (error) {
+      const trouble = databaseTrouble(error);
+      if (!trouble || acked) throw error;
+      ctx.log.error(`/poolpatrol ${verb}: ${(error as Error).message}`);
+      return ack({ response_type: "ephemeral", text: trouble });
+    }
+
+    async function handle() {
+      switch (verb.toLowerCase()) {
+        case "audit": {
+          if (args[0]?.toLowerCase() === "all") {
+            if (args.length !== 1) return refuse("`audit all` takes nothing more.");
+            if (!(await deps.isApprover(command.user_id)))
+              return refuse("Only approvers can audit every vanpool. Ask one of them, or use `/poolpatrol status`.");
+            const startSweep = deps.startSweep;
+            if (!startSweep) return refuse("Audits of every vanpool are not available in this setup.");
+            // Starting a sweep only records it and queues its first job: quick enough to answer in the ack.
+            const { joined } = await within(deadline, startSweep(command.user_id)).catch((error) => {
+              // A sweep asked for may still start once the database answers: the ack says it may.
+              throw error instanceof DatabaseTimeout ? new DatabaseTimeout(true) : error;
+            });
+            return ack({
+              response_type: "ephemeral",
+              text: joined
+                ? "An audit of every vanpool is already under way; its summary will be posted in the audit channel."
+                : "Auditing every vanpool. The summary will be posted in the audit channel, with new cases in its thread.",
+            });
+          }
+          const vanpoolId = args[0]?.toUpperCase();
+          if (!vanpoolId || args.length !== 1 || !/^VP-\d+$/.test(vanpoolId))
+            return refuse(`\`audit\` needs one vanpool id, like \`/poolpatrol audit VP-101\`.`);
+          if (ctx.slack.restrictAudits && !(await deps.isApprover(command.user_id)))
+            return refuse("Only approvers can start audits. Ask one of them, or use `/poolpatrol status`.");
+          if (!(await within(deadline, vanpoolExists(prisma, vanpoolId))))
+            return refuse(`There is no vanpool ${truncate(vanpoolId, ECHO_LIMIT)}.`);
+          const jobs = ctx.deps.jobs;
+          if (!jobs) return refuse("Audits are not available in this setup (no job engine runs).");
+          await auditJobs(jobs).audit(
+            { vanpoolId, userId: command.user_id, answer: { via: "response_url", url: command.response_url } },
+            deadline,
           );
-        return answerLater(() => casesAnswer(status));
+          return ack({ response_type: "ephemeral", text: `Auditing ${vanpoolId}…` });
+        }
+        case "status": {
+          const id = args[0]?.toUpperCase();
+          if (!id || args.length !== 1 || !(/^VP-\d+$/.test(id) || isId("case", id)))
+            return refuse("`status` needs a vanpool id (VP-101) or a case id (CASE-1A2B3C4D).");
+          return answerLater(() => statusAnswer(id));
+        }
+        case "cases": {
+          const words = args.join(" ");
+          const status = words ? parseCaseFilter(words) : undefined;
+          if (words && !status)
+            return refuse(
+              `I don't know the status ${echo(words)}. Try one of: ${Object.keys(CASE_FILTER_WORDS).join(", ")}.`,
+            );
+          return answerLater(() => casesAnswer(status));
+        }
+        case "digest":
+          await queueSlackAction(
+            ctx,
+            command.trigger_id,
+            { kind: "digest", responseUrl: command.response_url, key: command.trigger_id },
+            deadline,
+          );
+          return ack({ response_type: "ephemeral", text: "Posting the digest…" });
+        case "help":
+          return ack({ response_type: "ephemeral", text: COMMAND_USAGE });
+        default:
+          return refuse(`I don't know ${echo(verb)}.`);
       }
-      case "digest":
-        await queueSlackAction(ctx, command.trigger_id, {
-          kind: "digest",
-          responseUrl: command.response_url,
-          key: command.trigger_id,
-        });
-        return ack({ response_type: "ephemeral", text: "Posting the digest…" });
-      case "help":
-        return ack({ response_type: "ephemeral", text: COMMAND_USAGE });
-      default:
-        return refuse(`I don't know ${echo(verb)}.`);
     }
   });
 }

@@ -1,8 +1,10 @@
 // Questions to the Case Manager: in a case alert's thread, by @mention anywhere, and
 // in a direct message. Each Slack thread (or DM) is one conversation, so follow-ups
 // keep their context. The bot ignores its own messages and threads it does not own;
-// a Slack retry of an event it already took in does nothing. Each answer is a job queued
-// before the event is acknowledged, so a question Slack delivered is answered after a crash.
+// a Slack retry of an event it already took in does nothing. Each answer is a job: once
+// queued, a question is answered even after a crash. Bolt acknowledges an event as it
+// arrives (the Events API expects no answer), before these listeners run, so the job is
+// queued with QUESTION_DEADLINE_MS to spare rather than the ack's.
 import type { App } from "@slack/bolt";
 import { createConversation } from "../../../agents/conversation/agent.js";
 import { findCaseBySlackThread, getCase } from "../../../data/case-repository.js";
@@ -30,6 +32,9 @@ interface MessageEvent {
   channel_type?: string;
 }
 
+/** A question's job waits this long for a database that does not answer (nobody waits on an ack). */
+const QUESTION_DEADLINE_MS = 60_000;
+
 const eventIdOf = (body: unknown) => (body as { event_id?: string }).event_id;
 
 export function registerConversation(app: App, deps: ConversationDeps): void {
@@ -37,7 +42,12 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
   const { prisma } = ctx.deps;
   /** Queues the answer; keyed by the message, so a redelivered event queues nothing more. */
   const answer = (asked: Asked, ts: string) =>
-    queueSlackAction(ctx, `question:${asked.channel}:${ts}`, { kind: "question", asked });
+    queueSlackAction(
+      ctx,
+      `question:${asked.channel}:${ts}`,
+      { kind: "question", asked },
+      Date.now() + QUESTION_DEADLINE_MS,
+    );
 
   app.event("message", async ({ event, body }) => {
     const message = event as MessageEvent;
