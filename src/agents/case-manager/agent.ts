@@ -12,6 +12,7 @@ import {
 } from "../../domain/case-lifecycle.js";
 import type { CheckKind, Verdict } from "../../domain/specialist-result.js";
 import type { AgentDeps } from "../deps.js";
+import { endRunOnToolFailure } from "../logged-tool.js";
 import { createAgentModel } from "../models/index.js";
 import { latest, type ToolCallPlan, type Turn } from "../models/rules-model.js";
 import type { BuiltAgent } from "../run-agent.js";
@@ -254,6 +255,7 @@ export function createCaseManagerAgent(deps: AgentDeps): BuiltAgent {
     systemPrompt: SYSTEM_PROMPT,
     checkpointer: deps.checkpointer,
     middleware: [
+      endRunOnToolFailure,
       humanInTheLoopMiddleware({ interruptOn: { cancel_membership: { allowedDecisions: ["approve", "reject"] } } }),
     ],
   });

@@ -15,6 +15,8 @@ import { carryOutCancellation } from "./cancellation.js";
 const checkEnum = z.enum(["location", "shift"]);
 const statusEnum = z.enum(["open", "verification", "pending_reply", "re_audit", "hitl_review", "pre_cancel"]);
 const ACTOR = "agent:case_manager";
+/** A failure of these ends the Case Manager's run (see ToolFailedError). */
+const STATE_CHANGING = { changesState: true };
 
 export function createCaseManagerTools(deps: AgentDeps) {
   const specialist = (check: "location" | "shift") =>
@@ -87,6 +89,7 @@ export function createCaseManagerTools(deps: AgentDeps) {
           now,
         });
       },
+      STATE_CHANGING,
     ),
     {
       name: "upsert_case",
@@ -113,6 +116,7 @@ export function createCaseManagerTools(deps: AgentDeps) {
         message_id?: string | null;
       }) =>
         runOutreach(deps, { case_id: args.case_id, purpose: args.purpose, message_id: args.message_id ?? undefined }),
+      STATE_CHANGING,
     ),
     {
       name: "run_outreach",
@@ -127,15 +131,19 @@ export function createCaseManagerTools(deps: AgentDeps) {
   );
 
   const closeCase = tool(
-    logged(deps.prisma, "close_case", async ({ case_id, reason }: { case_id: string; reason: string }) =>
-      changeCase(deps.prisma, case_id, {
-        status: "resolved",
-        outcome: "resolved",
-        why: reason,
-        meta: { resolution: reason },
-        actor: ACTOR,
-        now: deps.now(),
-      }),
+    logged(
+      deps.prisma,
+      "close_case",
+      async ({ case_id, reason }: { case_id: string; reason: string }) =>
+        changeCase(deps.prisma, case_id, {
+          status: "resolved",
+          outcome: "resolved",
+          why: reason,
+          meta: { resolution: reason },
+          actor: ACTOR,
+          now: deps.now(),
+        }),
+      STATE_CHANGING,
     ),
     {
       name: "close_case",
@@ -175,6 +183,7 @@ export function createCaseManagerTools(deps: AgentDeps) {
           removal_notices: done.notices,
         };
       },
+      STATE_CHANGING,
     ),
     {
       name: "cancel_membership",
