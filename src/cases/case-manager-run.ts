@@ -34,7 +34,12 @@ export function createCaseManagerRunner(deps: AgentDeps) {
     if (caseId) await jobs?.syncCase(caseId);
   }
 
-  async function runCaseManager(task: CaseManagerTask, threadId: string): Promise<CaseManagerResult> {
+  /** `reAuditKey` names what a re-audit of this task is for, so reading it again or retrying it counts it once. */
+  async function runCaseManager(
+    task: CaseManagerTask,
+    threadId: string,
+    reAuditKey?: string,
+  ): Promise<CaseManagerResult> {
     const started = deps.now();
     let turn: AgentTurn;
     const caseManager = createCaseManagerAgent(deps);
@@ -45,6 +50,7 @@ export function createCaseManagerRunner(deps: AgentDeps) {
         caseId: task.case?.case_id,
         vanpoolId: task.vanpool_id,
         task: task as unknown as Record<string, unknown>,
+        reAuditKey,
       });
     } catch (error) {
       const { model } = caseManager;
@@ -68,6 +74,7 @@ export function createCaseManagerRunner(deps: AgentDeps) {
         caseId: task.case?.case_id,
         vanpoolId: task.vanpool_id,
         task: task as unknown as Record<string, unknown>,
+        reAuditKey,
       });
     }
     let approvalId: string | undefined;

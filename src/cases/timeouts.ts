@@ -2,7 +2,8 @@ import type { AgentDeps } from "../agents/deps.js";
 import { recordEvent } from "../data/audit-log.js";
 import { withLease } from "../data/case-lease.js";
 import { getCase } from "../data/case-repository.js";
-import { isReplyOverdue } from "../domain/case-lifecycle.js";
+import { isReplyOverdue, replyDueAt } from "../domain/case-lifecycle.js";
+import { replyTimeoutKey } from "../queue/queues.js";
 import { type CaseManagerResult, type CaseManagerRunner, caseThreadId } from "./case-manager-run.js";
 
 export function createTimeouts(deps: AgentDeps, { runCaseManager, taskCase, changed }: CaseManagerRunner) {
@@ -29,9 +30,12 @@ export function createTimeouts(deps: AgentDeps, { runCaseManager, taskCase, chan
         at: now,
         details: { last_outbound_at: record.last_outbound_at },
       });
+      // Keyed like its job: the job's retry and a `tick` re-audit this timeout once.
+      const due = replyDueAt(record.last_outbound_at!, record.reply_extended_until);
       const result = await runCaseManager(
         { task: "timeout", vanpool_id: record.vanpool_id, case: taskCase(record) },
         caseThreadId(record.case_id),
+        replyTimeoutKey(record.case_id, record.last_outbound_at!, due),
       );
       await changed(record.case_id);
       return result;

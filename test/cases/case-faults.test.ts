@@ -9,7 +9,7 @@ import { findThreadForCase } from "../../src/data/email-repository.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { failNextWrite, faultFired } from "../support/db-faults.js";
+import { failNextInsert, failNextWrite, faultFired } from "../support/db-faults.js";
 import { copyMockDir } from "../support/fixtures.js";
 
 let db: TestDatabase;
@@ -89,5 +89,56 @@ describe("a state-changing tool that fails ends the agent's run", () => {
     expect(await c.drafts()).toBe(1);
     expect(await c.reAuditRuns()).toBe(0);
     expect(await c.emailsTo(c.rider)).toBe(emailed);
+  });
+});
+
+/** The next status change of the case fails once (the database drops out as the Case Manager decides). */
+const failNextStatusChange = (name: string, caseId: string) =>
+  failNextInsert(db.prisma, {
+    name,
+    table: "audit_events",
+    after: `NEW.action = 'case.status_changed' AND NEW.subject_id = '${caseId}'`,
+  });
+
+describe("a re-audit counts once per reply and per timeout, however often it is read or retried", () => {
+  it("a reply read again after the database failed is not a second re-audit (no early cancellation)", async () => {
+    // Still failing after one re-audit: a second counted re-audit leaves it with a person, a third proposes cancellation.
+    const c = await caseWithFixedRecord("VP-107", "EMP-1015");
+    await db.prisma.employee.update({
+      where: { id: "EMP-1015" },
+      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+    });
+    await db.prisma.case.update({ where: { id: c.caseId }, data: { reAuditCount: 1 } });
+    await failNextStatusChange("ack_status", c.caseId);
+    const body = "Thanks, I got your email. Everything on file is correct.";
+    await expect(workflow().receiveReply({ threadId: c.thread.thread_id, from: c.rider, body })).rejects.toThrow();
+    expect(await faultFired(db.prisma, "ack_status")).toBe(true);
+    expect((await c.record()).status).toBe("pending_reply");
+
+    const [reply] = await c.replies();
+    const again = await workflow().resumeUnreadReply(reply!.id);
+    expect(again).toMatchObject({ handled: true, status: "hitl_review" });
+    expect((await c.record()).reAuditCount).toBe(2);
+    expect(await db.prisma.approvalRequest.count({ where: { caseId: c.caseId, kind: "cancellation" } })).toBe(0);
+  });
+
+  it("a timeout retried after the database failed is one re-audit", async () => {
+    const c = await caseWithFixedRecord("VP-110", "EMP-1018");
+    await db.prisma.employee.update({
+      where: { id: "EMP-1018" },
+      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+    });
+    const { lastOutboundAt } = await c.record();
+    const late = new Date(lastOutboundAt!.getTime() + 8 * 86_400_000);
+    await failNextStatusChange("timeout_status", c.caseId);
+    await expect(workflow().replyTimeout(c.caseId, late, lastOutboundAt!)).rejects.toThrow();
+    expect(await faultFired(db.prisma, "timeout_status")).toBe(true);
+    // The job's retry, then a `tick` at the same time: the one timeout re-audited once, one cancellation request.
+    expect(await workflow().replyTimeout(c.caseId, late, lastOutboundAt!)).toMatchObject({ status: "pre_cancel" });
+    await workflow().tick(late);
+    expect((await c.record()).reAuditCount).toBe(1);
+    const requests = await db.prisma.approvalRequest.findMany({ where: { caseId: c.caseId, kind: "cancellation" } });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.payload).toMatchObject({ reason: expect.stringMatching(/after 1 re-audit\(s\) \(timeout\)/) });
   });
 });

@@ -27,7 +27,12 @@ export function createCaseManagerTools(deps: AgentDeps) {
         async ({ vanpool_id, case_id }: { vanpool_id: string; case_id?: string | null }, config) => {
           const outcome = await runSpecialist(
             check,
-            { vanpoolId: vanpool_id, caseId: case_id ?? null, agentRunId: agentRunIdOf(config) },
+            {
+              vanpoolId: vanpool_id,
+              caseId: case_id ?? null,
+              agentRunId: agentRunIdOf(config),
+              reAuditKey: String(config.configurable?.re_audit_key ?? agentRunIdOf(config)),
+            },
             deps,
           );
           const { result } = outcome;
