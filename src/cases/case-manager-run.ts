@@ -42,6 +42,8 @@ export function createCaseManagerRunner(deps: AgentDeps) {
   ): Promise<CaseManagerResult> {
     const started = deps.now();
     let turn: AgentTurn;
+    // The thread the turn ended on: an interrupt waits there, and the decision resumes it there.
+    let turnThreadId = threadId;
     const caseManager = createCaseManagerAgent(deps);
     try {
       turn = await runAgentTurn(deps, {
@@ -68,9 +70,10 @@ export function createCaseManagerRunner(deps: AgentDeps) {
         ...deps,
         settings: { ...deps.settings, models: { ...deps.settings.models, case_manager: "rules" } },
       });
+      turnThreadId = `${threadId}~rules-${randomUUID().slice(0, 8)}`;
       turn = await runAgentTurn(deps, {
         ...rules,
-        threadId: `${threadId}~rules-${randomUUID().slice(0, 8)}`,
+        threadId: turnThreadId,
         caseId: task.case?.case_id,
         vanpoolId: task.vanpool_id,
         task: task as unknown as Record<string, unknown>,
@@ -85,7 +88,7 @@ export function createCaseManagerRunner(deps: AgentDeps) {
         kind: "cancellation",
         caseId,
         payload: { ...request.args, tool: request.name },
-        graphThreadId: threadId,
+        graphThreadId: turnThreadId,
         interruptId: turn.interrupt.id,
         actor: "agent:case_manager",
         now: deps.now(),

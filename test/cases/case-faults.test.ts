@@ -1,16 +1,20 @@
 // Faults injected while the Case Manager works a case (the database failing one write, a model failing): each test
 // counts what the riders and the people reviewing would see, in the database and at the stubs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCaseManagerAgent } from "../../src/agents/case-manager/agent.js";
 import type { AgentDeps } from "../../src/agents/deps.js";
+import { pendingInterrupts } from "../../src/agents/run-agent.js";
 import { buildAppDeps } from "../../src/app/container.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { findThreadForCase } from "../../src/data/email-repository.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
+import { Prisma } from "../../src/data/prisma.js";
 import { seedFixtures } from "../../src/data/seed.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { failNextInsert, failNextWrite, faultFired } from "../support/db-faults.js";
 import { copyMockDir } from "../support/fixtures.js";
+import { startOpenAIStub } from "../support/openai-stub.js";
 
 let db: TestDatabase;
 let deps: AgentDeps;
@@ -140,5 +144,50 @@ describe("a re-audit counts once per reply and per timeout, however often it is 
     const requests = await db.prisma.approvalRequest.findMany({ where: { caseId: c.caseId, kind: "cancellation" } });
     expect(requests).toHaveLength(1);
     expect(requests[0]!.payload).toMatchObject({ reason: expect.stringMatching(/after 1 re-audit\(s\) \(timeout\)/) });
+  });
+});
+
+describe("a cancellation proposed by the rules model after the configured model failed", () => {
+  it("names the thread that waits on it, so the approval resumes that agent and leaves no thread waiting", async () => {
+    const stub = await startOpenAIStub();
+    try {
+      stub.script("Pool Patrol's Case Manager", () => ({ httpStatus: 500 }));
+      const withModel = await buildAppDeps(
+        db,
+        parseSettings({
+          OPENAI_API_KEY: "sk-test",
+          OPENAI_BASE_URL: stub.baseUrl,
+          POOLPATROL_MODEL_OUTREACH: "rules",
+          POOLPATROL_MODEL_LOCATION: "rules",
+          POOLPATROL_MODEL_SHIFT: "rules",
+        }),
+      );
+      const c = await caseWithFixedRecord("VP-112", "EMP-1049");
+      await db.prisma.employee.update({
+        where: { id: "EMP-1049" },
+        data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+      });
+      const { lastOutboundAt } = await c.record();
+      const late = new Date(lastOutboundAt!.getTime() + 8 * 86_400_000);
+      const timedOut = await createCaseWorkflow(withModel).replyTimeout(c.caseId, late, lastOutboundAt!);
+      expect(timedOut).toMatchObject({ status: "pre_cancel", approval_id: expect.stringMatching(/^APR-/) });
+      expect(
+        await db.prisma.auditEvent.count({ where: { action: "agent.fallback_to_rules", subjectId: c.caseId } }),
+      ).toBe(1);
+      const request = await db.prisma.approvalRequest.findUniqueOrThrow({ where: { id: timedOut.approval_id! } });
+      const caseManager = createCaseManagerAgent(deps).agent;
+      expect(await pendingInterrupts(caseManager, request.graphThreadId!)).toContain(request.interruptId);
+
+      const decided = await workflow().decide(request.id, "approve", "U0ALICE");
+      expect(decided.note).toMatch(/EMP-1049/);
+      expect((await c.record()).status).toBe("cancelled");
+      expect(await pendingInterrupts(caseManager, request.graphThreadId!)).toEqual([]);
+      const resumed = await db.prisma.agentRun.findMany({
+        where: { agent: "case_manager", caseId: c.caseId, input: { path: ["resume"], not: Prisma.AnyNull } },
+      });
+      expect(resumed.map((r) => r.status)).toEqual(["succeeded"]);
+    } finally {
+      await stub.close();
+    }
   });
 });
