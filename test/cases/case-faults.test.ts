@@ -191,3 +191,32 @@ describe("a cancellation proposed by the rules model after the configured model 
     }
   });
 });
+
+describe("a case proposed for cancellation whose run died before the request was stored", () => {
+  it("gets its one cancellation request (the card) when the timeout job is retried, and never a second", async () => {
+    const c = await caseWithFixedRecord("VP-116", "EMP-1058");
+    await db.prisma.employee.update({
+      where: { id: "EMP-1058" },
+      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+    });
+    const { lastOutboundAt } = await c.record();
+    const late = new Date(lastOutboundAt!.getTime() + 8 * 86_400_000);
+    const requests = () => db.prisma.approvalRequest.findMany({ where: { caseId: c.caseId, kind: "cancellation" } });
+    await failNextInsert(db.prisma, { name: "cancellation_request", table: "approval_requests" });
+    await expect(workflow().replyTimeout(c.caseId, late, lastOutboundAt!)).rejects.toThrow();
+    expect(await faultFired(db.prisma, "cancellation_request")).toBe(true);
+    expect((await c.record()).status).toBe("pre_cancel");
+    expect(await requests()).toHaveLength(0);
+
+    // The job's retry, then another retry and a `tick`: one request waits for an approver.
+    const retried = await workflow().replyTimeout(c.caseId, late, lastOutboundAt!);
+    expect(retried).toMatchObject({ status: "pre_cancel", approval_id: expect.stringMatching(/^APR-/) });
+    await workflow().replyTimeout(c.caseId, late, lastOutboundAt!);
+    await workflow().tick(late);
+    const waiting = await requests();
+    expect(waiting.map((r) => [r.id, r.status])).toEqual([[retried.approval_id, "pending"]]);
+    expect((await c.record()).reAuditCount).toBe(1);
+    expect((await workflow().decide(retried.approval_id!, "approve", "U0ALICE")).note).toMatch(/EMP-1058/);
+    expect((await c.record()).status).toBe("cancelled");
+  });
+});

@@ -180,7 +180,9 @@ function reAudit(turn: Turn, task: CaseManagerTask, trigger: ReAuditTrigger): To
       ];
     return { final: `${current.case_id}: resolved after the ${trigger} re-audit.` };
   }
-  if (!upserted) {
+  // A case already proposed for cancellation (a retried timeout whose request was never stored) stays as it is.
+  const alreadyThere = current.status === "pre_cancel" && decision.status === "pre_cancel";
+  if (!upserted && !alreadyThere) {
     return [
       {
         name: "upsert_case",
