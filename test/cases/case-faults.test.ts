@@ -220,3 +220,33 @@ describe("a case proposed for cancellation whose run died before the request was
     expect((await c.record()).status).toBe("cancelled");
   });
 });
+
+describe("an audit whose first email could not be written", () => {
+  it("is finished by the retried audit: the rider never written to gets it, no rider gets it twice", async () => {
+    await db.prisma.employee.update({
+      where: { id: "EMP-1028" },
+      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+    });
+    await failNextInsert(db.prisma, { name: "first_email", table: "messages", after: "NEW.direction = 'outbound'" });
+    await expect(workflow().auditVanpool("VP-111")).rejects.toThrow();
+    expect(await faultFired(db.prisma, "first_email")).toBe(true);
+    const record = await db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-111", status: "pending_reply" } });
+    const flagged = (record.meta as { flagged: string[] }).flagged;
+    const riders = await db.prisma.employee.findMany({ where: { id: { in: flagged } } });
+    const written = async () => {
+      const sent = await db.prisma.message.findMany({
+        where: { direction: "outbound", thread: { caseId: record.id } },
+      });
+      return riders.map((r) => sent.filter((m) => m.toAddresses.includes(r.email)).length);
+    };
+    expect(flagged.length).toBe(2);
+    expect((await written()).sort()).toEqual([0, 1]);
+
+    // The audit job's retry (or the Re-audit button): the email never written goes out; none goes twice.
+    expect(await workflow().auditVanpool("VP-111")).toMatchObject({ case_id: record.id, status: "pending_reply" });
+    expect(await written()).toEqual([1, 1]);
+    expect((await db.prisma.case.findUniqueOrThrow({ where: { id: record.id } })).lastOutboundAt).not.toBeNull();
+    await workflow().auditVanpool("VP-111");
+    expect(await written()).toEqual([1, 1]);
+  });
+});
