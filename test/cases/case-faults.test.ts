@@ -250,3 +250,30 @@ describe("an audit whose first email could not be written", () => {
     expect(await written()).toEqual([1, 1]);
   });
 });
+
+describe("an agent's checkpoint that could not be stored", () => {
+  it("stops the run there: the cancellation request is made once, from a stored checkpoint its approval resumes", async () => {
+    const c = await caseWithFixedRecord("VP-105", "EMP-1041");
+    await db.prisma.employee.update({
+      where: { id: "EMP-1041" },
+      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+    });
+    const { lastOutboundAt } = await c.record();
+    const late = new Date(lastOutboundAt!.getTime() + 8 * 86_400_000);
+    await failNextInsert(db.prisma, {
+      name: "checkpoint",
+      table: "langgraph.checkpoints",
+      after: `EXISTS (SELECT 1 FROM public.cases WHERE id = '${c.caseId}' AND status = 'pre_cancel')`,
+    });
+    const requests = () => db.prisma.approvalRequest.findMany({ where: { caseId: c.caseId, kind: "cancellation" } });
+    await expect(workflow().replyTimeout(c.caseId, late, lastOutboundAt!)).rejects.toThrow(/injected fault/);
+    expect(await faultFired(db.prisma, "checkpoint")).toBe(true);
+    expect(await requests()).toHaveLength(0);
+
+    const retried = await workflow().replyTimeout(c.caseId, late, lastOutboundAt!);
+    expect((await requests()).map((r) => r.id)).toEqual([retried.approval_id]);
+    const request = (await requests())[0]!;
+    const caseManager = createCaseManagerAgent(deps).agent;
+    expect(await pendingInterrupts(caseManager, request.graphThreadId!)).toContain(request.interruptId);
+  });
+});
