@@ -35,6 +35,8 @@ export interface AgentTurnInput extends BuiltAgent {
   /** A new task (JSON) or the decisions that resume an interrupt. */
   task?: Record<string, unknown>;
   resume?: { decisions: Record<string, unknown>[] };
+  /** What a re-audit in this turn is for (a reply, a timeout): it counts once per key, across runs. */
+  reAuditKey?: string;
 }
 
 export async function runAgentTurn(deps: AgentDeps, input: AgentTurnInput): Promise<AgentTurn> {
@@ -52,7 +54,7 @@ export async function runAgentTurn(deps: AgentDeps, input: AgentTurnInput): Prom
   const config = {
     signal: controller.signal,
     callbacks: [usage.handler],
-    configurable: { thread_id: input.threadId, agent_run_id: agentRunId },
+    configurable: { thread_id: input.threadId, agent_run_id: agentRunId, re_audit_key: input.reAuditKey },
     metadata: {
       agent: input.agentName,
       model: input.model.name,

@@ -34,9 +34,16 @@ export function createCaseManagerRunner(deps: AgentDeps) {
     if (caseId) await jobs?.syncCase(caseId);
   }
 
-  async function runCaseManager(task: CaseManagerTask, threadId: string): Promise<CaseManagerResult> {
+  /** `reAuditKey` names what a re-audit of this task is for, so reading it again or retrying it counts it once. */
+  async function runCaseManager(
+    task: CaseManagerTask,
+    threadId: string,
+    reAuditKey?: string,
+  ): Promise<CaseManagerResult> {
     const started = deps.now();
     let turn: AgentTurn;
+    // The thread the turn ended on: an interrupt waits there, and the decision resumes it there.
+    let turnThreadId = threadId;
     const caseManager = createCaseManagerAgent(deps);
     try {
       turn = await runAgentTurn(deps, {
@@ -45,6 +52,7 @@ export function createCaseManagerRunner(deps: AgentDeps) {
         caseId: task.case?.case_id,
         vanpoolId: task.vanpool_id,
         task: task as unknown as Record<string, unknown>,
+        reAuditKey,
       });
     } catch (error) {
       const { model } = caseManager;
@@ -62,12 +70,14 @@ export function createCaseManagerRunner(deps: AgentDeps) {
         ...deps,
         settings: { ...deps.settings, models: { ...deps.settings.models, case_manager: "rules" } },
       });
+      turnThreadId = `${threadId}~rules-${randomUUID().slice(0, 8)}`;
       turn = await runAgentTurn(deps, {
         ...rules,
-        threadId: `${threadId}~rules-${randomUUID().slice(0, 8)}`,
+        threadId: turnThreadId,
         caseId: task.case?.case_id,
         vanpoolId: task.vanpool_id,
         task: task as unknown as Record<string, unknown>,
+        reAuditKey,
       });
     }
     let approvalId: string | undefined;
@@ -78,7 +88,7 @@ export function createCaseManagerRunner(deps: AgentDeps) {
         kind: "cancellation",
         caseId,
         payload: { ...request.args, tool: request.name },
-        graphThreadId: threadId,
+        graphThreadId: turnThreadId,
         interruptId: turn.interrupt.id,
         actor: "agent:case_manager",
         now: deps.now(),

@@ -135,6 +135,7 @@ export function createReplies(deps: AgentDeps, { runCaseManager, taskCase, chang
         reply: { message_id: message.message_id, from: message.from },
       },
       caseThreadId(record.case_id),
+      `reply:${message.message_id}`,
     );
     await changed(record.case_id);
     await markRead(deps.prisma, message.message_id, deps.now());

@@ -225,11 +225,14 @@ export async function listCasesClosedSince(db: Db, since: Date): Promise<CaseRec
   return rows.map(toCaseRecord);
 }
 
-/** Counts one re-audit per agent run, however many specialists that run called. */
-export async function countReAudit(prisma: PrismaClient, caseId: string, agentRunId: string): Promise<number> {
+/**
+ * Counts one re-audit per `key` (what it was for: a reply, a timeout, else the agent run), however many specialists
+ * called it and however often a failed reading or a retried timeout ran it again.
+ */
+export async function countReAudit(prisma: PrismaClient, caseId: string, key: string): Promise<number> {
   await prisma.case.updateMany({
-    where: { id: caseId, OR: [{ reAuditRunId: null }, { reAuditRunId: { not: agentRunId } }] },
-    data: { reAuditCount: { increment: 1 }, reAuditRunId: agentRunId },
+    where: { id: caseId, NOT: { reAuditKeys: { has: key } } },
+    data: { reAuditCount: { increment: 1 }, reAuditKeys: { push: key } },
   });
   return (await getCase(prisma, caseId)).re_audit_count;
 }

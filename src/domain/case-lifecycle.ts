@@ -81,6 +81,11 @@ export function replyDeadline(lastOutboundAt: Date): Date {
   return new Date(lastOutboundAt.getTime() + REPLY_TIMEOUT_DAYS * DAY_MS);
 }
 
+/** When the riders' time to reply ends: 7 days after the last email, or later when an out-of-office notice says so. */
+export function replyDueAt(lastOutboundAt: Date, extendedUntil: Date | null = null): Date {
+  return new Date(Math.max(replyDeadline(lastOutboundAt).getTime(), extendedUntil?.getTime() ?? 0));
+}
+
 /**
  * A case waiting on riders times out 7 days after the last email to them, or later when an
  * out-of-office notice extended the deadline.
@@ -92,8 +97,7 @@ export function isReplyOverdue(
   extendedUntil: Date | null = null,
 ): boolean {
   if (status !== "pending_reply" || lastOutboundAt === null) return false;
-  const deadline = Math.max(replyDeadline(lastOutboundAt).getTime(), extendedUntil?.getTime() ?? 0);
-  return now.getTime() >= deadline;
+  return now.getTime() >= replyDueAt(lastOutboundAt, extendedUntil).getTime();
 }
 
 /** Out of office until a date (YYYY-MM-DD): the reply deadline moves to that date plus two days. */

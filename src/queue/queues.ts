@@ -37,6 +37,10 @@ export const QUEUE_OPTIONS: Record<(typeof QUEUES)[keyof typeof QUEUES], QueueDe
   [QUEUES.slackAction]: { retryLimit: 3, retryDelay: 1, expireInSeconds: 600 },
 };
 
+/** One reply timeout: the case, the email whose reply it waited for and when it fell due. */
+export const replyTimeoutKey = (caseId: string, lastOutboundAt: Date, due: Date) =>
+  `timeout:${caseId}:${lastOutboundAt.toISOString()}:${due.toISOString()}`;
+
 const inTx = (db?: SqlExecutor): PgBoss.SendOptions => (db ? { db } : {});
 
 /**
@@ -54,7 +58,7 @@ export const caseJobRows = {
     ({
       name: QUEUES.replyTimeout,
       data: { caseId, lastOutboundAt: lastOutboundAt.toISOString() },
-      id: jobIdFor(`timeout:${caseId}:${lastOutboundAt.toISOString()}:${due.toISOString()}`),
+      id: jobIdFor(replyTimeoutKey(caseId, lastOutboundAt, due)),
       startAfter: due,
     }) satisfies JobRow,
 };

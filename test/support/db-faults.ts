@@ -15,9 +15,12 @@ export async function failNextWrite(
   );
 }
 
-/** The next row inserted into `table` fails once. */
-export async function failNextInsert(db: PrismaClient, fault: { name: string; table: string }): Promise<void> {
-  await failOnce(db, fault.name, `BEFORE INSERT ON ${fault.table} FOR EACH ROW`);
+/** The next row inserted into `table` (once `after`, a query on the database's state, holds) fails once. */
+export async function failNextInsert(
+  db: PrismaClient,
+  fault: { name: string; table: string; after?: string },
+): Promise<void> {
+  await failOnce(db, fault.name, `BEFORE INSERT ON ${fault.table} FOR EACH ROW`, fault.after);
 }
 
 /**
@@ -39,8 +42,8 @@ export async function endStalledWrites(db: PrismaClient): Promise<void> {
   );
 }
 
-async function failOnce(db: PrismaClient, name: string, on: string): Promise<void> {
-  await faultOnce(db, name, on, `RAISE EXCEPTION 'injected fault: ${name}'`);
+async function failOnce(db: PrismaClient, name: string, on: string, after?: string): Promise<void> {
+  await faultOnce(db, name, on, `RAISE EXCEPTION 'injected fault: ${name}'`, after);
 }
 
 async function faultOnce(db: PrismaClient, name: string, on: string, act: string, after = "true"): Promise<void> {

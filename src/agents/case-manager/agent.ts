@@ -12,14 +12,16 @@ import {
 } from "../../domain/case-lifecycle.js";
 import type { CheckKind, Verdict } from "../../domain/specialist-result.js";
 import type { AgentDeps } from "../deps.js";
+import { endRunOnToolFailure } from "../logged-tool.js";
 import { createAgentModel } from "../models/index.js";
 import { latest, type ToolCallPlan, type Turn } from "../models/rules-model.js";
 import type { BuiltAgent } from "../run-agent.js";
 import { createCaseManagerTools } from "./tools.js";
 
-export const CASE_MANAGER_PROMPT_VERSION = "case-manager-v1";
+export const CASE_MANAGER_PROMPT_VERSION = "case-manager-v2";
 const SYSTEM_PROMPT = `You are Pool Patrol's Case Manager for a vanpool subsidy program. You receive a JSON task with the vanpool, its open case (if any) and what happened.
 Facts come only from the specialists; never decide a verdict yourself. Lifecycle:
+- task "audit" with an open case: run both specialists; both pass -> close_case. Still failing with first_emails_missing true: run_outreach purpose "initial" (only riders never written to are emailed).
 - task "audit" with no case: run both specialists in parallel. All pass: stop (no case). Any fail: upsert_case (status pending_reply, failed checks, flagged riders, details), then run_outreach purpose "initial". Only inconclusive: upsert_case with status hitl_review and no email.
 - task "reply": run_outreach purpose "reply" with the message id. escalation / hitl_required: upsert_case status hitl_review. question: stop. acknowledgment or update: re-run only the specialists of the failed checks, with case_id.
 - task "timeout": re-run the specialists of the failed checks with case_id.
@@ -38,6 +40,8 @@ export interface CaseManagerTask {
     re_audit_count: number;
   } | null;
   reply?: { message_id: string; from: string };
+  /** An audit of an open case some of whose flagged riders never got their first email (the opening run failed). */
+  first_emails_missing?: boolean;
 }
 
 interface SpecialistAnswer {
@@ -179,7 +183,9 @@ function reAudit(turn: Turn, task: CaseManagerTask, trigger: ReAuditTrigger): To
       ];
     return { final: `${current.case_id}: resolved after the ${trigger} re-audit.` };
   }
-  if (!upserted) {
+  // A case already proposed for cancellation (a retried timeout whose request was never stored) stays as it is.
+  const alreadyThere = current.status === "pre_cancel" && decision.status === "pre_cancel";
+  if (!upserted && !alreadyThere) {
     return [
       {
         name: "upsert_case",
@@ -232,6 +238,8 @@ function manualReAudit(turn: Turn, task: CaseManagerTask): ToolCallPlan[] | { fi
       return [{ name: "close_case", args: { case_id: current.case_id, reason: "A new audit passes both checks." } }];
     return { final: `${current.case_id}: resolved, both checks now pass.` };
   }
+  if (task.first_emails_missing && !turn.called.includes("run_outreach"))
+    return [{ name: "run_outreach", args: { case_id: current.case_id, purpose: "initial" } }];
   return { final: `${current.case_id}: still ${statusInWords(current.status)}; the new evidence is stored.` };
 }
 
@@ -254,6 +262,7 @@ export function createCaseManagerAgent(deps: AgentDeps): BuiltAgent {
     systemPrompt: SYSTEM_PROMPT,
     checkpointer: deps.checkpointer,
     middleware: [
+      endRunOnToolFailure,
       humanInTheLoopMiddleware({ interruptOn: { cancel_membership: { allowedDecisions: ["approve", "reject"] } } }),
     ],
   });

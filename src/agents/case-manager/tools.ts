@@ -15,6 +15,8 @@ import { carryOutCancellation } from "./cancellation.js";
 const checkEnum = z.enum(["location", "shift"]);
 const statusEnum = z.enum(["open", "verification", "pending_reply", "re_audit", "hitl_review", "pre_cancel"]);
 const ACTOR = "agent:case_manager";
+/** A failure of these ends the Case Manager's run (see ToolFailedError). */
+const STATE_CHANGING = { changesState: true };
 
 export function createCaseManagerTools(deps: AgentDeps) {
   const specialist = (check: "location" | "shift") =>
@@ -25,7 +27,12 @@ export function createCaseManagerTools(deps: AgentDeps) {
         async ({ vanpool_id, case_id }: { vanpool_id: string; case_id?: string | null }, config) => {
           const outcome = await runSpecialist(
             check,
-            { vanpoolId: vanpool_id, caseId: case_id ?? null, agentRunId: agentRunIdOf(config) },
+            {
+              vanpoolId: vanpool_id,
+              caseId: case_id ?? null,
+              agentRunId: agentRunIdOf(config),
+              reAuditKey: String(config.configurable?.re_audit_key ?? agentRunIdOf(config)),
+            },
             deps,
           );
           const { result } = outcome;
@@ -87,6 +94,7 @@ export function createCaseManagerTools(deps: AgentDeps) {
           now,
         });
       },
+      STATE_CHANGING,
     ),
     {
       name: "upsert_case",
@@ -113,6 +121,7 @@ export function createCaseManagerTools(deps: AgentDeps) {
         message_id?: string | null;
       }) =>
         runOutreach(deps, { case_id: args.case_id, purpose: args.purpose, message_id: args.message_id ?? undefined }),
+      STATE_CHANGING,
     ),
     {
       name: "run_outreach",
@@ -127,15 +136,19 @@ export function createCaseManagerTools(deps: AgentDeps) {
   );
 
   const closeCase = tool(
-    logged(deps.prisma, "close_case", async ({ case_id, reason }: { case_id: string; reason: string }) =>
-      changeCase(deps.prisma, case_id, {
-        status: "resolved",
-        outcome: "resolved",
-        why: reason,
-        meta: { resolution: reason },
-        actor: ACTOR,
-        now: deps.now(),
-      }),
+    logged(
+      deps.prisma,
+      "close_case",
+      async ({ case_id, reason }: { case_id: string; reason: string }) =>
+        changeCase(deps.prisma, case_id, {
+          status: "resolved",
+          outcome: "resolved",
+          why: reason,
+          meta: { resolution: reason },
+          actor: ACTOR,
+          now: deps.now(),
+        }),
+      STATE_CHANGING,
     ),
     {
       name: "close_case",
@@ -175,6 +188,7 @@ export function createCaseManagerTools(deps: AgentDeps) {
           removal_notices: done.notices,
         };
       },
+      STATE_CHANGING,
     ),
     {
       name: "cancel_membership",

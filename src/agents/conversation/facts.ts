@@ -20,6 +20,7 @@ import { distanceBand } from "../../domain/geo.js";
 import { redactFinding, redactPersonalDetails, zip3 } from "../../domain/redaction.js";
 import { describeSchedule } from "../../domain/schedule.js";
 import { type CheckKind, plural } from "../../domain/specialist-result.js";
+import { AppError } from "../../errors.js";
 import { actorWords } from "../../slack/blocks/trail.js";
 import { loadPolicy, type PolicySection } from "../outreach/policy.js";
 import { findPolicySections, relevantSentences } from "./policy-search.js";
@@ -478,6 +479,29 @@ export async function approvalPointer(deps: FactsDeps, caseId: string, wanted: "
 }
 
 /** Asks for a follow-up draft for a flagged rider of an open case, and says where the card is. */
+/** Why an action asked for in conversation did not happen: a refusal in its own words, anything else in general. */
+function whyNot(error: unknown): string {
+  return error instanceof AppError ? error.message : "an error on Pool Patrol's side; ask again in a moment";
+}
+
+/** A re-check asked for in a case thread: its outcome, or that it did not finish (never left out of the answer). */
+export async function recheckedCase(
+  deps: FactsDeps,
+  caseId: string,
+  recheck: (caseId: string) => Promise<Facts>,
+): Promise<Facts> {
+  const record = await findCase(deps.prisma, caseId);
+  if (!record) return notFoundCase(caseId);
+  try {
+    return await recheck(caseId);
+  } catch (error) {
+    return {
+      text: `⚠️ The re-check of ${record.vanpool_id} did not finish (${whyNot(error)}).`,
+      sources: [`case record ${caseId}`],
+    };
+  }
+}
+
 export async function draftedFollowUp(
   deps: FactsDeps,
   caseId: string,
@@ -498,7 +522,15 @@ export async function draftedFollowUp(
       text: `${nameOf(people, employeeId)} is not flagged on ${caseId}: follow-ups go only to ${record.flagged.map((id) => nameOf(people, id)).join(", ")}. Nothing was drafted.`,
       sources,
     };
-  const drafted = await draft(employeeId);
+  let drafted: Awaited<ReturnType<typeof draft>>;
+  try {
+    drafted = await draft(employeeId);
+  } catch (error) {
+    return {
+      text: `⚠️ The follow-up to ${nameOf(people, employeeId)} was not drafted (${whyNot(error)}).`,
+      sources,
+    };
+  }
   if (drafted.existing)
     return {
       text: `A drafted email is already waiting for review in the case thread: approve, edit or reject it there first. Nothing new was drafted, and nothing is sent from a conversation.`,

@@ -16,6 +16,7 @@ import {
   nextSteps,
   policySections,
   programFacts,
+  recheckedCase,
   riderReplies,
   vanpoolOverview,
 } from "./facts.js";
@@ -103,7 +104,7 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
             text: "Only approvers can ask for a re-check. Nothing was changed.",
             sources: ["approver list"],
           } satisfies Facts;
-        return actions.recheck(case_id);
+        return recheckedCase(deps, case_id, actions.recheck);
       },
       {
         name: "recheck",

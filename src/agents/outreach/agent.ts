@@ -3,6 +3,7 @@
 // (send_email_for_review is interrupted for approve / edit / reject).
 import { createAgent, humanInTheLoopMiddleware } from "langchain";
 import type { AgentDeps } from "../deps.js";
+import { endRunOnToolFailure } from "../logged-tool.js";
 import { createAgentModel } from "../models/index.js";
 import { latest, type Turn } from "../models/rules-model.js";
 import type { BuiltAgent } from "../run-agent.js";
@@ -112,6 +113,7 @@ export function createOutreachAgent(deps: AgentDeps): BuiltAgent {
     systemPrompt: SYSTEM_PROMPT,
     checkpointer: deps.checkpointer,
     middleware: [
+      endRunOnToolFailure,
       humanInTheLoopMiddleware({
         interruptOn: { send_email_for_review: { allowedDecisions: ["approve", "edit", "reject"] } },
       }),

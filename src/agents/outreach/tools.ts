@@ -14,6 +14,9 @@ import { emailServiceDeps, sendCaseEmail } from "../../integrations/email/email-
 import type { AgentDeps } from "../deps.js";
 import { agentRunIdOf, logged } from "../logged-tool.js";
 
+/** A failure of these ends the Outreach Agent's run (see ToolFailedError). */
+const STATE_CHANGING = { changesState: true };
+
 const emailArgs = {
   case_id: z.string().describe("The case, CASE-XXXXXXXX"),
   to: z.string().describe("The rider's email address"),
@@ -56,7 +59,7 @@ export function createOutreachTools(deps: AgentDeps) {
   ) {
     const { record, van, allowed } = await recipients(args.case_id);
     if (!allowed.has(args.to.toLowerCase()))
-      throw new Error(
+      throw invalidInput(
         `${args.to} is not a rider on ${args.case_id}; emails go to flagged riders and riders already written to.`,
       );
     const { message, alreadySent, queued } = await sendCaseEmail(emailServiceDeps(deps), {
@@ -80,49 +83,54 @@ export function createOutreachTools(deps: AgentDeps) {
   }
 
   const classifyReply = tool(
-    logged(deps.prisma, "classify_reply", async ({ message_id }: { message_id: string }) => {
-      const message = await findMessage(deps.prisma, message_id);
-      if (message?.direction !== "inbound") throw notFound(`No inbound message ${message_id}.`);
-      if (message.auto_reply) throw invalidInput(`${message_id} is an automatic ${message.auto_reply}, not a reply.`);
-      // Read before (a reading that stopped before it finished): the same answer, recorded once.
-      if (message.bucket !== null)
+    logged(
+      deps.prisma,
+      "classify_reply",
+      async ({ message_id }: { message_id: string }) => {
+        const message = await findMessage(deps.prisma, message_id);
+        if (message?.direction !== "inbound") throw notFound(`No inbound message ${message_id}.`);
+        if (message.auto_reply) throw invalidInput(`${message_id} is an automatic ${message.auto_reply}, not a reply.`);
+        // Read before (a reading that stopped before it finished): the same answer, recorded once.
+        if (message.bucket !== null)
+          return {
+            message_id,
+            bucket: message.bucket,
+            confidence: Math.round((message.confidence ?? 0) * 100) / 100,
+            hitl_required: message.bucket === "escalation",
+            reasons: ["classified when the reply was first read"],
+          };
+        // Quoted history and signatures are stripped on arrival; the classifier reads only what the rider wrote.
+        const result = await deps.classifier.classify(message.reply_text ?? message.body, message.subject);
+        const thread = (await findThread(deps.prisma, message.thread_id))!;
+        await setClassification(deps.prisma, {
+          messageId: message_id,
+          bucket: result.bucket,
+          confidence: result.confidence,
+          event: {
+            actor: "agent:outreach",
+            action: "reply.classified",
+            subjectType: "case",
+            subjectId: thread.case_id,
+            at: deps.now(),
+            details: {
+              message_id,
+              bucket: result.bucket,
+              confidence: result.confidence,
+              reasons: result.reasons,
+              classifier: deps.classifier.name,
+            },
+          },
+        });
         return {
           message_id,
-          bucket: message.bucket,
-          confidence: Math.round((message.confidence ?? 0) * 100) / 100,
-          hitl_required: message.bucket === "escalation",
-          reasons: ["classified when the reply was first read"],
+          bucket: result.bucket,
+          confidence: Math.round(result.confidence * 100) / 100,
+          hitl_required: result.bucket === "escalation",
+          reasons: result.reasons,
         };
-      // Quoted history and signatures are stripped on arrival; the classifier reads only what the rider wrote.
-      const result = await deps.classifier.classify(message.reply_text ?? message.body, message.subject);
-      const thread = (await findThread(deps.prisma, message.thread_id))!;
-      await setClassification(deps.prisma, {
-        messageId: message_id,
-        bucket: result.bucket,
-        confidence: result.confidence,
-        event: {
-          actor: "agent:outreach",
-          action: "reply.classified",
-          subjectType: "case",
-          subjectId: thread.case_id,
-          at: deps.now(),
-          details: {
-            message_id,
-            bucket: result.bucket,
-            confidence: result.confidence,
-            reasons: result.reasons,
-            classifier: deps.classifier.name,
-          },
-        },
-      });
-      return {
-        message_id,
-        bucket: result.bucket,
-        confidence: Math.round(result.confidence * 100) / 100,
-        hitl_required: result.bucket === "escalation",
-        reasons: result.reasons,
-      };
-    }),
+      },
+      STATE_CHANGING,
+    ),
     {
       name: "classify_reply",
       description:
@@ -137,6 +145,7 @@ export function createOutreachTools(deps: AgentDeps) {
       "send_email",
       async (args: { case_id: string; to: string; subject: string; body: string; kind: string; reference: string }) =>
         send(args, outreachEmailKey(args.case_id, args.kind, args.reference, args.to), "agent:outreach"),
+      STATE_CHANGING,
     ),
     {
       name: "send_email",
@@ -159,9 +168,12 @@ export function createOutreachTools(deps: AgentDeps) {
         // Runs only after a person approved (or edited) the draft: that decision names the email.
         const approval = await findDecidedUnapplied(deps.prisma, args.case_id, "escalation_reply");
         if (!approval)
-          throw new Error(`No approved escalation reply for ${args.case_id}; a person must approve the draft first.`);
+          throw invalidInput(
+            `No approved escalation reply for ${args.case_id}; a person must approve the draft first.`,
+          );
         return send(args, `approval:${approval.approval_id}`, `slack-or-cli:${approval.decided_by}`);
       },
+      STATE_CHANGING,
     ),
     {
       name: "send_email_for_review",

@@ -34,7 +34,7 @@ const specialistAnswer = z
 
 export async function runSpecialist(
   check: CheckKind,
-  input: { vanpoolId: string; caseId?: string | null; agentRunId: string },
+  input: { vanpoolId: string; caseId?: string | null; agentRunId: string; reAuditKey: string },
   deps: AgentDeps,
 ): Promise<SpecialistOutcome> {
   const snapshot = await findVanpoolSnapshot(deps.prisma, input.vanpoolId);
@@ -112,6 +112,6 @@ export async function runSpecialist(
       results: [result],
     },
   ]);
-  const reAuditCount = input.caseId ? await countReAudit(deps.prisma, input.caseId, input.agentRunId) : null;
+  const reAuditCount = input.caseId ? await countReAudit(deps.prisma, input.caseId, input.reAuditKey) : null;
   return { result, run_id: runId!, re_audit_count: reAuditCount };
 }
