@@ -8,7 +8,7 @@ import { createBotSweeps } from "./bot-sweeps.js";
 import { type CliContext, loadSettings, openContext, seedIfEmpty } from "./context.js";
 import { log } from "./log.js";
 import { startSandbox } from "./sandbox.js";
-import { startWorkerProcesses, WORKER_NICENESS } from "./worker-processes.js";
+import { BOT_DATABASE_ENV, startWorkerProcesses, WORKER_NICENESS } from "./worker-processes.js";
 
 export async function startCommand(): Promise<void> {
   const settings = loadSettings();
@@ -83,11 +83,10 @@ const databaseWords = (ctx: CliContext) => `database ${ctx.db.kind}, ${connectio
 
 /** POOLPATROL_WORKER_PROCESSES `poolpatrol worker` processes on the database this process opened. */
 function startWorkers(ctx: CliContext) {
-  return startWorkerProcesses({
-    count: ctx.settings.workerProcesses,
-    env: { ...process.env, DATABASE_URL: ctx.db.url },
-    log,
-  });
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: ctx.db.url };
+  if (ctx.db.kind === "embedded") env[BOT_DATABASE_ENV] = "embedded";
+  else delete env[BOT_DATABASE_ENV];
+  return startWorkerProcesses({ count: ctx.settings.workerProcesses, env, log });
 }
 
 /**

@@ -16,6 +16,12 @@ export interface WorkerProcessOptions {
   log: (line: string) => void;
 }
 
+/**
+ * Set ("embedded") in a worker's environment when its DATABASE_URL is the bot's embedded PostgreSQL,
+ * which the person running Pool Patrol never set: a worker that can't reach it says so in those words.
+ */
+export const BOT_DATABASE_ENV = "POOLPATROL_BOT_DATABASE";
+
 /** A worker's niceness (0 normal, 19 lowest); lowering a priority needs no privilege, raising it does. */
 export const WORKER_NICENESS = 10;
 

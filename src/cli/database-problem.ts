@@ -34,6 +34,13 @@ export function databaseProblem(error: unknown, databaseUrl: string | undefined)
   }
 }
 
+/** A worker that can't reach the embedded PostgreSQL of the bot that started it (which restarts it). */
+export function botDatabaseProblem(databaseUrl: string | undefined): string {
+  const url = safeUrl(databaseUrl ?? "");
+  const where = url ? ` at ${url.hostname}:${url.port}` : "";
+  return `The embedded PostgreSQL of the bot that started this worker${where} went away: the bot restarts it, and this worker after it.`;
+}
+
 function safeUrl(text: string): URL | undefined {
   try {
     return new URL(text);

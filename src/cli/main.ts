@@ -5,7 +5,7 @@ import { type Command, CommanderError } from "commander";
 import { log } from "../app/log.js";
 import { AppError } from "../errors.js";
 import { UsageError } from "./command-kit.js";
-import { databaseProblem } from "./database-problem.js";
+import { botDatabaseProblem, databaseProblem } from "./database-problem.js";
 import { createProgram } from "./program.js";
 
 /** Commands that keep running; every other command does its work and exits. */
@@ -29,9 +29,11 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     // Loaded only now: `--help` and commands that succeed do not pay for them.
-    const [{ SettingsError }, { FixtureError }] = await Promise.all([
+    const [{ SettingsError }, { FixtureError }, { BOT_DATABASE_ENV }, { isDatabaseUnreachable }] = await Promise.all([
       import("../config/settings.js"),
       import("../data/fixtures.js"),
+      import("../app/worker-processes.js"),
+      import("../data/pg-pool.js"),
     ]);
     if (error instanceof CommanderError) {
       // Commander has printed the help, or the parse error and the command's usage.
@@ -45,6 +47,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof SettingsError) {
       log(`poolpatrol: ${error.message}\nFix the variable(s) above (see .env.example) and try again.`);
+      return 1;
+    }
+    // A bot's worker on the bot's embedded server: DATABASE_URL is how the bot passed it, not the person's setting.
+    if (process.env[BOT_DATABASE_ENV] === "embedded" && isDatabaseUnreachable(error)) {
+      log(`poolpatrol: ${botDatabaseProblem(process.env.DATABASE_URL)}`);
       return 1;
     }
     const problem = databaseProblem(error, process.env.DATABASE_URL?.trim());

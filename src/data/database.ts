@@ -30,7 +30,7 @@ export async function openDatabase(
     url = settings.databaseUrl;
     kind = "external";
   } else {
-    const server = await startEmbeddedPostgres({ dataDir: settings.dataDir });
+    const server = await startEmbeddedPostgres({ dataDir: settings.dataDir, notice: options.log });
     url = server.urlFor(EMBEDDED_DATABASE);
     serverUrl = server.serverUrl;
     stopServer = server.stop;

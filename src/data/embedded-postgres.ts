@@ -1,5 +1,6 @@
 // The default database: a real PostgreSQL started from binaries shipped in npm,
-// with its data in the project's git-ignored data folder so it survives restarts.
+// with its data in the project's git-ignored data folder so it survives restarts. The process that
+// started it watches its postmaster and starts it again, on the same folder and port, if it dies.
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -16,11 +17,17 @@ export interface RunningPostgres {
   stop(): Promise<void>;
 }
 
+/** How often the process that started the server checks that its postmaster is alive. */
+const WATCH_MS = 1_000;
+
 export interface EmbeddedPostgresOptions {
   dataDir: string;
   /** Trade durability for speed (tests only). */
   fast?: boolean;
+  /** PostgreSQL's own output. */
   log?: (line: string) => void;
+  /** What a person running Pool Patrol should hear of: the server died and was restarted. */
+  notice?: (line: string) => void;
 }
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
@@ -61,7 +68,64 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
         "Set DATABASE_URL to use another server, or remove the folder to start afresh.",
     );
   }
-  return describe(port, () => server.stop());
+  const watcher = watchPostmaster(
+    clusterDir,
+    port,
+    async () => {
+      removeStalePidFile(clusterDir);
+      await server.start();
+    },
+    options.notice,
+  );
+  return describe(port, async () => {
+    await watcher.stop();
+    await server.stop();
+  });
+}
+
+/**
+ * Restarts the server (`restart`) when its postmaster dies (a kill -9, the OOM killer): its pid in
+ * postmaster.pid is checked every WATCH_MS. A start that fails (old backends still hold its shared
+ * memory for a moment) is tried again at the next check; `notice` hears of the restart once.
+ */
+function watchPostmaster(
+  clusterDir: string,
+  port: number,
+  restart: () => Promise<void>,
+  notice: (line: string) => void = () => {},
+): { stop(): Promise<void> } {
+  let pid = readPidFile(clusterDir)?.pid;
+  let stopping = false;
+  let failures = 0;
+  let restarting: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (stopping || restarting || pid === undefined || isAlive(pid)) return;
+    const gone = pid;
+    restarting = restart()
+      .then(() => {
+        pid = readPidFile(clusterDir)?.pid;
+        failures = 0;
+        notice(`The embedded PostgreSQL stopped (its process ${gone} ended); restarted it on port ${port}.`);
+      })
+      .catch((error) => {
+        // Said once: a start refused while the old backends are still exiting succeeds a second later.
+        if (failures++ === 1)
+          notice(
+            `The embedded PostgreSQL stopped (its process ${gone} ended) and does not start again yet${error ? `: ${String(error)}` : ""}; trying every ${WATCH_MS / 1000} s.`,
+          );
+      })
+      .finally(() => {
+        restarting = undefined;
+      });
+  }, WATCH_MS);
+  timer.unref();
+  return {
+    async stop() {
+      stopping = true;
+      clearInterval(timer);
+      await restarting;
+    },
+  };
 }
 
 /**

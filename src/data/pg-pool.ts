@@ -104,3 +104,27 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Tells `log` of a database outage once, not at every failed attempt (a heartbeat every 10 s, each
+ * queue's poll every 2 s): when it starts, and when the database answers again (`answered`). Errors
+ * that are not the database being out of reach are logged as they come.
+ */
+export function outageLog(log: (line: string) => void, who: string) {
+  let since: number | undefined;
+  return {
+    failed(error: unknown, what = who): void {
+      const message =
+        error instanceof Error ? error.message : String((error as { message?: unknown })?.message ?? error);
+      if (!isDatabaseUnreachable(error)) return log(`${what}: ${message}`);
+      if (since !== undefined) return;
+      since = Date.now();
+      log(`${who}: can't reach the database (${message}); trying again quietly until it answers.`);
+    },
+    answered(): void {
+      if (since === undefined) return;
+      log(`${who}: the database answers again, after ${Math.round((Date.now() - since) / 1000)} s.`);
+      since = undefined;
+    },
+  };
+}

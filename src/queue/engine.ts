@@ -12,7 +12,7 @@ import PgBoss from "pg-boss";
 import { createInstanceRegistry } from "../data/instance-repository.js";
 import { pgExecutor } from "../data/job-executor.js";
 import { JOB_SCHEMA } from "../data/job-repository.js";
-import { connectionOptions, DatabaseTimeout, within } from "../data/pg-pool.js";
+import { connectionOptions, DatabaseTimeout, isDatabaseUnreachable, outageLog, within } from "../data/pg-pool.js";
 
 export const DEAD_LETTERS = "dead-letters";
 const DEADLOCK_DETECTED = "40P01";
@@ -146,7 +146,15 @@ export async function startJobEngine(options: {
     archiveFailedAfterSeconds: 7 * 24 * 3600,
     deleteAfterDays: 14,
   });
-  boss.on("error", (error) => options.log(`job engine: ${error.message}`));
+  const outage = outageLog(options.log, "job engine");
+  boss.on("error", (error) => outage.failed(error));
+  // pg-boss 10 does not await marking a job it ran completed or failed (timgit/pg-boss#577): with the
+  // database gone at that moment the rejection is unhandled and would end the process. It is the
+  // outage, told once; any other unhandled rejection still ends the process.
+  const unhandled = (reason: unknown) => {
+    if (!isDatabaseUnreachable(reason)) throw reason;
+    outage.failed(reason);
+  };
   await boss.start();
   await boss.createQueue(DEAD_LETTERS, { name: DEAD_LETTERS, retryLimit: 0 });
 
@@ -157,9 +165,10 @@ export async function startJobEngine(options: {
   const registry = createInstanceRegistry(pool);
   const ttl = options.instanceTtlMs ?? 30_000;
   await registry.beat(instanceId, ttl);
+  process.on("unhandledRejection", unhandled);
   const beating = setInterval(() => {
-    registry.beat(instanceId, ttl).catch((error) => options.log(`job engine heartbeat: ${error.message}`));
-    retryOrphans().catch((error) => options.log(`job engine recovery: ${error.message}`));
+    registry.beat(instanceId, ttl).then(outage.answered, (error) => outage.failed(error, "job engine heartbeat"));
+    retryOrphans().catch((error) => outage.failed(error, "job engine recovery"));
   }, ttl / 3);
   beating.unref();
 
@@ -307,6 +316,7 @@ export async function startJobEngine(options: {
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });
       await registry.leave(instanceId).catch((error) => options.log(`job engine: ${error.message}`));
       await pool.end();
+      process.off("unhandledRejection", unhandled);
     },
   };
   for (const [name, queue] of Object.entries(options.queues ?? {})) await engine.defineQueue(name, queue);

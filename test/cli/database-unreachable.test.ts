@@ -2,6 +2,7 @@
 // sentence what to check and exits 1, with no stack trace, for the long-running and the read-only commands.
 import net from "node:net";
 import { describe, expect, inject, it } from "vitest";
+import { BOT_DATABASE_ENV } from "../../src/app/worker-processes.js";
 import { runCli } from "../support/cli.js";
 
 /** A port nothing listens on: taken from the system, then given back. */
@@ -30,6 +31,20 @@ describe("a database that cannot be used", () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(result.stderr).not.toContain("secret");
     expect(result.stdout).toBe("");
+  });
+
+  it("a bot's worker whose embedded PostgreSQL went away says so, without naming DATABASE_URL, and exits 1", async () => {
+    const port = await closedPort();
+    // What the bot gives its workers when it runs on its embedded server.
+    const result = await runCli(["worker"], {
+      DATABASE_URL: `postgresql://poolpatrol:poolpatrol@127.0.0.1:${port}/poolpatrol`,
+      [BOT_DATABASE_ENV]: "embedded",
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      `poolpatrol: The embedded PostgreSQL of the bot that started this worker at 127.0.0.1:${port} went away: the bot restarts it, and this worker after it.`,
+    );
+    expect(result.stderr).not.toContain("DATABASE_URL");
   });
 
   it("case show with a wrong password names the refused user, not the password, and exits 1", async () => {
