@@ -119,6 +119,13 @@ describe("a refused import", () => {
       },
       /vanpools\.json: record #2 \(VP-\d+\): field "riders\[0\]\.employee_id": no employee "EMP-9999"/,
     ],
+    [
+      "a time zone no one knows",
+      (f) => {
+        f["vanpools.json"]![1].time_zone = "Mars/Olympus_Mons";
+      },
+      /vanpools\.json: record #2 \(VP-\d+\): field "time_zone": must be an IANA time zone/,
+    ],
   ];
 
   it.each(cases)("names the file, record and field for %s, and changes nothing", async (_name, edit, message) => {
