@@ -6,7 +6,14 @@ import { CASE_STATUSES } from "../domain/case-lifecycle.js";
 import { idPattern } from "../domain/ids.js";
 import { isTimeZone } from "../domain/schedule.js";
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-11-23");
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-11-23")
+  // "2026-02-30" has the shape but is no day of the calendar.
+  .refine((day) => {
+    const at = new Date(`${day}T00:00:00Z`);
+    return !Number.isNaN(at.getTime()) && at.toISOString().startsWith(day);
+  }, "is not a day of the calendar");
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time like 07:30 (24-hour)");
 export const weekdaySchema = z.enum(["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]);
 export const coordsSchema = z.object({

@@ -1,5 +1,6 @@
 // Writes fixtures in one transaction. Upserts by id, so seeding twice leaves the
 // same rows; a refused folder leaves the database exactly as it was.
+import { isClosed } from "../domain/case-lifecycle.js";
 import type { EmployeeFixture, VanpoolFixture } from "./fixture-schema.js";
 import { checkReferences, type ExistingIds, type Fixtures } from "./fixtures.js";
 import { Prisma, type PrismaClient } from "./prisma.js";
@@ -27,7 +28,7 @@ export async function seedFixtures(
 ): Promise<SeedCounts> {
   return prisma.$transaction(
     async (tx) => {
-      checkReferences(fixtures, await existingIds(tx));
+      checkReferences(fixtures, await existingIds(tx, fixtures));
       for (const s of fixtures.shifts) {
         const data = { name: s.name, schedule: s.schedule };
         await tx.shift.upsert({ where: { id: s.id }, create: { id: s.id, ...data }, update: data });
@@ -158,12 +159,18 @@ function vanpoolRow(v: VanpoolFixture) {
   };
 }
 
-async function existingIds(tx: Tx): Promise<ExistingIds> {
+async function existingIds(tx: Tx, fixtures: Fixtures): Promise<ExistingIds> {
   // One after another: a transaction is a single connection.
   const shifts = await tx.shift.findMany({ select: { id: true } });
-  const employees = await tx.employee.findMany({ select: { id: true } });
+  const employees = await tx.employee.findMany({ select: { id: true, email: true } });
   const vanpools = await tx.vanpool.findMany({ select: { id: true } });
-  const cases = await tx.case.findMany({ select: { id: true } });
+  const cases = await tx.case.findMany({ select: { id: true, vanpoolId: true, status: true } });
+  const threads = await tx.emailThread.findMany({ select: { id: true, caseId: true } });
+  const messageIds = fixtures.emailThreads.flatMap((t) => t.messages.map((m) => m.message_id));
+  const messages = await tx.message.findMany({
+    where: { id: { in: messageIds } },
+    select: { id: true, threadId: true },
+  });
   const riders = await tx.rider.findMany({
     select: {
       participantId: true,
@@ -173,12 +180,13 @@ async function existingIds(tx: Tx): Promise<ExistingIds> {
       vanpool: { select: { status: true } },
     },
   });
-  const ids = (rows: { id: string }[]) => new Set(rows.map((r) => r.id));
   return {
-    shifts: ids(shifts),
-    employees: ids(employees),
-    vanpools: ids(vanpools),
-    cases: ids(cases),
+    shifts: new Set(shifts.map((r) => r.id)),
+    employees: new Map(employees.map((e) => [e.id, e.email])),
+    vanpools: new Set(vanpools.map((r) => r.id)),
+    cases: new Map(cases.map((c) => [c.id, { vanpoolId: c.vanpoolId, open: !isClosed(c.status) }])),
+    threads: new Map(threads.map((t) => [t.id, t.caseId])),
+    messages: new Map(messages.map((m) => [m.id, m.threadId])),
     riders: riders.map(({ status, vanpool, ...r }) => ({
       ...r,
       active: status === "active" && vanpool.status === "active",
@@ -198,7 +206,7 @@ export async function insertFixturesInBulk(prisma: PrismaClient, fixtures: Fixtu
   };
   await prisma.$transaction(
     async (tx) => {
-      checkReferences(fixtures, await existingIds(tx));
+      checkReferences(fixtures, await existingIds(tx, fixtures));
       await inChunks(
         fixtures.shifts.map((s) => ({ id: s.id, name: s.name, schedule: s.schedule })),
         (json) => tx.$executeRaw`

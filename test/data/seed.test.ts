@@ -126,6 +126,42 @@ describe("a refused import", () => {
       },
       /vanpools\.json: record #2 \(VP-\d+\): field "time_zone": must be an IANA time zone/,
     ],
+    [
+      "a day the calendar lacks",
+      (f) => {
+        f["employees.json"]![0].pto_dates = ["2026-02-30"];
+      },
+      /employees\.json: record #1 \(EMP-\d+\): field "pto_dates\[0\]": is not a day of the calendar/,
+    ],
+    [
+      "an email address two employees share",
+      (f) => {
+        f["employees.json"]![1].email = f["employees.json"]![0].email;
+      },
+      /employees\.json: record #2 \(EMP-\d+\): field "email": \S+ is already the email of EMP-\d+/,
+    ],
+    [
+      "a second open case for one vanpool",
+      (f) => {
+        const open = f["cases.json"]!.find((c) => c.status === "pending_reply");
+        f["cases.json"]!.push({ ...open, case_id: "CASE-00000000000000A1" });
+      },
+      /cases\.json: record #7 \(CASE-00000000000000A1\): field "status": VP-\d+ already has an open case \(CASE-[0-9A-F]{8}\); a vanpool has at most one/,
+    ],
+    [
+      "a message id another thread holds",
+      (f) => {
+        f["email_threads.json"]![1].messages[0].message_id = f["email_threads.json"]![0].messages[0].message_id;
+      },
+      /email_threads\.json: record #2 \(THREAD-[0-9A-F]+\): field "messages\[0\]\.message_id": MSG-[0-9A-F]+ is already a message of THREAD-[0-9A-F]+/,
+    ],
+    [
+      "a thread whose vanpool does not exist",
+      (f) => {
+        f["email_threads.json"]![0].vanpool_id = "VP-999";
+      },
+      /email_threads\.json: record #1 \(THREAD-[0-9A-F]+\): field "vanpool_id": no vanpool "VP-999"/,
+    ],
   ];
 
   it.each(cases)("names the file, record and field for %s, and changes nothing", async (_name, edit, message) => {
