@@ -201,3 +201,45 @@ describe("synthetic load data", () => {
     expect(await tableCounts(db.prisma)).toEqual(once);
   });
 });
+
+describe("a large import", () => {
+  let large: TestDatabase;
+  beforeAll(async () => {
+    large = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await large.drop();
+  });
+
+  it("takes in 50,000 employees in one go, and a second run updates them", async () => {
+    const dir = copyMockDir((files) => {
+      const employees = files["employees.json"]!;
+      const template = employees[0];
+      for (let i = 0; employees.length < 50_000; i++)
+        employees.push({ ...template, employee_id: `EMP-${900_000 + i}`, email: `bulk${i}@example.com` });
+    });
+    let started = Date.now();
+    const counts = await seedFixtures(large.prisma, readFixtureDir(dir));
+    const firstSeconds = (Date.now() - started) / 1000;
+    expect(counts.employees).toBe(50_000);
+    expect(await large.prisma.employee.count()).toBe(50_000);
+
+    const edited = copyMockDir((files) => {
+      const employees = files["employees.json"]!;
+      const template = employees[0];
+      for (let i = 0; employees.length < 50_000; i++)
+        employees.push({ ...template, employee_id: `EMP-${900_000 + i}`, email: `bulk${i}@example.com` });
+      employees.find((e) => e.employee_id === "EMP-900000").home_city = "Moved Town";
+    });
+    started = Date.now();
+    await seedFixtures(large.prisma, readFixtureDir(edited));
+    const secondSeconds = (Date.now() - started) / 1000;
+    expect(await large.prisma.employee.count()).toBe(50_000);
+    expect((await large.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-900000" } })).homeCity).toBe(
+      "Moved Town",
+    );
+    console.log(
+      `50,000 employees seeded in ${firstSeconds.toFixed(1)} s, seeded again in ${secondSeconds.toFixed(1)} s`,
+    );
+  }, 400_000);
+});
