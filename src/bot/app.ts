@@ -7,6 +7,7 @@ import type { AgentDeps } from "../agents/deps.js";
 import { createCaseWorkflow } from "../cases/case-workflow.js";
 import { createConfiguredInboundEmail, type InboundEmail } from "../cases/inbound-reply.js";
 import type { SlackSettings } from "../config/settings.js";
+import { cleanStringsIn } from "../domain/clean-text.js";
 import { resendWebhookRoute } from "../http/resend-webhook-route.js";
 import type { JobEngine } from "../queue/engine.js";
 import { createApproverCheck } from "../slack/approvers.js";
@@ -71,6 +72,12 @@ export async function createSlackApp(options: SlackAppOptions) {
     logLevel: options.logLevel ?? LogLevel.WARN,
     // Nothing reads Bolt's conversation store: without it no store lookup runs before each ack.
     convoStore: false,
+  });
+  // Every request's text is cleaned before any listener reads it (Bolt's `command`, `action`,
+  // `view` and `event` are parts of its body): HTTP mode, Socket Mode and the sandbox alike.
+  app.use(async ({ body, next }) => {
+    cleanStringsIn(body);
+    await next();
   });
   // Listener work still running after its ack, for `settled` and `idle`.
   const listening = new Set<Promise<void>>();

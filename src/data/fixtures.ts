@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import { isClosed } from "../domain/case-lifecycle.js";
+import { cleanStringsIn } from "../domain/clean-text.js";
 import { AppError } from "../errors.js";
 import {
   type CaseFixture,
@@ -70,7 +71,7 @@ export function readFixtureDir(dir: string): Fixtures {
     if (!present.includes(file)) return [];
     let data: unknown;
     try {
-      data = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
+      data = cleanStringsIn(JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")));
     } catch (error) {
       problems.push(`${file}: not valid JSON (${(error as Error).message})`);
       return [];
