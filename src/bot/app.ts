@@ -1,12 +1,14 @@
 // The Bolt app: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on PORT at
 // POST /slack/events; POST /webhooks/resend takes inbound email in both.
 // Listeners are thin; the work happens in the case workflow.
-import { App, LogLevel } from "@slack/bolt";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { App, type CustomRoute, HTTPReceiver, LogLevel } from "@slack/bolt";
 import { WebClient } from "@slack/web-api";
 import type { AgentDeps } from "../agents/deps.js";
 import { createCaseWorkflow } from "../cases/case-workflow.js";
 import { createConfiguredInboundEmail, type InboundEmail } from "../cases/inbound-reply.js";
 import type { SlackSettings } from "../config/settings.js";
+import { cleanStringsIn } from "../domain/clean-text.js";
 import { resendWebhookRoute } from "../http/resend-webhook-route.js";
 import type { JobEngine } from "../queue/engine.js";
 import { createApproverCheck } from "../slack/approvers.js";
@@ -54,23 +56,28 @@ export async function createSlackApp(options: SlackAppOptions) {
     { handleWebhook: (request) => inbound!.handleWebhook(request) },
     { error: (m) => app.logger.error(m) },
   );
+  const logLevel = options.logLevel ?? LogLevel.WARN;
   const app = new App({
     token: slack.botToken,
-    customRoutes: [webhook],
     botId: identity.bot_id,
     botUserId: identity.user_id,
     ...(socketMode
-      ? { socketMode: true, appToken: slack.appToken, installerOptions: { port: slack.port } }
-      : // Slack hears back when a listener acks, not when its work is done (Bolt's advice for a long-running server).
-        { signingSecret: slack.signingSecret!, processBeforeResponse: false }),
+      ? { socketMode: true, appToken: slack.appToken, customRoutes: [webhook], installerOptions: { port: slack.port } }
+      : { receiver: httpReceiver(slack.signingSecret!, webhook, logLevel, (m) => app.logger.warn(m)) }),
     clientOptions: {
       timeout: options.timeoutMs ?? 15_000,
       ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
       ...(options.retries !== undefined ? { retryConfig: { retries: options.retries } } : {}),
     },
-    logLevel: options.logLevel ?? LogLevel.WARN,
+    logLevel,
     // Nothing reads Bolt's conversation store: without it no store lookup runs before each ack.
     convoStore: false,
+  });
+  // Every request's text is cleaned before any listener reads it (Bolt's `command`, `action`,
+  // `view` and `event` are parts of its body): HTTP mode, Socket Mode and the sandbox alike.
+  app.use(async ({ body, next }) => {
+    cleanStringsIn(body);
+    await next();
   });
   // Listener work still running after its ack, for `settled` and `idle`.
   const listening = new Set<Promise<void>>();
@@ -136,3 +143,31 @@ export async function createSlackApp(options: SlackAppOptions) {
 }
 
 export type SlackApp = Awaited<ReturnType<typeof createSlackApp>>;
+
+/** How far a Slack request's timestamp may be from now, either way. */
+const SLACK_TIMESTAMP_WINDOW_SECONDS = 5 * 60;
+
+/**
+ * Bolt's receiver for HTTP mode, with the timestamp window held both ways: Bolt refuses a request
+ * signed over five minutes ago but takes one signed any time in the future. Slack hears back when a
+ * listener acks, not when its work is done (Bolt's advice for a long-running server).
+ */
+function httpReceiver(
+  signingSecret: string,
+  webhook: CustomRoute,
+  logLevel: LogLevel,
+  warn: (message: string) => void,
+): HTTPReceiver {
+  const receiver = new HTTPReceiver({ signingSecret, customRoutes: [webhook], processBeforeResponse: false, logLevel });
+  const verified = receiver.requestListener;
+  receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
+    const stamp = Number(req.headers["x-slack-request-timestamp"]);
+    if (Number.isFinite(stamp) && stamp - Date.now() / 1000 > SLACK_TIMESTAMP_WINDOW_SECONDS) {
+      warn("Refused a Slack request signed more than five minutes in the future.");
+      res.writeHead(401).end();
+      return;
+    }
+    verified(req, res);
+  };
+  return receiver;
+}

@@ -22,6 +22,7 @@ import {
   recordWebhookEvent,
 } from "../data/inbound-repository.js";
 import { canTransition, deadlineAfterReturn, statusInWords } from "../domain/case-lifecycle.js";
+import { cleanStringsIn, cleanText } from "../domain/clean-text.js";
 import { redactPersonalDetails } from "../domain/redaction.js";
 import {
   createInboundMailbox,
@@ -58,7 +59,11 @@ export interface InboundOutcome {
 const DELIVERY_EVENTS = new Set(["email.delivered", "email.bounced", "email.complained", "email.delivery_delayed"]);
 
 export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions) {
-  /** 401 for a bad, missing or stale signature (nothing recorded); 200 once recorded and processed. */
+  /**
+   * 401 for a bad, missing or stale signature (nothing recorded); 400 for a signed body that is no event
+   * Pool Patrol can read (recorded as processed: a redelivery would fail the same way); 200 once
+   * recorded and processed.
+   */
   async function handleWebhook(request: {
     rawBody: string;
     headers: Record<string, string | string[] | undefined>;
@@ -73,6 +78,21 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
         return { status: 401, body: { error: `${error.message}${hint}` } };
       }
       throw error;
+    }
+    cleanStringsIn(verified.event);
+    const problem = unreadableEvent(verified.event);
+    if (problem) {
+      await recordWebhookEvent(deps.prisma, {
+        svixId: verified.svixId,
+        type: "unreadable",
+        payload: { body: cleanText(request.rawBody.slice(0, 2000)) },
+        now: deps.now(),
+      });
+      await markWebhookProcessed(deps.prisma, verified.svixId, `Refused: ${problem}.`, deps.now());
+      return {
+        status: 400,
+        body: { error: `Refused: ${problem}. The delivery is recorded and will not be processed.` },
+      };
     }
     const isNew = await recordWebhookEvent(deps.prisma, {
       svixId: verified.svixId,
@@ -108,7 +128,7 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
     const kept = await findKeptEmail(deps.prisma, emailId);
     if (kept) return keptBefore(kept);
     // Kept under the id the event named, the one a redelivery names again.
-    const email: ReceivedEmail = { ...(await options.mailbox.get(emailId)), id: emailId };
+    const email: ReceivedEmail = { ...cleanStringsIn(await options.mailbox.get(emailId)), id: emailId };
     const rfcMessageId = email.message_id ? `<${email.message_id.replace(/^<|>$/g, "")}>` : null;
     if (rfcMessageId) {
       const known = await findMessageByRfcId(deps.prisma, rfcMessageId);
@@ -283,6 +303,18 @@ export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions
 }
 
 export type InboundEmail = ReturnType<typeof createInboundEmail>;
+
+/** What makes a signed body no event to act on, if anything: not an object, no type, no data, no email id. */
+function unreadableEvent(event: unknown): string | undefined {
+  if (!event || typeof event !== "object" || Array.isArray(event)) return "the body is not a JSON object";
+  const { type, data } = event as { type?: unknown; data?: unknown };
+  if (typeof type !== "string" || type === "") return "the event has no type";
+  if (!data || typeof data !== "object" || Array.isArray(data)) return "the event has no data object";
+  const emailId = (data as { email_id?: unknown }).email_id;
+  if ((type === "email.received" || DELIVERY_EVENTS.has(type)) && (typeof emailId !== "string" || emailId === ""))
+    return `the ${type} event names no email_id`;
+  return undefined;
+}
 
 function htmlToText(html: string): string {
   return html

@@ -6,10 +6,12 @@ import type { CaseManagerResult } from "../cases/case-manager-run.js";
 import { type CaseWorkflow, createCaseWorkflow } from "../cases/case-workflow.js";
 import { createInboundEmail } from "../cases/inbound-reply.js";
 import { getApproval } from "../data/approval-repository.js";
+import { findThread } from "../data/email-repository.js";
 import { isId } from "../domain/ids.js";
 import { invalidInput, notFound } from "../errors.js";
 import { deliverLocally } from "../integrations/email/inbound/local-delivery.js";
 import { localInboxDir, localMailbox } from "../integrations/email/inbound/mailbox.js";
+import { wasWrittenTo } from "../integrations/email/inbound/thread-matcher.js";
 import { webhookSecret } from "../integrations/email/inbound/webhook-secret.js";
 import { out, UsageError } from "./command-kit.js";
 
@@ -81,12 +83,14 @@ export async function replyCommand(
         body: options.body,
         subject: options.subject,
       };
+      // An unknown thread or sender is a bad argument here (exit 2, nothing stored), not mail to quarantine.
+      const thread = await findThread(ctx.db.prisma, reply.threadId);
+      if (!thread) throw notFound(`No email thread ${reply.threadId}.`);
+      if (!wasWrittenTo(thread, options.from))
+        throw invalidInput(`${options.from} was not written to on ${reply.threadId}.`);
       const { rawBody, headers } = deliverLocally(ctx.settings, reply, secret);
       const { body: answer } = await inbound.handleWebhook({ rawBody, headers });
       if ("error" in answer) throw new Error(answer.error);
-      const kept = `The message was kept in quarantine (${answer.message_id}) for a person to look at.`;
-      if (answer.quarantined === "unknown thread") throw notFound(`No email thread ${reply.threadId}. ${kept}`);
-      if (answer.quarantined) throw invalidInput(`${options.from} was not written to on ${reply.threadId}. ${kept}`);
       out(`${answer.message_id} recorded. ${answer.outcome}\n`);
     },
     { jobs: "worker" },

@@ -88,7 +88,7 @@ function coords(value: unknown): string {
 export function formatSummary(summary: AuditSummary): string {
   const { pass, fail, inconclusive } = summary.byVerdict;
   const lines = [
-    `Audited ${summary.total} active vanpools in ${(summary.elapsedMs / 1000).toFixed(1)} s`,
+    `Audited ${summary.total - summary.errors.length} of ${summary.total} active vanpools in ${(summary.elapsedMs / 1000).toFixed(1)} s`,
     "",
     `  ${"verdict".padEnd(14)}count`,
     `  ${verdictLabel("pass").padEnd(14 + (useColor ? 9 : 0))}${pass}`,
@@ -106,6 +106,8 @@ export function formatSummary(summary: AuditSummary): string {
     if (summary.attention.length > shown.length)
       lines.push(`  ... and ${summary.attention.length - shown.length} more (use --json for all)`);
   }
+  if (summary.errors.length > 0)
+    lines.push("", `Not checked (${summary.errors.length}):`, ...summary.errors.map((e) => `  ${e.message}`));
   return lines.join("\n");
 }
 

@@ -3,6 +3,7 @@
 import v8 from "node:v8";
 import { type Command, CommanderError } from "commander";
 import { log } from "../app/log.js";
+import { cleanText } from "../domain/clean-text.js";
 import { AppError } from "../errors.js";
 import { UsageError } from "./command-kit.js";
 import { botDatabaseProblem, databaseProblem } from "./database-problem.js";
@@ -11,7 +12,8 @@ import { createProgram } from "./program.js";
 /** Commands that keep running; every other command does its work and exits. */
 const LONG_RUNNING = new Set(["start", "sandbox", "worker"]);
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(rawArgv: string[]): Promise<number> {
+  const argv = rawArgv.map(cleanText);
   // Prisma compiles each query in WebAssembly; V8's optimising tier for it costs a short command
   // more than it saves (the first query ~0.4 s instead of ~0.1 s). A server keeps the default.
   if (!LONG_RUNNING.has(argv[0] ?? "")) v8.setFlagsFromString("--liftoff-only");

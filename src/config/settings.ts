@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import cron from "node-cron";
 import { z } from "zod";
+import { isTimeZone } from "../domain/schedule.js";
 
 /** The folder with package.json, whether this file runs from src/ or compiled from dist/src/. */
 export const PROJECT_ROOT = findProjectRoot(path.dirname(fileURLToPath(import.meta.url)));
@@ -129,15 +130,6 @@ const settingsSchema = z.object({
 /** "Pool Patrol <pool-patrol@example.com>" -> "pool-patrol@example.com" */
 export function bareAddress(address: string): string {
   return (address.match(/<([^>]+)>/)?.[1] ?? address).trim();
-}
-
-function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export interface Settings {

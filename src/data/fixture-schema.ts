@@ -4,8 +4,16 @@
 import { z } from "zod";
 import { CASE_STATUSES } from "../domain/case-lifecycle.js";
 import { idPattern } from "../domain/ids.js";
+import { isTimeZone } from "../domain/schedule.js";
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-11-23");
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-11-23")
+  // "2026-02-30" has the shape but is no day of the calendar.
+  .refine((day) => {
+    const at = new Date(`${day}T00:00:00Z`);
+    return !Number.isNaN(at.getTime()) && at.toISOString().startsWith(day);
+  }, "is not a day of the calendar");
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time like 07:30 (24-hour)");
 export const weekdaySchema = z.enum(["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]);
 export const coordsSchema = z.object({
@@ -63,7 +71,11 @@ export const vanpoolFixture = z
     coordinator_id: z.string().nullable().optional(),
     status: z.enum(["active", "inactive"]).default("active"),
     operating_schedule: scheduleSchema.nullable().optional(),
-    time_zone: z.string().nullable().optional(),
+    time_zone: z
+      .string()
+      .refine(isTimeZone, "must be an IANA time zone such as America/Los_Angeles")
+      .nullable()
+      .optional(),
     riders: z.array(riderFixture),
   })
   .strict();

@@ -3,6 +3,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
+import { isClosed } from "../domain/case-lifecycle.js";
+import { cleanStringsIn } from "../domain/clean-text.js";
 import { AppError } from "../errors.js";
 import {
   type CaseFixture,
@@ -24,9 +26,15 @@ export interface Fixtures {
 /** Ids already in the database, so a folder may refer to rows it does not carry. */
 export interface ExistingIds {
   shifts: Set<string>;
-  employees: Set<string>;
+  /** Employee id -> email. */
+  employees: Map<string, string>;
   vanpools: Set<string>;
-  cases: Set<string>;
+  /** Case id -> its vanpool and whether it is open. */
+  cases: Map<string, { vanpoolId: string; open: boolean }>;
+  /** Thread id -> its case. */
+  threads: Map<string, string>;
+  /** Message id -> its thread, for the messages the folder names. */
+  messages: Map<string, string>;
   /** Every rider row already stored; active: a current rider of an active vanpool. */
   riders: { participantId: string; vanpoolId: string; employeeId: string; active: boolean }[];
 }
@@ -63,7 +71,7 @@ export function readFixtureDir(dir: string): Fixtures {
     if (!present.includes(file)) return [];
     let data: unknown;
     try {
-      data = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
+      data = cleanStringsIn(JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")));
     } catch (error) {
       problems.push(`${file}: not valid JSON (${(error as Error).message})`);
       return [];
@@ -113,17 +121,29 @@ export function checkReferences(fixtures: Fixtures, existing: ExistingIds): void
     fixtures.shifts.map((s) => s.id),
   );
   const employees = union(
-    existing.employees,
+    new Set(existing.employees.keys()),
     fixtures.employees.map((e) => e.employee_id),
   );
   const vanpools = union(
     existing.vanpools,
     fixtures.vanpools.map((v) => v.vanpool_id),
   );
-  const cases = union(
-    existing.cases,
-    fixtures.cases.map((c) => c.case_id),
-  );
+  // Each case's vanpool and openness once the folder is in: its record there, else the stored one.
+  const cases = new Map(existing.cases);
+  for (const c of fixtures.cases) cases.set(c.case_id, { vanpoolId: c.vanpool_id, open: !isClosed(c.status) });
+
+  // An email address belongs to one employee.
+  const emailOwner = new Map<string, string>();
+  const folderEmployees = new Set(fixtures.employees.map((e) => e.employee_id));
+  for (const [id, email] of existing.employees) if (!folderEmployees.has(id)) emailOwner.set(email.toLowerCase(), id);
+  fixtures.employees.forEach((e, i) => {
+    const owner = emailOwner.get(e.email.toLowerCase());
+    if (owner && owner !== e.employee_id)
+      problems.push(
+        `employees.json: record #${i + 1} (${e.employee_id}): field "email": ${e.email} is already the email of ${owner}`,
+      );
+    else emailOwner.set(e.email.toLowerCase(), e.employee_id);
+  });
 
   fixtures.employees.forEach((e, i) => {
     if (e.shift_id !== null && !shifts.has(e.shift_id)) {
@@ -174,13 +194,42 @@ export function checkReferences(fixtures: Fixtures, existing: ExistingIds): void
       problems.push(`${label}: field "coordinator_id": ${v.coordinator_id} does not ride this vanpool`);
     }
   });
+  // A vanpool has at most one open case (the database enforces it too).
+  const openCasesOf = new Map<string, string[]>();
+  for (const [caseId, c] of cases)
+    if (c.open) openCasesOf.set(c.vanpoolId, [...(openCasesOf.get(c.vanpoolId) ?? []), caseId]);
   fixtures.cases.forEach((c, i) => {
-    if (!vanpools.has(c.vanpool_id))
-      problems.push(`cases.json: record #${i + 1} (${c.case_id}): field "vanpool_id": no vanpool "${c.vanpool_id}"`);
+    const label = `cases.json: record #${i + 1} (${c.case_id})`;
+    if (!vanpools.has(c.vanpool_id)) problems.push(`${label}: field "vanpool_id": no vanpool "${c.vanpool_id}"`);
+    const others = (openCasesOf.get(c.vanpool_id) ?? []).filter((id) => id !== c.case_id);
+    if (!isClosed(c.status) && others.length > 0)
+      problems.push(
+        `${label}: field "status": ${c.vanpool_id} already has an open case (${others.join(", ")}); a vanpool has at most one`,
+      );
   });
+  // One thread per case; a message stays on its thread.
+  const threadOf = new Map([...existing.threads].map(([threadId, caseId]) => [caseId, threadId]));
+  const messageThread = new Map(existing.messages);
   fixtures.emailThreads.forEach((t, i) => {
-    if (!cases.has(t.case_id))
-      problems.push(`email_threads.json: record #${i + 1} (${t.thread_id}): field "case_id": no case "${t.case_id}"`);
+    const label = `email_threads.json: record #${i + 1} (${t.thread_id})`;
+    const theCase = cases.get(t.case_id);
+    if (!theCase) problems.push(`${label}: field "case_id": no case "${t.case_id}"`);
+    if (!vanpools.has(t.vanpool_id)) problems.push(`${label}: field "vanpool_id": no vanpool "${t.vanpool_id}"`);
+    else if (theCase && theCase.vanpoolId !== t.vanpool_id)
+      problems.push(`${label}: field "vanpool_id": ${t.case_id} is about ${theCase.vanpoolId}, not ${t.vanpool_id}`);
+    const storedCase = existing.threads.get(t.thread_id);
+    if (storedCase && storedCase !== t.case_id)
+      problems.push(`${label}: field "case_id": the thread belongs to ${storedCase}; an import does not move threads`);
+    const otherThread = threadOf.get(t.case_id);
+    if (otherThread && otherThread !== t.thread_id)
+      problems.push(`${label}: field "case_id": ${t.case_id} already has the thread ${otherThread}`);
+    else threadOf.set(t.case_id, t.thread_id);
+    t.messages.forEach((m, j) => {
+      const thread = messageThread.get(m.message_id);
+      if (thread && thread !== t.thread_id)
+        problems.push(`${label}: field "messages[${j}].message_id": ${m.message_id} is already a message of ${thread}`);
+      else messageThread.set(m.message_id, t.thread_id);
+    });
   });
   if (problems.length > 0) throw new FixtureError(problems);
 }

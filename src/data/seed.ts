@@ -1,5 +1,6 @@
 // Writes fixtures in one transaction. Upserts by id, so seeding twice leaves the
 // same rows; a refused folder leaves the database exactly as it was.
+import { isClosed } from "../domain/case-lifecycle.js";
 import type { EmployeeFixture, VanpoolFixture } from "./fixture-schema.js";
 import { checkReferences, type ExistingIds, type Fixtures } from "./fixtures.js";
 import { Prisma, type PrismaClient } from "./prisma.js";
@@ -27,29 +28,10 @@ export async function seedFixtures(
 ): Promise<SeedCounts> {
   return prisma.$transaction(
     async (tx) => {
-      checkReferences(fixtures, await existingIds(tx));
-      for (const s of fixtures.shifts) {
-        const data = { name: s.name, schedule: s.schedule };
-        await tx.shift.upsert({ where: { id: s.id }, create: { id: s.id, ...data }, update: data });
-      }
-      for (const e of fixtures.employees) {
-        const { id, ...data } = employeeRow(e);
-        await tx.employee.upsert({ where: { id }, create: { id, ...data }, update: data });
-      }
-      let riders = 0;
-      for (const v of fixtures.vanpools) {
-        const { id, ...data } = vanpoolRow(v);
-        await tx.vanpool.upsert({ where: { id }, create: { id, ...data }, update: data });
-        for (const r of v.riders) {
-          const rider = { vanpoolId: v.vanpool_id, employeeId: r.employee_id };
-          await tx.rider.upsert({
-            where: { participantId: r.participant_id },
-            create: { participantId: r.participant_id, ...rider },
-            update: rider,
-          });
-          riders++;
-        }
-      }
+      checkReferences(fixtures, await existingIds(tx, fixtures));
+      // People, vanpools and riders can be tens of thousands of rows: written in bulk.
+      await writePeopleAndVanpools(tx, fixtures, "update");
+      const riders = fixtures.vanpools.reduce((n, v) => n + v.riders.length, 0);
       for (const c of fixtures.cases) {
         const data = {
           vanpoolId: c.vanpool_id,
@@ -114,7 +96,7 @@ export async function seedFixtures(
         messages,
       };
     },
-    { timeout: 120_000, maxWait: 10_000 },
+    { timeout: 600_000, maxWait: 10_000 },
   );
 }
 
@@ -153,17 +135,23 @@ function vanpoolRow(v: VanpoolFixture) {
     capacity: v.capacity,
     coordinatorId: v.coordinator_id ?? null,
     status: v.status,
-    operatingSchedule: v.operating_schedule ?? Prisma.DbNull,
+    operatingSchedule: v.operating_schedule ?? null,
     timeZone: v.time_zone ?? null,
   };
 }
 
-async function existingIds(tx: Tx): Promise<ExistingIds> {
+async function existingIds(tx: Tx, fixtures: Fixtures): Promise<ExistingIds> {
   // One after another: a transaction is a single connection.
   const shifts = await tx.shift.findMany({ select: { id: true } });
-  const employees = await tx.employee.findMany({ select: { id: true } });
+  const employees = await tx.employee.findMany({ select: { id: true, email: true } });
   const vanpools = await tx.vanpool.findMany({ select: { id: true } });
-  const cases = await tx.case.findMany({ select: { id: true } });
+  const cases = await tx.case.findMany({ select: { id: true, vanpoolId: true, status: true } });
+  const threads = await tx.emailThread.findMany({ select: { id: true, caseId: true } });
+  const messageIds = fixtures.emailThreads.flatMap((t) => t.messages.map((m) => m.message_id));
+  const messages = await tx.message.findMany({
+    where: { id: { in: messageIds } },
+    select: { id: true, threadId: true },
+  });
   const riders = await tx.rider.findMany({
     select: {
       participantId: true,
@@ -173,12 +161,13 @@ async function existingIds(tx: Tx): Promise<ExistingIds> {
       vanpool: { select: { status: true } },
     },
   });
-  const ids = (rows: { id: string }[]) => new Set(rows.map((r) => r.id));
   return {
-    shifts: ids(shifts),
-    employees: ids(employees),
-    vanpools: ids(vanpools),
-    cases: ids(cases),
+    shifts: new Set(shifts.map((r) => r.id)),
+    employees: new Map(employees.map((e) => [e.id, e.email])),
+    vanpools: new Set(vanpools.map((r) => r.id)),
+    cases: new Map(cases.map((c) => [c.id, { vanpoolId: c.vanpoolId, open: !isClosed(c.status) }])),
+    threads: new Map(threads.map((t) => [t.id, t.caseId])),
+    messages: new Map(messages.map((m) => [m.id, m.threadId])),
     riders: riders.map(({ status, vanpool, ...r }) => ({
       ...r,
       active: status === "active" && vanpool.status === "active",
@@ -186,68 +175,114 @@ async function existingIds(tx: Tx): Promise<ExistingIds> {
   };
 }
 
-/**
- * Bulk insert for generated load data, existing ids skipped. Each chunk of rows travels as one
- * JSON parameter that PostgreSQL expands (one statement per table and chunk): Prisma's createMany
- * spent minutes serialising 100,000 vanpools' rows.
- */
+/** Bulk insert for generated load data, existing ids skipped. */
 export async function insertFixturesInBulk(prisma: PrismaClient, fixtures: Fixtures): Promise<void> {
+  await prisma.$transaction(
+    async (tx) => {
+      checkReferences(fixtures, await existingIds(tx, fixtures));
+      await writePeopleAndVanpools(tx, fixtures, "skip");
+    },
+    { timeout: 600_000, maxWait: 10_000 },
+  );
+}
+
+/**
+ * Shifts, employees, vanpools and riders, a chunk of rows at a time: each chunk travels as one JSON
+ * parameter that PostgreSQL expands (one statement per table and chunk). Prisma's createMany spent
+ * minutes serialising 100,000 vanpools' rows, and an upsert per row took over two minutes for 50,000
+ * employees. `skip` leaves existing ids as they are; `update` overwrites them with the folder's values.
+ */
+async function writePeopleAndVanpools(tx: Tx, fixtures: Fixtures, existing: "skip" | "update"): Promise<void> {
   const CHUNK = 20_000;
   const inChunks = async <T>(items: T[], insert: (json: string) => Promise<unknown>) => {
     for (let at = 0; at < items.length; at += CHUNK) await insert(JSON.stringify(items.slice(at, at + CHUNK)));
   };
-  await prisma.$transaction(
-    async (tx) => {
-      checkReferences(fixtures, await existingIds(tx));
-      await inChunks(
-        fixtures.shifts.map((s) => ({ id: s.id, name: s.name, schedule: s.schedule })),
-        (json) => tx.$executeRaw`
-          INSERT INTO shifts (id, name, schedule, updated_at)
-          SELECT r.id, r.name, r.schedule, now() FROM jsonb_to_recordset(${json}::jsonb) AS r(id text, name text, schedule jsonb)
-          ON CONFLICT DO NOTHING`,
-      );
-      await inChunks(
-        fixtures.employees.map(employeeRow),
-        (json) => tx.$executeRaw`
-          INSERT INTO employees (id, first_name, last_name, email, work_site, home_address, home_city, home_state, home_zip,
-                                 home_lat, home_lng, shift_id, pto_dates, time_type, supervisor, status, updated_at)
-          SELECT r."id", r."firstName", r."lastName", r."email", r."workSite", r."homeAddress", r."homeCity", r."homeState",
-                 r."homeZip", r."homeLat", r."homeLng", r."shiftId", ARRAY(SELECT jsonb_array_elements_text(r."ptoDates")),
-                 r."timeType", r."supervisor", r."status", now()
-          FROM jsonb_to_recordset(${json}::jsonb) AS r("id" text, "firstName" text, "lastName" text, "email" text,
-            "workSite" text, "homeAddress" text, "homeCity" text, "homeState" text, "homeZip" text, "homeLat" float8,
-            "homeLng" float8, "shiftId" text, "ptoDates" jsonb, "timeType" text, "supervisor" text, "status" text)
-          ON CONFLICT DO NOTHING`,
-      );
-      await inChunks(
-        fixtures.vanpools.map((v) => ({ ...vanpoolRow(v), operatingSchedule: v.operating_schedule ?? null })),
-        (json) => tx.$executeRaw`
-          INSERT INTO vanpools (id, name, work_site, work_site_address, work_site_lat, work_site_lng, pickup_address,
-                                pickup_lat, pickup_lng, capacity, coordinator_id, status, operating_schedule, time_zone,
-                                updated_at)
-          SELECT r."id", r."name", r."workSite", r."workSiteAddress", r."workSiteLat", r."workSiteLng", r."pickupAddress",
-                 r."pickupLat", r."pickupLng", r."capacity", r."coordinatorId", r."status"::"VanpoolStatus",
-                 r."operatingSchedule", r."timeZone", now()
-          FROM jsonb_to_recordset(${json}::jsonb) AS r("id" text, "name" text, "workSite" text, "workSiteAddress" text,
-            "workSiteLat" float8, "workSiteLng" float8, "pickupAddress" text, "pickupLat" float8, "pickupLng" float8,
-            "capacity" int, "coordinatorId" text, "status" text, "operatingSchedule" jsonb, "timeZone" text)
-          ON CONFLICT DO NOTHING`,
-      );
-      await inChunks(
-        fixtures.vanpools.flatMap((v) =>
-          v.riders.map((r) => ({
-            participant_id: r.participant_id,
-            vanpool_id: v.vanpool_id,
-            employee_id: r.employee_id,
-          })),
-        ),
-        (json) => tx.$executeRaw`
-          INSERT INTO riders (participant_id, vanpool_id, employee_id)
-          SELECT r.participant_id, r.vanpool_id, r.employee_id
-          FROM jsonb_to_recordset(${json}::jsonb) AS r(participant_id text, vanpool_id text, employee_id text)
-          ON CONFLICT DO NOTHING`,
-      );
-    },
-    { timeout: 600_000, maxWait: 10_000 },
+  // Column names are constants of this file, never input.
+  const onConflict = (key: string, columns: string[], updatedAt = true) =>
+    Prisma.raw(
+      existing === "skip"
+        ? "ON CONFLICT DO NOTHING"
+        : `ON CONFLICT (${key}) DO UPDATE SET ${[
+            ...columns.map((c) => `${c} = EXCLUDED.${c}`),
+            ...(updatedAt ? ["updated_at = now()"] : []),
+          ].join(", ")}`,
+    );
+  await inChunks(
+    fixtures.shifts.map((s) => ({ id: s.id, name: s.name, schedule: s.schedule })),
+    (json) => tx.$executeRaw`
+      INSERT INTO shifts (id, name, schedule, updated_at)
+      SELECT r.id, r.name, r.schedule, now() FROM jsonb_to_recordset(${json}::jsonb) AS r(id text, name text, schedule jsonb)
+      ${onConflict("id", ["name", "schedule"])}`,
+  );
+  await inChunks(
+    fixtures.employees.map(employeeRow),
+    (json) => tx.$executeRaw`
+      INSERT INTO employees (id, first_name, last_name, email, work_site, home_address, home_city, home_state, home_zip,
+                             home_lat, home_lng, shift_id, pto_dates, time_type, supervisor, status, updated_at)
+      SELECT r."id", r."firstName", r."lastName", r."email", r."workSite", r."homeAddress", r."homeCity", r."homeState",
+             r."homeZip", r."homeLat", r."homeLng", r."shiftId", ARRAY(SELECT jsonb_array_elements_text(r."ptoDates")),
+             r."timeType", r."supervisor", r."status", now()
+      FROM jsonb_to_recordset(${json}::jsonb) AS r("id" text, "firstName" text, "lastName" text, "email" text,
+        "workSite" text, "homeAddress" text, "homeCity" text, "homeState" text, "homeZip" text, "homeLat" float8,
+        "homeLng" float8, "shiftId" text, "ptoDates" jsonb, "timeType" text, "supervisor" text, "status" text)
+      ${onConflict("id", [
+        "first_name",
+        "last_name",
+        "email",
+        "work_site",
+        "home_address",
+        "home_city",
+        "home_state",
+        "home_zip",
+        "home_lat",
+        "home_lng",
+        "shift_id",
+        "pto_dates",
+        "time_type",
+        "supervisor",
+        "status",
+      ])}`,
+  );
+  await inChunks(
+    fixtures.vanpools.map(vanpoolRow),
+    (json) => tx.$executeRaw`
+      INSERT INTO vanpools (id, name, work_site, work_site_address, work_site_lat, work_site_lng, pickup_address,
+                            pickup_lat, pickup_lng, capacity, coordinator_id, status, operating_schedule, time_zone,
+                            updated_at)
+      SELECT r."id", r."name", r."workSite", r."workSiteAddress", r."workSiteLat", r."workSiteLng", r."pickupAddress",
+             r."pickupLat", r."pickupLng", r."capacity", r."coordinatorId", r."status"::"VanpoolStatus",
+             r."operatingSchedule", r."timeZone", now()
+      FROM jsonb_to_recordset(${json}::jsonb) AS r("id" text, "name" text, "workSite" text, "workSiteAddress" text,
+        "workSiteLat" float8, "workSiteLng" float8, "pickupAddress" text, "pickupLat" float8, "pickupLng" float8,
+        "capacity" int, "coordinatorId" text, "status" text, "operatingSchedule" jsonb, "timeZone" text)
+      ${onConflict("id", [
+        "name",
+        "work_site",
+        "work_site_address",
+        "work_site_lat",
+        "work_site_lng",
+        "pickup_address",
+        "pickup_lat",
+        "pickup_lng",
+        "capacity",
+        "coordinator_id",
+        "status",
+        "operating_schedule",
+        "time_zone",
+      ])}`,
+  );
+  await inChunks(
+    fixtures.vanpools.flatMap((v) =>
+      v.riders.map((r) => ({
+        participant_id: r.participant_id,
+        vanpool_id: v.vanpool_id,
+        employee_id: r.employee_id,
+      })),
+    ),
+    (json) => tx.$executeRaw`
+      INSERT INTO riders (participant_id, vanpool_id, employee_id)
+      SELECT r.participant_id, r.vanpool_id, r.employee_id
+      FROM jsonb_to_recordset(${json}::jsonb) AS r(participant_id text, vanpool_id text, employee_id text)
+      ${onConflict("participant_id", ["vanpool_id", "employee_id"], false)}`,
   );
 }

@@ -95,6 +95,16 @@ export function parseIsoDate(value: string): Date {
   return date;
 }
 
+/** Whether `value` is a time zone this runtime knows (an IANA name like America/Los_Angeles). */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The calendar date of `now` in a time zone, as YYYY-MM-DD. */
 // Building a formatter costs far more than using one, and a sweep asks for the same few zones
 // once per rider and day.

@@ -6,6 +6,8 @@ import type { InboundEmail } from "../cases/inbound-reply.js";
 
 export const RESEND_WEBHOOK_PATH = "/webhooks/resend";
 const MAX_BODY_BYTES = 1_000_000;
+/** How much of an oversized body is read (and dropped) before the connection is cut. */
+const DROP_AFTER_BYTES = 50_000_000;
 
 export function resendWebhookRoute(
   inbound: Pick<InboundEmail, "handleWebhook">,
@@ -16,8 +18,16 @@ export function resendWebhookRoute(
     method: ["POST"],
     handler: (req, res) => {
       readBody(req)
-        .then((rawBody) => inbound.handleWebhook({ rawBody, headers: req.headers }))
-        .then((answer) => reply(res, answer.status, answer.body))
+        .then((rawBody) => {
+          if (rawBody === undefined) {
+            log.error(`Resend webhook refused: a body over ${MAX_BODY_BYTES} bytes.`);
+            return reply(res, 413, { error: `The body is over ${MAX_BODY_BYTES} bytes; nothing was recorded.` });
+          }
+          return inbound.handleWebhook({ rawBody, headers: req.headers }).then((answer) => {
+            if (answer.status === 400 && "error" in answer.body) log.error(`Resend webhook: ${answer.body.error}`);
+            reply(res, answer.status, answer.body);
+          });
+        })
         .catch((error: Error) => {
           // Not processed: Resend retries, and the redelivery (same svix-id) is processed then.
           log.error(`Resend webhook failed: ${error.message}`);
@@ -27,18 +37,20 @@ export function resendWebhookRoute(
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * The body as text, or undefined when it is over the limit: the rest is read and dropped, so the
+ * sender gets its 413 rather than a reset connection (a sender that goes on far past it is cut off).
+ */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error("webhook body too large"));
-        req.destroy();
-      } else chunks.push(chunk);
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else if (size > DROP_AFTER_BYTES) req.destroy();
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
   });
 }

@@ -8,6 +8,7 @@ import type { InboundOutcome } from "../cases/inbound-reply.js";
 import { PROJECT_ROOT } from "../config/settings.js";
 import { listOpenCaseThreads } from "../data/email-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
+import { cleanStringsIn } from "../domain/clean-text.js";
 import { RESEND_WEBHOOK_PATH } from "../http/resend-webhook-route.js";
 import type { HandWrittenReply } from "../integrations/email/inbound/local-delivery.js";
 import type { FakeSlack } from "./slack/local-slack.js";
@@ -196,7 +197,7 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
     }
     let body: Record<string, unknown>;
     try {
-      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      body = raw ? cleanStringsIn(JSON.parse(raw) as Record<string, unknown>) : {};
     } catch {
       json(res, 400, { ok: false, error: "The body is not JSON." });
       return true;

@@ -4,6 +4,7 @@ import { setImmediate } from "node:timers/promises";
 import type { DataClients } from "../data/prisma.js";
 import { countVanpools, findActiveVanpoolSnapshots, findVanpoolSnapshots } from "../data/vanpool-repository.js";
 import { findLatestResults, saveAudits } from "../data/verification-repository.js";
+import type { VanpoolSnapshot } from "../domain/snapshot.js";
 import {
   type CheckKind,
   combineVerdicts,
@@ -29,6 +30,8 @@ export interface AuditSummary {
   byVerdict: Record<Verdict, number>;
   /** Failing and inconclusive vanpools with a one-line reason, in id order. */
   attention: { vanpool_id: string; verdict: Verdict; failed_checks: CheckKind[]; reason: string }[];
+  /** Vanpools that could not be checked; the others are. */
+  errors: AuditError[];
   elapsedMs: number;
 }
 
@@ -42,6 +45,7 @@ export async function auditAllVanpools(
     total,
     byVerdict: { pass: 0, fail: 0, inconclusive: 0 },
     attention: [],
+    errors: [],
     elapsedMs: 0,
   };
   let afterId: string | undefined;
@@ -52,7 +56,7 @@ export async function auditAllVanpools(
   for (;;) {
     const page = await findVanpoolSnapshots(deps.prisma, { activeOnly: true, afterId, take: PAGE_SIZE });
     if (page.length === 0) break;
-    const audits = await mapWithConcurrency(page, CONCURRENCY, (snapshot) => auditVanpool(snapshot, deps));
+    const audits = await auditEach(page, deps, summary.errors);
     await pendingSave;
     pendingSave = saveAudits(deps.pool, audits, { trigger: options.trigger }).then(() => {
       done += audits.length;
@@ -100,6 +104,20 @@ function riderNotes(result: SpecialistResult): string[] {
   return [reference?.tied_groups ? "riders split evenly between schedules" : "nothing to compare"];
 }
 
+/** Audits each snapshot; one whose checks throw is left out and added to `errors`. */
+async function auditEach(snapshots: VanpoolSnapshot[], deps: AuditDeps, errors: AuditError[]): Promise<VanpoolAudit[]> {
+  const audits: VanpoolAudit[] = [];
+  await mapWithConcurrency(snapshots, CONCURRENCY, async (snapshot) => {
+    try {
+      audits.push(await auditVanpool(snapshot, deps));
+    } catch (error) {
+      const message = `${snapshot.vanpool_id} could not be checked: ${(error as Error).message}`;
+      errors.push({ vanpool_id: snapshot.vanpool_id, message });
+    }
+  });
+  return audits;
+}
+
 export async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
@@ -113,27 +131,37 @@ export async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (i
   return results;
 }
 
+/** A vanpool whose checks could not run (bad data, say an unknown time zone): "VP-102 could not be checked: …". */
+export interface AuditError {
+  vanpool_id: string;
+  message: string;
+}
+
 /**
  * Audits the given active vanpools (a page of a sweep) and stores the results under `trigger`:
  * read in one go, checked a slice at a time with the event loop let go between slices (the
  * checks are CPU work and the bot answers Slack on the same loop), each slice written while
- * the next is checked.
+ * the next is checked. A vanpool whose checks throw is left out and returned among `errors`,
+ * so one bad record does not stop the others.
  */
-export async function auditAndStore(deps: AuditServiceDeps, ids: string[], trigger: string): Promise<VanpoolAudit[]> {
+export async function auditAndStore(
+  deps: AuditServiceDeps,
+  ids: string[],
+  trigger: string,
+): Promise<{ audits: VanpoolAudit[]; errors: AuditError[] }> {
   const snapshots = await findActiveVanpoolSnapshots(deps.pool, ids);
   const audits: VanpoolAudit[] = [];
+  const errors: AuditError[] = [];
   let pendingSave: Promise<unknown> = Promise.resolve();
   for (let at = 0; at < snapshots.length; at += AUDIT_SLICE) {
-    const slice = await mapWithConcurrency(snapshots.slice(at, at + AUDIT_SLICE), CONCURRENCY, (snapshot) =>
-      auditVanpool(snapshot, deps),
-    );
+    const slice = await auditEach(snapshots.slice(at, at + AUDIT_SLICE), deps, errors);
     audits.push(...slice);
     await pendingSave;
     pendingSave = saveAudits(deps.pool, slice, { trigger });
     await setImmediate();
   }
   await pendingSave;
-  return audits;
+  return { audits, errors };
 }
 
 /** The newest result of each check, as one audit (the specialists may have run at different times). */

@@ -1,7 +1,7 @@
 // Audits one vanpool: both checks in parallel, combined into one verdict.
 
 import type { VerificationPolicy } from "../config/settings.js";
-import { dateInTimeZone } from "../domain/schedule.js";
+import { dateInTimeZone, isTimeZone } from "../domain/schedule.js";
 import { evaluateShift, type ShiftCheckInput } from "../domain/shift-policy.js";
 import type { VanpoolSnapshot } from "../domain/snapshot.js";
 import {
@@ -53,7 +53,9 @@ export function toShiftInput(snapshot: VanpoolSnapshot, asOf: string): ShiftChec
 }
 
 export function auditWeekStart(snapshot: VanpoolSnapshot, deps: Pick<AuditDeps, "defaultTimeZone">, now: Date): string {
-  return dateInTimeZone(now, snapshot.time_zone ?? deps.defaultTimeZone);
+  const timeZone = snapshot.time_zone ?? deps.defaultTimeZone;
+  if (!isTimeZone(timeZone)) throw new Error(`unknown time zone "${timeZone}" (fix the vanpool's time_zone)`);
+  return dateInTimeZone(now, timeZone);
 }
 
 /** One check of one vanpool: what a specialist computes. */

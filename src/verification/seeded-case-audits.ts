@@ -21,6 +21,7 @@ export async function auditSeededCases(
   const vanpoolIds = [...new Set(cases.filter((c) => !isClosed(c.status)).map((c) => c.vanpool_id))];
   const stored = await findLatestResultsOf(deps.pool, vanpoolIds);
   const missing = vanpoolIds.filter((id) => !stored.get(id)?.location || !stored.get(id)?.shift);
-  const audits = await auditAndStore(deps, missing, SEED_TRIGGER);
+  const { audits, errors } = await auditAndStore(deps, missing, SEED_TRIGGER);
+  if (errors.length > 0) throw new Error(errors.map((e) => e.message).join("\n"));
   return audits.map((a) => a.vanpool_id);
 }

@@ -53,7 +53,8 @@ export async function runSweepPage(deps: SweepPageDeps, job: SweepPageJob): Prom
   const before = await vanpoolsAuditedBy(prisma, trigger, job.vanpoolIds);
   const toAudit = job.vanpoolIds.filter((id) => !before.has(id));
   const verdicts: AuditVerdicts[] = await storedVerdicts(deps.agent, [...before]);
-  verdicts.push(...(await auditAndStore(deps.agent, toAudit, trigger)));
+  const audited = await auditAndStore(deps.agent, toAudit, trigger);
+  verdicts.push(...audited.audits);
   const plan = planCases(
     verdicts,
     await findOpenCases(
@@ -67,7 +68,8 @@ export async function runSweepPage(deps: SweepPageDeps, job: SweepPageJob): Prom
     newCases: plan.resumed.map((c) => c.case_id),
     stillFailing: plan.stillFailing,
     resolved: 0,
-    errors: [],
+    // A vanpool that could not be checked is counted here and checked again by the next sweep.
+    errors: audited.errors.map((e) => e.message),
   };
   await mapWithConcurrency(plan.resolve, deps.concurrency, async (caseId) => {
     try {

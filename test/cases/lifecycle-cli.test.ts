@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { recordDecision } from "../../src/data/approval-repository.js";
 import { runCli } from "../support/cli.js";
-import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { createTestDatabase, type TestDatabase, tableCounts } from "../support/database.js";
 
 let db: TestDatabase;
 let env: Record<string, string>;
@@ -192,15 +192,21 @@ describe("a case from audit to decisions", () => {
 });
 
 describe("refusals", () => {
-  it("quarantines mail for an unknown thread or from a sender not on the thread", async () => {
-    const unknown = await runCli(["reply", "THREAD-00000000", "--from", "someone@example.com", "--body", "hello"], env);
+  it("refuses a reply to an unknown thread or from a sender not on the thread, and stores nothing", async () => {
+    const before = await tableCounts(db.prisma);
+    const unknown = await runCli(
+      ["reply", "THREAD-0000000000000000", "--from", "someone@example.com", "--body", "hello"],
+      env,
+    );
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/No email thread THREAD-00000000\. The message was kept in quarantine/);
+    expect(unknown.stderr).toMatch(/No email thread THREAD-0000000000000000\./);
     const thread = await db.prisma.emailThread.findFirstOrThrow({ orderBy: { createdAt: "asc" } });
     const stranger = await runCli(["reply", thread.id, "--from", "stranger@example.com", "--body", "I moved"], env);
     expect(stranger.code).toBe(2);
     expect(stranger.stderr).toContain("stranger@example.com was not written to");
-    expect(await db.prisma.quarantinedEmail.count()).toBe(2);
+    expect(`${unknown.stderr}${stranger.stderr}`).not.toMatch(/quarantine/);
+    expect(await tableCounts(db.prisma)).toEqual(before);
+    expect(await db.prisma.quarantinedEmail.count()).toBe(0);
   });
 
   it("expires a pending decision when its case closes first: deciding it then changes nothing", async () => {

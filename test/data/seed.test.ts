@@ -119,6 +119,49 @@ describe("a refused import", () => {
       },
       /vanpools\.json: record #2 \(VP-\d+\): field "riders\[0\]\.employee_id": no employee "EMP-9999"/,
     ],
+    [
+      "a time zone no one knows",
+      (f) => {
+        f["vanpools.json"]![1].time_zone = "Mars/Olympus_Mons";
+      },
+      /vanpools\.json: record #2 \(VP-\d+\): field "time_zone": must be an IANA time zone/,
+    ],
+    [
+      "a day the calendar lacks",
+      (f) => {
+        f["employees.json"]![0].pto_dates = ["2026-02-30"];
+      },
+      /employees\.json: record #1 \(EMP-\d+\): field "pto_dates\[0\]": is not a day of the calendar/,
+    ],
+    [
+      "an email address two employees share",
+      (f) => {
+        f["employees.json"]![1].email = f["employees.json"]![0].email;
+      },
+      /employees\.json: record #2 \(EMP-\d+\): field "email": \S+ is already the email of EMP-\d+/,
+    ],
+    [
+      "a second open case for one vanpool",
+      (f) => {
+        const open = f["cases.json"]!.find((c) => c.status === "pending_reply");
+        f["cases.json"]!.push({ ...open, case_id: "CASE-00000000000000A1" });
+      },
+      /cases\.json: record #7 \(CASE-00000000000000A1\): field "status": VP-\d+ already has an open case \(CASE-[0-9A-F]{8}\); a vanpool has at most one/,
+    ],
+    [
+      "a message id another thread holds",
+      (f) => {
+        f["email_threads.json"]![1].messages[0].message_id = f["email_threads.json"]![0].messages[0].message_id;
+      },
+      /email_threads\.json: record #2 \(THREAD-[0-9A-F]+\): field "messages\[0\]\.message_id": MSG-[0-9A-F]+ is already a message of THREAD-[0-9A-F]+/,
+    ],
+    [
+      "a thread whose vanpool does not exist",
+      (f) => {
+        f["email_threads.json"]![0].vanpool_id = "VP-999";
+      },
+      /email_threads\.json: record #1 \(THREAD-[0-9A-F]+\): field "vanpool_id": no vanpool "VP-999"/,
+    ],
   ];
 
   it.each(cases)("names the file, record and field for %s, and changes nothing", async (_name, edit, message) => {
@@ -157,4 +200,46 @@ describe("synthetic load data", () => {
     await insertFixturesInBulk(db.prisma, generateSyntheticFixtures(200));
     expect(await tableCounts(db.prisma)).toEqual(once);
   });
+});
+
+describe("a large import", () => {
+  let large: TestDatabase;
+  beforeAll(async () => {
+    large = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await large.drop();
+  });
+
+  it("takes in 50,000 employees in one go, and a second run updates them", async () => {
+    const dir = copyMockDir((files) => {
+      const employees = files["employees.json"]!;
+      const template = employees[0];
+      for (let i = 0; employees.length < 50_000; i++)
+        employees.push({ ...template, employee_id: `EMP-${900_000 + i}`, email: `bulk${i}@example.com` });
+    });
+    let started = Date.now();
+    const counts = await seedFixtures(large.prisma, readFixtureDir(dir));
+    const firstSeconds = (Date.now() - started) / 1000;
+    expect(counts.employees).toBe(50_000);
+    expect(await large.prisma.employee.count()).toBe(50_000);
+
+    const edited = copyMockDir((files) => {
+      const employees = files["employees.json"]!;
+      const template = employees[0];
+      for (let i = 0; employees.length < 50_000; i++)
+        employees.push({ ...template, employee_id: `EMP-${900_000 + i}`, email: `bulk${i}@example.com` });
+      employees.find((e) => e.employee_id === "EMP-900000").home_city = "Moved Town";
+    });
+    started = Date.now();
+    await seedFixtures(large.prisma, readFixtureDir(edited));
+    const secondSeconds = (Date.now() - started) / 1000;
+    expect(await large.prisma.employee.count()).toBe(50_000);
+    expect((await large.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-900000" } })).homeCity).toBe(
+      "Moved Town",
+    );
+    console.log(
+      `50,000 employees seeded in ${firstSeconds.toFixed(1)} s, seeded again in ${secondSeconds.toFixed(1)} s`,
+    );
+  }, 400_000);
 });

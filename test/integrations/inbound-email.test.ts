@@ -17,6 +17,7 @@ import { findThreadForCase } from "../../src/data/email-repository.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { listDeliveryEvents } from "../../src/data/inbound-repository.js";
 import { seedFixtures } from "../../src/data/seed.js";
+import { signResendWebhook } from "../../src/integrations/email/inbound/webhook-signature.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import {
   endStalledWrites,
@@ -696,5 +697,68 @@ describe("automatic mail and delivery events", () => {
     expect((record.meta as { details?: string }).details).toBe("email to EMP-1071 bounced: fix the address");
     const tick = await workflow().tick(new Date("2027-01-31T12:00:00Z"));
     expect(tick.timeouts.map((t) => t.case_id)).not.toContain(thread.case_id);
+  });
+});
+
+describe("text with NUL bytes and control characters", () => {
+  it("takes in a rider's reply with NUL bytes in its subject and text, once, without them", async () => {
+    await db.prisma.employee.update({
+      where: { id: "EMP-1099" },
+      data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+    });
+    expect(await workflow().auditVanpool("VP-108")).toMatchObject({ status: "pending_reply" });
+    const thread = await threadOf("VP-108");
+    const reply = stub.receive({
+      from: thread.messages.find((m) => m.direction === "outbound")!.to[0]!,
+      to: [plus(thread.thread_id)],
+      subject: `Re: ${thread.subject}\u0000`,
+      text: "Got it\u0000, thanks.\u0007 I moved to Redding\u0000 in May.",
+    });
+    const first = await postWebhook(webhook, receivedEvent(reply), { id: "msg_nul_reply" });
+    const again = await postWebhook(webhook, receivedEvent(reply), { id: "msg_nul_reply" });
+    expect([first.status, again.status]).toEqual([200, 200]);
+    const stored = await db.prisma.message.findMany({ where: { threadId: thread.thread_id, direction: "inbound" } });
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.body).toBe("Got it, thanks. I moved to Redding in May.");
+    expect(stored[0]!.subject).toBe(`Re: ${thread.subject}`);
+    expect(stored[0]!.bucket).not.toBeNull();
+    const event = await db.prisma.resendWebhookEvent.findUniqueOrThrow({ where: { svixId: "msg_nul_reply" } });
+    expect(event.processedAt).not.toBeNull();
+    expect(JSON.stringify(event.payload)).not.toMatch(/\\u0000/);
+  });
+});
+
+describe("signed bodies that are no event, and oversized ones", () => {
+  const signedPost = (raw: string, id: string) =>
+    fetch(webhook, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...signResendWebhook(raw, WEBHOOK_SECRET, { id }) },
+      body: raw,
+    });
+
+  it("answers 400 to null, an array or an event without its email id, records each once, and 200s nothing", async () => {
+    const before = { inbound: await inboundCount(), quarantined: await db.prisma.quarantinedEmail.count() };
+    const bodies = ["null", "[1,2,3]", JSON.stringify({ type: "email.received", data: {} })];
+    for (const [i, raw] of bodies.entries()) {
+      const answers = [await signedPost(raw, `msg_unreadable_${i}`), await signedPost(raw, `msg_unreadable_${i}`)];
+      expect(answers.map((a) => a.status)).toEqual([400, 400]);
+      expect(((await answers[0]!.json()) as { error: string }).error).toMatch(/^Refused: .*will not be processed\.$/);
+      const recorded = await db.prisma.resendWebhookEvent.findUniqueOrThrow({
+        where: { svixId: `msg_unreadable_${i}` },
+      });
+      expect(recorded.processedAt).not.toBeNull();
+      expect(recorded.outcome).toMatch(/^Refused: /);
+    }
+    expect(await inboundCount()).toBe(before.inbound);
+    expect(await db.prisma.quarantinedEmail.count()).toBe(before.quarantined);
+  });
+
+  it("answers a 5 MB body with 413 and records nothing", async () => {
+    const events = await db.prisma.resendWebhookEvent.count();
+    const raw = JSON.stringify({ type: "email.received", data: { email_id: "x", text: "a".repeat(5_000_000) } });
+    const answer = await signedPost(raw, "msg_too_large");
+    expect(answer.status).toBe(413);
+    expect(((await answer.json()) as { error: string }).error).toMatch(/over 1000000 bytes/);
+    expect(await db.prisma.resendWebhookEvent.count()).toBe(events);
   });
 });

@@ -2,11 +2,12 @@
 // the first approver, clicks on stale cards reach the bot, and other sites cannot drive it.
 // It starts on an empty database, seeded with the mock data the way `poolpatrol sandbox` does.
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliContext, openContext, seedIfEmpty } from "../../src/app/context.js";
-import { type RunningSandbox, startSandbox } from "../../src/app/sandbox.js";
+import { type RunningSandbox, SANDBOX_PEOPLE, startSandbox } from "../../src/app/sandbox.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
@@ -104,6 +105,56 @@ describe("the sandbox API", () => {
     expect((await api("/sandbox/command", { user: "U0ALEX", text: "/poolpatrol audit VP-111" })).status).toBe(200);
     await sandbox.bot.idle();
     expect((await state()).messages.some((m) => /^VP-111 .*location check failed/.test(m.text))).toBe(true);
+  });
+
+  it("refuses a cross-site form post to its Slack API and a DNS-rebinding page, on every route", async () => {
+    const port = new URL(sandbox.url).port;
+    const send = (route: string, headers: Record<string, string>, body: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: "127.0.0.1",
+            port,
+            path: route,
+            method: "POST",
+            headers: { ...headers, "content-length": Buffer.byteLength(body) },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    const channel = SANDBOX_PEOPLE.channel.id;
+    const posted = () => sandbox.slack.messages(channel).length;
+    const runs = await db.prisma.verificationRun.count();
+    const before = posted();
+    // A page on another site posting as the bot with the token from the source.
+    const form = new URLSearchParams({ token: sandbox.slack.botToken, channel, text: "<!channel> hello" }).toString();
+    const crossSite = await send(
+      "/api/chat.postMessage",
+      { "content-type": "application/x-www-form-urlencoded", origin: "http://evil.example", host: `localhost:${port}` },
+      form,
+    );
+    // A DNS-rebinding page: Host and Origin both name the attacker's site at this port.
+    const rebound = await send(
+      "/sandbox/command",
+      { "content-type": "application/json", host: `evil.example:${port}`, origin: `http://evil.example:${port}` },
+      JSON.stringify({ user: "U0ALEX", text: "/poolpatrol audit VP-112" }),
+    );
+    const reboundApi = await send(
+      "/api/chat.postMessage",
+      { "content-type": "application/x-www-form-urlencoded", host: `evil.example:${port}` },
+      form,
+    );
+    expect([crossSite, rebound, reboundApi]).toEqual([403, 403, 403]);
+    await sandbox.bot.idle();
+    expect(posted()).toBe(before);
+    expect(await db.prisma.verificationRun.count()).toBe(runs);
+    // The bot's own calls (no Origin, to 127.0.0.1) still go through.
+    expect((await api("/sandbox/command", { user: "U0ALEX", text: "/poolpatrol help" })).status).toBe(200);
   });
 
   it("keeps the channel across a restart, and status answers properly", async () => {

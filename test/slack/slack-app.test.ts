@@ -126,6 +126,22 @@ describe("the Slack app", () => {
       expect(h.fake.responses(new URLSearchParams(body).get("response_url")!)).toEqual([]);
     });
 
+    it("refuses a correctly signed request from more than five minutes ago or ahead (401) and does nothing", async () => {
+      const runs = await h.db.prisma.verificationRun.count();
+      const now = Math.floor(Date.now() / 1000);
+      const statuses: number[] = [];
+      for (const timestamp of [now + 6 * 60, now - 6 * 60]) {
+        const body = command(ALICE, "audit VP-113");
+        statuses.push((await h.post(body, { timestamp })).status);
+        await h.bot.idle();
+        expect(h.fake.responses(new URLSearchParams(body).get("response_url")!)).toEqual([]);
+      }
+      expect(statuses).toEqual([401, 401]);
+      expect(await h.db.prisma.verificationRun.count()).toBe(runs);
+      // Four minutes ahead is within the window (clocks drift): taken.
+      expect((await h.post(command(ALICE, "help"), { timestamp: now + 4 * 60 })).status).toBe(200);
+    });
+
     it("acks every command within Slack's 3 seconds while audits run", async () => {
       const timings = await Promise.all(
         ["VP-113", "VP-114", "VP-115", "VP-102", "VP-103"].map(async (id) => {

@@ -266,6 +266,8 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://fake-slack");
       const raw = Buffer.concat(chunks).toString("utf8");
+      const refusal = foreignRequest(req, (server.address() as AddressInfo).port);
+      if (refusal) return send(res, 403, { ok: false, error: "forbidden", detail: refusal });
       try {
         if (url.pathname.startsWith("/api/"))
           return api(decodeURIComponent(url.pathname.slice("/api/".length)), req, url, raw, res);
@@ -487,6 +489,30 @@ function parseArgs(req: http.IncomingMessage, url: URL, raw: string): Json | und
     }
   }
   return args;
+}
+
+/**
+ * Refuses, on every route (the Web API, response URLs, the page and its API), what another web page
+ * could make a browser send: a Host other than this machine's loopback names at this port (a
+ * DNS-rebinding page names its own, with a matching Origin), an Origin of another site, or a
+ * request the browser marks as cross-site. The bot and local scripts send no Origin.
+ */
+function foreignRequest(req: http.IncomingMessage, port: number): string | undefined {
+  const allowed = new Set(["localhost", "127.0.0.1", "[::1]"].map((host) => `${host}:${port}`));
+  if (!allowed.has(req.headers.host ?? "")) return `Only requests to localhost:${port} are taken.`;
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    let host: string | undefined;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      host = undefined;
+    }
+    if (!host || !allowed.has(host)) return "Requests from other sites are refused.";
+  }
+  const site = req.headers["sec-fetch-site"];
+  if (site === "cross-site" || site === "same-site") return "Requests from other sites are refused.";
+  return undefined;
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
