@@ -1,3 +1,5 @@
+import { APPEAL_ADDRESS } from "../../src/domain/policy-text.js";
+
 // What must never reach Slack: a rider's exact distance. Bands ("25-50 mi", "over 100 mi") and
 // the program's limit ("limit 50 mi", "within 50 miles", "farther than 50 miles", a rider asking about "the 50 miles") are fine; any other number of miles,
 // whole ("62 mi") or not ("62.4 miles"), is an exact distance.
@@ -17,4 +19,11 @@ export function exactDistancesIn(text: string, limitMiles = 50): string[] {
     if (!isLimit && !isBand) found.push(match[0].slice(prefix?.length ?? 0));
   }
   return found;
+}
+
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+
+/** Email addresses in text a Slack member reads, less the program's own (its appeal address is meant to be seen). */
+export function personalEmailsIn(text: string): string[] {
+  return [...text.matchAll(EMAIL)].map((m) => m[0]).filter((address) => address !== APPEAL_ADDRESS);
 }
