@@ -17,27 +17,33 @@ import { createTimeouts } from "./timeouts.js";
 export function createCaseWorkflow(deps: AgentDeps) {
   const run = createCaseManagerRunner(deps);
   const { auditVanpool } = createAudit(deps, run);
-  const { receiveReply, resumeUnreadReply } = createReplies(deps, run);
+  const { receiveReply, resumeUnreadReply, readStrandedReplies } = createReplies(deps, run);
   const { replyTimeout } = createTimeouts(deps, run);
   const { decide, decideRider, applyDecision } = createDecisions(deps, run);
   const { draftFollowUp } = createFollowUps(deps, run);
 
-  /** Runs what is due: decisions not yet carried out, then reply timeouts. */
-  async function tick(now = deps.now()): Promise<{ applied: DecisionResult[]; timeouts: CaseManagerResult[] }> {
+  /** Runs what is due: decisions not yet carried out, replies whose reading never finished, then reply timeouts. */
+  async function tick(now = deps.now()): Promise<{
+    applied: DecisionResult[];
+    stranded: Awaited<ReturnType<typeof readStrandedReplies>>;
+    timeouts: CaseManagerResult[];
+  }> {
     const applied: DecisionResult[] = [];
     for (const approval of await listUnappliedDecisions(deps.prisma)) applied.push(await applyDecision(approval));
+    const stranded = await readStrandedReplies(now);
     const timeouts: CaseManagerResult[] = [];
     for (const record of await casesAwaitingReply(deps.prisma)) {
       if (isReplyOverdue(record.status, record.last_outbound_at, now, record.reply_extended_until))
         timeouts.push(await replyTimeout(record.case_id, now));
     }
-    return { applied, timeouts };
+    return { applied, stranded, timeouts };
   }
 
   return {
     auditVanpool,
     receiveReply,
     resumeUnreadReply,
+    readStrandedReplies,
     tick,
     replyTimeout,
     decide,

@@ -1,10 +1,12 @@
 import type { AgentDeps } from "../agents/deps.js";
 import { recordEvent } from "../data/audit-log.js";
 import { withLease } from "../data/case-lease.js";
-import { type CaseRecord, getCase } from "../data/case-repository.js";
+import { type CaseRecord, changeCase, getCase } from "../data/case-repository.js";
 import {
   createInbound,
+  employeeIdsFor,
   findMessage,
+  findStrandedReplies,
   findThread,
   type InboundDetails,
   type MessageRecord,
@@ -16,6 +18,11 @@ import { invalidInput, notFound } from "../errors.js";
 import { wasWrittenTo } from "../integrations/email/inbound/thread-matcher.js";
 import { addressOf } from "../integrations/email/reply-address.js";
 import { type CaseManagerResult, type CaseManagerRunner, caseThreadId } from "./case-manager-run.js";
+
+/** A reply not read this long after it came is read again by the clock (Resend may never deliver it again). */
+const STRANDED_AFTER_MS = 10 * 60_000;
+/** A reply still unreadable this long after it came goes to a person. */
+const GIVE_UP_AFTER_MS = 60 * 60_000;
 
 export interface ReplyResult extends Partial<CaseManagerResult> {
   message_id: string;
@@ -153,5 +160,56 @@ export function createReplies(deps: AgentDeps, { runCaseManager, taskCase, chang
     };
   }
 
-  return { receiveReply, resumeUnreadReply };
+  /**
+   * Replies whose reading never finished and that Resend may no longer deliver again: each is read again; one
+   * that still cannot be read an hour after it came goes to a person with the reason, so no reply waits unseen.
+   */
+  async function readStrandedReplies(now = deps.now()): Promise<{ read: number; toPerson: number }> {
+    const stranded = await findStrandedReplies(deps.prisma, {
+      receivedBefore: new Date(now.getTime() - STRANDED_AFTER_MS),
+      limit: 50,
+    });
+    let read = 0;
+    let toPerson = 0;
+    for (const message of stranded) {
+      try {
+        if ((await resumeUnreadReply(message.message_id)).handled) read++;
+      } catch (error) {
+        if (now.getTime() - message.at.getTime() < GIVE_UP_AFTER_MS) continue;
+        await handToPerson(message, (error as Error).message, now);
+        toPerson++;
+      }
+    }
+    return { read, toPerson };
+  }
+
+  async function handToPerson(message: MessageRecord, error: string, now: Date): Promise<void> {
+    const thread = (await findThread(deps.prisma, message.thread_id))!;
+    await withLease(deps.pool, `vanpool:${thread.vanpool_id}`, async () => {
+      const record = await getCase(deps.prisma, thread.case_id);
+      const current = await findMessage(deps.prisma, message.message_id);
+      if (!current || !isUnread(current, record)) return;
+      const riders = (await employeeIdsFor(deps.prisma, [message.from])).join(", ") || "a rider";
+      const reason = `the reply from ${riders} could not be read automatically (${error}): a person should read it`;
+      await recordEvent(deps.prisma, {
+        actor: "scheduler",
+        action: "reply.unreadable",
+        subjectType: "case",
+        subjectId: record.case_id,
+        at: now,
+        details: { message_id: message.message_id, why: reason },
+      });
+      await changeCase(deps.prisma, record.case_id, {
+        status: "hitl_review",
+        why: reason,
+        actor: "scheduler",
+        now,
+        meta: { attention: reason },
+      });
+      await markRead(deps.prisma, message.message_id, now);
+    });
+    await changed(thread.case_id);
+  }
+
+  return { receiveReply, resumeUnreadReply, readStrandedReplies };
 }

@@ -234,6 +234,28 @@ export async function createInbound(
   return { message: toMessage(row), created: count === 1 };
 }
 
+/**
+ * Riders' replies kept before `receivedBefore` whose reading never finished (no read mark, not a machine's
+ * answer) on cases still waiting for replies: Resend may have stopped delivering them again.
+ */
+export async function findStrandedReplies(
+  prisma: PrismaClient,
+  input: { receivedBefore: Date; limit: number },
+): Promise<MessageRecord[]> {
+  const rows = await prisma.message.findMany({
+    where: {
+      direction: "inbound",
+      readAt: null,
+      autoReply: null,
+      receivedAt: { lt: input.receivedBefore },
+      thread: { case: { status: "pending_reply" } },
+    },
+    orderBy: { receivedAt: "asc" },
+    take: input.limit,
+  });
+  return rows.map(toMessage);
+}
+
 /** Stores a reply's classification with its audit event: a classified reply always has its event. */
 export async function setClassification(
   prisma: PrismaClient,

@@ -94,7 +94,9 @@ export async function registerCaseJobs(engine: JobEngine, { deps, workflow, log 
         `reminder:${approval.approval_id}`,
         `⏰ Reminder: ${approval.approval_id} has waited ${Math.floor((now.getTime() - approval.created_at.getTime()) / HOUR)} h for an approver.`,
       );
-    return { expired: expired.length, reminded: reminded.length };
+    // Replies whose reading never finished are read again here, not only when Resend delivers them again.
+    const stranded = await workflow.readStrandedReplies(now);
+    return { expired: expired.length, reminded: reminded.length, ...stranded };
   });
 
   await engine.work<{ slot: string }>(QUEUES.retention, async () => {

@@ -277,3 +277,50 @@ describe("an agent's checkpoint that could not be stored", () => {
     expect(await pendingInterrupts(caseManager, request.graphThreadId!)).toContain(request.interruptId);
   });
 });
+
+describe("a reply whose reading failed and that Resend does not deliver again", () => {
+  const failClassification = (name: string, threadId: string) =>
+    failNextWrite(db.prisma, { name, table: "messages", column: "bucket", when: `NEW.thread_id = '${threadId}'` });
+  const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+
+  it("is read by the clock ten minutes after it came, not before", async () => {
+    const c = await caseWithFixedRecord("VP-101", "EMP-1074");
+    await failClassification("stranded_once", c.thread.thread_id);
+    const body = "Thanks for checking, everything you have on file is correct.";
+    await expect(workflow().receiveReply({ threadId: c.thread.thread_id, from: c.rider, body })).rejects.toThrow();
+    expect(await faultFired(db.prisma, "stranded_once")).toBe(true);
+
+    // Resend may still deliver it again in the first minutes: the clock leaves it alone then.
+    expect(await workflow().readStrandedReplies(minutesFromNow(2))).toEqual({ read: 0, toPerson: 0 });
+    expect((await c.replies())[0]).toMatchObject({ bucket: null, readAt: null });
+
+    expect(await workflow().readStrandedReplies(minutesFromNow(11))).toEqual({ read: 1, toPerson: 0 });
+    const [reply] = await c.replies();
+    expect(reply!.bucket).toBe("acknowledgment");
+    expect(reply!.readAt).not.toBeNull();
+    expect((await c.record()).status).not.toBe("pending_reply");
+  });
+
+  it("goes to a person with the reason when it still cannot be read an hour after it came", async () => {
+    const c = await caseWithFixedRecord("VP-106", "EMP-1091");
+    const emailed = await c.emailsTo(c.rider);
+    await failClassification("unreadable_1", c.thread.thread_id);
+    const body = "I don't agree with this at all.";
+    await expect(workflow().receiveReply({ threadId: c.thread.thread_id, from: c.rider, body })).rejects.toThrow();
+
+    await failClassification("unreadable_2", c.thread.thread_id);
+    expect(await workflow().readStrandedReplies(minutesFromNow(20))).toEqual({ read: 0, toPerson: 0 });
+    expect(await faultFired(db.prisma, "unreadable_2")).toBe(true);
+    expect((await c.record()).status).toBe("pending_reply");
+
+    await failClassification("unreadable_3", c.thread.thread_id);
+    expect(await workflow().readStrandedReplies(minutesFromNow(61))).toEqual({ read: 0, toPerson: 1 });
+    const record = await c.record();
+    expect(record.status).toBe("hitl_review");
+    expect(JSON.stringify(record.meta)).toMatch(/reply from EMP-1091 could not be read automatically/);
+    expect((await c.replies())[0]!.readAt).not.toBeNull();
+    // No one answered a reply no one read.
+    expect(await c.emailsTo(c.rider)).toBe(emailed);
+    expect(await workflow().readStrandedReplies(minutesFromNow(62))).toEqual({ read: 0, toPerson: 0 });
+  });
+});
