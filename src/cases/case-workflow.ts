@@ -10,6 +10,7 @@ import { isReplyOverdue } from "../domain/case-lifecycle.js";
 import { createAudit } from "./audit.js";
 import { type CaseManagerResult, createCaseManagerRunner } from "./case-manager-run.js";
 import { createDecisions, type DecisionResult } from "./decisions.js";
+import { createExceptions } from "./exceptions.js";
 import { createFollowUps } from "./follow-ups.js";
 import { createReplies } from "./replies.js";
 import { createTimeouts } from "./timeouts.js";
@@ -19,7 +20,8 @@ export function createCaseWorkflow(deps: AgentDeps) {
   const { auditVanpool } = createAudit(deps, run);
   const { receiveReply, resumeUnreadReply, readStrandedReplies } = createReplies(deps, run);
   const { replyTimeout } = createTimeouts(deps, run);
-  const { decide, decideRider, applyDecision } = createDecisions(deps, run);
+  const exceptions = createExceptions(deps);
+  const { decide, decideRider, applyDecision } = createDecisions(deps, run, exceptions);
   const { draftFollowUp } = createFollowUps(deps, run);
 
   /** Runs what is due: decisions not yet carried out, replies whose reading never finished, then reply timeouts. */
@@ -50,6 +52,7 @@ export function createCaseWorkflow(deps: AgentDeps) {
     decideRider,
     applyDecision,
     draftFollowUp,
+    exceptions,
   };
 }
 

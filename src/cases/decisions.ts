@@ -25,6 +25,7 @@ import { emailServiceDeps, sendCaseEmail } from "../integrations/email/email-ser
 import { caseJobs } from "../queue/queues.js";
 import type { CaseManagerRunner } from "./case-manager-run.js";
 import { decisionOutcome } from "./decision-outcome.js";
+import type { ExceptionChoice, Exceptions } from "./exceptions.js";
 import { ridersStillFailing } from "./rider-recheck.js";
 
 export interface DecisionResult {
@@ -34,7 +35,14 @@ export interface DecisionResult {
   queued?: boolean;
 }
 
-export function createDecisions(deps: AgentDeps, { changed }: Pick<CaseManagerRunner, "changed">) {
+/** What granted an exception for a kept rider: Keep, Keep everyone (docs/exceptions.md). */
+export const KEPT_DECISION = "kept";
+
+export function createDecisions(
+  deps: AgentDeps,
+  { changed }: Pick<CaseManagerRunner, "changed">,
+  exceptions: Pick<Exceptions, "grantForKept">,
+) {
   const jobs = deps.jobs ? caseJobs(deps.jobs) : undefined;
   const describeOutcome = (approval: ApprovalRecord) => decisionOutcome(deps, approval);
 
@@ -42,7 +50,7 @@ export function createDecisions(deps: AgentDeps, { changed }: Pick<CaseManagerRu
     approvalId: string,
     decision: Decision,
     actor: string,
-    extra: { body?: string; reason?: string } = {},
+    extra: { body?: string; reason?: string; exception?: ExceptionChoice } = {},
   ): Promise<DecisionResult> {
     const approval = await getApproval(deps.prisma, approvalId);
     if (approval.kind === "cancellation" && decision === "edit")
@@ -53,10 +61,24 @@ export function createDecisions(deps: AgentDeps, { changed }: Pick<CaseManagerRu
         `Removing riders needs ${deps.settings.cancelApprovals} different approvers: decide each rider on the card in Slack. Nothing was changed.`,
       );
     const input = { approvalId, decision, actor, now: deps.now(), body: extra.body, reason: extra.reason };
-    if (!jobs) return applyDecision(await recordDecision(deps.prisma, input));
     // Committed with its job: once the click is acknowledged, the decision is carried out even after a crash.
-    const decided = await recordDecision(deps.prisma, input, (db) => jobs.applyDecision(approvalId, db));
+    const decided = await recordDecision(deps.prisma, input, jobs && ((db) => jobs.applyDecision(approvalId, db)));
+    if (decided.kind === "cancellation" && decided.status === "rejected") await keepEveryone(decided, extra.exception);
+    if (!jobs) return applyDecision(decided);
     return { approval: decided, note: "Recorded; carrying it out now.", queued: true };
+  }
+
+  /** Keep everyone: each rider not already decided gets an exception (docs/exceptions.md). */
+  async function keepEveryone(approval: ApprovalRecord, choice: ExceptionChoice | undefined): Promise<void> {
+    const riders = (approval.payload as { employee_ids?: string[] }).employee_ids ?? [];
+    const decided = await listRiderDecisions(deps.prisma, approval.approval_id);
+    await exceptions.grantForKept({
+      caseId: approval.case_id,
+      employeeIds: riders.filter((id) => !decided.some((d) => d.employee_id === id && d.decision === "remove")),
+      actor: approval.decided_by ?? "someone",
+      decision: KEPT_DECISION,
+      choice: choice ?? { reason: "other", note: approval.decision_reason ?? "" },
+    });
   }
 
   /**
@@ -80,6 +102,13 @@ export function createDecisions(deps: AgentDeps, { changed }: Pick<CaseManagerRu
       vote,
       jobs && ((db) => jobs.applyDecision(input.approvalId, db)),
     );
+    if (input.choice === "keep")
+      await exceptions.grantForKept({
+        caseId: recorded.approval.case_id,
+        employeeIds: [input.employeeId],
+        actor: input.actor,
+        decision: KEPT_DECISION,
+      });
     const firstOfTwo = recorded.vote.kind === "first_of_two";
     if (!recorded.complete) {
       await changed(recorded.approval.case_id);

@@ -10,9 +10,11 @@ import { findEmployeeContacts } from "../data/employee-repository.js";
 import { STATUS_LABEL } from "../domain/case-lifecycle.js";
 import { invalidInput } from "../errors.js";
 import { caseJobs } from "../queue/queues.js";
+import { createExceptions, type ExceptionChoice } from "./exceptions.js";
 
 export function createPersonActions(deps: AgentDeps) {
   const jobs = deps.jobs ? caseJobs(deps.jobs) : undefined;
+  const exceptions = createExceptions(deps);
 
   async function onCaseNeedingPerson<T>(caseId: string, work: (record: CaseRecord) => Promise<T>): Promise<T> {
     const { vanpool_id } = await getCase(deps.prisma, caseId);
@@ -28,18 +30,33 @@ export function createPersonActions(deps: AgentDeps) {
     return result;
   }
 
-  /** Closes a case a person looked at, with their reason in the trail. */
-  function closeAsResolved(caseId: string, actor: string, reason: string): Promise<CaseRecord> {
-    return onCaseNeedingPerson(caseId, () =>
-      changeCase(deps.prisma, caseId, {
+  /**
+   * Closes a case a person looked at, with their reason in the trail. The riders still flagged are kept:
+   * each gets an exception (docs/exceptions.md), with `choice` when the form gave one.
+   */
+  function closeAsResolved(
+    caseId: string,
+    actor: string,
+    reason: string,
+    choice: ExceptionChoice = { reason: "other", note: reason },
+  ): Promise<CaseRecord> {
+    return onCaseNeedingPerson(caseId, async (record) => {
+      await exceptions.grantForKept({
+        caseId,
+        employeeIds: record.flagged,
+        actor,
+        decision: "closed_resolved",
+        choice,
+      });
+      return changeCase(deps.prisma, caseId, {
         status: "resolved",
         outcome: "resolved",
         why: reason,
         meta: { resolution: reason, resolved_by: actor },
         actor: `person:${actor}`,
         now: deps.now(),
-      }),
-    );
+      });
+    });
   }
 
   /** A person's email to a flagged rider, held as a draft until an approver sends it. */

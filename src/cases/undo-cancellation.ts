@@ -1,6 +1,7 @@
 // Undo of a carried-out cancellation, for POOLPATROL_UNDO_MINUTES after it was carried
 // out: the removed riders are reinstated, each gets a retraction email (the removal
-// notice is withheld if it has not gone yet), and the case is recorded as resolved.
+// notice is withheld if it has not gone yet), and the case goes back to a person to decide again
+// (keep them with an exception, or propose removal again later; docs/exceptions.md).
 // Claimed once: a second click, or a second process, finds nothing left to undo. A run
 // killed halfway is finished by the next one: the retraction emails are keyed per rider.
 import type { AgentDeps } from "../agents/deps.js";

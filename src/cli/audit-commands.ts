@@ -22,7 +22,7 @@ export async function auditCommand(vanpool: string | undefined, options: { all?:
       if (!vanpool) {
         const { formatSweep, runSweepAndWait } = await import("./sweep-command.js");
         const totals = await runSweepAndWait(ctx, { log, onProgress: options.json ? undefined : progressBar() });
-        out(options.json ? `${JSON.stringify(totals, null, 2)}\n` : formatSweep(totals));
+        out(options.json ? `${JSON.stringify(totals, null, 2)}\n` : formatSweep(totals, settings.timeZone));
         return;
       }
       // The Case Manager runs both specialists (and stores their results), then opens or advances the case.

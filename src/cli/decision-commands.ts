@@ -7,6 +7,7 @@ import { type CaseWorkflow, createCaseWorkflow } from "../cases/case-workflow.js
 import { createInboundEmail } from "../cases/inbound-reply.js";
 import { getApproval } from "../data/approval-repository.js";
 import { findThread } from "../data/email-repository.js";
+import { isExceptionReason } from "../domain/exceptions.js";
 import { isId } from "../domain/ids.js";
 import { invalidInput, notFound } from "../errors.js";
 import { deliverLocally } from "../integrations/email/inbound/local-delivery.js";
@@ -40,17 +41,24 @@ export async function tickText(workflow: CaseWorkflow, now: Date): Promise<strin
 export async function decideCommand(
   decision: "approve" | "reject" | "edit",
   value: string,
-  options: { as: string; body?: string; reason?: string },
+  options: { as: string; body?: string; reason?: string; keptBecause?: string; days?: string },
 ): Promise<void> {
   const approvalId = value.toUpperCase();
   if (!isId("approval", approvalId))
     throw new UsageError(`"${value}" is not an approval id; they look like APR-1A2B3C4D5E6F7A8B.`);
+  const days = options.days === undefined ? undefined : Number(options.days);
+  if (days !== undefined && !(Number.isInteger(days) && days >= 1))
+    throw new UsageError(`--days must be a whole number of days, 1 or more; "${options.days}" is not.`);
   await withContext(
     loadSettings(),
     async (ctx) => {
       const result = await createCaseWorkflow(ctx.agentDeps).decide(approvalId, decision, options.as, {
         body: options.body,
         reason: options.reason,
+        exception:
+          options.keptBecause && isExceptionReason(options.keptBecause)
+            ? { reason: options.keptBecause, note: options.reason ?? "", days }
+            : undefined,
       });
       // The decision is carried out by its job: wait for it, then tell what it did.
       await ctx.settle();

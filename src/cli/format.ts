@@ -1,4 +1,5 @@
 // Plain-text rendering of audits for the terminal.
+import { dayInWords, keptInWords, type RiderException } from "../domain/exceptions.js";
 import type { EvidenceItem, SpecialistResult, VanpoolAudit, Verdict } from "../domain/specialist-result.js";
 import type { AuditSummary } from "../verification/audit-service.js";
 
@@ -121,4 +122,13 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr): (done:
       `\r  [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total}${done === total ? "\n" : ""}`,
     );
   };
+}
+
+/** "EMP-1028 on VP-111 (location): kept by alice until May 26 (moving soon)", dates in the program's time zone. */
+export function keptText(exception: RiderException, timeZone: string, now: Date): string {
+  return `${exception.employee_id} on ${exception.vanpool_id} (${exception.check}): ${keptInWords(
+    exception,
+    exception.granted_by,
+    dayInWords(exception.expires_at, timeZone, now),
+  )}`;
 }

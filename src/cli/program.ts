@@ -6,6 +6,7 @@
 // `async (...) => (await import("./your-command.js")).yourCommand(...)`. Throw `UsageError` for bad
 // arguments (exit 2, with the command's usage) or an `AppError`; write results with `out`.
 import { Command, Option } from "commander";
+import { EXCEPTION_REASON_KEYS } from "../domain/exceptions.js";
 
 const EXAMPLES = `
 Examples:
@@ -15,7 +16,8 @@ Examples:
   poolpatrol reply THREAD-1A2B3C4D5E6F7A8B --from rider@example.com --body "I moved last month"
   poolpatrol approve APR-1A2B3C4D5E6F7A8B --as alice
   poolpatrol edit APR-1A2B3C4D5E6F7A8B --as alice --body "Hi Sam, ..."
-  poolpatrol reject APR-1A2B3C4D5E6F7A8B --as alice --reason "moving closer next month"
+  poolpatrol reject APR-1A2B3C4D5E6F7A8B --as alice --reason "moving closer next month" --kept-because moving_soon
+  poolpatrol exceptions revoke EXC-1A2B3C4D5E6F7A8B --as alice
   poolpatrol tick --now 2026-12-01T09:00:00Z
   poolpatrol db seed --synthetic 1000
   poolpatrol eval --dataset evals/datasets/shift.jsonl --json
@@ -96,8 +98,20 @@ export function createProgram(): Command {
     if (decision === "edit")
       command.addOption(new Option("--body <text>", "the email as it should be sent").makeOptionMandatory());
     else command.option("--reason <text>", "why (kept with the decision)");
-    command.action(async (approvalId: string, options: { as: string; body?: string; reason?: string }) =>
-      (await import("./decision-commands.js")).decideCommand(decision, approvalId, options),
+    if (decision === "reject")
+      command
+        .addOption(
+          new Option(
+            "--kept-because <reason>",
+            "rejecting a cancellation keeps its riders with an exception: why (the --reason is its note)",
+          ).choices(EXCEPTION_REASON_KEYS),
+        )
+        .option("--days <n>", "how long the exception holds (at most POOLPATROL_EXCEPTION_DAYS)");
+    command.action(
+      async (
+        approvalId: string,
+        options: { as: string; body?: string; reason?: string; keptBecause?: string; days?: string },
+      ) => (await import("./decision-commands.js")).decideCommand(decision, approvalId, options),
     );
   }
 
@@ -117,6 +131,16 @@ export function createProgram(): Command {
     .description("run due reply timeouts and carry out pending decisions")
     .option("--now <iso>", "the time to act as, ISO 8601 (default: now)")
     .action(async (options: { now?: string }) => (await import("./decision-commands.js")).tickCommand(options));
+
+  program
+    .command("exceptions")
+    .description("riders kept while they fail a check: list (with expiry), revoke EXC-… --as NAME")
+    .argument("[action]", "list | revoke", "list")
+    .argument("[exception]", "with revoke: the exception id, like EXC-1A2B3C4D5E6F7A8B")
+    .option("--as <user>", "who revokes it (recorded)")
+    .action(async (action: string, id: string | undefined, options: { as?: string }) =>
+      (await import("./exceptions-command.js")).exceptionsCommand(action, id, options),
+    );
 
   program
     .command("quarantine")

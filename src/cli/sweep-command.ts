@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { CliContext } from "../app/context.js";
 import { findSweepTotals, type SweepTotals } from "../data/sweep-repository.js";
 import { registerSweepJobs, requestManualSweep } from "../workers/sweep-jobs.js";
+import { keptText } from "./format.js";
 
 /** How often a waiting command runs the engine's maintenance, so pages of a killed process are retried without a bot. */
 const MAINTENANCE_EVERY_MS = 15_000;
@@ -33,7 +34,7 @@ export async function runSweepAndWait(
   }
 }
 
-export function formatSweep(totals: SweepTotals): string {
+export function formatSweep(totals: SweepTotals, timeZone: string): string {
   const seconds = ((totals.finished_at ?? new Date()).getTime() - totals.started_at.getTime()) / 1000;
   const lines = [
     `Sweep ${totals.sweep_id}: ${totals.checked} of ${totals.vanpools} vanpools checked in ${seconds.toFixed(1)} s.`,
@@ -42,6 +43,8 @@ export function formatSweep(totals: SweepTotals): string {
     `  resolved       ${totals.resolved}`,
     `  errors         ${totals.errors.length}`,
     ...totals.errors.slice(0, 20).map((e) => `    ${e}`),
+    `  kept           ${totals.kept.length}`,
+    ...totals.kept.slice(0, 20).map((e) => `    ${keptText(e, timeZone, totals.started_at)}`),
   ];
   if (totals.new_cases.length > 0)
     lines.push(`New cases: ${totals.new_cases.slice(0, 50).join(", ")}${totals.new_cases.length > 50 ? ", …" : ""}`);

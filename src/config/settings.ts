@@ -107,6 +107,7 @@ const settingsSchema = z.object({
   POOLPATROL_APPROVAL_EXPIRY_HOURS: number(72, (n) => n.positive()),
   POOLPATROL_CANCEL_APPROVALS: number(1, (n) => n.int().min(1, "must be 1 or 2").max(2, "must be 1 or 2")),
   POOLPATROL_UNDO_MINUTES: number(10, (n) => n.min(0)),
+  POOLPATROL_EXCEPTION_DAYS: number(180, (n) => n.int("must be a whole number of days").min(1)),
   POOLPATROL_DIGEST_CRON: z.preprocess(emptyAsUndefined, z.string().default("0 9 * * 1-5")),
   POOLPATROL_CHECKPOINT_RETENTION_DAYS: number(30, (n) => n.int("must be a whole number of days").min(1)),
   POOLPATROL_HTTP_TIMEOUT_MS: number(15_000, (n) => n.int().min(1000, "must be at least 1000 (ms)")),
@@ -164,6 +165,8 @@ export interface Settings {
   cancelApprovals: number;
   /** How long after a cancellation is carried out its card offers Undo (0: never). */
   undoMinutes: number;
+  /** How long a person's exception for a failing rider holds at most (docs/exceptions.md). */
+  exceptionDays: number;
   jobs: {
     /** Checkpoint threads of cases closed longer than this are deleted by the retention job. */
     checkpointRetentionDays: number;
@@ -308,6 +311,7 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     },
     cancelApprovals: s.POOLPATROL_CANCEL_APPROVALS,
     undoMinutes: s.POOLPATROL_UNDO_MINUTES,
+    exceptionDays: s.POOLPATROL_EXCEPTION_DAYS,
     jobs: {
       checkpointRetentionDays: s.POOLPATROL_CHECKPOINT_RETENTION_DAYS,
       concurrency: s.POOLPATROL_JOB_CONCURRENCY,

@@ -129,8 +129,14 @@ export async function casesWithHumanDecision(prisma: PrismaClient, caseIds: stri
 }
 
 /** Cancellations a reviewer rejected (overrides), since the start. */
-export async function countRejectedCancellations(prisma: PrismaClient): Promise<number> {
-  return prisma.approvalRequest.count({ where: { kind: "cancellation", status: "rejected" } });
+/** Reversals: cancellations a reviewer rejected, and carried-out cancellations undone (their riders reinstated). */
+export async function countReversedCancellations(prisma: PrismaClient): Promise<number> {
+  return prisma.approvalRequest.count({
+    where: {
+      kind: "cancellation",
+      OR: [{ status: "rejected" }, { riders: { some: { outcome: "reinstated" } } }],
+    },
+  });
 }
 
 export async function listApprovals(

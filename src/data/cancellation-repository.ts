@@ -67,8 +67,8 @@ export interface UndoneRider {
 
 /**
  * Undoes a carried-out cancellation in one transaction: its removed riders are reinstated, each
- * removal notice not sent yet is withheld, each reinstatement is recorded once and the case is
- * resolved. `claimed` is false when an earlier run undid it; `riders` then lists what that run did.
+ * removal notice not sent yet is withheld, each reinstatement is recorded once and the case waits
+ * for a person's new decision. `claimed` is false when an earlier run undid it; `riders` then lists what that run did.
  */
 export async function undoMemberships(
   prisma: PrismaClient,

@@ -1,8 +1,10 @@
 // What Slack's case alert and approval cards show about a case, read in one place:
 // the evidence it stands on, its riders' first names, their replies and answers,
 // and how it came to a cancellation.
+import { type Coverage, checkFacts, exceptionCoverage, type RiderException } from "../domain/exceptions.js";
 import { listCaseRiderDecisions, type RiderDecisionRecord } from "./approval-repository.js";
 import { type CaseRecord, getCase, listCases } from "./case-repository.js";
+import { findExceptionsOn, findRiderFacts } from "./exception-repository.js";
 import type { PrismaClient } from "./prisma.js";
 import { type CaseEvidence, caseEvidenceOf } from "./verification-repository.js";
 
@@ -27,6 +29,13 @@ export interface CaseCardData {
   statusSince: Date;
   /** Per-rider decisions on the case's cancellation requests, by request id. */
   riderDecisions: Record<string, RiderDecisionRecord[]>;
+  /** Exceptions granted earlier (on other cases) to this case's flagged riders that no longer covered them. */
+  earlierExceptions: EarlierException[];
+}
+
+export interface EarlierException {
+  exception: RiderException;
+  lapsed: Exclude<Coverage["kind"], "covered" | "none">;
 }
 
 export async function findCaseCardData(prisma: PrismaClient, caseId: string): Promise<CaseCardData> {
@@ -68,7 +77,31 @@ export async function findCaseCardData(prisma: PrismaClient, caseId: string): Pr
     preCancel: preCancelFrom(events),
     statusSince: statusSince(record, events),
     riderDecisions,
+    earlierExceptions: await earlierExceptionsOf(prisma, record),
   };
+}
+
+/** For each flagged rider and failed check, the exception that held before this case, and why it no longer does. */
+async function earlierExceptionsOf(prisma: PrismaClient, record: CaseRecord): Promise<EarlierException[]> {
+  const exceptions = (await findExceptionsOn(prisma, [record.vanpool_id])).filter(
+    (e) => e.case_id !== record.case_id && e.granted_at <= record.created_at && record.flagged.includes(e.employee_id),
+  );
+  if (exceptions.length === 0) return [];
+  const facts = await findRiderFacts(prisma, record.flagged);
+  return record.flagged.flatMap((employeeId) =>
+    record.failed_checks.flatMap((check): EarlierException[] => {
+      const source = facts.get(employeeId);
+      if (!source) return [];
+      const coverage = exceptionCoverage(
+        exceptions,
+        { employee_id: employeeId, vanpool_id: record.vanpool_id, facts: checkFacts(check, source) },
+        record.created_at,
+      );
+      return coverage.kind === "none" || coverage.kind === "covered"
+        ? []
+        : [{ exception: coverage.exception, lapsed: coverage.kind }];
+    }),
+  );
 }
 
 type StatusEvent = { action: string; details: unknown; createdAt: Date };

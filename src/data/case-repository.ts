@@ -275,26 +275,36 @@ export async function countCasesByStatus(db: Db): Promise<Partial<Record<CaseSta
 }
 
 /**
- * An undone cancellation: its riders were reinstated within the undo window, so the case is
- * recorded as resolved. The one change a closed case takes, made only by the undo path.
+ * An undone cancellation: its riders were reinstated within the undo window, so the case goes back to
+ * "needs a person" for a new decision on them (docs/exceptions.md). The one change a closed case takes,
+ * made only by the undo path. Returns the case's status after it.
  */
 export async function markCancellationUndone(
   tx: Prisma.TransactionClient,
   caseId: string,
   input: { actor: string; now: Date; reinstated: string[] },
-): Promise<void> {
+): Promise<CaseStatus> {
   const current = await getCase(tx, caseId);
-  if (current.status !== "cancelled") return;
+  if (current.status !== "cancelled") return current.status;
+  // Undo means "decide again": the case waits for a person's new decision, unless the vanpool got another
+  // case meanwhile (one open case per vanpool), which then carries the decision and this one stays closed.
+  const other = await tx.case.count({
+    where: { vanpoolId: current.vanpool_id, id: { not: caseId }, status: { notIn: [...CLOSED_STATUSES] } },
+  });
+  const status = other > 0 ? "resolved" : "hitl_review";
+  const undone = { by: input.actor, at: input.now.toISOString(), riders: input.reinstated };
   await tx.case.update({
     where: { id: caseId },
     data: {
-      status: "resolved",
-      outcome: "resolved",
-      resolvedAt: input.now,
+      status,
+      outcome: status === "resolved" ? "resolved" : null,
+      resolvedAt: status === "resolved" ? input.now : null,
       updatedAt: input.now,
       meta: {
         ...current.meta,
-        cancellation_undone: { by: input.actor, at: input.now.toISOString(), riders: input.reinstated },
+        flagged: input.reinstated,
+        details: `Cancellation undone: ${input.reinstated.join(", ")} reinstated. Decide again: keep them with an exception (Close as resolved), or propose their removal again later.`,
+        cancellation_undone: undone,
       },
     },
   });
@@ -306,8 +316,9 @@ export async function markCancellationUndone(
     at: input.now,
     details: {
       from: "cancelled",
-      to: "resolved",
+      to: status,
       why: `cancellation undone; ${input.reinstated.join(", ")} reinstated`,
     },
   });
+  return status;
 }

@@ -1,5 +1,5 @@
 // The figures the digest and App Home report, read from the database.
-import { casesWithHumanDecision, countRejectedCancellations } from "./approval-repository.js";
+import { casesWithHumanDecision, countReversedCancellations } from "./approval-repository.js";
 import { listCasesClosedSince } from "./case-repository.js";
 import type { PrismaClient } from "./prisma.js";
 import { countRunsFinishedSince } from "./verification-repository.js";
@@ -17,7 +17,7 @@ export interface ProgramFigures {
   medianHoursToResolution: number | null;
   vanpoolChecks: number;
   hoursSaved: number;
-  /** Cancellations a reviewer rejected (overrides) since the start. */
+  /** Cancellations a reviewer rejected or undid (overrides) since the start. */
   reversals: number;
 }
 
@@ -29,7 +29,7 @@ export async function programFigures(prisma: PrismaClient, since: Date): Promise
       closed.map((c) => c.case_id),
     ),
     countRunsFinishedSince(prisma, since),
-    countRejectedCancellations(prisma),
+    countReversedCancellations(prisma),
   ]);
   const automated = closed.filter((c) => !withDecision.has(c.case_id)).length;
   return {

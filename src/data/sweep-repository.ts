@@ -1,9 +1,11 @@
 // Sweeps and their pages: what a scheduled or requested audit of every vanpool did,
 // written page by page so a sweep killed halfway resumes where it stopped.
 import { type CaseReason, CLOSED_STATUSES } from "../domain/case-lifecycle.js";
+import type { RiderException } from "../domain/exceptions.js";
 import { newId } from "../domain/ids.js";
 import type { CheckKind } from "../domain/specialist-result.js";
 import { type CaseRecord, toCaseRecord } from "./case-repository.js";
+import { findExceptionsById } from "./exception-repository.js";
 import { type SqlExecutor, transactionExecutor } from "./job-executor.js";
 import type { Prisma, PrismaClient } from "./prisma.js";
 
@@ -16,6 +18,8 @@ export interface SweepTotals {
   still_failing: number;
   resolved: number;
   errors: string[];
+  /** Exceptions that kept failing riders from a case. */
+  kept: RiderException[];
   pages: number;
   pages_done: number;
   started_at: Date;
@@ -39,6 +43,8 @@ export interface PageResult {
   stillFailing: number;
   resolved: number;
   errors: string[];
+  /** Ids of the exceptions that kept failing riders from a case. */
+  kept: string[];
 }
 
 export async function listActiveVanpoolIds(prisma: PrismaClient): Promise<string[]> {
@@ -203,6 +209,7 @@ export async function findSweepTotals(prisma: PrismaClient, sweepId: string): Pr
     still_failing: done.reduce((n, p) => n + p.stillFailing, 0),
     resolved: done.reduce((n, p) => n + p.resolved, 0),
     errors: done.flatMap((p) => p.errors),
+    kept: await findExceptionsById(prisma, [...new Set(done.flatMap((p) => p.kept))]),
     pages: sweep.pageCount,
     pages_done: done.length,
     started_at: sweep.startedAt,

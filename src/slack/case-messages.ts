@@ -49,6 +49,7 @@ export function createCaseMessages(ctx: ChannelContext, options: { channelInterv
       results: data.evidence,
       firstNames: firstNames(data),
       statusSince: data.statusSince,
+      earlierExceptions: data.earlierExceptions,
     });
     const where = await caseAlertLocation(prisma, caseId);
     if (where && (await update({ ...where, ...message }))) return where;

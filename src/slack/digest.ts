@@ -5,6 +5,7 @@
 
 import { listCasesNeedingPerson } from "../data/case-card-repository.js";
 import { claimDigestSlot, digestCases, lastDigestPostedAt, recordDigestPosted } from "../data/digest-repository.js";
+import { countExceptions } from "../data/exception-repository.js";
 import { programFigures } from "../data/program-figures.js";
 import { digestLocation } from "../data/slack-message-repository.js";
 import { replyDeadline } from "../domain/case-lifecycle.js";
@@ -13,16 +14,20 @@ import type { ChannelContext } from "./channel-context.js";
 import { createChannelPacer } from "./channel-pacer.js";
 import { postOnce } from "./post-once.js";
 
+/** Exceptions ending within this many days are listed as expiring in the digest. */
+const EXPIRING_SOON_DAYS = 14;
+
 export function createDigest(ctx: ChannelContext, options: { channelIntervalMs?: number } = {}) {
   const { prisma } = ctx.deps;
   const pacer = createChannelPacer(prisma, { intervalMs: options.channelIntervalMs, client: ctx.client });
 
   async function build(since: Date) {
     const now = ctx.deps.now();
-    const [cases, figures, needsPerson] = await Promise.all([
+    const [cases, figures, needsPerson, exceptions] = await Promise.all([
       digestCases(prisma, since),
       programFigures(prisma, since),
       listCasesNeedingPerson(prisma),
+      countExceptions(prisma, { since, until: now, soon: new Date(now.getTime() + EXPIRING_SOON_DAYS * 86_400_000) }),
     ]);
     return digestMessage({
       since,
@@ -46,6 +51,7 @@ export function createDigest(ctx: ChannelContext, options: { channelIntervalMs?:
       resolved: cases.resolved,
       cancelled: cases.cancelled,
       figures,
+      exceptions,
     });
   }
 

@@ -4,6 +4,7 @@
 // person who asked. What the answer says comes from the stored check results, never from
 // what a model claimed.
 import type { WebClient } from "@slack/web-api";
+import { type KeptRider, keptRidersOf } from "../agents/case-manager/kept-riders.js";
 import type { CaseManagerResult } from "../cases/case-manager-run.js";
 import type { CaseWorkflow } from "../cases/case-workflow.js";
 import type { PrismaClient } from "../data/prisma.js";
@@ -12,7 +13,8 @@ import { findLatestResults, type LatestResults } from "../data/verification-repo
 import { STATUS_LABEL } from "../domain/case-lifecycle.js";
 import { AppError } from "../errors.js";
 import type { JobEngine } from "../queue/engine.js";
-import { QUEUES } from "../queue/queues.js";
+import { type JobSender, QUEUES } from "../queue/queues.js";
+import { keptLine } from "../slack/blocks/exceptions.js";
 import { truncate } from "../slack/blocks/format.js";
 import type { CaseMessages } from "../slack/case-messages.js";
 import { type ClickPlace, tellClicker } from "../slack/tell-clicker.js";
@@ -39,15 +41,25 @@ const VERDICT_WORDS = { fail: "failed", inconclusive: "was inconclusive" } as co
  * What the stored results of this audit say, independent of the model's words: both checks
  * passed, or which did not (failed, inconclusive, or never stored).
  */
-export function storedVerdict(results: LatestResults, since: Date): { passed: true } | { passed: false; why: string } {
+export function storedVerdict(
+  results: LatestResults,
+  since: Date,
+  kept: readonly KeptRider[] = [],
+): { passed: true } | { passed: false; why: string } {
   const problems: string[] = [];
   for (const check of ["location", "shift"] as const) {
     const result = results[check];
     if (!result || result.finished_at < since) problems.push(`the ${check} check did not run`);
-    else if (result.verdict !== "pass") problems.push(`the ${check} check ${VERDICT_WORDS[result.verdict]}`);
+    else if (result.verdict !== "pass" && !failsOnlyForKept(result, check, kept))
+      problems.push(`the ${check} check ${VERDICT_WORDS[result.verdict]}`);
   }
   return problems.length === 0 ? { passed: true } : { passed: false, why: problems.join(" and ") };
 }
+
+/** A check that failed only for riders a person kept by an exception (docs/exceptions.md). */
+const failsOnlyForKept = (result: { verdict: string; flagged: string[] }, check: string, kept: readonly KeptRider[]) =>
+  result.verdict === "fail" &&
+  result.flagged.every((id) => kept.some((k) => k.check === check && k.employee_id === id));
 
 export interface AuditJobDeps {
   workflow: Pick<CaseWorkflow, "auditVanpool">;
@@ -110,12 +122,15 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
     const { vanpoolId, answer: to } = request;
     const sameClosedCase = to.via === "click" && to.closed && result.case_id === to.caseId;
     if (!result.case_id || sameClosedCase) {
-      const stored = storedVerdict(await findLatestResults(deps.prisma, vanpoolId), started);
-      const text = stored.passed
-        ? to.via === "click"
-          ? `${vanpoolId} passes both checks; no new case is needed.`
-          : `${vanpoolId} passes both checks; no case needed.`
-        : `${vanpoolId} was audited but ${stored.why}, and no case was opened. A person should look; try the audit again.`;
+      const kept = await keptRidersOf(deps.prisma, vanpoolId, deps.now());
+      const stored = storedVerdict(await findLatestResults(deps.prisma, vanpoolId), started, kept);
+      const text = !stored.passed
+        ? `${vanpoolId} was audited but ${stored.why}, and no case was opened. A person should look; try the audit again.`
+        : kept.length
+          ? `${vanpoolId}: no case opened and no email sent. Failing but kept: ${kept.map((k) => keptLine(k.exception)).join("; ")}.`
+          : to.via === "click"
+            ? `${vanpoolId} passes both checks; no new case is needed.`
+            : `${vanpoolId} passes both checks; no case needed.`;
       await tell(request, text);
       return;
     }

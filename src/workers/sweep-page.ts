@@ -3,6 +3,7 @@
 // stored results, in the transaction that finishes the page and queues each new case's
 // first emails as a job. Safe to run again: a finished page is skipped.
 
+import { findKeptRiders } from "../agents/case-manager/kept-riders.js";
 import {
   type AuditVerdicts,
   emailsOnOpening,
@@ -62,6 +63,7 @@ export async function runSweepPage(deps: SweepPageDeps, job: SweepPageJob): Prom
       verdicts.map((v) => v.vanpool_id),
     ),
     trigger,
+    await findKeptRiders(prisma, verdicts, deps.agent.now()),
   );
   const result: PageResult = {
     checked: verdicts.length,
@@ -70,6 +72,7 @@ export async function runSweepPage(deps: SweepPageDeps, job: SweepPageJob): Prom
     resolved: 0,
     // A vanpool that could not be checked is counted here and checked again by the next sweep.
     errors: audited.errors.map((e) => e.message),
+    kept: plan.kept,
   };
   await mapWithConcurrency(plan.resolve, deps.concurrency, async (caseId) => {
     try {

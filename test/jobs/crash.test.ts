@@ -434,7 +434,8 @@ describe("kill -9 during work, then a restart", () => {
       undone.filter((e) => (e.details as { from: string; to: string }).from === "cancelled"),
       `${trial}, ${replay}`,
     ).toHaveLength(1);
-    expect((await db.prisma.case.findUniqueOrThrow({ where: { id: c.caseId } })).status, trial).toBe("resolved");
+    // Undo means "decide again": the case waits for a person.
+    expect((await db.prisma.case.findUniqueOrThrow({ where: { id: c.caseId } })).status, trial).toBe("hitl_review");
     // Exactly one retraction per rider, and no other email went out since the click.
     const since = resend.sent.slice(emailsBefore);
     expect(since.map((s) => s.idempotencyKey).sort(), `${trial}, ${replay}`).toEqual(

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AgentDeps } from "../../src/agents/deps.js";
 import { startBotJobs } from "../../src/app/bot-jobs.js";
+import { createBotSweeps } from "../../src/app/bot-sweeps.js";
 import { buildAppDeps } from "../../src/app/container.js";
 import { createSlackApp, type SlackApp } from "../../src/bot/app.js";
 import { parseSettings, type SlackSettings } from "../../src/config/settings.js";
@@ -69,6 +70,8 @@ export async function startHarness(
     now?: () => Date;
     /** The URL the bot reaches the test database by (a DatabaseProxy's), given the database's own. */
     botDatabase?: (url: string) => Promise<string>;
+    /** `/poolpatrol audit all` starts a sweep, audited and announced by this instance. */
+    sweeps?: boolean;
   } = {},
 ): Promise<Harness> {
   const fake = await startFakeSlack({
@@ -106,6 +109,7 @@ export async function startHarness(
   let clock!: Clock;
   let deps!: AgentDeps;
   let url = "";
+  let stopSweeps = () => {};
   async function boot() {
     jobs = await startJobEngine({
       databaseUrl: botUrl,
@@ -114,12 +118,23 @@ export async function startHarness(
       queues: QUEUE_OPTIONS,
     });
     deps = { ...baseDeps, jobs };
-    bot = await createSlackApp({ slack, deps, jobs, retries: 0, channelIntervalMs: 0 });
+    const sweeps = options.sweeps
+      ? createBotSweeps({
+          engine: jobs,
+          agent: deps,
+          settings: { ...settings, sweep: { ...settings.sweep, cron: "0 0 1 1 *" } },
+          log: () => {},
+        })
+      : undefined;
+    bot = await createSlackApp({ slack, deps, jobs, retries: 0, channelIntervalMs: 0, startSweep: sweeps?.startSweep });
+    await sweeps?.attach(bot, AUDIT_CHANNEL);
+    stopSweeps = () => sweeps?.stop();
     const server = (await bot.app.start(0)) as unknown as Server;
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
     clock = await startBotJobs(bot, jobs, settings);
   }
   async function shutdown() {
+    stopSweeps();
     clock.stop();
     await bot.idle();
     await bot.app.stop();

@@ -22,6 +22,7 @@ export const CASE_MANAGER_PROMPT_VERSION = "case-manager-v2";
 const SYSTEM_PROMPT = `You are Pool Patrol's Case Manager for a vanpool subsidy program. You receive a JSON task with the vanpool, its open case (if any) and what happened.
 Facts come only from the specialists; never decide a verdict yourself. Lifecycle:
 - task "audit" with an open case: run both specialists; both pass -> close_case. Still failing with first_emails_missing true: run_outreach purpose "initial" (only riders never written to are emailed).
+- Riders a specialist lists as "kept" (a person's exception) count as not flagged, and a check failing only for them as passing.
 - task "audit" with no case: run both specialists in parallel. All pass: stop (no case). Any fail: upsert_case (status pending_reply, failed checks, flagged riders, details), then run_outreach purpose "initial". Only inconclusive: upsert_case with status hitl_review and no email.
 - task "reply": run_outreach purpose "reply" with the message id. escalation / hitl_required: upsert_case status hitl_review. question: stop. acknowledgment or update: re-run only the specialists of the failed checks, with case_id.
 - task "timeout": re-run the specialists of the failed checks with case_id.
@@ -48,6 +49,8 @@ interface SpecialistAnswer {
   verdict: Verdict;
   flagged: string[];
   re_audit_count: number | null;
+  /** Flagged riders a person kept by an exception. */
+  kept: string[];
 }
 
 /**
@@ -61,7 +64,14 @@ function specialistAnswer(turn: Turn, check: CheckKind): SpecialistAnswer | unde
     verdict: answer.verdict ?? "inconclusive",
     flagged: answer.flagged ?? [],
     re_audit_count: answer.re_audit_count ?? null,
+    kept: ((answer as { kept?: { employee_id: string }[] }).kept ?? []).map((k) => k.employee_id),
   };
+}
+
+/** The answer a case is decided on: riders kept by an exception are not flagged (docs/exceptions.md). */
+function withoutKeptRiders(answer: SpecialistAnswer): SpecialistAnswer {
+  const flagged = answer.flagged.filter((id) => !answer.kept.includes(id));
+  return { ...answer, flagged, verdict: answer.verdict === "fail" && flagged.length === 0 ? "pass" : answer.verdict };
 }
 interface OutreachAnswer {
   bucket: string | null;
@@ -89,15 +99,21 @@ export function caseManagerRules(turn: Turn): ToolCallPlan[] | { final: string }
   }
 
   if (task.task === "audit" && !task.case) {
-    const location = spec("location");
-    const shift = spec("shift");
-    if (!location || !shift)
+    const found = { location: spec("location"), shift: spec("shift") };
+    if (!found.location || !found.shift)
       return [specialistCall("location", task.vanpool_id, null), specialistCall("shift", task.vanpool_id, null)];
-    const decision = decideAfterAudit({ location: location.verdict, shift: shift.verdict });
-    if (decision.kind === "no_case") return { final: `${task.vanpool_id}: verified, both checks pass; no case.` };
-    const failed = (["location", "shift"] as const).filter((c) => spec(c)!.verdict === "fail");
+    const answers = { location: withoutKeptRiders(found.location), shift: withoutKeptRiders(found.shift) };
+    const decision = decideAfterAudit({ location: answers.location.verdict, shift: answers.shift.verdict });
+    const kept = unique([...found.location.kept, ...found.shift.kept]);
+    if (decision.kind === "no_case")
+      return {
+        final: kept.length
+          ? `${task.vanpool_id}: no case; ${kept.join(", ")} still fail${kept.length === 1 ? "s" : ""} but a person kept them by an exception.`
+          : `${task.vanpool_id}: verified, both checks pass; no case.`,
+      };
+    const failed = (["location", "shift"] as const).filter((c) => answers[c].verdict === "fail");
     if (!upserted) {
-      const flagged = unique(failed.flatMap((c) => spec(c)!.flagged));
+      const flagged = unique(failed.flatMap((c) => answers[c].flagged));
       return [
         {
           name: "upsert_case",
@@ -150,8 +166,9 @@ export function caseManagerRules(turn: Turn): ToolCallPlan[] | { final: string }
 function reAudit(turn: Turn, task: CaseManagerTask, trigger: ReAuditTrigger): ToolCallPlan[] | { final: string } {
   const current = task.case!;
   const checks = checksToReAudit(current.failed_checks);
-  const answers = checks.map((c) => specialistAnswer(turn, c));
-  if (answers.some((a) => !a)) return checks.map((c) => specialistCall(c, task.vanpool_id, current.case_id));
+  const found = checks.map((c) => specialistAnswer(turn, c));
+  if (found.some((a) => !a)) return checks.map((c) => specialistCall(c, task.vanpool_id, current.case_id));
+  const answers = found.map((a) => withoutKeptRiders(a!));
   const stillFailing = checks.filter((_, i) => answers[i]!.verdict === "fail");
   const flagged = unique(checks.flatMap((_, i) => answers[i]!.flagged));
   const count = Math.max(...answers.map((a) => a!.re_audit_count ?? current.re_audit_count + 1));

@@ -6,15 +6,12 @@
 import { type CaseRecord, changeCase } from "../../data/case-repository.js";
 import type { NewCase } from "../../data/sweep-repository.js";
 import { caseReason, decideAfterAudit } from "../../domain/case-lifecycle.js";
-import type { CheckKind, Verdict } from "../../domain/specialist-result.js";
+import type { CheckKind } from "../../domain/specialist-result.js";
 import type { AgentDeps } from "../deps.js";
 import { describeFailure } from "./agent.js";
+import { type CheckVerdicts, type KeptRider, withoutKept } from "./kept-riders.js";
 
-export interface AuditVerdicts {
-  vanpool_id: string;
-  location: { verdict: Verdict; flagged: string[] };
-  shift: { verdict: Verdict; flagged: string[] };
-}
+export type AuditVerdicts = CheckVerdicts;
 
 export interface CasePlan {
   open: NewCase[];
@@ -23,23 +20,36 @@ export interface CasePlan {
   /** Cases this same sweep opened before a crash: counted as its new cases again, their emails finished. */
   resumed: CaseRecord[];
   stillFailing: number;
+  /** The exceptions that kept failing riders from a case (or from this sweep's count of them). */
+  kept: string[];
 }
 
 const CHECKS: CheckKind[] = ["location", "shift"];
 
-/** `open` holds the vanpools' open cases; `actor` names the sweep. */
-export function planCases(audits: AuditVerdicts[], open: Map<string, CaseRecord>, actor: string): CasePlan {
-  const plan: CasePlan = { open: [], resolve: [], resumed: [], stillFailing: 0 };
+/**
+ * `open` holds the vanpools' open cases; `actor` names the sweep; `kept` the failing riders a live exception
+ * covers, per vanpool: no case is opened for them.
+ */
+export function planCases(
+  audits: AuditVerdicts[],
+  open: Map<string, CaseRecord>,
+  actor: string,
+  kept: Map<string, KeptRider[]> = new Map(),
+): CasePlan {
+  const plan: CasePlan = { open: [], resolve: [], resumed: [], stillFailing: 0, kept: [] };
   for (const audit of audits) {
-    const verdicts = { location: audit.location.verdict, shift: audit.shift.verdict };
+    const keptHere = kept.get(audit.vanpool_id) ?? [];
+    plan.kept.push(...keptHere.map((k) => k.exception.exception_id));
     const current = open.get(audit.vanpool_id);
     if (current?.meta.opened_by === actor) plan.resumed.push(current);
     else if (current) {
-      if (verdicts.location === "pass" && verdicts.shift === "pass") plan.resolve.push(current.case_id);
+      // An open case is decided on the facts: it resolves only when every rider passes.
+      if (audit.location.verdict === "pass" && audit.shift.verdict === "pass") plan.resolve.push(current.case_id);
       else plan.stillFailing++;
     } else {
-      const decision = decideAfterAudit(verdicts);
-      if (decision.kind === "open_case") plan.open.push(newCase(audit, decision.status));
+      const decidedOn = withoutKept(audit, keptHere);
+      const decision = decideAfterAudit({ location: decidedOn.location.verdict, shift: decidedOn.shift.verdict });
+      if (decision.kind === "open_case") plan.open.push(newCase(decidedOn, decision.status));
     }
   }
   return plan;

@@ -11,12 +11,14 @@ import { agentRunIdOf, logged } from "../logged-tool.js";
 import { runOutreach } from "../outreach/run-outreach.js";
 import { runSpecialist } from "../specialists/run-specialist.js";
 import { carryOutCancellation } from "./cancellation.js";
+import { findKeptRiders } from "./kept-riders.js";
 
 const checkEnum = z.enum(["location", "shift"]);
 const statusEnum = z.enum(["open", "verification", "pending_reply", "re_audit", "hitl_review", "pre_cancel"]);
 const ACTOR = "agent:case_manager";
 /** A failure of these ends the Case Manager's run (see ToolFailedError). */
 const STATE_CHANGING = { changesState: true };
+const NOTHING = { verdict: "pass" as const, flagged: [] };
 
 export function createCaseManagerTools(deps: AgentDeps) {
   const specialist = (check: "location" | "shift") =>
@@ -36,6 +38,17 @@ export function createCaseManagerTools(deps: AgentDeps) {
             deps,
           );
           const { result } = outcome;
+          // The failing riders a person kept (docs/exceptions.md) are named; the result stays as found.
+          const kept =
+            result.verdict === "fail"
+              ? ((
+                  await findKeptRiders(
+                    deps.prisma,
+                    [{ vanpool_id, location: NOTHING, shift: NOTHING, [check]: result }],
+                    deps.now(),
+                  )
+                ).get(vanpool_id) ?? [])
+              : [];
           return {
             check,
             verdict: result.verdict,
@@ -45,12 +58,18 @@ export function createCaseManagerTools(deps: AgentDeps) {
             model: result.model,
             run_id: outcome.run_id,
             re_audit_count: outcome.re_audit_count,
+            kept: kept.map((k) => ({
+              employee_id: k.employee_id,
+              exception_id: k.exception.exception_id,
+              reason: k.exception.reason,
+              expires_at: k.exception.expires_at.toISOString(),
+            })),
           };
         },
       ),
       {
         name: `run_${check}_specialist`,
-        description: `Run the ${check === "location" ? "Location Specialist (home-to-pickup distance)" : "Shift Specialist (shift against the van's schedule)"} on a vanpool. Pass case_id when this re-checks an open case: it then counts as a re-audit.`,
+        description: `Run the ${check === "location" ? "Location Specialist (home-to-pickup distance)" : "Shift Specialist (shift against the van's schedule)"} on a vanpool. Pass case_id when this re-checks an open case: it then counts as a re-audit. "kept" lists flagged riders a person kept by an exception: they are not flagged on a case.`,
         schema: z.object({ vanpool_id: z.string(), case_id: z.string().nullable().optional() }),
       },
     );

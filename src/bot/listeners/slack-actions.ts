@@ -2,6 +2,7 @@
 // acknowledged: once the person saw their click taken, the work is done even if this
 // process dies a moment later (another process, or this one restarted, runs it). The job
 // id comes from Slack's trigger or event id, so a redelivered request queues nothing new.
+import type { ExceptionChoice } from "../../domain/exceptions.js";
 // The job is queued only if the database takes it before the ack's deadline (before-ack.ts).
 import type { RiderChoice } from "../../domain/rider-decisions.js";
 import { jobIdFor } from "../../queue/engine.js";
@@ -21,11 +22,21 @@ export type ApprovalAction =
       decision: "edit" | "reject";
       body?: string;
       reason?: string;
+      /** Keep everyone: why the riders are kept, and for how long. */
+      exception?: ExceptionChoice;
     };
 
 /** What a "needs a person" modal asks for, carried out by its job. */
 export type CaseAction =
-  | { kind: "close-resolved"; key: string; userId: string; caseId: string; reason: string }
+  | {
+      kind: "close-resolved";
+      key: string;
+      userId: string;
+      caseId: string;
+      reason: string;
+      /** Why the riders still flagged are kept (docs/exceptions.md). */
+      exception?: ExceptionChoice;
+    }
   | { kind: "email-draft"; key: string; userId: string; caseId: string; employeeId: string; body: string };
 
 export interface Asked {

@@ -171,6 +171,7 @@ export function approvalCard(
   const names = payload.employee_ids.map((e) => riderName(e, byId.get(e)?.first_name));
   const who = names.join(" and ");
   const decisions = new Map((options.facts?.decisions ?? []).map((d) => [d.employee_id, d]));
+  const undone = [...decisions.values()].some((d) => d.outcome === "reinstated");
   const needed = options.facts?.approvalsNeeded ?? 1;
   const riderActionId = (actionId: string, employeeId: string) =>
     options.uniqueActions ? `${actionId}:${approval.approval_id}:${employeeId}` : `${actionId}:${employeeId}`;
@@ -222,7 +223,7 @@ export function approvalCard(
       : []),
     ...(decided
       ? [
-          decisionContext(approval),
+          decisionContext(approval, undone),
           ...undoneContext([...decisions.values()]),
           ...(options.facts?.undoUntil
             ? [
@@ -261,7 +262,7 @@ function undoneContext(decisions: RiderDecisionRecord[]): KnownBlock[] {
   if (!first) return [];
   return [
     context(
-      `↩️ *Cancellation undone* by <@${first.undone_by}>${first.undone_at ? ` ${slackDate(first.undone_at)}` : ""}: ${undone.map((d) => d.employee_id).join(", ")} reinstated and sent an email withdrawing the removal. The case is resolved.`,
+      `↩️ *Cancellation undone* by <@${first.undone_by}>${first.undone_at ? ` ${slackDate(first.undone_at)}` : ""}: ${undone.map((d) => d.employee_id).join(", ")} reinstated and sent an email withdrawing the removal. The case needs a person again: keep them with an exception, or propose their removal again later.`,
     ),
   ];
 }
@@ -323,7 +324,8 @@ function statusWord(approval: ApprovalRecord): string {
   return approval.status === "expired" ? "expired without a decision" : approval.status;
 }
 
-function decisionContext(approval: ApprovalRecord) {
+/** The decision and what carrying it out did; once undone, that outcome is history and is not repeated as current. */
+function decisionContext(approval: ApprovalRecord, undone = false) {
   const icon = { approved: "✅", edited: "✏️", rejected: "❌", expired: "⌛", pending: "" }[approval.status];
   const by = approval.decided_by && approval.decided_by !== "system" ? ` by <@${approval.decided_by}>` : "";
   const when = approval.decided_at ? ` ${slackDate(approval.decided_at)}` : "";
@@ -333,6 +335,6 @@ function decisionContext(approval: ApprovalRecord) {
       ? "Expired without a decision"
       : `${approval.status[0]!.toUpperCase()}${approval.status.slice(1)}`;
   return context(
-    `${icon} *${label}*${by}${when}${reason}${approval.result_note ? `\n${escapeMrkdwn(approval.result_note)}` : ""}`,
+    `${icon} *${label}*${by}${when}${reason}${approval.result_note && !undone ? `\n${escapeMrkdwn(approval.result_note)}` : ""}`,
   );
 }

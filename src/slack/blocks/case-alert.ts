@@ -1,8 +1,11 @@
 // The case alert in the audit channel: what failed, the key evidence, confidence,
 // status and what happens next. Its thread is where the case is discussed.
 import type { KnownBlock } from "@slack/types";
+import type { EarlierException } from "../../data/case-card-repository.js";
 import type { CaseRecord } from "../../data/case-repository.js";
 import { isClosed, replyDeadline } from "../../domain/case-lifecycle.js";
+import { lapsedInWords } from "../../domain/exceptions.js";
+import { keptLine } from "./exceptions.js";
 import {
   actions,
   bandMiles,
@@ -30,6 +33,8 @@ export interface CaseAlertInput {
   firstNames?: Record<string, string>;
   /** Since when the case has been in its status (how long a person has been awaited). */
   statusSince?: Date;
+  /** Earlier exceptions of its flagged riders that no longer hold (docs/exceptions.md). */
+  earlierExceptions?: EarlierException[];
 }
 
 export const CASE_ACTIONS = {
@@ -51,6 +56,7 @@ export function caseAlert({
   results,
   firstNames = {},
   statusSince,
+  earlierExceptions = [],
 }: CaseAlertInput): SlackMessage {
   const van = vanpoolName ? `${record.vanpool_id} ${vanpoolName}` : record.vanpool_id;
   const failed = record.failed_checks.length ? record.failed_checks.join(" and ") : "no check (missing data)";
@@ -81,6 +87,15 @@ export function caseAlert({
         ),
       ];
     }),
+    ...(earlierExceptions.length
+      ? [
+          section(
+            `*Kept before*\n${earlierExceptions
+              .map((e) => `• ${keptLine(e.exception)}; ${lapsedInWords(e.lapsed, e.exception.check)}.`)
+              .join("\n")}`,
+          ),
+        ]
+      : []),
     ...(needsPerson ? [section(`*What to decide*\n${hitlQuestion(record)}`)] : []),
     context(nextStep(record, statusSince ?? record.updated_at)),
     divider,
@@ -102,6 +117,8 @@ export function caseAlert({
 
 /** What the person looking at a "needs a person" case must decide. */
 export function hitlQuestion(record: CaseRecord): string {
+  if (record.meta.cancellation_undone)
+    return `The cancellation was undone and ${record.flagged.join(", ") || "its riders"} reinstated: decide again. Keep them (Close as resolved…, with why: later audits then leave them alone while their facts stay the same), or write to them again (Email a rider…): if they still fail at the reply deadline, their removal is proposed again.`;
   if (record.reason === "inconclusive" || record.failed_checks.length === 0)
     return "Some riders could not be checked because data is missing (a home location or a shift). Fix the data and press Re-audit, or Close as resolved with a reason.";
   if (record.meta.last_rejected_draft || /review/i.test(record.details))

@@ -26,6 +26,8 @@ export interface DigestInput {
   resolved: string[];
   cancelled: string[];
   figures: ProgramFigures;
+  /** Exceptions for kept riders granted since the last digest, and those ending within two weeks. */
+  exceptions: { granted: number; expiring: number };
 }
 
 const list = (items: string[], empty: string, max = 10) =>
@@ -82,7 +84,8 @@ export function digestMessage(d: DigestInput): SlackMessage {
         `*Automation rate*\n${pct(f.automationRate)} of ${plural(f.closedCases, "closed case")}`,
         `*Median time to resolution*\n${f.medianHoursToResolution === null ? "n/a" : `${f.medianHoursToResolution.toFixed(1)} h`}`,
         `*Audit hours saved (est.)*\n${f.hoursSaved.toFixed(1)} h (${Math.round((f.hoursSaved / (BASELINE_HOURS_PER_WEEK * weeks)) * 100)}% of the 2 FTE baseline)`,
-        `*Reversals (cancellations rejected)*\n${f.reversals}`,
+        `*Reversals (cancellations rejected or undone)*\n${f.reversals}`,
+        `*Riders kept by an exception*\n${d.exceptions.granted} granted · ${d.exceptions.expiring} ending within 2 weeks`,
       ]),
       context(
         `Hours saved counts ${f.vanpoolChecks} automated vanpool check(s) at 15 min and each case closed without a person at 45 min.`,

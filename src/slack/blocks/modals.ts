@@ -3,6 +3,7 @@
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import type { ApprovalRecord } from "../../data/approval-repository.js";
 import type { CaseRecord } from "../../data/case-repository.js";
+import { EXCEPTION_REASONS, type ExceptionChoice, isExceptionReason } from "../../domain/exceptions.js";
 import type { DistanceMethod, HomePointSource } from "../../domain/location-policy.js";
 import { recordedPolicyText } from "../../domain/policy-text.js";
 import type { ReferenceSource } from "../../domain/shift-policy.js";
@@ -33,6 +34,8 @@ export const INPUTS = {
   body: { block: "reply_body", action: "body" },
   reason: { block: "reject_reason", action: "reason" },
   rider: { block: "rider", action: "rider" },
+  exceptionReason: { block: "exception_reason", action: "exception_reason" },
+  exceptionDays: { block: "exception_days", action: "exception_days" },
 } as const;
 
 /** Opened at once while the trigger id is fresh (it lives 3 seconds), then filled in with views.update. */
@@ -145,7 +148,7 @@ export function editReplyModal(approval: ApprovalRecord, riderLabel: string, but
   };
 }
 
-export function rejectModal(approval: ApprovalRecord, buttonValue: string): ModalView {
+export function rejectModal(approval: ApprovalRecord, buttonValue: string, maxDays: number): ModalView {
   return {
     type: "modal",
     callback_id: VIEW_CALLBACKS.rejectApproval,
@@ -156,7 +159,7 @@ export function rejectModal(approval: ApprovalRecord, buttonValue: string): Moda
     blocks: [
       context(
         approval.kind === "cancellation"
-          ? "No rider is removed: every rider keeps their seat and the case is resolved with your reason recorded."
+          ? "No rider is removed: every rider keeps their seat with an exception, and the case is resolved with your reason recorded."
           : "Nothing is sent to the rider; the case goes back to waiting for replies.",
       ),
       {
@@ -165,8 +168,57 @@ export function rejectModal(approval: ApprovalRecord, buttonValue: string): Moda
         label: plain("Reason"),
         element: { type: "plain_text_input", action_id: INPUTS.reason.action, multiline: true, min_length: 5 },
       },
+      ...(approval.kind === "cancellation" ? exceptionInputs(maxDays) : []),
     ],
   };
+}
+
+/**
+ * Keeping a failing rider grants an exception (docs/exceptions.md): why, from the short list, and for how long
+ * (at most `maxDays`). While it holds and their facts stay the same, audits leave them alone.
+ */
+export function exceptionInputs(maxDays: number): InputBlock[] {
+  const options = Object.entries(EXCEPTION_REASONS).map(([value, r]) => ({
+    text: plain(r.label[0]!.toUpperCase() + r.label.slice(1)),
+    description: plain(truncate(r.description, 75)),
+    value,
+  }));
+  return [
+    {
+      type: "input",
+      block_id: INPUTS.exceptionReason.block,
+      label: plain("Why keep them?"),
+      hint: plain("Later audits leave them alone for this check while their home or shift stays the same."),
+      element: { type: "static_select", action_id: INPUTS.exceptionReason.action, options },
+    },
+    {
+      type: "input",
+      block_id: INPUTS.exceptionDays.block,
+      optional: true,
+      label: plain("For how many days?"),
+      hint: plain(`At most ${maxDays}; ${maxDays} when left empty.`),
+      element: {
+        type: "number_input",
+        action_id: INPUTS.exceptionDays.action,
+        is_decimal_allowed: false,
+        min_value: "1",
+        max_value: String(maxDays),
+      },
+    },
+  ];
+}
+
+type ViewValues = Record<string, Record<string, { value?: string | null; selected_option?: { value: string } | null }>>;
+
+/** The exception a submitted form asks for, with `note` as its free text; a string says what is wrong. */
+export function readExceptionChoice(values: ViewValues, note: string, maxDays: number): ExceptionChoice | string {
+  const reason = values[INPUTS.exceptionReason.block]?.[INPUTS.exceptionReason.action]?.selected_option?.value ?? "";
+  if (!isExceptionReason(reason)) return "Choose why the rider is kept.";
+  const typed = values[INPUTS.exceptionDays.block]?.[INPUTS.exceptionDays.action]?.value?.trim() ?? "";
+  if (!typed) return { reason, note };
+  const days = Number(typed);
+  if (!Number.isInteger(days) || days < 1 || days > maxDays) return `A whole number of days from 1 to ${maxDays}.`;
+  return { reason, note, days };
 }
 
 /** The unredacted reply, for an approver only (the card in the channel shows it redacted). */
@@ -184,7 +236,7 @@ export function fullReplyModal(input: { rider: string; at: Date; body: string; c
 }
 
 /** Closing a "needs a person" case: the reason is required and recorded. */
-export function closeResolvedModal(record: CaseRecord): ModalView {
+export function closeResolvedModal(record: CaseRecord, maxDays: number): ModalView {
   return {
     type: "modal",
     callback_id: VIEW_CALLBACKS.closeResolved,
@@ -193,13 +245,16 @@ export function closeResolvedModal(record: CaseRecord): ModalView {
     submit: plain("Close case"),
     close: plain("Cancel"),
     blocks: [
-      context(`${record.case_id} · ${record.vanpool_id}: no rider is removed; the case closes with your reason.`),
+      context(
+        `${record.case_id} · ${record.vanpool_id}: no rider is removed; the case closes with your reason, and riders still flagged are kept with an exception.`,
+      ),
       {
         type: "input",
         block_id: INPUTS.reason.block,
         label: plain("Why is this resolved?"),
         element: { type: "plain_text_input", action_id: INPUTS.reason.action, multiline: true, min_length: 5 },
       },
+      ...exceptionInputs(maxDays),
     ],
   };
 }

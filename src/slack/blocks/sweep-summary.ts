@@ -3,6 +3,7 @@
 import type { KnownBlock } from "@slack/types";
 import type { SweepTotals } from "../../data/sweep-repository.js";
 import { plural } from "../../domain/specialist-result.js";
+import { keptLine } from "./exceptions.js";
 import { SECTION_LIMIT, slackDate, truncate } from "./format.js";
 
 export interface SweepSummaryMessage {
@@ -26,7 +27,7 @@ function duration(totals: SweepTotals): string {
 export function sweepSummary(totals: SweepTotals): SweepSummaryMessage {
   const done = Boolean(totals.finished_at);
   const text = done
-    ? `Audit of every vanpool: ${totals.checked} checked, ${plural(totals.new_cases.length, "new case")}, ${totals.still_failing} still failing, ${plural(totals.errors.length, "error")} (${duration(totals)}).`
+    ? `Audit of every vanpool: ${totals.checked} checked, ${plural(totals.new_cases.length, "new case")}, ${totals.still_failing} still failing, ${plural(totals.errors.length, "error")}${totals.kept.length ? `, ${plural(totals.kept.length, "failing rider")} kept by an exception` : ""} (${duration(totals)}).`
     : `Audit of every vanpool under way: ${totals.checked} of ${totals.vanpools} checked.`;
   const blocks: KnownBlock[] = [
     { type: "header", text: { type: "plain_text", text: done ? "🔎 Audit of every vanpool" : "🔎 Audit under way" } },
@@ -54,6 +55,20 @@ export function sweepSummary(totals: SweepTotals): SweepSummaryMessage {
             .join(
               "\n",
             )}${totals.errors.length > 10 ? `\n…and ${totals.errors.length - 10} more` : ""}\nThey are checked again in the next audit.`,
+          SECTION_LIMIT,
+        ),
+      },
+    });
+  if (totals.kept.length > 0)
+    blocks.push({
+      type: "section",
+      text: {
+        type: "mrkdwn",
+        text: truncate(
+          `*Failing but kept: no case, no email*\n${totals.kept
+            .slice(0, 10)
+            .map((e) => `• ${keptLine(e)}`)
+            .join("\n")}${totals.kept.length > 10 ? `\n…and ${totals.kept.length - 10} more` : ""}`,
           SECTION_LIMIT,
         ),
       },

@@ -20,6 +20,7 @@ import {
 import { recordEvent } from "../../../data/audit-log.js";
 import { findCaseCardData, findRiderReply } from "../../../data/case-card-repository.js";
 import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
+import type { ExceptionChoice } from "../../../domain/exceptions.js";
 import type { RiderChoice } from "../../../domain/rider-decisions.js";
 import { AppError } from "../../../errors.js";
 import { caseJobs } from "../../../queue/queues.js";
@@ -41,6 +42,7 @@ import {
   FULL_REPLY_TITLE,
   fullReplyModal,
   INPUTS,
+  readExceptionChoice,
   rejectModal,
   rejectTitle,
   VIEW_CALLBACKS,
@@ -130,7 +132,7 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
         const value = action.value ?? approval.approval_id;
         return decision === "edit-modal"
           ? editReplyModal(approval, await riderLabel(approval), value)
-          : rejectModal(approval, value);
+          : rejectModal(approval, value, ctx.deps.settings.exceptionDays);
       });
     });
   }
@@ -218,12 +220,20 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
         response_action: "errors",
         errors: { [INPUTS.reason.block]: "Give a short reason; it is recorded with the decision." },
       });
+    // Keep everyone (a cancellation) asks why the riders are kept; a rejected reply draft does not.
+    const asksWhy = Boolean(view.state.values[INPUTS.exceptionReason.block]);
+    const exception = asksWhy
+      ? readExceptionChoice(view.state.values, reason, ctx.deps.settings.exceptionDays)
+      : undefined;
+    if (typeof exception === "string")
+      return ack({ response_action: "errors", errors: { [INPUTS.exceptionDays.block]: exception } });
     const reject: ApprovalAction = {
       kind: "modal-decision",
       userId: body.user.id,
       value: view.private_metadata,
       decision: "reject",
       reason,
+      exception,
     };
     await queueBeforeAck((deadline) => queueSlackAction(ctx, `${body.view.id}:${body.view.hash}`, reject, deadline), {
       ack: () => ack(),
@@ -316,7 +326,7 @@ export function createApprovalWork(deps: ApprovalDeps) {
     approvalId: string,
     decision: Decision,
     retried: boolean,
-    extra: { body?: string; reason?: string } = {},
+    extra: { body?: string; reason?: string; exception?: ExceptionChoice } = {},
   ) {
     try {
       const result = await ctx.workflow.decide(approvalId, decision, place.user.id, extra);
@@ -379,7 +389,7 @@ export function createApprovalWork(deps: ApprovalDeps) {
       await note(
         approval.case_id,
         `undo:${approvalId}`,
-        `↩️ <@${undone.undoneBy}> undid the cancellation: ${undone.reinstated.join(", ")} reinstated; ${notice}. The case is resolved.`,
+        `↩️ <@${undone.undoneBy}> undid the cancellation: ${undone.reinstated.join(", ")} reinstated; ${notice}. The case needs a person again: keep them with an exception (Close as resolved…), or propose their removal again later.`,
       );
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -403,7 +413,11 @@ export function createApprovalWork(deps: ApprovalDeps) {
     if (!(await deps.isApprover(action.userId))) return tell(place, NOT_APPROVER);
     // The case may have changed while the modal was open: decide only on what the card showed.
     if (approval.status === "pending" && !(await showsCurrentCase(place, approval, shown.version))) return;
-    await decide(place, approval.approval_id, action.decision, retried, { body: action.body, reason: action.reason });
+    await decide(place, approval.approval_id, action.decision, retried, {
+      body: action.body,
+      reason: action.reason,
+      exception: action.exception,
+    });
   }
 
   return {

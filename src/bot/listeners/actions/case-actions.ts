@@ -25,6 +25,7 @@ import {
   emailRiderModal,
   evidenceModal,
   INPUTS,
+  readExceptionChoice,
   VIEW_CALLBACKS,
 } from "../../../slack/blocks/modals.js";
 import type { CaseMessages } from "../../../slack/case-messages.js";
@@ -108,7 +109,7 @@ export function registerCaseActions(app: App, deps: CaseActionDeps): void {
     await ack();
     await openModalAtOnce(ctx, body.trigger_id, CLOSE_RESOLVED_TITLE, async () => {
       const data = await waitingCase(body, action.value ?? "");
-      return typeof data === "string" ? data : closeResolvedModal(data.record);
+      return typeof data === "string" ? data : closeResolvedModal(data.record, ctx.deps.settings.exceptionDays);
     });
   });
 
@@ -130,13 +131,16 @@ export function registerCaseActions(app: App, deps: CaseActionDeps): void {
         response_action: "errors",
         errors: { [INPUTS.reason.block]: "Give a short reason; it is recorded with the case." },
       });
+    const exception = readExceptionChoice(view.state.values, reason, ctx.deps.settings.exceptionDays);
+    if (typeof exception === "string")
+      return ack({ response_action: "errors", errors: { [INPUTS.exceptionDays.block]: exception } });
     const key = `${body.view.id}:${body.view.hash}`;
     await queueBeforeAck(
       (deadline) =>
         queueSlackAction(
           ctx,
           key,
-          { kind: "close-resolved", key, userId: body.user.id, caseId: view.private_metadata, reason },
+          { kind: "close-resolved", key, userId: body.user.id, caseId: view.private_metadata, reason, exception },
           deadline,
         ),
       { ack: () => ack(), trouble: troubleInModal(ack, INPUTS.reason.block) },
@@ -200,7 +204,7 @@ export function createCaseActionWork(deps: CaseActionDeps) {
     run(action: CaseAction, retried: boolean): Promise<void> {
       if (action.kind === "close-resolved")
         return asPerson(action, retried, async () => {
-          await person.closeAsResolved(action.caseId, action.userId, action.reason);
+          await person.closeAsResolved(action.caseId, action.userId, action.reason, action.exception);
           return `✅ <@${action.userId}> closed ${action.caseId} as resolved: ${escapeMrkdwn(truncate(action.reason, 500))}`;
         });
       return asPerson(action, retried, async () => {

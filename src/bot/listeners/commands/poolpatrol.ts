@@ -5,6 +5,7 @@
 // the response URL: their queries and the alert's permalink (a Slack call) wait for no ack.
 // What a person typed is echoed back at most 100 characters long.
 import type { App } from "@slack/bolt";
+import { keptRidersOf } from "../../../agents/case-manager/kept-riders.js";
 import { findCase, findOpenCase, listCases } from "../../../data/case-repository.js";
 import { DatabaseTimeout, within } from "../../../data/pg-pool.js";
 import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
@@ -12,6 +13,7 @@ import { vanpoolExists } from "../../../data/vanpool-repository.js";
 import { isClosed } from "../../../domain/case-lifecycle.js";
 import { isId } from "../../../domain/ids.js";
 import { plural } from "../../../domain/specialist-result.js";
+import { keptLine } from "../../../slack/blocks/exceptions.js";
 import { age, REASON_WORDS, STATUS_LABEL, truncate } from "../../../slack/blocks/format.js";
 import { CASE_FILTER_WORDS, COMMAND_USAGE, parseCaseFilter } from "../../../slack/blocks/help.js";
 import type { CaseMessages } from "../../../slack/case-messages.js";
@@ -60,10 +62,16 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
     if (!record) {
       if (id.startsWith("CASE-")) return usage(`There is no case ${truncate(id, ECHO_LIMIT)}.`);
       if (!(await vanpoolExists(prisma, id))) return usage(`There is no vanpool ${truncate(id, ECHO_LIMIT)}.`);
-      return `${id} has no open case.`;
+      return `${id} has no open case.${await keptAnswer(id)}`;
     }
     const failed = record.failed_checks.length ? `${record.failed_checks.join(" and ")} failed` : "data missing";
-    return `*${record.case_id}* (${record.vanpool_id}) is *${STATUS_LABEL[record.status]}*: ${failed}; ${plural(record.flagged.length, "rider")} flagged; ${record.re_audit_count === 0 ? "not re-audited yet" : `re-audited ${plural(record.re_audit_count, "time")}`}${await alertLink(record.case_id, "case alert")}`;
+    return `*${record.case_id}* (${record.vanpool_id}) is *${STATUS_LABEL[record.status]}*: ${failed}; ${plural(record.flagged.length, "rider")} flagged; ${record.re_audit_count === 0 ? "not re-audited yet" : `re-audited ${plural(record.re_audit_count, "time")}`}${await alertLink(record.case_id, "case alert")}${isClosed(record.status) ? "" : await keptAnswer(record.vanpool_id)}`;
+  }
+
+  /** Riders who fail but a person kept (docs/exceptions.md): "EMP-1028 … kept by @alex until May 26 (moving soon)". */
+  async function keptAnswer(vanpoolId: string): Promise<string> {
+    const kept = await keptRidersOf(prisma, vanpoolId, ctx.deps.now());
+    return kept.length ? `\nFailing but kept: ${kept.map((k) => keptLine(k.exception)).join("; ")}.` : "";
   }
 
   /** What `cases` answers for a status filter already checked (none: every open case). */
