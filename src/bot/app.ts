@@ -1,5 +1,5 @@
 // The Bolt app: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on PORT at
-// POST /slack/events; POST /webhooks/resend takes inbound email in both.
+// POST /slack/events; POST /webhooks/resend takes inbound email and the REST API answers in both.
 // Listeners are thin; the work happens in the case workflow.
 import { App, LogLevel } from "@slack/bolt";
 import { WebClient } from "@slack/web-api";
@@ -7,6 +7,7 @@ import type { AgentDeps } from "../agents/deps.js";
 import { createCaseWorkflow } from "../cases/case-workflow.js";
 import { createConfiguredInboundEmail, type InboundEmail } from "../cases/inbound-reply.js";
 import type { SlackSettings } from "../config/settings.js";
+import { createApi } from "../http/api/app.js";
 import { resendWebhookRoute } from "../http/resend-webhook-route.js";
 import type { JobEngine } from "../queue/engine.js";
 import { createApproverCheck } from "../slack/approvers.js";
@@ -48,15 +49,15 @@ export async function createSlackApp(options: SlackAppOptions) {
     .catch((error: Error) => {
       throw new Error(`Slack refused SLACK_BOT_TOKEN or could not be reached (auth.test: ${error.message}).`);
     });
-  // The Resend webhook shares the bot's HTTP port in every mode (Socket Mode: Bolt's own server on PORT).
+  // The Resend webhook and the REST API share the bot's HTTP port in every mode (Socket Mode: Bolt's own server on PORT).
   let inbound: InboundEmail | undefined;
-  const webhook = resendWebhookRoute(
-    { handleWebhook: (request) => inbound!.handleWebhook(request) },
-    { error: (m) => app.logger.error(m) },
-  );
+  const handleWebhook: InboundEmail["handleWebhook"] = (request) => inbound!.handleWebhook(request);
+  const webhook = resendWebhookRoute({ handleWebhook }, { error: (m) => app.logger.error(m) });
+  const workflow = createCaseWorkflow(deps);
+  const api = createApi({ agent: deps, workflow, inbound: { handleWebhook }, jobs: options.jobs });
   const app = new App({
     token: slack.botToken,
-    customRoutes: [webhook],
+    customRoutes: [webhook, ...api.routes],
     botId: identity.bot_id,
     botUserId: identity.user_id,
     ...(socketMode
@@ -94,7 +95,7 @@ export async function createSlackApp(options: SlackAppOptions) {
   };
   const ctx: SlackContext = {
     deps,
-    workflow: createCaseWorkflow(deps),
+    workflow,
     slack,
     client: app.client,
     log,
@@ -132,7 +133,7 @@ export async function createSlackApp(options: SlackAppOptions) {
     } while (listening.size > 0);
   }
 
-  return { app, ctx, messages, digest, socketMode, inbound, idle, settled };
+  return { app, ctx, messages, digest, socketMode, inbound, api, idle, settled };
 }
 
 export type SlackApp = Awaited<ReturnType<typeof createSlackApp>>;
