@@ -39,7 +39,7 @@ describe("the REST API on the bot's port (HTTP mode)", () => {
   });
 
   it("answers an unknown route with a problem+json 404, and still takes Slack's requests", async () => {
-    const response = await fetch(`${api.base}/api/nothing-here`);
+    const response = await fetch(`${api.base}/docs/nothing-here`);
     expect(response.status).toBe(404);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect(await response.json()).toMatchObject({ status: 404, title: "Not found" });

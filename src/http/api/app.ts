@@ -7,10 +7,17 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { CustomRoute } from "@slack/bolt";
 import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../../errors.js";
+import { requireToken } from "./auth.js";
+import { registerCaseReadRoutes } from "./case-read-routes.js";
+import { registerChangeRoutes } from "./change-routes.js";
 import type { ApiDeps, ApiEnv } from "./context.js";
 import { registerDocs } from "./docs.js";
+import { registerEmailRoutes } from "./email-routes.js";
+import { registerEmployeeRoutes } from "./employee-routes.js";
 import { registerHealth } from "./health.js";
+import { CursorError } from "./paging.js";
 import { fieldErrors, problemResponse, STATUS_OF } from "./problem.js";
+import { registerVanpoolRoutes } from "./vanpool-routes.js";
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -37,6 +44,8 @@ export function createApiApp(deps: ApiDeps) {
   });
   app.onError((error, c) => {
     if (error instanceof AppError) return problemResponse(c, STATUS_OF[error.code], error.message);
+    if (error instanceof CursorError)
+      return problemResponse(c, 400, error.message, [{ field: "query.cursor", message: error.message }]);
     process.stderr.write(`API ${c.req.method} ${c.req.path} failed: ${error.stack ?? error.message}\n`);
     return problemResponse(c, 500, "The request failed on the server; nothing may have changed. Try again.");
   });
@@ -56,6 +65,12 @@ export function createApiApp(deps: ApiDeps) {
 
   registerHealth(app, deps);
   registerDocs(app);
+  app.use("/api/*", requireToken(deps.agent.prisma));
+  registerVanpoolRoutes(app, deps);
+  registerEmployeeRoutes(app, deps);
+  registerCaseReadRoutes(app, deps);
+  registerEmailRoutes(app, deps);
+  registerChangeRoutes(app, deps);
   app.get("/openapi.json", (c) => c.json(openApiDocument(app)));
   return app;
 }

@@ -71,3 +71,19 @@ export function fieldErrors(
     message: issue.message,
   }));
 }
+
+/** The problems every /api route may answer. */
+export const AUTH_PROBLEMS = {
+  401: problemContent("No token, or an unknown or revoked one"),
+  403: problemContent("The token lacks the scope this request needs"),
+};
+
+export const READ_PROBLEMS = {
+  400: problemContent("A query parameter is invalid (errors names it)"),
+  ...AUTH_PROBLEMS,
+};
+
+export const ONE_PROBLEMS = { ...READ_PROBLEMS, 404: problemContent("No such resource") };
+
+/** A single resource's ETag matched If-None-Match. */
+export const NOT_MODIFIED = { 304: { description: "Not modified: the ETag in If-None-Match is current" } };
