@@ -9,6 +9,7 @@ import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../../errors.js";
 import { requireToken } from "./auth.js";
 import { registerCaseReadRoutes } from "./case-read-routes.js";
+import { registerCaseWriteRoutes } from "./case-write-routes.js";
 import { registerChangeRoutes } from "./change-routes.js";
 import type { ApiDeps, ApiEnv } from "./context.js";
 import { registerDocs } from "./docs.js";
@@ -69,6 +70,7 @@ export function createApiApp(deps: ApiDeps) {
   registerVanpoolRoutes(app, deps);
   registerEmployeeRoutes(app, deps);
   registerCaseReadRoutes(app, deps);
+  registerCaseWriteRoutes(app, deps);
   registerEmailRoutes(app, deps);
   registerChangeRoutes(app, deps);
   app.get("/openapi.json", (c) => c.json(openApiDocument(app)));
