@@ -2,7 +2,7 @@
 // POST /slack/events; POST /webhooks/resend takes inbound email and the REST API answers in both.
 // Listeners are thin; the work happens in the case workflow.
 import { App, LogLevel } from "@slack/bolt";
-import { WebClient } from "@slack/web-api";
+import { WebClient, WebClientEvent } from "@slack/web-api";
 import type { AgentDeps } from "../agents/deps.js";
 import { createCaseWorkflow } from "../cases/case-workflow.js";
 import { createConfiguredInboundEmail, type InboundEmail } from "../cases/inbound-reply.js";
@@ -73,6 +73,7 @@ export async function createSlackApp(options: SlackAppOptions) {
     // Nothing reads Bolt's conversation store: without it no store lookup runs before each ack.
     convoStore: false,
   });
+  app.client.on(WebClientEvent.RATE_LIMITED, () => api.countSlackRateLimit());
   // Listener work still running after its ack, for `settled` and `idle`.
   const listening = new Set<Promise<void>>();
   app.use(async ({ next }) => {

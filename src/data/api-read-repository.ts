@@ -204,3 +204,23 @@ export async function findVanpoolPlaces(pool: pg.Pool, vanpoolId: string): Promi
   );
   return rows[0] ? [rows[0].work_site_address, rows[0].pickup_address] : [];
 }
+
+/** Outbound emails that failed for good (their send job gave up), and the last finished sweep. */
+export async function emailAndSweepFigures(pool: pg.Pool): Promise<{
+  failedEmails: number;
+  lastSweep: { startedAt: Date; finishedAt: Date } | null;
+}> {
+  const [emails, sweep] = await Promise.all([
+    pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM messages WHERE direction = 'outbound' AND status = 'failed'",
+    ),
+    pool.query<{ started_at: Date; finished_at: Date }>(
+      "SELECT started_at, finished_at FROM sweeps WHERE finished_at IS NOT NULL ORDER BY finished_at DESC LIMIT 1",
+    ),
+  ]);
+  const last = sweep.rows[0];
+  return {
+    failedEmails: emails.rows[0]?.n ?? 0,
+    lastSweep: last ? { startedAt: last.started_at, finishedAt: last.finished_at } : null,
+  };
+}

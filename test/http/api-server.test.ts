@@ -45,4 +45,24 @@ describe("the REST API on the bot's port (HTTP mode)", () => {
     expect(await response.json()).toMatchObject({ status: 404, title: "Not found" });
     expect((await h.command("U0CAROL", "help")).text).toMatch(/audit/);
   });
+
+  it("serves /metrics in Prometheus's text format: cases by status and jobs from the database, Slack 429s of this process", async () => {
+    h.fake.rateLimitNext("chat.postMessage", 1);
+    await h.audit("VP-111");
+    const response = await fetch(`${api.base}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await response.text();
+    const value = (line: string) =>
+      Number(new RegExp(`^${line.replace(/[{}"]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1]);
+    for (const status of ["pending_reply", "hitl_review", "resolved"] as const)
+      expect(value(`poolpatrol_cases{status="${status}"}`), status).toBe(
+        await h.db.prisma.case.count({ where: { status } }),
+      );
+    expect(value("poolpatrol_slack_rate_limited_total")).toBe(1);
+    expect(text).toMatch(/^poolpatrol_jobs\{queue="slack-sync-case",state="completed"\} [1-9]/m);
+    expect(text).toMatch(/^poolpatrol_failed_jobs\{queue="send-email"\} 0$/m);
+    expect(value("poolpatrol_email_failures")).toBe(0);
+    expect(value("poolpatrol_last_sweep_duration_seconds")).toBe(0);
+  });
 });

@@ -16,6 +16,7 @@ import { registerDocs } from "./docs.js";
 import { registerEmailRoutes } from "./email-routes.js";
 import { registerEmployeeRoutes } from "./employee-routes.js";
 import { registerHealth } from "./health.js";
+import { createMetrics, registerMetrics } from "./metrics.js";
 import { CursorError } from "./paging.js";
 import { fieldErrors, problemResponse, STATUS_OF } from "./problem.js";
 import { registerVanpoolRoutes } from "./vanpool-routes.js";
@@ -30,7 +31,7 @@ export const OPENAPI_INFO = {
     "Vanpools, employees, cases, email threads and the audit trail. Every request but /healthz, /readyz, /metrics, /openapi.json and /docs needs a token (`poolpatrol token create NAME --scope read|write`) as `Authorization: Bearer …`.",
 };
 
-export function createApiApp(deps: ApiDeps) {
+export function createApiApp(deps: ApiDeps, metrics = createMetrics(deps)) {
   const app = new OpenAPIHono<ApiEnv>({
     // A request that does not match its schema changes nothing and names each field at fault.
     defaultHook: (result, c) => {
@@ -66,6 +67,7 @@ export function createApiApp(deps: ApiDeps) {
 
   registerHealth(app, deps);
   registerDocs(app);
+  registerMetrics(app, metrics);
   app.use("/api/*", requireToken(deps.agent.prisma));
   registerVanpoolRoutes(app, deps);
   registerEmployeeRoutes(app, deps);
@@ -97,10 +99,13 @@ export interface Api {
   /** The same, as Bolt custom routes beside /slack/events and /webhooks/resend. */
   routes: CustomRoute[];
   fetch(request: Request): Response | Promise<Response>;
+  /** A Slack call was answered 429 (for /metrics). */
+  countSlackRateLimit(): void;
 }
 
 export function createApi(deps: ApiDeps): Api {
-  const app = createApiApp(deps);
+  const metrics = createMetrics(deps);
+  const app = createApiApp(deps, metrics);
   // Node's own Request and Response stay global: the Slack, Resend and OpenAI clients use them.
   const listener = getRequestListener(app.fetch, { overrideGlobalObjects: false });
   const handler = (req: IncomingMessage, res: ServerResponse) => void listener(req, res);
@@ -113,5 +118,6 @@ export function createApi(deps: ApiDeps): Api {
     },
     routes: paths.map((path) => ({ path, method: METHODS, handler })),
     fetch: app.fetch,
+    countSlackRateLimit: metrics.countSlackRateLimit,
   };
 }
