@@ -1,6 +1,7 @@
 // REST API tokens: a name, its scopes and the SHA-256 of its secret (the secret itself is shown
 // once, when made, and never stored). A revoked token is kept so its name stays taken.
 import { createHash, randomBytes } from "node:crypto";
+import type pg from "pg";
 import { AppError } from "../errors.js";
 import { recordEvent } from "./audit-log.js";
 import { Prisma, type PrismaClient } from "./prisma.js";
@@ -69,14 +70,20 @@ export async function revokeApiToken(prisma: PrismaClient, name: string, now: Da
   });
 }
 
-/** The live token whose secret this is, or undefined (unknown or revoked). */
-export async function findApiTokenBySecret(prisma: PrismaClient, secret: string): Promise<ApiTokenRecord | undefined> {
+/** The live token whose secret this is, or undefined (unknown or revoked): one indexed query over pg on every request. */
+export async function findApiTokenBySecret(pool: pg.Pool, secret: string): Promise<ApiTokenRecord | undefined> {
   if (!secret.startsWith(TOKEN_PREFIX)) return undefined;
-  const row = await prisma.apiToken.findUnique({ where: { tokenHash: hashOf(secret) } });
-  return row && !row.revokedAt ? toRecord(row) : undefined;
+  const { rows } = await pool.query<Parameters<typeof toRecord>[0]>(
+    `SELECT name, scopes, created_at AS "createdAt", revoked_at AS "revokedAt" FROM api_tokens
+      WHERE token_hash = $1 AND revoked_at IS NULL`,
+    [hashOf(secret)],
+  );
+  return rows[0] ? toRecord(rows[0]) : undefined;
 }
 
-function toRecord(row: Prisma.ApiTokenGetPayload<object>): ApiTokenRecord {
+function toRecord(
+  row: Pick<Prisma.ApiTokenGetPayload<object>, "name" | "scopes" | "createdAt" | "revokedAt">,
+): ApiTokenRecord {
   return {
     name: row.name,
     scopes: row.scopes.filter((s): s is ApiScope => (API_SCOPES as readonly string[]).includes(s)),

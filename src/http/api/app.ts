@@ -68,7 +68,7 @@ export function createApiApp(deps: ApiDeps, metrics = createMetrics(deps)) {
   registerHealth(app, deps);
   registerDocs(app);
   registerMetrics(app, metrics);
-  app.use("/api/*", requireToken(deps.agent.prisma));
+  app.use("/api/*", requireToken(deps.agent.pool));
   registerVanpoolRoutes(app, deps);
   registerEmployeeRoutes(app, deps);
   registerCaseReadRoutes(app, deps);

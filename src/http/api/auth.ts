@@ -1,14 +1,14 @@
 // Every /api request carries a token (`Authorization: Bearer …`): none, an unknown or a revoked one
 // gets 401, a read token on a write 403, and nothing changes. The caller's name and scopes ride on the request.
 import type { MiddlewareHandler } from "hono";
+import type pg from "pg";
 import { findApiTokenBySecret } from "../../data/api-token-repository.js";
-import type { PrismaClient } from "../../data/prisma.js";
 import type { ApiEnv } from "./context.js";
 import { problemResponse } from "./problem.js";
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export function requireToken(prisma: PrismaClient): MiddlewareHandler<ApiEnv> {
+export function requireToken(pool: pg.Pool): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const header = c.req.header("authorization") ?? "";
     const secret = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
@@ -21,7 +21,7 @@ export function requireToken(prisma: PrismaClient): MiddlewareHandler<ApiEnv> {
         "This API needs a token: send `Authorization: Bearer <token>` (`poolpatrol token create`).",
       );
     }
-    const token = await findApiTokenBySecret(prisma, secret);
+    const token = await findApiTokenBySecret(pool, secret);
     if (!token) {
       c.header("www-authenticate", challenge["www-authenticate"]);
       return problemResponse(c, 401, "This token is unknown or was revoked.");

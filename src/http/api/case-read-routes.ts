@@ -1,11 +1,9 @@
 // GET /api/cases (by status, vanpool; cursor), /api/cases/{id} (with its timeline and evidence),
 // /api/cases/{id}/emails (its email threads).
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { findVanpoolPlaces, listCasesPage } from "../../data/api-read-repository.js";
-import { eventsFor } from "../../data/audit-log.js";
-import { getCase } from "../../data/case-repository.js";
+import { findCaseDetail, listCasesPage } from "../../data/api-read-repository.js";
+import { caseNotFound, getCase } from "../../data/case-repository.js";
 import { findThreadForCase } from "../../data/email-repository.js";
-import { caseEvidenceOf } from "../../data/verification-repository.js";
 import { seesPersonalData } from "./auth.js";
 import type { ApiDeps, ApiEnv } from "./context.js";
 import { presentThreads } from "./email-view.js";
@@ -77,13 +75,11 @@ export function registerCaseReadRoutes(app: OpenAPIHono<ApiEnv>, deps: ApiDeps):
   });
 
   app.openapi(one, async (c) => {
-    const record = await getCase(prisma, c.req.valid("param").id);
+    const { id } = c.req.valid("param");
+    const detail = await findCaseDetail(pool, id);
+    if (!detail) throw caseNotFound(id);
+    const { record, evidence, events, places } = detail;
     const pii = seesPersonalData(c.get("caller"));
-    const [evidence, events, places] = await Promise.all([
-      caseEvidenceOf(prisma, { caseId: record.case_id, vanpoolId: record.vanpool_id, resolvedAt: record.resolved_at }),
-      eventsFor(prisma, [record.case_id]),
-      findVanpoolPlaces(pool, record.vanpool_id),
-    ]);
     const body = {
       ...presentCase(record),
       evidence: presentEvidence(evidence, pii, places),

@@ -2,11 +2,10 @@
 // ZIP3, never a street address, full ZIP, email address or exact coordinates, and stored text
 // (evidence, audit details, email bodies) passes through the same redaction Slack uses.
 import type { z } from "@hono/zod-openapi";
-import type { EmployeeRecord } from "../../data/api-read-repository.js";
+import type { CheckResultRecord, EmployeeRecord } from "../../data/api-read-repository.js";
 import type { AuditEventRecord } from "../../data/audit-log.js";
 import type { CaseRecord } from "../../data/case-repository.js";
 import type { MessageRecord } from "../../data/email-repository.js";
-import type { CaseEvidence } from "../../data/verification-repository.js";
 import { STATUS_LABEL } from "../../domain/case-lifecycle.js";
 import type { LatLng } from "../../domain/geo.js";
 import { redactPersonalDetails, redactRecord, zip3 } from "../../domain/redaction.js";
@@ -116,7 +115,7 @@ export function presentEvent(e: AuditEventRecord, pii: boolean): z.infer<typeof 
 
 /** `places`: the van's work site and pickup addresses, shown as they are. */
 export function presentEvidence(
-  evidence: CaseEvidence,
+  evidence: Partial<Record<"location" | "shift", CheckResultRecord>>,
   pii: boolean,
   places: (string | null)[],
 ): z.infer<typeof CaseDetailSchema>["evidence"] {
