@@ -68,6 +68,8 @@ export async function startSandbox(
       save: (snapshot) => saveSandboxWorkspace(ctx.db.prisma, WORKSPACE_ID, snapshot),
     },
     routes,
+    // The REST API on PORT beside the page (once the bot is up).
+    before: (req, res) => bot?.api.handle(req, res) ?? false,
   });
   const settings: SlackSettings = {
     botToken: slack.botToken,

@@ -1,14 +1,15 @@
 // The Bolt app: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on PORT at
-// POST /slack/events; POST /webhooks/resend takes inbound email in both.
+// POST /slack/events; POST /webhooks/resend takes inbound email and the REST API answers in both.
 // Listeners are thin; the work happens in the case workflow.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { App, type CustomRoute, HTTPReceiver, LogLevel } from "@slack/bolt";
-import { WebClient } from "@slack/web-api";
+import { WebClient, WebClientEvent } from "@slack/web-api";
 import type { AgentDeps } from "../agents/deps.js";
 import { createCaseWorkflow } from "../cases/case-workflow.js";
 import { createConfiguredInboundEmail, type InboundEmail } from "../cases/inbound-reply.js";
 import type { SlackSettings } from "../config/settings.js";
 import { cleanStringsIn } from "../domain/clean-text.js";
+import { createApi } from "../http/api/app.js";
 import { resendWebhookRoute } from "../http/resend-webhook-route.js";
 import type { JobEngine } from "../queue/engine.js";
 import { createApproverCheck } from "../slack/approvers.js";
@@ -50,20 +51,21 @@ export async function createSlackApp(options: SlackAppOptions) {
     .catch((error: Error) => {
       throw new Error(`Slack refused SLACK_BOT_TOKEN or could not be reached (auth.test: ${error.message}).`);
     });
-  // The Resend webhook shares the bot's HTTP port in every mode (Socket Mode: Bolt's own server on PORT).
+  // The Resend webhook and the REST API share the bot's HTTP port in every mode (Socket Mode: Bolt's own server on PORT).
   let inbound: InboundEmail | undefined;
-  const webhook = resendWebhookRoute(
-    { handleWebhook: (request) => inbound!.handleWebhook(request) },
-    { error: (m) => app.logger.error(m) },
-  );
+  const handleWebhook: InboundEmail["handleWebhook"] = (request) => inbound!.handleWebhook(request);
+  const webhook = resendWebhookRoute({ handleWebhook }, { error: (m) => app.logger.error(m) });
+  const workflow = createCaseWorkflow(deps);
+  const api = createApi({ agent: deps, workflow, inbound: { handleWebhook }, jobs: options.jobs });
+  const routes = [webhook, ...api.routes];
   const logLevel = options.logLevel ?? LogLevel.WARN;
   const app = new App({
     token: slack.botToken,
     botId: identity.bot_id,
     botUserId: identity.user_id,
     ...(socketMode
-      ? { socketMode: true, appToken: slack.appToken, customRoutes: [webhook], installerOptions: { port: slack.port } }
-      : { receiver: httpReceiver(slack.signingSecret!, webhook, logLevel, (m) => app.logger.warn(m)) }),
+      ? { socketMode: true, appToken: slack.appToken, customRoutes: routes, installerOptions: { port: slack.port } }
+      : { receiver: httpReceiver(slack.signingSecret!, routes, logLevel, (m) => app.logger.warn(m)) }),
     clientOptions: {
       timeout: options.timeoutMs ?? 15_000,
       ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
@@ -79,6 +81,7 @@ export async function createSlackApp(options: SlackAppOptions) {
     cleanStringsIn(body);
     await next();
   });
+  app.client.on(WebClientEvent.RATE_LIMITED, () => api.countSlackRateLimit());
   // Listener work still running after its ack, for `settled` and `idle`.
   const listening = new Set<Promise<void>>();
   app.use(async ({ next }) => {
@@ -101,7 +104,7 @@ export async function createSlackApp(options: SlackAppOptions) {
   };
   const ctx: SlackContext = {
     deps,
-    workflow: createCaseWorkflow(deps),
+    workflow,
     slack,
     client: app.client,
     log,
@@ -139,7 +142,7 @@ export async function createSlackApp(options: SlackAppOptions) {
     } while (listening.size > 0);
   }
 
-  return { app, ctx, messages, digest, socketMode, inbound, idle, settled };
+  return { app, ctx, messages, digest, socketMode, inbound, api, idle, settled };
 }
 
 export type SlackApp = Awaited<ReturnType<typeof createSlackApp>>;
@@ -154,11 +157,11 @@ const SLACK_TIMESTAMP_WINDOW_SECONDS = 5 * 60;
  */
 function httpReceiver(
   signingSecret: string,
-  webhook: CustomRoute,
+  customRoutes: CustomRoute[],
   logLevel: LogLevel,
   warn: (message: string) => void,
 ): HTTPReceiver {
-  const receiver = new HTTPReceiver({ signingSecret, customRoutes: [webhook], processBeforeResponse: false, logLevel });
+  const receiver = new HTTPReceiver({ signingSecret, customRoutes, processBeforeResponse: false, logLevel });
   const verified = receiver.requestListener;
   receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
     const stamp = Number(req.headers["x-slack-request-timestamp"]);

@@ -19,6 +19,7 @@ Examples:
   poolpatrol reject APR-1A2B3C4D5E6F7A8B --as alice --reason "moving closer next month" --kept-because moving_soon
   poolpatrol exceptions revoke EXC-1A2B3C4D5E6F7A8B --as alice
   poolpatrol tick --now 2026-12-01T09:00:00Z
+  poolpatrol token create reporting --scope read
   poolpatrol db seed --synthetic 1000
   poolpatrol eval --dataset evals/datasets/shift.jsonl --json
 
@@ -158,6 +159,31 @@ export function createProgram(): Command {
     .argument("[action]", "retry")
     .argument("[id]", "the failed job's id")
     .action(async (action?: string, id?: string) => (await import("./run-jobs-commands.js")).jobs([action, id]));
+
+  const token = program
+    .command("token")
+    .description("REST API tokens: token create NAME --scope read|write [--scope pii], token list, token revoke NAME");
+  token
+    .command("create")
+    .description("make a token and print it once (only its hash is kept)")
+    .argument("<name>", "who or what uses it, recorded with every write it makes")
+    .option(
+      "--scope <scope>",
+      "read or write (write includes read); add pii to see home addresses, emails and coordinates",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .action(async (name: string, options: { scope?: string[] }) =>
+      (await import("./token-commands.js")).tokenCreateCommand(name, options),
+    );
+  token
+    .command("list")
+    .description("every token with its scopes, and when it was made or revoked")
+    .action(async () => (await import("./token-commands.js")).tokenListCommand());
+  token
+    .command("revoke")
+    .description("refuse a token from now on")
+    .argument("<name>", "the token's name")
+    .action(async (name: string) => (await import("./token-commands.js")).tokenRevokeCommand(name));
 
   const db = program.command("db").description("db migrate | db seed: the database");
   db.command("migrate")

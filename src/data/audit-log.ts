@@ -4,7 +4,7 @@ import type { Prisma, PrismaClient } from "./prisma.js";
 export interface AuditEventInput {
   actor: string;
   action: string;
-  subjectType: "case" | "approval" | "vanpool" | "email" | "thread";
+  subjectType: "case" | "approval" | "vanpool" | "email" | "thread" | "api_token";
   subjectId: string;
   details?: Record<string, unknown>;
   at?: Date;

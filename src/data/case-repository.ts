@@ -65,10 +65,12 @@ export async function findCase(db: Db, caseId: string): Promise<CaseRecord | und
 
 export async function getCase(db: Db, caseId: string): Promise<CaseRecord> {
   const found = await findCase(db, caseId);
-  if (!found)
-    throw notFound(`No case ${caseId}. Case ids look like CASE-1A2B3C4D5E6F7A8B; \`poolpatrol cases\` lists them.`);
+  if (!found) throw caseNotFound(caseId);
   return found;
 }
+
+export const caseNotFound = (caseId: string) =>
+  notFound(`No case ${caseId}. Case ids look like CASE-1A2B3C4D5E6F7A8B; \`poolpatrol cases\` lists them.`);
 
 export async function findOpenCase(db: Db, vanpoolId: string): Promise<CaseRecord | undefined> {
   const row = await db.case.findFirst({ where: { vanpoolId, status: { notIn: [...CLOSED_STATUSES] } } });

@@ -64,3 +64,26 @@ function bandDistances(text: string): string {
         : distanceBand(Number(miles)),
   );
 }
+
+/** Keys that hold a home's exact position in stored evidence (`home_point`, `home_coords`, `home_lat`…). */
+const HOME_POSITION_KEY = /^home_?(point|coords?|lat|lng|location)$/i;
+
+/**
+ * A stored record (a check's evidence, an audit event's details) for a reader who may not see personal
+ * data: every string as `redactPersonalDetails` leaves it (the places in `keep` shown as they are), and
+ * no home coordinates.
+ */
+export function redactRecord<T>(value: T, keep: (string | null | undefined)[] = []): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return redactPersonalDetails(v, keep);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === "object" && !(v instanceof Date))
+      return Object.fromEntries(
+        Object.entries(v)
+          .filter(([key]) => !HOME_POSITION_KEY.test(key))
+          .map(([key, inner]) => [key, walk(inner)]),
+      );
+    return v;
+  };
+  return walk(value) as T;
+}

@@ -188,4 +188,14 @@ describe("the sandbox API", () => {
     expect(told.text).toMatch(/^EMP-1028 was already decided \(kept by <@U0ALEX>\)/);
     expect(told.thread_ts).toBeDefined();
   });
+
+  it("serves the REST API on the page's port, while the local Slack's Web API still answers the bot", async () => {
+    expect(await (await fetch(`${sandbox.url}/healthz`)).json()).toEqual({ status: "ok" });
+    expect(((await (await fetch(`${sandbox.url}/openapi.json`)).json()) as { openapi: string }).openapi).toBe("3.1.0");
+    const unauthenticated = await fetch(`${sandbox.url}/api/vanpools`);
+    expect(unauthenticated.headers.get("content-type")).toBe("application/problem+json");
+    expect(
+      ((await (await fetch(`${sandbox.url}/api/auth.test`, { method: "POST" })).json()) as { ok: boolean }).ok,
+    ).toBe(false);
+  });
 });

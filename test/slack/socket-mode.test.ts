@@ -159,3 +159,12 @@ describe("the Resend webhook in Socket Mode, on the bot's PORT", () => {
     expect(stored.bucket).toBe("question");
   });
 });
+
+describe("the REST API in Socket Mode, on the bot's PORT", () => {
+  it("answers /healthz, /readyz and /openapi.json on the small HTTP server beside the webhook", async () => {
+    const base = webhook.replace(/\/webhooks\/resend$/, "");
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "ok" });
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    expect(((await (await fetch(`${base}/openapi.json`)).json()) as { openapi: string }).openapi).toBe("3.1.0");
+  });
+});

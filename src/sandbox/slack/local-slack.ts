@@ -75,6 +75,8 @@ export interface FakeSlackOptions {
   host?: string;
   /** Keeps the workspace across restarts (the sandbox); without it the workspace lives in memory. */
   store?: WorkspaceStore;
+  /** Requests answered before this server reads them (the bot's REST API); return true when handled. */
+  before?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
   /** More routes on the same server (the sandbox UI); return true when handled. */
   routes?: (req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: string) => boolean | Promise<boolean>;
 }
@@ -261,6 +263,7 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
   }
 
   const server = http.createServer((req, res) => {
+    if (options.before?.(req, res)) return;
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
