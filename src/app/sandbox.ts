@@ -6,6 +6,7 @@ import type { AddressInfo, Server } from "node:net";
 import { createSlackApp, type SlackApp } from "../bot/app.js";
 import type { SlackSettings } from "../config/settings.js";
 import { loadSandboxWorkspace, saveSandboxWorkspace } from "../data/sandbox-workspace-repository.js";
+import { RESEND_WEBHOOK_PATH } from "../http/resend-webhook-route.js";
 import { deliverLocally } from "../integrations/email/inbound/local-delivery.js";
 import { webhookSecret } from "../integrations/email/inbound/webhook-secret.js";
 import { type FakeSlack, startLocalSlack, type WorkspaceSnapshot } from "../sandbox/slack/local-slack.js";
@@ -69,7 +70,15 @@ export async function startSandbox(
     },
     routes,
     // The REST API on PORT beside the page (once the bot is up).
-    before: (req, res) => bot?.api.handle(req, res) ?? false,
+    // The bot's REST API and the Resend webhook answer on PORT too, as they do in HTTP and Socket Mode.
+    before: (req, res) => {
+      if (!bot) return false;
+      if (req.method === "POST" && new URL(req.url ?? "/", "http://localhost").pathname === RESEND_WEBHOOK_PATH) {
+        bot.handleWebhookRequest(req, res);
+        return true;
+      }
+      return bot.api.handle(req, res);
+    },
   });
   const settings: SlackSettings = {
     botToken: slack.botToken,
@@ -98,7 +107,8 @@ export async function startSandbox(
     startSweep: sweeps.startSweep,
   });
   await sweeps.attach(bot, settings.auditChannel);
-  const server = (await bot.app.start(0)) as unknown as Server;
+  // Only the local Slack reaches the bot: it listens on loopback.
+  const server = (await bot.app.start({ port: 0, host: "127.0.0.1" })) as unknown as Server;
   appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
   // Alerts and cards for the cases already open are queued as the jobs start.
   const clock = await startBotJobs(bot, ctx.jobs, ctx.settings);

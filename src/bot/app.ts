@@ -142,7 +142,11 @@ export async function createSlackApp(options: SlackAppOptions) {
     } while (listening.size > 0);
   }
 
-  return { app, ctx, messages, digest, socketMode, inbound, api, idle, settled };
+  /** The Resend webhook outside Bolt's own server (the sandbox serves it on the local Slack's PORT). */
+  const handleWebhookRequest = (req: IncomingMessage, res: ServerResponse) =>
+    void (webhook.handler as (req: IncomingMessage, res: ServerResponse) => void)(req, res);
+
+  return { app, ctx, messages, digest, socketMode, inbound, api, handleWebhookRequest, idle, settled };
 }
 
 export type SlackApp = Awaited<ReturnType<typeof createSlackApp>>;

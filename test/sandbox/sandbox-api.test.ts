@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliContext, openContext, seedIfEmpty } from "../../src/app/context.js";
 import { type RunningSandbox, SANDBOX_PEOPLE, startSandbox } from "../../src/app/sandbox.js";
 import { parseSettings } from "../../src/config/settings.js";
+import { webhookSecret } from "../../src/integrations/email/inbound/webhook-secret.js";
+import { signResendWebhook } from "../../src/integrations/email/inbound/webhook-signature.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
 let db: TestDatabase;
@@ -197,5 +199,27 @@ describe("the sandbox API", () => {
     expect(
       ((await (await fetch(`${sandbox.url}/api/auth.test`, { method: "POST" })).json()) as { ok: boolean }).ok,
     ).toBe(false);
+  });
+
+  it("takes the Resend webhook on the page's port, as in HTTP and Socket Mode, and the bot listens on loopback only", async () => {
+    const rawBody = "null";
+    const unsigned = await fetch(`${sandbox.url}/webhooks/resend`, { method: "POST", body: rawBody });
+    expect(unsigned.status).toBe(401);
+    const signed = await fetch(`${sandbox.url}/webhooks/resend`, {
+      method: "POST",
+      body: rawBody,
+      headers: signResendWebhook(rawBody, webhookSecret(ctx.settings)),
+    });
+    // Signed but not an event: refused for good (400), not lost as 404 nor retried as 500.
+    expect(signed.status).toBe(400);
+    // The kernel's table of listening sockets: the bot's port is bound to 127.0.0.1, not to every interface.
+    const botPort = Number(new URL(sandbox.appUrl).port).toString(16).toUpperCase().padStart(4, "0");
+    const listening = fs
+      .readFileSync("/proc/net/tcp", "utf8")
+      .split("\n")
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields[1]?.endsWith(`:${botPort}`) && fields[3] === "0A")
+      .map((fields) => fields[1]);
+    expect(listening).toEqual([`0100007F:${botPort}`]);
   });
 });
