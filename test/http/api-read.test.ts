@@ -3,8 +3,8 @@
 // Every response is checked against the schema the API's OpenAPI document gives for it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken, revokeApiToken } from "../../src/data/api-token-repository.js";
-import { type Harness, startHarness } from "../slack/harness.js";
 import { type ApiClient, apiClient } from "../support/api-client.js";
+import { type Harness, startHarness } from "../support/bot-harness.js";
 import { runCli } from "../support/cli.js";
 
 let h: Harness;

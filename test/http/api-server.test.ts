@@ -1,8 +1,8 @@
 // The REST API answers on the bot's port next to /slack/events: health, readiness, the OpenAPI 3.1
 // document and its interactive docs (served with no network), and problem+json for what it does not know.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "../slack/harness.js";
 import { type ApiClient, apiClient } from "../support/api-client.js";
+import { type Harness, startHarness } from "../support/bot-harness.js";
 
 let h: Harness;
 let api: ApiClient;

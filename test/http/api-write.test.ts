@@ -4,8 +4,8 @@
 // a read token, or a body over 10 MB, changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "../../src/data/api-token-repository.js";
-import { type Harness, startHarness } from "../slack/harness.js";
 import { type ApiClient, apiClient } from "../support/api-client.js";
+import { type Harness, startHarness } from "../support/bot-harness.js";
 import { tableCounts } from "../support/database.js";
 
 let h: Harness;

@@ -4,9 +4,9 @@
 // meanwhile is not removed when the second approver confirms. Each test starts from the
 // mock data on a fresh database, app and fake Slack.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ALICE, AUDIT_CHANNEL, BOB, type Harness, startHarness } from "../support/bot-harness.js";
 import { buttonsOf } from "../support/slack/messages.js";
 import { waitFor } from "../support/wait.js";
-import { ALICE, AUDIT_CHANNEL, BOB, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
 beforeEach(async () => {

@@ -5,10 +5,10 @@
 // to the state it needs itself.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { findCaseEvidence } from "../../src/data/verification-repository.js";
+import { ALICE, AUDIT_CHANNEL, BOB, CAROL, type Harness, startHarness } from "../support/bot-harness.js";
 import type { SlackMessage } from "../support/slack/fake-slack.js";
 import { buttonOf, buttonsOf } from "../support/slack/messages.js";
 import { waitFor } from "../support/wait.js";
-import { ALICE, AUDIT_CHANNEL, BOB, CAROL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
 beforeEach(async () => {

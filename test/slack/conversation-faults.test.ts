@@ -1,8 +1,8 @@
 // A re-check or a follow-up asked for in a case thread whose work fails (the database drops out): the person who
 // asked is told it did not happen, in the thread, instead of an answer that leaves it out.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALICE, AUDIT_CHANNEL, type Harness, startHarness } from "../support/bot-harness.js";
 import { failNextInsert, faultFired } from "../support/db-faults.js";
-import { ALICE, AUDIT_CHANNEL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
 let alertTs: string;

@@ -1,7 +1,7 @@
 // The Case Manager in Slack: questions in a case alert's thread, @mentions and direct
 // messages, answered from stored evidence through the real Bolt app and the fake Slack.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALICE, AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "./harness.js";
+import { ALICE, AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "../support/bot-harness.js";
 
 let h: Harness;
 let alertTs: string;

@@ -4,9 +4,9 @@
 // changes: he alone is audited again, and his new case shows the earlier exception. Once Diego's shorter
 // exception has expired (an injected clock), he is audited again too.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALICE, AUDIT_CHANNEL, type Harness, startHarness } from "../support/bot-harness.js";
 import type { SlackMessage } from "../support/slack/fake-slack.js";
 import { waitFor } from "../support/wait.js";
-import { ALICE, AUDIT_CHANNEL, type Harness, startHarness } from "./harness.js";
 
 const WENDELL = "EMP-1028";
 const DIEGO = "EMP-1083";

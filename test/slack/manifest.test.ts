@@ -5,7 +5,7 @@ import path from "node:path";
 import { App } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../src/config/settings.js";
-import { startHarness } from "./harness.js";
+import { startHarness } from "../support/bot-harness.js";
 
 const manifest = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "manifest.json"), "utf8"));
 

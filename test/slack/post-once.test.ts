@@ -12,9 +12,9 @@ import { createChannelPacer } from "../../src/slack/channel-pacer.js";
 import { type OncePost, POST_EVENT_TYPE, postOnce } from "../../src/slack/post-once.js";
 import { queueMissingAlerts } from "../../src/workers/slack-jobs.js";
 import { createSweepAnnouncer } from "../../src/workers/sweep-announce.js";
+import { AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "../support/bot-harness.js";
 import { failNextWrite as failNext, faultFired as fired } from "../support/db-faults.js";
 import { waitFor } from "../support/wait.js";
-import { AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {

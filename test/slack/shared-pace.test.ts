@@ -3,7 +3,7 @@
 // Slack gave one instance holds back the other too. Times are those the local Slack saw.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSlackApp, type SlackApp } from "../../src/bot/app.js";
-import { AUDIT_CHANNEL, type Harness, startHarness } from "./harness.js";
+import { AUDIT_CHANNEL, type Harness, startHarness } from "../support/bot-harness.js";
 
 const INTERVAL_MS = 300;
 /** Two calls made a slot apart can arrive closer than that: a busy process starts one late. */

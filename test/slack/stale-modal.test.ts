@@ -1,8 +1,8 @@
 // A decision modal is bound to the card it was opened from: if the case changes while the modal is
 // open (here a second email from the rider), submitting it decides nothing and says why.
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { ALICE, AUDIT_CHANNEL, type Harness, startHarness } from "../support/bot-harness.js";
 import { actionButtonsOf, buttonOf } from "../support/slack/messages.js";
-import { ALICE, AUDIT_CHANNEL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 // When the minutes to undo a carried-out cancellation are up, its card drops the Undo button by
 // itself: nobody has to click it first to find out.
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { ALICE, type Harness, startHarness } from "../support/bot-harness.js";
 import { buttonsOf } from "../support/slack/messages.js";
 import { waitFor } from "../support/wait.js";
-import { ALICE, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_DOWN } from "../../src/bot/listeners/before-ack.js";
 import { QUEUES } from "../../src/queue/queues.js";
 import { postSigned } from "../../src/sandbox/slack/payloads.js";
+import { ALICE, AUDIT_CHANNEL, type Harness, SIGNING_SECRET, startHarness } from "../support/bot-harness.js";
 import { type DatabaseProxy, startDatabaseProxy } from "../support/db-proxy.js";
 import { buttonOf } from "../support/slack/messages.js";
 import { waitFor } from "../support/wait.js";
-import { ALICE, AUDIT_CHANNEL, type Harness, SIGNING_SECRET, startHarness } from "./harness.js";
 
 let h: Harness;
 let proxy: DatabaseProxy;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type AutoReplyInput, detectAutoReply } from "../../../src/replies/auto-reply.js";
+import { type AutoReplyInput, detectAutoReply } from "../../src/replies/auto-reply.js";
 
 const receivedAt = new Date("2026-11-24T15:00:00Z"); // a Tuesday
 const reply = (over: Partial<AutoReplyInput>): AutoReplyInput => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { spellingCorrector } from "../../../src/replies/reply-spelling.js";
+import { spellingCorrector } from "../../src/replies/reply-spelling.js";
 
 const known = [
   "My address is correct and my family lives there.",

@@ -1,15 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PROJECT_ROOT } from "../../../src/config/settings.js";
-import type { ReplyBucket } from "../../../src/domain/case-lifecycle.js";
+import { PROJECT_ROOT } from "../../src/config/settings.js";
+import type { ReplyBucket } from "../../src/domain/case-lifecycle.js";
 import {
   classifierFrom,
   classifierWithout,
   createRulesClassifier,
   DEFAULT_TUNING,
-} from "../../../src/replies/classifier.js";
-import { readReplySet } from "../../../src/replies/reply-corpus.js";
+} from "../../src/replies/classifier.js";
+import { readReplySet } from "../../src/replies/reply-corpus.js";
 
 const classifier = createRulesClassifier();
 const bucketOf = async (body: string) => (await classifier.classify(body)).bucket;

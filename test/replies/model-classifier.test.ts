@@ -1,13 +1,13 @@
 // Replies classified by a chat model: the real ChatOpenAI client over HTTP to a local stub, with the embedded
 // classifier as the floor (its sure patterns win, and it answers whenever the model cannot be read).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { AgentDeps } from "../../../src/agents/deps.js";
-import { outreachRules } from "../../../src/agents/outreach/agent.js";
-import { createCaseWorkflow } from "../../../src/cases/case-workflow.js";
-import { parseSettings } from "../../../src/config/settings.js";
-import { createRulesClassifier } from "../../../src/replies/classifier.js";
-import { replyClassifierFor } from "../../../src/replies/model-classifier.js";
-import type { TestDatabase } from "../../support/database.js";
+import type { AgentDeps } from "../../src/agents/deps.js";
+import { outreachRules } from "../../src/agents/outreach/agent.js";
+import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
+import { parseSettings } from "../../src/config/settings.js";
+import { createRulesClassifier } from "../../src/replies/classifier.js";
+import { replyClassifierFor } from "../../src/replies/model-classifier.js";
+import type { TestDatabase } from "../support/database.js";
 import {
   type ChatRequest,
   followsPolicy,
@@ -16,8 +16,8 @@ import {
   startOpenAIStub,
   structuredAnswer,
   textOf,
-} from "../../support/openai-stub.js";
-import { type SeededAgents, seededAgents } from "../../support/seeded-agents.js";
+} from "../support/openai-stub.js";
+import { type SeededAgents, seededAgents } from "../support/seeded-agents.js";
 
 const PROMPT = "Pool Patrol's reply classifier";
 const TIMEOUT_MS = 1000;

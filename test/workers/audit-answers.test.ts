@@ -3,7 +3,7 @@
 // results of that audit pass, whatever the Case Manager claims.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findLatestResults } from "../../src/data/verification-repository.js";
-import { ALICE, AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
+import { ALICE, AUDIT_CHANNEL, type Harness, startHarness } from "../support/bot-harness.js";
 import { type OpenAIStub, startOpenAIStub, turnOf } from "../support/openai-stub.js";
 
 let h: Harness;

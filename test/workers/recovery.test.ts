@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInstanceRegistry, type InstanceRegistry } from "../../src/data/instance-repository.js";
 import { QUEUES } from "../../src/queue/queues.js";
-import { AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
+import { AUDIT_CHANNEL, type Harness, startHarness } from "../support/bot-harness.js";
 import { waitFor } from "../support/wait.js";
 
 let h: Harness;

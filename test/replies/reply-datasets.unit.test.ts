@@ -3,9 +3,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { PROJECT_ROOT } from "../../../src/config/settings.js";
-import { TRAINING_SETS } from "../../../src/replies/reply-corpus.js";
-import { extractReplyText } from "../../../src/replies/reply-text.js";
+import { PROJECT_ROOT } from "../../src/config/settings.js";
+import { TRAINING_SETS } from "../../src/replies/reply-corpus.js";
+import { extractReplyText } from "../../src/replies/reply-text.js";
 
 const NEAR_DUPLICATE = 0.75;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exactDistancesIn } from "../support/privacy.js";
+import { exactDistancesIn } from "./privacy.js";
 
 describe("exactDistancesIn", () => {
   it("finds exact distances, whole or not, in miles or mi", () => {

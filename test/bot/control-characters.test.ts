@@ -2,7 +2,7 @@
 // a command and a thread question that carry them are answered as if typed without them, and the
 // conversation (checkpointed in PostgreSQL, which takes no NUL) goes on.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALICE, AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "./harness.js";
+import { ALICE, AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "../support/bot-harness.js";
 
 let h: Harness;
 beforeAll(async () => {

@@ -2,7 +2,7 @@
 // on one case, and questions in its thread. Every one is acknowledged, and every one gets
 // its answer exactly once; nothing wedges (the 20 concurrent audits used to).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALICE, AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "../slack/harness.js";
+import { ALICE, AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "../support/bot-harness.js";
 import { buttonOf } from "../support/slack/messages.js";
 import { waitFor } from "../support/wait.js";
 

@@ -11,7 +11,7 @@ import { resendSender } from "../../src/integrations/email/resend-sender.js";
 import { startJobEngine } from "../../src/queue/engine.js";
 import { caseJobs, QUEUE_OPTIONS } from "../../src/queue/queues.js";
 import { createSweepAnnouncer } from "../../src/workers/sweep-announce.js";
-import { AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
+import { AUDIT_CHANNEL, type Harness, startHarness } from "../support/bot-harness.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
 import { waitFor } from "../support/wait.js";
 

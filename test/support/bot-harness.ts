@@ -18,10 +18,10 @@ import { outboxSender } from "../../src/integrations/email/outbox.js";
 import type { Clock } from "../../src/queue/clock.js";
 import { type JobEngine, startJobEngine } from "../../src/queue/engine.js";
 import { QUEUE_OPTIONS } from "../../src/queue/queues.js";
-import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { MOCK_DIR } from "../support/fixtures.js";
-import { type FakeSlack, postSigned, type SlackMessage, startFakeSlack } from "../support/slack/fake-slack.js";
-import { alertOf, buttonOf, cardOf, titled, withButton } from "../support/slack/messages.js";
+import { createTestDatabase, type TestDatabase } from "./database.js";
+import { MOCK_DIR } from "./fixtures.js";
+import { type FakeSlack, postSigned, type SlackMessage, startFakeSlack } from "./slack/fake-slack.js";
+import { alertOf, buttonOf, cardOf, titled, withButton } from "./slack/messages.js";
 
 export const SIGNING_SECRET = "test-signing-secret";
 export const AUDIT_CHANNEL = "C0AUDIT";

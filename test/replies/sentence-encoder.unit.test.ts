@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { readReplySet, replySets } from "../../../src/replies/reply-corpus.js";
-import { replyReader } from "../../../src/replies/reply-rules.js";
+import { readReplySet, replySets } from "../../src/replies/reply-corpus.js";
+import { replyReader } from "../../src/replies/reply-rules.js";
 import {
   embeddingsOf,
   encode,
   readStoredEmbeddings,
   textKey,
   unpackVector,
-} from "../../../src/replies/sentence-encoder.js";
+} from "../../src/replies/sentence-encoder.js";
 
 const cosine = (a: number[], b: number[]) => {
   const dot = (x: number[], y: number[]) => x.reduce((sum, value, i) => sum + value * y[i]!, 0);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeCase } from "../../src/data/case-repository.js";
 import { holdPost } from "../../src/data/slack-post-repository.js";
-import { AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
+import { AUDIT_CHANNEL, type Harness, startHarness } from "../support/bot-harness.js";
 
 const DAY = 86_400_000;
 let offset = 0;

@@ -2,7 +2,7 @@
 // arrives exactly once (counted at the fake Slack).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseJobs } from "../../src/queue/queues.js";
-import { AUDIT_CHANNEL, type Harness, startHarness } from "../slack/harness.js";
+import { AUDIT_CHANNEL, type Harness, startHarness } from "../support/bot-harness.js";
 import { waitFor } from "../support/wait.js";
 
 let h: Harness;

@@ -3,10 +3,10 @@
 // fresh database, app and fake Slack, and sets up the cases it needs itself.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseSettings } from "../../src/config/settings.js";
+import { ALICE, AUDIT_CHANNEL, BOB, CAROL, type Harness, startHarness } from "../support/bot-harness.js";
 import { exactDistancesIn, personalEmailsIn } from "../support/privacy.js";
 import { actionButtonsOf, buttonOf } from "../support/slack/messages.js";
 import { waitFor } from "../support/wait.js";
-import { ALICE, AUDIT_CHANNEL, BOB, CAROL, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
 beforeEach(async () => {

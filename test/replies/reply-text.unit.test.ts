@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractReplyText } from "../../../src/replies/reply-text.js";
+import { extractReplyText } from "../../src/replies/reply-text.js";
 
 describe("extractReplyText", () => {
   it("keeps a reply with nothing quoted and no signature as it is", () => {
