@@ -156,7 +156,21 @@ export async function startJobEngine(options: {
     outage.failed(reason);
   };
   await boss.start();
-  await boss.createQueue(DEAD_LETTERS, { name: DEAD_LETTERS, retryLimit: 0 });
+  /**
+   * Processes starting together on a fresh database create the same queues at once, and PostgreSQL
+   * aborts one of two as a deadlock; on the next try the queue exists.
+   */
+  async function createQueue(name: string, queue: PgBoss.Queue): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await boss.createQueue(name, queue);
+      } catch (error) {
+        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt === QUEUE_ATTEMPTS) throw error;
+        await sleep(100 * attempt);
+      }
+    }
+  }
+  await createQueue(DEAD_LETTERS, { name: DEAD_LETTERS, retryLimit: 0 });
 
   const workers = new Map<string, string[]>();
   const sent = new SentJobs();
@@ -186,17 +200,7 @@ export async function startJobEngine(options: {
     boss,
     instanceId,
     async defineQueue(name, queue = {}) {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await boss.createQueue(name, { name, ...DEFAULTS, ...queue, deadLetter: DEAD_LETTERS });
-          return;
-        } catch (error) {
-          // Processes starting together on a fresh database create the same queues at once, and
-          // PostgreSQL aborts one of two as a deadlock; on the next try the queue exists.
-          if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt === QUEUE_ATTEMPTS) throw error;
-          await sleep(100 * attempt);
-        }
-      }
+      await createQueue(name, { name, ...DEFAULTS, ...queue, deadLetter: DEAD_LETTERS });
     },
     async work<T extends object>(name: string, handler: JobHandler<T>, work: { concurrency?: number } = {}) {
       const ids: string[] = [];

@@ -31,7 +31,8 @@ beforeAll(async () => {
       OPENAI_API_KEY: "sk-test",
       OPENAI_BASE_URL: stub.baseUrl,
       POOLPATROL_MODEL_SHIFT: "rules",
-      POOLPATROL_MODEL_TIMEOUT_MS: "1500",
+      // The stub answers at once: the limit only bounds a broken stub, and a busy machine must not trip it.
+      POOLPATROL_MODEL_TIMEOUT_MS: "10000",
     }),
   );
   ({ db, deps } = agents);
