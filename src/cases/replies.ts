@@ -1,7 +1,7 @@
 import type { AgentDeps } from "../agents/deps.js";
 import { recordEvent } from "../data/audit-log.js";
 import { withLease } from "../data/case-lease.js";
-import { type CaseRecord, changeCase, getCase } from "../data/case-repository.js";
+import { type CaseRecord, getCase, handCaseToPerson } from "../data/case-repository.js";
 import {
   createInbound,
   employeeIdsFor,
@@ -191,20 +191,12 @@ export function createReplies(deps: AgentDeps, { runCaseManager, taskCase, chang
       if (!current || !isUnread(current, record)) return;
       const riders = (await employeeIdsFor(deps.prisma, [message.from])).join(", ") || "a rider";
       const reason = `the reply from ${riders} could not be read automatically (${error}): a person should read it`;
-      await recordEvent(deps.prisma, {
-        actor: "scheduler",
+      await handCaseToPerson(deps.prisma, record.case_id, {
         action: "reply.unreadable",
-        subjectType: "case",
-        subjectId: record.case_id,
-        at: now,
-        details: { message_id: message.message_id, why: reason },
-      });
-      await changeCase(deps.prisma, record.case_id, {
-        status: "hitl_review",
         why: reason,
+        details: { message_id: message.message_id },
         actor: "scheduler",
         now,
-        meta: { attention: reason },
       });
       await markRead(deps.prisma, message.message_id, now);
     });

@@ -145,6 +145,28 @@ export async function changeCase(prisma: PrismaClient, caseId: string, change: C
   return prisma.$transaction((tx) => changeCaseIn(tx, caseId, change));
 }
 
+/**
+ * What went wrong is recorded on the case (`action`, with `why` in its details) and, unless the case is
+ * closed, it goes to a person with that reason on its alert.
+ */
+export async function handCaseToPerson(
+  prisma: PrismaClient,
+  caseId: string,
+  input: { action: string; why: string; details: Record<string, unknown>; actor: string; now: Date },
+): Promise<void> {
+  const { action, why, details, actor, now } = input;
+  await recordEvent(prisma, {
+    actor,
+    action,
+    subjectType: "case",
+    subjectId: caseId,
+    at: now,
+    details: { ...details, why },
+  });
+  if (isClosed((await getCase(prisma, caseId)).status)) return;
+  await changeCase(prisma, caseId, { status: "hitl_review", why, actor, now, meta: { attention: why } });
+}
+
 /** `changeCase` inside the caller's transaction, so the change commits with the caller's other writes. */
 export async function changeCaseIn(
   tx: Prisma.TransactionClient,

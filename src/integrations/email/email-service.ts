@@ -4,8 +4,7 @@
 // if it still fails); the reply clock starts only once the email really went out.
 
 import type { Settings } from "../../config/settings.js";
-import { recordEvent } from "../../data/audit-log.js";
-import { changeCase, getCase } from "../../data/case-repository.js";
+import { getCase, handCaseToPerson } from "../../data/case-repository.js";
 import {
   createOutbound,
   employeeIdsFor,
@@ -18,7 +17,7 @@ import {
   markSent,
 } from "../../data/email-repository.js";
 import type { PrismaClient } from "../../data/prisma.js";
-import { isClosed, replyDeadline } from "../../domain/case-lifecycle.js";
+import { replyDeadline } from "../../domain/case-lifecycle.js";
 import { newId } from "../../domain/ids.js";
 import { caseJobs, type JobSender } from "../../queue/queues.js";
 import type { EmailSender } from "./email-sender.js";
@@ -182,21 +181,12 @@ export async function giveUpOnEmail(
   const riders = await employeeIdsFor(deps.prisma, message.to);
   const reason = `email to ${riders.join(", ") || "a rider"} failed: ${error}`;
   const record = await getCase(deps.prisma, thread.case_id);
-  await recordEvent(deps.prisma, {
-    actor: "jobs",
+  await handCaseToPerson(deps.prisma, record.case_id, {
     action: "email.failed",
-    subjectType: "case",
-    subjectId: record.case_id,
-    at: now,
-    details: { message_id: messageId, why: reason },
+    why: reason,
+    details: { message_id: messageId },
+    actor: "jobs",
+    now,
   });
-  if (!isClosed(record.status))
-    await changeCase(deps.prisma, record.case_id, {
-      status: "hitl_review",
-      why: reason,
-      actor: "jobs",
-      now,
-      meta: { attention: reason },
-    });
   return { caseId: record.case_id, reason };
 }
