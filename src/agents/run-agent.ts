@@ -63,6 +63,9 @@ export async function runAgentTurn(deps: AgentDeps, input: AgentTurnInput): Prom
       vanpool_id: input.vanpoolId ?? null,
     },
     recursionLimit: 40,
+    // Each step's checkpoint is stored before the next step acts: an approval resumes from it, and a
+    // failed write then stops the run at that step instead of surfacing later as an unhandled rejection.
+    durability: "sync" as const,
   };
   const payload = input.resume
     ? new Command({ resume: input.resume })

@@ -101,6 +101,8 @@ beforeAll(async () => {
   botUrl = `http://127.0.0.1:${port}/slack/events`;
 }, START_MS + 30_000);
 
+// Stopping waits for the worker (up to 30 s), the job engine (up to 20 s) and the database: on a busy
+// machine that is more than the default minute.
 afterAll(async () => {
   if (bot && bot.exitCode === null) {
     bot.kill("SIGTERM");
@@ -108,7 +110,7 @@ afterAll(async () => {
   }
   await fake?.close();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+}, 150_000);
 
 describe("the embedded PostgreSQL killed under the bot", () => {
   it("is restarted once by the bot on the same port, and an audit asked for in Slack afterwards runs", {
