@@ -1,7 +1,7 @@
 // Faults injected while the Case Manager works a case (the database failing one write, a model failing): each test
 // counts what the riders and the people reviewing would see, in the database and at the stubs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCaseManagerAgent } from "../../src/agents/case-manager/agent.js";
+import { caseManagerRules, createCaseManagerAgent } from "../../src/agents/case-manager/agent.js";
 import type { AgentDeps } from "../../src/agents/deps.js";
 import { pendingInterrupts } from "../../src/agents/run-agent.js";
 import { buildAppDeps } from "../../src/app/container.js";
@@ -14,7 +14,7 @@ import { seedFixtures } from "../../src/data/seed.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { failNextInsert, failNextWrite, faultFired } from "../support/db-faults.js";
 import { copyMockDir } from "../support/fixtures.js";
-import { startOpenAIStub } from "../support/openai-stub.js";
+import { followsPolicy, startOpenAIStub } from "../support/openai-stub.js";
 
 let db: TestDatabase;
 let deps: AgentDeps;
@@ -186,6 +186,56 @@ describe("a cancellation proposed by the rules model after the configured model 
         where: { agent: "case_manager", caseId: c.caseId, input: { path: ["resume"], not: Prisma.AnyNull } },
       });
       expect(resumed.map((r) => r.status)).toEqual(["succeeded"]);
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
+describe("a Case Manager thread left with a tool call that has no result", () => {
+  it("stays on the configured model: its next turn is sent with that call answered, not refused by the API", {
+    timeout: 90_000,
+  }, async () => {
+    const stub = await startOpenAIStub();
+    try {
+      stub.script("Pool Patrol's Case Manager", followsPolicy(caseManagerRules));
+      const withModel = createCaseWorkflow(
+        await buildAppDeps(
+          db,
+          parseSettings({
+            OPENAI_API_KEY: "sk-test",
+            OPENAI_BASE_URL: stub.baseUrl,
+            POOLPATROL_MODEL_OUTREACH: "rules",
+            POOLPATROL_MODEL_LOCATION: "rules",
+            POOLPATROL_MODEL_SHIFT: "rules",
+          }),
+        ),
+      );
+      const c = await caseWithFixedRecord("VP-108", "EMP-1099");
+      await db.prisma.employee.update({
+        where: { id: "EMP-1099" },
+        data: { homeCity: "Redding", homeZip: "96001", homeLat: null, homeLng: null },
+      });
+      const fallbacks = () =>
+        db.prisma.auditEvent.count({ where: { action: "agent.fallback_to_rules", subjectId: c.caseId } });
+      // The first reply is read (the Case Manager's tool ran), then the step's checkpoint is never stored: the case's
+      // thread keeps the model's tool call with no result, as after a kill -9 at that point.
+      await failNextInsert(db.prisma, {
+        name: "tool_result",
+        table: "langgraph.checkpoints",
+        after: `NEW.thread_id = 'case:${c.caseId}' AND EXISTS (SELECT 1 FROM public.messages WHERE thread_id = '${c.thread.thread_id}' AND bucket IS NOT NULL)`,
+      });
+      const reply = (body: string) => withModel.receiveReply({ threadId: c.thread.thread_id, from: c.rider, body });
+      await reply("Could you tell me when the next check happens?").catch(() => undefined);
+      expect(await faultFired(db.prisma, "tool_result")).toBe(true);
+      const before = await fallbacks();
+
+      stub.requests.length = 0;
+      const second = await reply("Thanks for checking, everything you have on file is correct.");
+      expect(second).toMatchObject({ handled: true });
+      expect(stub.requests.length).toBeGreaterThan(0);
+      expect(stub.rejected).toEqual([]);
+      expect(await fallbacks()).toBe(before);
     } finally {
       await stub.close();
     }

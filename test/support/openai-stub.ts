@@ -33,6 +33,8 @@ export type Script = (request: ChatRequest) => StubAnswer;
 export interface OpenAIStub {
   baseUrl: string;
   requests: ChatRequest[];
+  /** Requests refused with 400 as OpenAI refuses them: a history with a tool call and no result for it. */
+  rejected: ChatRequest[];
   /** Scripts by a phrase of the agent's system prompt, e.g. "Case Manager". */
   script(match: string, script: Script): void;
   close(): Promise<void>;
@@ -40,6 +42,7 @@ export interface OpenAIStub {
 
 export async function startOpenAIStub(): Promise<OpenAIStub> {
   const requests: ChatRequest[] = [];
+  const rejected: ChatRequest[] = [];
   const scripts = new Map<string, Script>();
   const sockets = new Set<import("node:net").Socket>();
   const server = http.createServer((req, res) => {
@@ -49,6 +52,17 @@ export async function startOpenAIStub(): Promise<OpenAIStub> {
       if (req.url !== "/v1/chat/completions") return send(res, 404, { error: { message: "not found" } });
       const body = JSON.parse(raw) as ChatRequest;
       requests.push(body);
+      const unanswered = unansweredToolCall(body.messages);
+      if (unanswered) {
+        process.stderr.write(`openai-stub refused a history whose tool call ${unanswered} has no result\n`);
+        rejected.push(body);
+        return send(res, 400, {
+          error: {
+            message: `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${unanswered}`,
+            type: "invalid_request_error",
+          },
+        });
+      }
       const system = textOf(body.messages.find((m) => m.role === "system")?.content);
       const script = [...scripts.entries()].find(([phrase]) => system.includes(phrase))?.[1];
       if (!script) return send(res, 500, { error: { message: `no script for system prompt: ${system.slice(0, 60)}` } });
@@ -101,6 +115,7 @@ export async function startOpenAIStub(): Promise<OpenAIStub> {
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     requests,
+    rejected,
     script(match, script) {
       scripts.set(match, script);
     },
@@ -110,6 +125,19 @@ export async function startOpenAIStub(): Promise<OpenAIStub> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** The first tool call with no tool message answering it before the next non-tool message, as OpenAI checks. */
+function unansweredToolCall(messages: ChatRequest["messages"]): string | undefined {
+  for (const [index, message] of messages.entries()) {
+    const ids = new Set((message.tool_calls ?? []).map((call) => call.id));
+    for (const next of messages.slice(index + 1)) {
+      if (next.role !== "tool") break;
+      ids.delete(next.tool_call_id ?? "");
+    }
+    if (ids.size > 0) return [...ids][0];
+  }
+  return undefined;
 }
 
 /** Message content as text, whether a string or a list of parts. */

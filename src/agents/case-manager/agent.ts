@@ -16,6 +16,7 @@ import { endRunOnToolFailure } from "../logged-tool.js";
 import { createAgentModel } from "../models/index.js";
 import { latest, type ToolCallPlan, type Turn } from "../models/rules-model.js";
 import type { BuiltAgent } from "../run-agent.js";
+import { answerUnfinishedToolCalls } from "../unfinished-tool-calls.js";
 import { createCaseManagerTools } from "./tools.js";
 
 export const CASE_MANAGER_PROMPT_VERSION = "case-manager-v2";
@@ -279,6 +280,7 @@ export function createCaseManagerAgent(deps: AgentDeps): BuiltAgent {
     systemPrompt: SYSTEM_PROMPT,
     checkpointer: deps.checkpointer,
     middleware: [
+      answerUnfinishedToolCalls,
       endRunOnToolFailure,
       humanInTheLoopMiddleware({ interruptOn: { cancel_membership: { allowedDecisions: ["approve", "reject"] } } }),
     ],

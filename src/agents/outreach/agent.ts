@@ -7,6 +7,7 @@ import { endRunOnToolFailure } from "../logged-tool.js";
 import { createAgentModel } from "../models/index.js";
 import { latest, type Turn } from "../models/rules-model.js";
 import type { BuiltAgent } from "../run-agent.js";
+import { answerUnfinishedToolCalls } from "../unfinished-tool-calls.js";
 import { createOutreachTools } from "./tools.js";
 
 export const OUTREACH_PROMPT_VERSION = "outreach-v2";
@@ -113,6 +114,7 @@ export function createOutreachAgent(deps: AgentDeps): BuiltAgent {
     systemPrompt: SYSTEM_PROMPT,
     checkpointer: deps.checkpointer,
     middleware: [
+      answerUnfinishedToolCalls,
       endRunOnToolFailure,
       humanInTheLoopMiddleware({
         interruptOn: { send_email_for_review: { allowedDecisions: ["approve", "edit", "reject"] } },
