@@ -3,6 +3,7 @@
 
 import type { SlackApp } from "../bot/app.js";
 import type { Settings } from "../config/settings.js";
+import { outageLog } from "../data/pg-pool.js";
 import { startClock } from "../queue/clock.js";
 import type { JobEngine } from "../queue/engine.js";
 import { createApproverCheck } from "../slack/approvers.js";
@@ -44,6 +45,7 @@ export async function startBotJobs(
   const clock = startClock(engine, {
     digestCron: settings.schedule.digestCron,
     timezone: settings.timeZone,
+    log: log.warn,
     now: options.now,
   });
   const recover = async () => {
@@ -53,9 +55,11 @@ export async function startBotJobs(
       log.warn(`A stopped process left ${runs} agent run(s) running (now failed) and ${jobs} job(s) (retried).`);
   };
   await recover();
-  // A crashed replica's heartbeat lapses while this one runs: its work is taken back then.
+  // A crashed replica's heartbeat lapses while this one runs: its work is taken back then. A database
+  // outage is told once, not every ten seconds.
+  const outage = outageLog(log.warn, "recovery");
   const recovering = setInterval(
-    () => recover().catch((error) => log.error(`recovery: ${error.message}`)),
+    () => recover().then(outage.answered, (error) => outage.failed(error)),
     options.recoverEveryMs ?? 10_000,
   );
   recovering.unref();

@@ -3,6 +3,7 @@
 // fired), with a job id derived from the slot. N instances, or one that fires late,
 // make one job per slot.
 import cron, { type ScheduledTask } from "node-cron";
+import { outageLog } from "../data/pg-pool.js";
 import type { JobEngine } from "./engine.js";
 import { jobIdFor } from "./engine.js";
 import { QUEUES } from "./queues.js";
@@ -23,6 +24,8 @@ export function scheduledSlot(task: Pick<ScheduledTask, "match">, at: Date): Dat
 export interface ClockOptions {
   digestCron: string;
   timezone: string;
+  /** Where a schedule that could not be queued is told (a database outage once, not every minute). */
+  log: (line: string) => void;
   /** Tests: when this instance's firing happens, relative to the slot. */
   now?: () => Date;
 }
@@ -30,8 +33,11 @@ export interface ClockOptions {
 export function startClock(engine: JobEngine, options: ClockOptions) {
   const now = options.now ?? (() => new Date());
   const tasks: ScheduledTask[] = [];
+  const outage = outageLog(options.log, "clock");
   const every = (name: string, expression: string, queue: string, timezone = options.timezone) => {
-    const task = cron.schedule(expression, () => fire(task, queue), { name, timezone, noOverlap: true });
+    // The next firing queues its own slot: a firing lost to an outage needs no retry here.
+    const onTime = () => fire(task, queue).then(outage.answered, (error) => outage.failed(error, `clock (${name})`));
+    const task = cron.schedule(expression, onTime, { name, timezone, noOverlap: true });
     tasks.push(task);
     return task;
   };

@@ -2,8 +2,11 @@
 // dropped, new ones refused) and revives. Its heartbeat fails every 200 ms and its worker polls every
 // 0.5 s, yet the log says once that the database can't be reached and once that it answers again; a
 // job that finished while it was away does not end the process, and a job sent once it is back runs.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import cron from "node-cron";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Clock, startClock } from "../../src/queue/clock.js";
 import { type JobEngine, startJobEngine } from "../../src/queue/engine.js";
+import { QUEUES } from "../../src/queue/queues.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { type DatabaseProxy, startDatabaseProxy } from "../support/db-proxy.js";
 import { waitFor } from "../support/wait.js";
@@ -13,7 +16,9 @@ const QUEUE = "outage-test";
 let db: TestDatabase;
 let proxy: DatabaseProxy;
 let engine: JobEngine;
+let clock: Clock;
 const lines: string[] = [];
+const clockLines: string[] = [];
 const ran: string[] = [];
 let finishFirst: () => void = () => {};
 
@@ -27,6 +32,8 @@ beforeAll(async () => {
     pollingIntervalSeconds: 0.5,
   });
   await engine.defineQueue(QUEUE, { retryLimit: 0 });
+  await engine.defineQueue(QUEUES.approvalsDue, { retryLimit: 0 });
+  clock = startClock(engine, { digestCron: "0 9 * * 1", timezone: "UTC", log: (line) => clockLines.push(line) });
   const first = new Promise<void>((resolve) => {
     finishFirst = resolve;
   });
@@ -37,11 +44,15 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  clock?.stop();
   await proxy.revive().catch(() => {});
   await engine?.stop();
   await proxy?.close();
   await db?.drop();
 });
+
+/** The clock's every-minute schedule, as node-cron holds it. */
+const approvalsSchedule = () => [...cron.getTasks().values()].find((task) => task.name === "poolpatrol-approvals")!;
 
 describe("the job engine with its database killed", () => {
   it("says so once, once more when it is back, and works the jobs sent after", { timeout: 60_000 }, async () => {
@@ -62,5 +73,27 @@ describe("the job engine with its database killed", () => {
     await engine.send(QUEUE, { n: 2 });
     await waitFor("the job sent after the outage to run", () => ran.includes("2"), { timeoutMs: 10_000 });
     expect(lines).toHaveLength(2);
+  });
+
+  it("has its clock say once that a schedule could not be queued, not print a stack every minute", {
+    timeout: 60_000,
+  }, async () => {
+    const printed = vi.spyOn(console, "error");
+    try {
+      await proxy.kill();
+      // node-cron firing the every-minute schedule three times while the database is away.
+      for (let i = 0; i < 3; i++) await approvalsSchedule().execute();
+      expect(clockLines).toHaveLength(1);
+      expect(clockLines[0]).toMatch(
+        /^clock: can't reach the database \(.+\); trying again quietly until it answers\.$/,
+      );
+      expect(printed).not.toHaveBeenCalled();
+
+      await proxy.revive();
+      await approvalsSchedule().execute();
+      expect(clockLines[1]).toMatch(/^clock: the database answers again, after \d+ s\.$/);
+    } finally {
+      printed.mockRestore();
+    }
   });
 });
