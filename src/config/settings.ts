@@ -122,6 +122,7 @@ const settingsSchema = z.object({
   POOLPATROL_SWEEP_CONCURRENCY: number(4, (n) => n.int("must be a whole number").min(1).max(64)),
   POOLPATROL_SWEEP_PAGE_SIZE: number(500, (n) => n.int("must be a whole number").min(10).max(5000)),
   POOLPATROL_SWEEP_PAGE_TIMEOUT_SECONDS: number(900, (n) => n.int("must be a whole number of seconds").min(5)),
+  POOLPATROL_SWEEP_RETRY_DELAY_SECONDS: number(5, (n) => n.int("must be a whole number of seconds").min(1)),
   POOLPATROL_WORKER_PROCESSES: number(1, (n) => n.int("must be a whole number").min(0).max(16)),
   LANGSMITH_API_KEY: optionalString,
   LANGSMITH_ENDPOINT: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
@@ -181,6 +182,7 @@ export interface Settings {
     concurrency: number;
     pageSize: number;
     pageTimeoutSeconds: number;
+    retryDelaySeconds: number;
   };
   /**
    * `poolpatrol worker` processes a bot or the sandbox starts and supervises, so a sweep's CPU work runs
@@ -322,6 +324,7 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       concurrency: s.POOLPATROL_SWEEP_CONCURRENCY,
       pageSize: s.POOLPATROL_SWEEP_PAGE_SIZE,
       pageTimeoutSeconds: s.POOLPATROL_SWEEP_PAGE_TIMEOUT_SECONDS,
+      retryDelaySeconds: s.POOLPATROL_SWEEP_RETRY_DELAY_SECONDS,
     },
     workerProcesses: s.POOLPATROL_WORKER_PROCESSES,
     langsmith: s.LANGSMITH_API_KEY

@@ -111,8 +111,7 @@ async function auditEach(snapshots: VanpoolSnapshot[], deps: AuditDeps, errors: 
     try {
       audits.push(await auditVanpool(snapshot, deps));
     } catch (error) {
-      const message = `${snapshot.vanpool_id} could not be checked: ${(error as Error).message}`;
-      errors.push({ vanpool_id: snapshot.vanpool_id, message });
+      errors.push(notChecked(snapshot.vanpool_id, (error as Error).message));
     }
   });
   return audits;
@@ -136,6 +135,11 @@ export interface AuditError {
   vanpool_id: string;
   message: string;
 }
+
+export const notChecked = (vanpoolId: string, why: string): AuditError => ({
+  vanpool_id: vanpoolId,
+  message: `${vanpoolId} could not be checked: ${why}`,
+});
 
 /**
  * Audits the given active vanpools (a page of a sweep) and stores the results under `trigger`:

@@ -9,7 +9,6 @@ import {
   combineVerdicts,
   type SpecialistResult,
   type VanpoolAudit,
-  type Verdict,
 } from "../domain/specialist-result.js";
 import type { DistanceProvider } from "../integrations/distance/index.js";
 import { checkLocation, type LocationCheckInput } from "./location-check.js";

@@ -13,7 +13,7 @@ import { findLatestResults, type LatestResults } from "../data/verification-repo
 import { STATUS_LABEL } from "../domain/case-lifecycle.js";
 import { AppError } from "../errors.js";
 import type { JobEngine } from "../queue/engine.js";
-import { type JobSender, QUEUES } from "../queue/queues.js";
+import { QUEUES } from "../queue/queues.js";
 import { keptLine } from "../slack/blocks/exceptions.js";
 import { truncate } from "../slack/blocks/format.js";
 import type { CaseMessages } from "../slack/case-messages.js";

@@ -17,7 +17,13 @@ import {
 } from "../data/sweep-repository.js";
 import { type JobEngine, jobIdFor, type QueueDefaults } from "../queue/engine.js";
 import type { JobSender } from "../queue/queues.js";
-import { runSweepPage, type SweepOutreachJob, type SweepPageDeps, type SweepPageJob } from "./sweep-page.js";
+import {
+  finishPageNotChecked,
+  runSweepPage,
+  type SweepOutreachJob,
+  type SweepPageDeps,
+  type SweepPageJob,
+} from "./sweep-page.js";
 
 const outreachJobId = (sweepId: string, page: number) => jobIdFor(`sweep-outreach:${sweepId}:${page}`);
 
@@ -36,6 +42,8 @@ export interface SweepSettings {
   concurrency: number;
   pageSize: number;
   pageTimeoutSeconds: number;
+  /** A failed page or first-email job is tried again after this, doubling each time, five times. */
+  retryDelaySeconds: number;
 }
 
 export interface SweepJobDeps {
@@ -53,7 +61,7 @@ interface StartJob {
 
 /** Page and first-email jobs time out after the page timeout; the announcement posts each new case's alert, paced per channel. */
 export function sweepQueueOptions(settings: SweepSettings): Record<string, QueueDefaults> {
-  const retries = { retryLimit: 5, retryDelay: 5, retryBackoff: true };
+  const retries = { retryLimit: 5, retryDelay: settings.retryDelaySeconds, retryBackoff: true };
   return {
     [SWEEP_QUEUES.start]: { ...retries, policy: "stately" },
     [SWEEP_QUEUES.page]: { ...retries, expireInSeconds: settings.pageTimeoutSeconds },
@@ -119,7 +127,17 @@ async function registerAuditWork(engine: JobEngine, deps: SweepJobDeps): Promise
   await engine.work<SweepPageJob>(
     SWEEP_QUEUES.page,
     async (job) => {
-      const queued = await runSweepPage(pageDeps, job.data);
+      let queued: string[];
+      try {
+        queued = await runSweepPage(pageDeps, job.data);
+      } catch (error) {
+        if (job.retryCount < job.retryLimit) throw error;
+        deps.log(
+          `Sweep ${job.data.sweepId}: page ${job.data.page + 1} failed on its last try: ${(error as Error).message}`,
+        );
+        await finishPageNotChecked(pageDeps, job.data, error as Error);
+        queued = [];
+      }
       if (queued.length > 0) engine.track(SWEEP_QUEUES.outreach, outreachJobId(job.data.sweepId, job.data.page));
       await finishIfDone(engine, deps, job.data.sweepId);
     },
@@ -140,7 +158,10 @@ async function finishIfDone(engine: JobEngine, deps: SweepJobDeps, sweepId: stri
 }
 
 /** What a page job needs: the first-email jobs of its new cases go in with its transaction. */
-export function sweepPageDeps(engine: JobEngine, deps: Pick<SweepJobDeps, "agent" | "settings">): SweepPageDeps {
+export function sweepPageDeps(
+  engine: JobEngine,
+  deps: { agent: AgentDeps; settings: Pick<SweepSettings, "concurrency"> },
+): SweepPageDeps {
   return {
     agent: deps.agent,
     concurrency: deps.settings.concurrency,

@@ -20,7 +20,7 @@ import {
   vanpoolsAuditedBy,
 } from "../data/sweep-repository.js";
 import { findLatestResultsOf } from "../data/verification-repository.js";
-import { auditAndStore, mapWithConcurrency } from "../verification/audit-service.js";
+import { auditAndStore, mapWithConcurrency, notChecked } from "../verification/audit-service.js";
 
 export interface SweepPageJob {
   sweepId: string;
@@ -106,5 +106,30 @@ async function storedVerdicts(deps: AgentDeps, vanpoolIds: string[]): Promise<Au
   return vanpoolIds.flatMap((vanpoolId) => {
     const { location, shift } = latest.get(vanpoolId) ?? {};
     return location && shift ? [{ vanpool_id: vanpoolId, location, shift }] : [];
+  });
+}
+
+/**
+ * A page whose last attempt failed (not one vanpool's checks: those are counted by runSweepPage) is finished
+ * with each of its vanpools counted as not checked, so its sweep still ends and says so; the next sweep checks
+ * them again.
+ */
+export async function finishPageNotChecked(deps: SweepPageDeps, job: SweepPageJob, error: Error): Promise<void> {
+  const why = `its page of the sweep failed on every try (${error.message})`;
+  await openCasesAndFinishPage(deps.agent.prisma, {
+    sweepId: job.sweepId,
+    page: job.page,
+    cases: [],
+    actor: sweepTrigger(job.sweepId),
+    result: {
+      checked: 0,
+      newCases: [],
+      stillFailing: 0,
+      resolved: 0,
+      errors: job.vanpoolIds.map((id) => notChecked(id, why).message),
+      kept: [],
+    },
+    now: deps.agent.now(),
+    queue: async () => {},
   });
 }

@@ -40,6 +40,6 @@ export async function sweepOnePage(
     vanpoolCount: vanpoolIds.length,
     now: new Date(),
   });
-  const settings = { concurrency, pageSize: vanpoolIds.length, pageTimeoutSeconds: 60 };
+  const settings = { concurrency };
   return runSweepPage(sweepPageDeps(engine, { agent, settings }), { sweepId, page: 0, vanpoolIds });
 }

@@ -33,7 +33,7 @@ let deps: AgentDeps;
 const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "sweep-outbox-"));
 const replicas: JobEngine[] = [];
 const announced: SweepTotals[] = [];
-const settings = { concurrency: 4, pageSize: 5, pageTimeoutSeconds: 60 };
+const settings = { concurrency: 4, pageSize: 5, pageTimeoutSeconds: 60, retryDelaySeconds: 1 };
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -122,7 +122,7 @@ describe("a sweep whose worker process is killed halfway", () => {
     const fresh = await createTestDatabase();
     await insertFixturesInBulk(fresh.prisma, generateSyntheticFixtures(120));
     const now = "2026-11-23T16:00:00Z";
-    const killedSettings = { concurrency: 4, pageSize: 10, pageTimeoutSeconds: 5 };
+    const killedSettings = { concurrency: 4, pageSize: 10, pageTimeoutSeconds: 5, retryDelaySeconds: 1 };
     const slot = scheduledSlot(new Date("2026-11-30T14:00:00Z"));
     const child = spawn(
       process.execPath,
