@@ -46,23 +46,10 @@ export function firstApprover(people: SandboxPeople): string {
 }
 
 /**
- * Refuses what another web page could make a browser send: a request from another
- * origin, or a POST whose body type a cross-site form can send (only JSON is taken).
- * Scripts on the same machine send no Origin and drive the sandbox with JSON.
+ * Refuses a POST whose body type a cross-site form can send: the sandbox API takes JSON only. (Other
+ * sites, other Hosts and cross-site requests are refused before this, on every route of the local Slack.)
  */
-export function crossSiteRefusal(req: http.IncomingMessage): string | undefined {
-  const origin = req.headers.origin;
-  const site = req.headers["sec-fetch-site"];
-  if (origin !== undefined) {
-    let host: string | undefined;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      host = undefined;
-    }
-    if (host !== req.headers.host) return "Requests from other sites are refused.";
-  }
-  if (site === "cross-site" || site === "same-site") return "Requests from other sites are refused.";
+export function formBodyRefusal(req: http.IncomingMessage): string | undefined {
   if (req.method !== "GET" && !/^application\/json\s*(;|$)/i.test(req.headers["content-type"] ?? ""))
     return "The sandbox API takes application/json only.";
   return undefined;
@@ -190,7 +177,7 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
       return true;
     }
     if (!url.pathname.startsWith("/sandbox/")) return false;
-    const refusal = crossSiteRefusal(req);
+    const refusal = formBodyRefusal(req);
     if (refusal) {
       json(res, 403, { ok: false, error: refusal });
       return true;

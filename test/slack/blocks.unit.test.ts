@@ -8,7 +8,7 @@ import type { ApprovalRecord } from "../../src/data/approval-repository.js";
 import { APPEAL_ADDRESS } from "../../src/domain/policy-text.js";
 import { redactFinding, redactPersonalDetails } from "../../src/domain/redaction.js";
 import { validateBlocks, validateView } from "../../src/sandbox/slack/block-kit.js";
-import { crossSiteRefusal } from "../../src/sandbox/ui-routes.js";
+import { formBodyRefusal } from "../../src/sandbox/ui-routes.js";
 import { approvalCard } from "../../src/slack/blocks/approval-card.js";
 import { parseCaseFilter } from "../../src/slack/blocks/help.js";
 import { fullReplyModal } from "../../src/slack/blocks/modals.js";
@@ -175,21 +175,14 @@ describe("cards within Slack's limits", () => {
   });
 });
 
-describe("crossSiteRefusal", () => {
+describe("formBodyRefusal", () => {
   const req = (headers: Record<string, string>, method = "POST") =>
     ({ method, headers: { host: "localhost:3500", ...headers } }) as unknown as http.IncomingMessage;
-  it("refuses other origins and form-sendable bodies, takes same-machine JSON", () => {
-    expect(crossSiteRefusal(req({ "content-type": "application/json" }))).toBeUndefined();
-    expect(
-      crossSiteRefusal(req({ "content-type": "application/json", origin: "http://localhost:3500" })),
-    ).toBeUndefined();
-    expect(crossSiteRefusal(req({ "content-type": "application/json", origin: "http://evil.example" }))).toMatch(
-      /other sites/,
-    );
+  it("refuses bodies a cross-site form can send, takes JSON", () => {
+    expect(formBodyRefusal(req({ "content-type": "application/json" }))).toBeUndefined();
+    expect(formBodyRefusal(req({ "content-type": "application/json; charset=utf-8" }))).toBeUndefined();
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"])
-      expect(crossSiteRefusal(req({ "content-type": type }))).toMatch(/application\/json only/);
-    expect(crossSiteRefusal(req({ "sec-fetch-site": "cross-site", "content-type": "application/json" }))).toMatch(
-      /other sites/,
-    );
+      expect(formBodyRefusal(req({ "content-type": type }))).toMatch(/application\/json only/);
+    expect(formBodyRefusal(req({}, "GET"))).toBeUndefined();
   });
 });
