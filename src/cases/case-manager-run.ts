@@ -4,10 +4,12 @@
 import { randomUUID } from "node:crypto";
 import { type CaseManagerTask, createCaseManagerAgent } from "../agents/case-manager/agent.js";
 import type { AgentDeps } from "../agents/deps.js";
+import { isToolFailure } from "../agents/logged-tool.js";
 import { type AgentTurn, runAgentTurn } from "../agents/run-agent.js";
 import { createApproval } from "../data/approval-repository.js";
 import { recordEvent } from "../data/audit-log.js";
 import { type CaseRecord, findCase, findCaseUpdatedSince, findOpenCase } from "../data/case-repository.js";
+import { isDatabaseError } from "../data/pg-pool.js";
 import { caseJobs } from "../queue/queues.js";
 
 export interface CaseManagerResult {
@@ -56,7 +58,8 @@ export function createCaseManagerRunner(deps: AgentDeps) {
       });
     } catch (error) {
       const { model } = caseManager;
-      if (model.isRules) throw error;
+      // A tool or the database failed, not the model: the step ends here and its job is retried, as on the rules model.
+      if (model.isRules || isToolFailure(error) || isDatabaseError(error)) throw error;
       // The model failed or timed out: the rules model takes the step over, and the trail says so.
       await recordEvent(deps.prisma, {
         actor: "agent:case_manager",

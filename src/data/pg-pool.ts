@@ -88,6 +88,19 @@ const UNREACHABLE_WORDS =
   /Connection terminated|connection (was )?closed|timeout exceeded when trying to connect|DatabaseNotReachable|ConnectionClosed|Can't reach database/i;
 
 /** True when `error` means the database could not be reached or went away (rather than refusing a query). */
+/**
+ * Whether `error`, or an error it wraps, came from the database: an unreachable server or a statement it
+ * refused (a constraint, a trigger, a serialization failure), through pg or Prisma.
+ */
+export function isDatabaseError(error: unknown): boolean {
+  if (isDatabaseUnreachable(error)) return true;
+  for (let e = error, depth = 0; e instanceof Error && depth < 6; depth++) {
+    if (e instanceof pg.DatabaseError || e.name === "PrismaClientKnownRequestError") return true;
+    e = e.cause;
+  }
+  return false;
+}
+
 export function isDatabaseUnreachable(error: unknown): boolean {
   for (
     let e = error as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown } | undefined, depth = 0;

@@ -96,6 +96,52 @@ describe("a state-changing tool that fails ends the agent's run", () => {
   });
 });
 
+describe("a state-changing tool that fails, with a model configured", () => {
+  it("ends the run there too: the rules model does not take the step over, and the reply is read again later", async () => {
+    const stub = await startOpenAIStub();
+    try {
+      stub.script("Pool Patrol's Case Manager", followsPolicy(caseManagerRules));
+      const withModel = createCaseWorkflow(
+        await buildAppDeps(
+          db,
+          parseSettings({
+            OPENAI_API_KEY: "sk-test",
+            OPENAI_BASE_URL: stub.baseUrl,
+            POOLPATROL_MODEL_OUTREACH: "rules",
+            POOLPATROL_MODEL_LOCATION: "rules",
+            POOLPATROL_MODEL_SHIFT: "rules",
+          }),
+        ),
+      );
+      const c = await caseWithFixedRecord("VP-117", "EMP-1076");
+      await failNextWrite(db.prisma, {
+        name: "classification_with_model",
+        table: "messages",
+        column: "bucket",
+        when: `NEW.thread_id = '${c.thread.thread_id}'`,
+      });
+      const angry = "This is unfair and I want to speak to a manager.";
+      await expect(
+        withModel.receiveReply({ threadId: c.thread.thread_id, from: c.rider, body: angry }),
+      ).rejects.toThrow(/classify_reply failed/);
+      expect(await faultFired(db.prisma, "classification_with_model")).toBe(true);
+      expect(
+        await db.prisma.auditEvent.count({ where: { action: "agent.fallback_to_rules", subjectId: c.caseId } }),
+      ).toBe(0);
+      expect((await c.record()).status).toBe("pending_reply");
+      expect(await c.reAuditRuns()).toBe(0);
+      const [reply] = await c.replies();
+      expect(reply).toMatchObject({ bucket: null, readAt: null });
+
+      const again = await withModel.resumeUnreadReply(reply!.id);
+      expect(again).toMatchObject({ handled: true, status: "hitl_review" });
+      expect((await c.replies()).map((m) => m.bucket)).toEqual(["escalation"]);
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
 /** The next status change of the case fails once (the database drops out as the Case Manager decides). */
 const failNextStatusChange = (name: string, caseId: string) =>
   failNextInsert(db.prisma, {
