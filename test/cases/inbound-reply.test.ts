@@ -645,6 +645,41 @@ describe("attachments", () => {
   });
 });
 
+describe("a reply in a language the embedded reader cannot read", () => {
+  it("goes to a person unread, with its language on the card and a draft that only says a person will read it", async () => {
+    // A Korean confirmation, written for this test, above the review email quoted by a Korean mail client.
+    const korean = [
+      "네, 주소와 근무 시간 모두 맞습니다. 감사합니다.",
+      "",
+      "2026년 11월 23일 (월) 오전 9:14, Pool Patrol <pool-patrol@northwind.example>님이 작성:",
+      "If you think this is wrong, reply to dispute it; your membership may be cancelled.",
+    ].join("\n");
+    const { thread, reply } = await replyWithoutMessageId("VP-117", "EMP-1076", korean);
+    const sentBefore = stub.sent.length;
+    expect((await postWebhook(webhook, receivedEvent(reply))).status).toBe(200);
+    await bot.idle();
+
+    const record = await db.prisma.case.findUniqueOrThrow({ where: { id: thread.case_id } });
+    expect(record.status).toBe("hitl_review");
+    const message = await db.prisma.message.findFirstOrThrow({
+      where: { threadId: thread.thread_id, direction: "inbound" },
+    });
+    expect(message.replyText).toBe("네, 주소와 근무 시간 모두 맞습니다. 감사합니다.");
+    // Nothing is sent in answer: the drafted answer waits for a person and guesses nothing of what the rider said.
+    expect(stub.sent.length).toBe(sentBefore);
+    const approval = await db.prisma.approvalRequest.findFirstOrThrow({
+      where: { caseId: thread.case_id, kind: "escalation_reply" },
+    });
+    const draft = (approval.payload as { body: string }).body;
+    expect(draft).toContain("will read it and write back to you");
+    expect(draft).not.toMatch(/frustration|appeal/i);
+    const card = slack
+      .thread("C0AUDIT", record.slackTs!)
+      .find((m) => String(JSON.stringify(m.blocks)).includes("Reply to review"));
+    expect(JSON.stringify(card?.blocks)).toContain("🌐 Reply in Korean: a person should read it");
+  });
+});
+
 describe("automatic mail and delivery events", () => {
   it("records an out-of-office on the thread, never classifies it, and moves the deadline to its return date + 2 days", async () => {
     // A case of its own, opened now (other tests' ticks time out the seeded ones): a VP-105 rider moved far away.

@@ -118,6 +118,8 @@ export function createOutreachTools(deps: AgentDeps) {
               confidence: result.confidence,
               reasons: result.reasons,
               classifier: deps.classifier.name,
+              ...(result.language ? { language: result.language } : {}),
+              ...(result.unread ? { unread: true } : {}),
             },
           },
         });
@@ -127,6 +129,8 @@ export function createOutreachTools(deps: AgentDeps) {
           confidence: Math.round(result.confidence * 100) / 100,
           hitl_required: result.bucket === "escalation",
           reasons: result.reasons,
+          ...(result.language ? { language: result.language } : {}),
+          ...(result.unread ? { unread: true } : {}),
         };
       },
       STATE_CHANGING,
