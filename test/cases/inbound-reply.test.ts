@@ -539,6 +539,31 @@ describe("a reply whose reading stopped part-way", () => {
     expect(await classified()).toBe(1);
   }, 90_000);
 
+  it("keeps the draft that guesses nothing when the process died after classifying a reply in Korean", async () => {
+    const { reply, toRider, emailedBefore, caseStatus, classified } = await replyReadByKilledProcess({
+      vanpoolId: "VP-118",
+      employeeId: "EMP-1085",
+      svixId: "msg_killed_after_classifying_korean",
+      after: (t) => `EXISTS (SELECT 1 FROM messages WHERE thread_id = '${t.thread_id}' AND bucket IS NOT NULL)`,
+      // "You say my address changed, but I have not moved. Please check again." (written for this test)
+      text: "주소가 바뀌었다고 하셨는데, 저는 이사하지 않았습니다. 다시 확인해 주세요.",
+    });
+    expect(await caseStatus()).toBe("pending_reply");
+
+    const again = await postWebhook(webhook, receivedEvent(reply), { id: "msg_killed_after_classifying_korean" });
+    expect(again.status).toBe(200);
+    expect(await caseStatus()).toBe("hitl_review");
+    expect(toRider()).toBe(emailedBefore);
+    expect(await classified()).toBe(1);
+    const record = await db.prisma.message.findFirstOrThrow({ where: { providerMessageId: reply.id } });
+    const thread = await db.prisma.emailThread.findUniqueOrThrow({ where: { id: record.threadId } });
+    const approval = await db.prisma.approvalRequest.findFirstOrThrow({
+      where: { caseId: thread.caseId, kind: "escalation_reply" },
+    });
+    expect(approval.payload).toMatchObject({ reply_reason: "reply in Korean: a person should read it" });
+    expect((approval.payload as { body: string }).body).toContain("will read it and write back to you");
+  }, 90_000);
+
   it("keeps one draft for a person when the process died after drafting it, before the case was handed over", async () => {
     const { thread, reply, toRider, emailedBefore, caseStatus, classified } = await replyReadByKilledProcess({
       vanpoolId: "VP-116",

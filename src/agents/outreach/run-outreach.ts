@@ -3,7 +3,6 @@
 // outreach thread, and turns an interrupted draft into an approval request.
 import { randomUUID } from "node:crypto";
 import { createApproval, listApprovals } from "../../data/approval-repository.js";
-import { eventsFor } from "../../data/audit-log.js";
 import { type CaseRecord, getCase } from "../../data/case-repository.js";
 import { findMessage, findThreadForCase } from "../../data/email-repository.js";
 import { type EmployeeContact, findEmployeeByEmail, findEmployeeContacts } from "../../data/employee-repository.js";
@@ -27,6 +26,7 @@ import {
   reviewClosedEmail,
   unreadReplyDraft,
 } from "./templates.js";
+import { storedLanguage } from "./tools.js";
 
 export type OutreachPurpose = "initial" | "reply" | "confirmation" | "follow_up" | "draft_follow_up";
 
@@ -235,13 +235,10 @@ async function runOutreachTask(
 
 /**
  * What the approval card says of a reply not in English: "reply in Korean: a person should read it" when nothing could
- * read it, "reply in Korean" when a configured model did; null for English (the reply.classified event tells).
+ * read it, "reply in Korean" when a configured model did; null for English.
  */
 async function languageReason(deps: AgentDeps, caseId: string, messageId: string): Promise<string | null> {
-  const classified = (await eventsFor(deps.prisma, [caseId]))
-    .filter((event) => event.action === "reply.classified" && event.details.message_id === messageId)
-    .at(-1);
-  const language = classified?.details.language;
-  if (typeof language !== "string") return null;
-  return classified!.details.unread ? unreadReason(language) : `reply in ${language}`;
+  const { language, unread } = await storedLanguage(deps, caseId, messageId);
+  if (!language) return null;
+  return unread ? unreadReason(language) : `reply in ${language}`;
 }
