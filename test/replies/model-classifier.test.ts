@@ -212,4 +212,30 @@ describe("a rider's reply on a deployment with a model", () => {
     // Answered as a confirmation: no reply held for a person's approval.
     expect(await db.prisma.approvalRequest.count({ where: { caseId: record.id, kind: "escalation_reply" } })).toBe(0);
   });
+
+  it("in Russian is read by the model, and the Outreach Agent's model is told its language to answer in", async () => {
+    stub.script("Pool Patrol's Outreach Agent", followsPolicy(outreachRules));
+    stub.script(PROMPT, modelAnswers({ bucket: "question", confidence: 0.9, reason: "Asks whether PTO counts." }));
+    const record = await db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-113", status: "pending_reply" } });
+    const thread = await db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
+    const [flagged] = (record.meta as { flagged: string[] }).flagged;
+    const rider = await db.prisma.employee.findUniqueOrThrow({ where: { id: flagged } });
+
+    const body = "Скажите, пожалуйста, учитывается ли оплачиваемый отпуск в эти 80%?";
+    await createCaseWorkflow(deps).receiveReply({ threadId: thread.id, from: rider.email, body });
+
+    const classified = await db.prisma.auditEvent.findFirstOrThrow({
+      where: { action: "reply.classified", subjectId: record.id },
+      orderBy: { id: "desc" },
+    });
+    expect(classified.details).toMatchObject({ bucket: "question", language: "Russian" });
+    expect(classified.details).not.toHaveProperty("unread");
+    const outreach = stub.requests.filter((r) =>
+      textOf(r.messages.find((m) => m.role === "system")?.content).includes("Pool Patrol's Outreach Agent"),
+    );
+    const told = outreach.at(-1)!;
+    expect(textOf(told.messages[0]!.content)).toContain("write any answer or draft in that language");
+    const toolResult = told.messages.find((m) => m.role === "tool" && textOf(m.content).includes('"language"'));
+    expect(textOf(toolResult?.content)).toContain('"language":"Russian"');
+  });
 });
