@@ -45,8 +45,19 @@ const SIGNATURE_LINE = /^(?!.*[?!])(?!.*\.\s+\p{L}{2,}).{1,60}$/u;
 const nameOf = (line: string) => line.split(/\s+[|–—-]\s+|,\s*/)[0]!.trim();
 const MAX_SIGNATURE_LINES = 5;
 
+/**
+ * A signature or device footer a mail client flattened onto the reply's line, set off by two spaces or more:
+ * "Acknowledged.  -- J. Whitfield", "Acknowledged.  Get Outlook for Android". "--" counts only before a capital.
+ */
+const INLINE_SIGNATURE = /[ \t]{2,}--[ \t]+(?=\p{Lu})/gu;
+const INLINE_FOOTER = /[ \t]{2,}(?=(?:sent from my|get outlook for|enviado desde mi)\s)/giu;
+
 export function extractReplyText(body: string): ReplyText {
-  const lines = body.replace(/\r\n?/g, "\n").split("\n");
+  const lines = body
+    .replace(/\r\n?/g, "\n")
+    .replace(INLINE_SIGNATURE, "\n--\n")
+    .replace(INLINE_FOOTER, "\n")
+    .split("\n");
   const quoteStart = findQuoteStart(lines);
   const own = lines.slice(0, quoteStart);
   const quoted = lines.slice(quoteStart);

@@ -112,6 +112,15 @@ describe("extractReplyText", () => {
       });
   });
 
+  it("takes a signature or phone footer flattened onto the reply's line out of it, but not a dash in a sentence", () => {
+    expect(extractReplyText("Acknowledged.  -- J. Whitfield Facilities, Fremont Assembly")).toMatchObject({
+      reply: "Acknowledged.",
+      signature: "--\nJ. Whitfield Facilities, Fremont Assembly",
+    });
+    expect(extractReplyText("Acknowledged.  Get Outlook for Android").reply).toBe("Acknowledged.");
+    expect(extractReplyText("I moved -- to Tracy, as of May 1.").reply).toBe("I moved -- to Tracy, as of May 1.");
+  });
+
   it("strips history under another client's header or one in the rider's language", () => {
     for (const header of [
       "Pool Patrol wrote on 11/23/2026:",
