@@ -171,7 +171,7 @@ export function createDecisions(
         return { approval: { ...current, applied_at: now, result_note: note }, note };
       }
       const request = current.payload as { tool: string } & Record<string, unknown>;
-      const { tool, reply_message_id: _r, reply_body: _b, reply_attachments: _a, ...args } = request;
+      const { tool, reply_message_id: _r, reply_body: _b, reply_attachments: _a, reply_reason: _w, ...args } = request;
       const record = await getCase(deps.prisma, current.case_id);
       const removing =
         current.kind === "cancellation" && current.status === "approved"

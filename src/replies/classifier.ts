@@ -7,6 +7,7 @@ import path from "node:path";
 import { PROJECT_ROOT } from "../config/settings.js";
 import type { ReplyBucket } from "../domain/case-lifecycle.js";
 import { type LabelledReply, readReplySet, replySets } from "./reply-corpus.js";
+import { readLanguage } from "./reply-language.js";
 import { BUCKETS, DEFAULT_MODEL_TUNING, type ModelTuning, trainReplyModel } from "./reply-model.js";
 import { replyReader, ruleSignals } from "./reply-rules.js";
 import { embeddingsOf } from "./sentence-encoder.js";
@@ -18,6 +19,13 @@ export interface Classification {
   reasons: string[];
   /** True when a pattern that never misfires decided the escalation: no other reading overrides it. */
   definite?: boolean;
+  /** The reply's language in words ("Korean") when it is not English (reply-language.ts). */
+  language?: string;
+  /**
+   * True when nothing read what the reply means: a language the embedded reader cannot read and no model that did.
+   * It goes to a person, and the answer drafted for them says a person reads it rather than guessing its meaning.
+   */
+  unread?: boolean;
 }
 
 export interface ReplyClassifier {
@@ -90,7 +98,7 @@ export function classifierWithout(file: string | undefined): ReplyClassifier {
   );
 }
 
-type BucketModel = (body: string) => Promise<{ probabilities: number[]; signals: string[] }>;
+type BucketModel = (body: string) => Promise<{ probabilities: number[]; signals: string[]; text: string }>;
 
 /** The model and the patterns' signals: each bucket's probability for a reply, in BUCKETS order. */
 export async function bucketModelFrom(
@@ -113,7 +121,7 @@ export async function bucketModelFrom(
     const reading = read(body);
     const signals = ruleSignals(reading);
     const [meaning] = await embeddingsOf([reading.text]);
-    return { probabilities: model.probabilities(reading.normalised, signals, meaning!), signals };
+    return { probabilities: model.probabilities(reading.normalised, signals, meaning!), signals, text: reading.text };
   };
 }
 
@@ -130,7 +138,7 @@ export function classifierFrom(
         model = undefined;
         throw error;
       });
-      const { probabilities, signals } = await (await model)(body);
+      const { probabilities, signals, text } = await (await model)(body);
       const escalation = probabilities[BUCKETS.indexOf("escalation")]!;
       const why = `model: ${BUCKETS.map((bucket, i) => `${bucket} ${probabilities[i]!.toFixed(2)}`).join(", ")}`;
       const patterns = signals.map((signal) => signal.replace(/^rule:/, "")).filter((name) => NEVER_MISFIRE.has(name));
@@ -140,6 +148,16 @@ export function classifierFrom(
           confidence: Math.max(escalation, 0.9),
           reasons: [...patterns, why],
           definite: true,
+        };
+      // Language first (docs/reply-buckets.md): the encoder reads English only, so any other reading is a guess.
+      const language = readLanguage(text);
+      if (!language.english)
+        return {
+          bucket: "escalation",
+          confidence: 0,
+          reasons: [unreadReason(language.name!), why],
+          language: language.name,
+          unread: true,
         };
       if (escalation >= tuning.escalationThreshold)
         return {
@@ -161,4 +179,9 @@ export function classifierFrom(
       return { bucket: best, confidence, reasons: [why] };
     },
   };
+}
+
+/** Why a reply in a language the embedded reader cannot read goes to a person, as the card shows it. */
+export function unreadReason(language: string): string {
+  return `reply in ${language}: a person should read it`;
 }

@@ -13,6 +13,13 @@ const QUOTE_OPENERS = [
   /^\s*_{10,}\s*$/,
   /^\s*(on|el|le)\s.*\b(wrote|escribió|a écrit)\s*:\s*$/i,
 ];
+/**
+ * Any other client's header line: a "wrote" word (English, Spanish, Portuguese, French, German, Russian, Chinese,
+ * Korean) with an address or a date on the line, ending in a colon: "Pool Patrol wrote on 11/23/2026:",
+ * "2026년 11월 23일 (월) 오전 9:14, Pool Patrol <…>님이 작성:". The address or digit keeps "As I wrote:" the rider's.
+ */
+const WROTE_HEADER =
+  /^(?=.*(?:@|\d)).{0,160}(?:\b(?:wrote|escribió|escreveu|a écrit|schrieb|написала?)\b|写道|님이 작성).{0,40}[:：]\s*$/iu;
 /** "On Mon, Nov 23, 2026 at 9:14 AM Pool Patrol <" wrapped by the mail client onto the next lines. */
 const WRAPPED_ON_LINE = /^\s*(on|el|le)\s.{0,200}$/i;
 const WRAPPED_WROTE = /\b(wrote|escribió|a écrit)\s*:\s*$/i;
@@ -32,11 +39,25 @@ const VALEDICTION =
 const NAME_LINE = /^\p{Lu}[\p{L}.'-]*(?:\s+\p{L}[\p{L}.'-]*){0,3}$/u;
 /** A name alone, every word capitalised: "Keith Romero", "A. Haddad", "Mateo". */
 const CAPITALISED_NAME = /^\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,3}$/u;
-const SIGNATURE_LINE = /^[^?.!]{1,50}$/;
+/** A short line that is no sentence: a title, a team, a phone, an address ("dana.whitaker@…" and "D." keep their dots). */
+const SIGNATURE_LINE = /^(?!.*[?!])(?!.*\.\s+\p{L}{2,}).{1,60}$/u;
+/** "Dana Whitaker | Escalations Coordinator", "Sam Lee, Planner": the name is the part before the bar or comma. */
+const nameOf = (line: string) => line.split(/\s+[|–—-]\s+|,\s*/)[0]!.trim();
 const MAX_SIGNATURE_LINES = 5;
 
+/**
+ * A signature or device footer a mail client flattened onto the reply's line, set off by two spaces or more:
+ * "Acknowledged.  -- J. Whitfield", "Acknowledged.  Get Outlook for Android". "--" counts only before a capital.
+ */
+const INLINE_SIGNATURE = /[ \t]{2,}--[ \t]+(?=\p{Lu})/gu;
+const INLINE_FOOTER = /[ \t]{2,}(?=(?:sent from my|get outlook for|enviado desde mi)\s)/giu;
+
 export function extractReplyText(body: string): ReplyText {
-  const lines = body.replace(/\r\n?/g, "\n").split("\n");
+  const lines = body
+    .replace(/\r\n?/g, "\n")
+    .replace(INLINE_SIGNATURE, "\n--\n")
+    .replace(INLINE_FOOTER, "\n")
+    .split("\n");
   const quoteStart = findQuoteStart(lines);
   const own = lines.slice(0, quoteStart);
   const quoted = lines.slice(quoteStart);
@@ -54,7 +75,7 @@ export function extractReplyText(body: string): ReplyText {
 function findQuoteStart(lines: string[]): number {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (QUOTE_OPENERS.some((pattern) => pattern.test(line))) return i;
+    if (QUOTE_OPENERS.some((pattern) => pattern.test(line)) || WROTE_HEADER.test(line)) return i;
     if (WRAPPED_ON_LINE.test(line) && lines.slice(i + 1, i + 3).some((next) => WRAPPED_WROTE.test(next))) return i;
     if (FROM_LINE.test(line) && lines.slice(i + 1, i + 5).some((next) => HEADER_LINE.test(next))) return i;
   }
@@ -73,22 +94,28 @@ function findSignatureStart(lines: string[]): number {
     const after = lines.slice(i + 1, last + 1).filter((line) => line.trim());
     const hasWordsBefore = lastContentLine(lines, i) >= 0;
     const [name, ...rest] = after.map((line) => line.trim());
-    if (hasWordsBefore && name && NAME_LINE.test(name) && rest.every((line) => SIGNATURE_LINE.test(line))) return i;
+    if (hasWordsBefore && name && NAME_LINE.test(nameOf(name)) && rest.every((line) => SIGNATURE_LINE.test(line)))
+      return i;
   }
   return unsignedNameBlock(lines, last) ?? end;
 }
 
 /**
- * A name with no sign-off above it, set apart by a blank line at the end ("Swing shift is correct.\n\nKeith Romero\n
- * IBEW Local 332 Steward"): a signature when its first line is a name in capitals and the rest are short.
+ * A name with no sign-off above it at the end, set apart by a blank line or, with a title under it, by a finished
+ * sentence ("Swing shift is correct.\n\nKeith Romero\nIBEW Local 332 Steward"): a signature when its first line is a
+ * name in capitals (alone or before a title: "Dana Whitaker | Escalations Coordinator") and the rest are short.
  */
 function unsignedNameBlock(lines: string[], last: number): number | undefined {
   for (let i = Math.max(1, last - MAX_SIGNATURE_LINES + 1); i <= last; i++) {
-    if (lines[i - 1]!.trim() || lastContentLine(lines, i - 1) < 0) continue;
+    const above = lines[i - 1]!.trim();
+    if ((above && !/[.!?]$/.test(above)) || lastContentLine(lines, i) < 0) continue;
     const [name, ...rest] = lines.slice(i, last + 1).map((line) => line.trim());
+    // Under a sentence with no blank line, only a full name with a title under it: "Same." is the rider's word.
+    const setApart = !above || (rest.length > 0 && /\s/.test(nameOf(name ?? "")));
     if (
       name &&
-      CAPITALISED_NAME.test(name) &&
+      setApart &&
+      CAPITALISED_NAME.test(nameOf(name)) &&
       !VALEDICTION.test(name) &&
       rest.every((line) => SIGNATURE_LINE.test(line))
     )

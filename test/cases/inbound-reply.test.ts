@@ -539,6 +539,31 @@ describe("a reply whose reading stopped part-way", () => {
     expect(await classified()).toBe(1);
   }, 90_000);
 
+  it("keeps the draft that guesses nothing when the process died after classifying a reply in Korean", async () => {
+    const { reply, toRider, emailedBefore, caseStatus, classified } = await replyReadByKilledProcess({
+      vanpoolId: "VP-118",
+      employeeId: "EMP-1085",
+      svixId: "msg_killed_after_classifying_korean",
+      after: (t) => `EXISTS (SELECT 1 FROM messages WHERE thread_id = '${t.thread_id}' AND bucket IS NOT NULL)`,
+      // "You say my address changed, but I have not moved. Please check again." (written for this test)
+      text: "주소가 바뀌었다고 하셨는데, 저는 이사하지 않았습니다. 다시 확인해 주세요.",
+    });
+    expect(await caseStatus()).toBe("pending_reply");
+
+    const again = await postWebhook(webhook, receivedEvent(reply), { id: "msg_killed_after_classifying_korean" });
+    expect(again.status).toBe(200);
+    expect(await caseStatus()).toBe("hitl_review");
+    expect(toRider()).toBe(emailedBefore);
+    expect(await classified()).toBe(1);
+    const record = await db.prisma.message.findFirstOrThrow({ where: { providerMessageId: reply.id } });
+    const thread = await db.prisma.emailThread.findUniqueOrThrow({ where: { id: record.threadId } });
+    const approval = await db.prisma.approvalRequest.findFirstOrThrow({
+      where: { caseId: thread.caseId, kind: "escalation_reply" },
+    });
+    expect(approval.payload).toMatchObject({ reply_reason: "reply in Korean: a person should read it" });
+    expect((approval.payload as { body: string }).body).toContain("will read it and write back to you");
+  }, 90_000);
+
   it("keeps one draft for a person when the process died after drafting it, before the case was handed over", async () => {
     const { thread, reply, toRider, emailedBefore, caseStatus, classified } = await replyReadByKilledProcess({
       vanpoolId: "VP-116",
@@ -642,6 +667,41 @@ describe("attachments", () => {
       .thread("C0AUDIT", record.slackTs!)
       .find((m) => String(JSON.stringify(m.blocks)).includes("Reply to review"));
     expect(JSON.stringify(card?.blocks)).toContain("📎 Attached: schedule.png (image/png, 20 KB)");
+  });
+});
+
+describe("a reply in a language the embedded reader cannot read", () => {
+  it("goes to a person unread, with its language on the card and a draft that only says a person will read it", async () => {
+    // A Korean confirmation, written for this test, above the review email quoted by a Korean mail client.
+    const korean = [
+      "네, 주소와 근무 시간 모두 맞습니다. 감사합니다.",
+      "",
+      "2026년 11월 23일 (월) 오전 9:14, Pool Patrol <pool-patrol@northwind.example>님이 작성:",
+      "If you think this is wrong, reply to dispute it; your membership may be cancelled.",
+    ].join("\n");
+    const { thread, reply } = await replyWithoutMessageId("VP-117", "EMP-1076", korean);
+    const sentBefore = stub.sent.length;
+    expect((await postWebhook(webhook, receivedEvent(reply))).status).toBe(200);
+    await bot.idle();
+
+    const record = await db.prisma.case.findUniqueOrThrow({ where: { id: thread.case_id } });
+    expect(record.status).toBe("hitl_review");
+    const message = await db.prisma.message.findFirstOrThrow({
+      where: { threadId: thread.thread_id, direction: "inbound" },
+    });
+    expect(message.replyText).toBe("네, 주소와 근무 시간 모두 맞습니다. 감사합니다.");
+    // Nothing is sent in answer: the drafted answer waits for a person and guesses nothing of what the rider said.
+    expect(stub.sent.length).toBe(sentBefore);
+    const approval = await db.prisma.approvalRequest.findFirstOrThrow({
+      where: { caseId: thread.case_id, kind: "escalation_reply" },
+    });
+    const draft = (approval.payload as { body: string }).body;
+    expect(draft).toContain("will read it and write back to you");
+    expect(draft).not.toMatch(/frustration|appeal/i);
+    const card = slack
+      .thread("C0AUDIT", record.slackTs!)
+      .find((m) => String(JSON.stringify(m.blocks)).includes("Reply to review"));
+    expect(JSON.stringify(card?.blocks)).toContain("🌐 Reply in Korean: a person should read it");
   });
 });
 

@@ -81,6 +81,57 @@ describe("reply classifier", () => {
     expect(await bucketOf(body)).toBe("acknowledgment");
   });
 
+  // Issue 29: replies the encoder (English only) used to guess at. Written for these tests, in each language.
+  it.each([
+    ["Chinese", "我觉得这里可能有误会。我一直上早班，从来没有上过夜班，请再核对一下。"],
+    ["Tagalog", "Hindi po tama iyan. Nasa day shift po ako, hindi sa gabi. Pakitingnan po ulit."],
+  ])("never answers a dispute in %s itself: a person reads it", async (language, body) => {
+    const result = await classifier.classify(body);
+    expect(result.bucket).toBe("escalation");
+    expect(result.reasons[0]).toBe(`reply in ${language}: a person should read it`);
+  });
+
+  it.each([
+    ["Korean", "a confirmation", "네, 주소와 근무 시간 모두 맞습니다. 감사합니다."],
+    ["Russian", "a question", "Скажите, пожалуйста, учитывается ли оплачиваемый отпуск в эти 80%?"],
+    [
+      "Portuguese",
+      "a dated update",
+      "Mudei para o turno da noite a partir de 3 de março. Meu supervisor já atualizou.",
+    ],
+  ])("sends %s %s to a person with its language named, unread rather than guessed", async (language, _kind, body) => {
+    const result = await classifier.classify(body);
+    expect(result).toMatchObject({ bucket: "escalation", language, unread: true });
+    expect(result.reasons[0]).toBe(`reply in ${language}: a person should read it`);
+  });
+
+  it("reads a confirmation whose signature gives a job title as the confirmation", async () => {
+    for (const body of [
+      "Yes, that's all correct. Thanks!\n\nDana Whitaker\nEscalations Coordinator\nFremont Assembly",
+      "Confirmed, nothing has changed.\n\nBest regards,\nPriya Nair\nEscalations Coordinator, Customer Support",
+    ])
+      expect(await classifier.classify(body), body).toMatchObject({ bucket: "acknowledgment" });
+  });
+
+  it("does not let the review email quoted below a reply decide its bucket", async () => {
+    const review = [
+      "Hi Dana,",
+      "Our records show your home is about 72 miles from the pickup point, which is outside the program's limit.",
+      "If you think this is wrong, reply to dispute it. If nothing changes, your eligibility ends and your membership",
+      "may be cancelled.",
+    ];
+    for (const [reply, bucket] of [
+      ["Yes, that's still my address. Thanks for checking.", "acknowledgment"],
+      ["How long do I have to answer this?", "question"],
+    ] as const) {
+      const quoted = `${reply}\n\nOn Mon, Nov 23, 2026 at 9:14 AM Pool Patrol <pool-patrol@northwind.example> wrote:\n${review.map((l) => `> ${l}`).join("\n")}`;
+      const outlook = `${reply}\n\nFrom: Pool Patrol <pool-patrol@northwind.example>\nSent: Monday, November 23, 2026 9:14 AM\nTo: Dana Whitaker\nSubject: Your address on file for VP-103\n\n${review.join("\n")}`;
+      const otherClient = `${reply}\n\nPool Patrol wrote on 11/23/2026:\n${review.join("\n")}`;
+      for (const body of [quoted, outlook, otherClient])
+        expect(await classifier.classify(body), body).toMatchObject({ bucket });
+    }
+  });
+
   it("reads a denied problem or change as a confirmation, and a denied move against the findings as a dispute", async () => {
     for (const body of [
       "No worries, what you have is current.",
@@ -231,15 +282,20 @@ describe("reply classifier", () => {
         .map(
           (line) => JSON.parse(line) as { inputs: { body: string; subject?: string }; expected: { bucket: string } },
         );
-      const results = await Promise.all(
+      const classified = await Promise.all(
         rows.map(async (row) => ({
           expected: row.expected.bucket,
-          actual: (await classifier.classify(row.inputs.body, row.inputs.subject)).bucket,
+          result: await classifier.classify(row.inputs.body, row.inputs.subject),
         })),
       );
-      const correct = results.filter((r) => r.expected === r.actual).length;
+      // A reply in a language the reader cannot read goes to a person with the language named: handled, not scored.
+      const unread = classified.filter((r) => r.result.unread);
+      expect(unread.filter((r) => r.result.bucket !== "escalation" || !r.result.language)).toEqual([]);
+      const results = classified.map((r) => ({ expected: r.expected, actual: r.result.bucket }));
+      const read = classified.filter((r) => !r.result.unread);
+      const correct = read.filter((r) => r.expected === r.result.bucket).length;
       const escalations = results.filter((r) => r.expected === "escalation");
-      expect(correct / results.length).toBeGreaterThanOrEqual(bar(file));
+      expect(correct / read.length).toBeGreaterThanOrEqual(bar(file));
       expect(escalations.filter((r) => r.actual !== "escalation")).toEqual([]);
     });
   }

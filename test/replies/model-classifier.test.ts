@@ -109,6 +109,34 @@ describe("reply classifier on a chat model", () => {
     expect(result.reasons.join(" ")).toMatch(/low confidence counts as escalation/);
   });
 
+  // Issue 29: replies in languages the embedded reader cannot read, written for these tests.
+  const OTHER_LANGUAGES = [
+    ["Korean", "acknowledgment", "네, 주소와 근무 시간 모두 맞습니다. 감사합니다."],
+    ["Russian", "question", "Скажите, пожалуйста, учитывается ли оплачиваемый отпуск в эти 80%?"],
+    ["Portuguese", "update", "Mudei para o turno da noite a partir de 3 de março. Meu supervisor já atualizou."],
+  ] as const;
+  it.each(OTHER_LANGUAGES)("lets the model read a reply in %s as the %s it is", async (language, bucket, body) => {
+    expect(await embedded.classify(body)).toMatchObject({ bucket: "escalation", language, unread: true });
+    stub.script(PROMPT, modelAnswers({ bucket, confidence: 0.9, reason: "Read in its own language." }));
+    const result = await classifier().classify(body);
+    expect(result).toMatchObject({ bucket, confidence: 0.9, language });
+    expect(result.unread).toBeUndefined();
+    expect(textOf(classifierCalls()[0]!.messages.at(-1)!.content)).toContain(body);
+  });
+
+  it.each([
+    ["fails", { httpStatus: 500 } as StubAnswer],
+    ["is unsure", { content: JSON.stringify({ bucket: "acknowledgment", confidence: 0.4, reason: "Maybe." }) }],
+  ])(
+    "sends a reply in another language to a person, unread and its language named, when the model %s",
+    async (_, answer) => {
+      stub.script(PROMPT, () => answer);
+      const result = await classifier().classify(OTHER_LANGUAGES[0][2]);
+      expect(result).toMatchObject({ bucket: "escalation", language: "Korean", unread: true });
+      expect(result.reasons.join(" ")).toContain("reply in Korean: a person should read it");
+    },
+  );
+
   const unreadable: [string, StubAnswer, RegExp][] = [
     ["answers 500", { httpStatus: 500 }, /could not be read/],
     ["answers garbage", { content: "acknowledgment, I think!! {not json" }, /could not be read/],
@@ -183,5 +211,31 @@ describe("a rider's reply on a deployment with a model", () => {
     expect(classifierCalls()).toHaveLength(1);
     // Answered as a confirmation: no reply held for a person's approval.
     expect(await db.prisma.approvalRequest.count({ where: { caseId: record.id, kind: "escalation_reply" } })).toBe(0);
+  });
+
+  it("in Russian is read by the model, and the Outreach Agent's model is told its language to answer in", async () => {
+    stub.script("Pool Patrol's Outreach Agent", followsPolicy(outreachRules));
+    stub.script(PROMPT, modelAnswers({ bucket: "question", confidence: 0.9, reason: "Asks whether PTO counts." }));
+    const record = await db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-113", status: "pending_reply" } });
+    const thread = await db.prisma.emailThread.findUniqueOrThrow({ where: { caseId: record.id } });
+    const [flagged] = (record.meta as { flagged: string[] }).flagged;
+    const rider = await db.prisma.employee.findUniqueOrThrow({ where: { id: flagged } });
+
+    const body = "Скажите, пожалуйста, учитывается ли оплачиваемый отпуск в эти 80%?";
+    await createCaseWorkflow(deps).receiveReply({ threadId: thread.id, from: rider.email, body });
+
+    const classified = await db.prisma.auditEvent.findFirstOrThrow({
+      where: { action: "reply.classified", subjectId: record.id },
+      orderBy: { id: "desc" },
+    });
+    expect(classified.details).toMatchObject({ bucket: "question", language: "Russian" });
+    expect(classified.details).not.toHaveProperty("unread");
+    const outreach = stub.requests.filter((r) =>
+      textOf(r.messages.find((m) => m.role === "system")?.content).includes("Pool Patrol's Outreach Agent"),
+    );
+    const told = outreach.at(-1)!;
+    expect(textOf(told.messages[0]!.content)).toContain("write any answer or draft in that language");
+    const toolResult = told.messages.find((m) => m.role === "tool" && textOf(m.content).includes('"language"'));
+    expect(textOf(toolResult?.content)).toContain('"language":"Russian"');
   });
 });

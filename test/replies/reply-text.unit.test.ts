@@ -91,6 +91,54 @@ describe("extractReplyText", () => {
     expect(extractReplyText("Mateo").reply).toBe("Mateo");
   });
 
+  it("takes a name with a job title for a signature, with the title on its line, after a bar, or with an address", () => {
+    for (const [body, signature] of <[string, string][]>[
+      [
+        "Confirmed, address and shift are right.\nDana Whitaker\nEscalations Coordinator",
+        "Dana Whitaker\nEscalations Coordinator",
+      ],
+      [
+        "All correct on my end.\n\nDana Whitaker | Escalations Coordinator | Customer Care\nM: 408-555-0133",
+        "Dana Whitaker | Escalations Coordinator | Customer Care\nM: 408-555-0133",
+      ],
+      [
+        "Yes this is accurate.\n\nRegards,\nD. Whitaker\nSenior Escalations Coordinator\ndana.whitaker@northwind.example",
+        "Regards,\nD. Whitaker\nSenior Escalations Coordinator\ndana.whitaker@northwind.example",
+      ],
+    ])
+      expect(extractReplyText(body), body).toMatchObject({
+        reply: body.slice(0, body.indexOf(signature)).trim(),
+        signature,
+      });
+  });
+
+  it("takes a signature or phone footer flattened onto the reply's line out of it, but not a dash in a sentence", () => {
+    expect(extractReplyText("Acknowledged.  -- J. Whitfield Facilities, Fremont Assembly")).toMatchObject({
+      reply: "Acknowledged.",
+      signature: "--\nJ. Whitfield Facilities, Fremont Assembly",
+    });
+    expect(extractReplyText("Acknowledged.  Get Outlook for Android").reply).toBe("Acknowledged.");
+    expect(extractReplyText("I moved -- to Tracy, as of May 1.").reply).toBe("I moved -- to Tracy, as of May 1.");
+  });
+
+  it("strips history under another client's header or one in the rider's language", () => {
+    for (const header of [
+      "Pool Patrol wrote on 11/23/2026:",
+      "2026년 11월 23일 (월) 오전 9:14, Pool Patrol <pool-patrol@northwind.example>님이 작성:",
+      "在 2026年11月23日 09:14，Pool Patrol <pool-patrol@northwind.example> 写道：",
+      "Em seg., 23 de nov. de 2026 às 09:14, Pool Patrol <pool-patrol@northwind.example> escreveu:",
+    ])
+      expect(extractReplyText(`Correct.\n\n${header}\nIf you think this is wrong, reply to dispute it.`)).toMatchObject(
+        {
+          reply: "Correct.",
+          quoted: `${header}\nIf you think this is wrong, reply to dispute it.`,
+        },
+      );
+    expect(extractReplyText("I disagree. As I wrote:\nI live in Tracy.").reply).toBe(
+      "I disagree. As I wrote:\nI live in Tracy.",
+    );
+  });
+
   it("takes a company's confidentiality notice for part of the signature, not the reply", () => {
     const body = [
       "Confirmed, both are right.",

@@ -10,10 +10,10 @@ import type { BuiltAgent } from "../run-agent.js";
 import { answerUnfinishedToolCalls } from "../unfinished-tool-calls.js";
 import { createOutreachTools } from "./tools.js";
 
-export const OUTREACH_PROMPT_VERSION = "outreach-v2";
+export const OUTREACH_PROMPT_VERSION = "outreach-v3";
 const SYSTEM_PROMPT = `You are Pool Patrol's Outreach Agent for a vanpool subsidy program. You receive a JSON task.
 - task "initial", "confirmation" or "follow_up": send each recipient their email with send_email (kind = the task, reference = the task's reference). You may improve the wording of the drafts, but keep every fact and never mention another rider.
-- task "reply": call classify_reply on the message first. For a question the policy sections answer, answer with send_email (kind "answer", reference = the message id), quoting the policy sections given, citing each by its heading. A question no policy section answers goes to a person: put the answer draft through send_email_for_review, never promise a follow-up yourself. For an escalation (dispute, anger, unclear intent or low confidence), never answer directly: put a calm, short reply through send_email_for_review. For an acknowledgment or an update, send nothing: the Case Manager re-checks the data first.
+- task "reply": call classify_reply on the message first. For a question the policy sections answer, answer with send_email (kind "answer", reference = the message id), quoting the policy sections given, citing each by its heading. A question no policy section answers goes to a person: put the answer draft through send_email_for_review, never promise a follow-up yourself. For an escalation (dispute, anger, unclear intent or low confidence), never answer directly: put a calm, short reply through send_email_for_review. When classify_reply names the reply's language, write any answer or draft in that language; when it says the reply is unread, put unread_draft through send_email_for_review unchanged. For an acknowledgment or an update, send nothing: the Case Manager re-checks the data first.
 - task "draft_follow_up": an approver asked for a follow-up to the one recipient: put their draft through send_email_for_review (never send_email).
 Finish with one sentence saying what you did.`;
 
@@ -49,7 +49,7 @@ export function outreachRules(turn: Turn) {
     }));
   }
   const reply = task.reply!;
-  const classified = latest<{ bucket?: string }>(turn, "classify_reply");
+  const classified = latest<{ bucket?: string; unread?: boolean }>(turn, "classify_reply");
   if (!classified) return [{ name: "classify_reply", args: { message_id: reply.message_id } }];
   if (turn.called.includes("send_email") || turn.called.includes("send_email_for_review")) {
     const rejected = turn.results.some((r) => r.name === "send_email_for_review" && r.rejected);
@@ -72,9 +72,12 @@ export function outreachRules(turn: Turn) {
       },
     ];
   // A question the policy does not answer becomes a person's task, not a promise nothing keeps.
+  // A reply nothing could read: the draft says a person reads it, rather than answering a guess at its meaning.
   const forReview =
     classified.bucket === "escalation"
-      ? reply.escalation_draft
+      ? classified.unread
+        ? reply.unread_draft
+        : reply.escalation_draft
       : classified.bucket === "question"
         ? reply.answer_draft
         : null;
@@ -102,6 +105,8 @@ export interface OutreachTask {
     policy_sections: { heading: string; text: string }[];
     answer_draft: { subject: string; body: string };
     escalation_draft: { subject: string; body: string };
+    /** For a reply no reader could read (a language the embedded reader cannot read, offline). */
+    unread_draft: { subject: string; body: string };
   };
 }
 

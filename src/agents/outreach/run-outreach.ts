@@ -10,6 +10,7 @@ import { findVanpoolSnapshot } from "../../data/vanpool-repository.js";
 import { findLatestResults, type LatestResults } from "../../data/verification-repository.js";
 import type { VanpoolSnapshot } from "../../domain/snapshot.js";
 import { notFound } from "../../errors.js";
+import { unreadReason } from "../../replies/classifier.js";
 import type { AgentDeps } from "../deps.js";
 import { runAgentTurn } from "../run-agent.js";
 import { createOutreachAgent, type OutreachTask } from "./agent.js";
@@ -23,7 +24,9 @@ import {
   questionAnswerEmail,
   reminderEmail,
   reviewClosedEmail,
+  unreadReplyDraft,
 } from "./templates.js";
+import { storedLanguage } from "./tools.js";
 
 export type OutreachPurpose = "initial" | "reply" | "confirmation" | "follow_up" | "draft_follow_up";
 
@@ -178,6 +181,7 @@ async function prepareOutreach(deps: AgentDeps, input: OutreachInput) {
       policy_sections: sections,
       answer_draft: questionAnswerEmail({ first_name: firstName, vanpool_id: record.vanpool_id }, sections),
       escalation_draft: escalationDraft({ first_name: firstName, vanpool_id: record.vanpool_id }),
+      unread_draft: unreadReplyDraft({ first_name: firstName, vanpool_id: record.vanpool_id }),
     };
   }
   return { record, task, reply };
@@ -221,9 +225,20 @@ async function runOutreachTask(
         reply_message_id: input.message_id ?? null,
         reply_body: reply?.body ?? null,
         reply_attachments: reply?.attachments ?? [],
+        reply_reason: input.message_id ? await languageReason(deps, record.case_id, input.message_id) : null,
       },
     });
     result.approval_id = approval.approval_id;
   }
   return result;
+}
+
+/**
+ * What the approval card says of a reply not in English: "reply in Korean: a person should read it" when nothing could
+ * read it, "reply in Korean" when a configured model did; null for English.
+ */
+async function languageReason(deps: AgentDeps, caseId: string, messageId: string): Promise<string | null> {
+  const { language, unread } = await storedLanguage(deps, caseId, messageId);
+  if (!language) return null;
+  return unread ? unreadReason(language) : `reply in ${language}`;
 }

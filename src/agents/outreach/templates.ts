@@ -174,6 +174,18 @@ export function escalationDraft(f: Pick<RiderFacts, "first_name" | "vanpool_id">
   };
 }
 
+/** What a human reviews for a reply no reader could read: it tells the rider a person reads it, and guesses nothing. */
+export function unreadReplyDraft(f: Pick<RiderFacts, "first_name" | "vanpool_id">): EmailDraft {
+  return {
+    subject: `Re: ${subjectFor(f.vanpool_id)}`,
+    body: [
+      `Hi ${f.first_name},`,
+      "Thank you for your reply. A member of the vanpool program team will read it and write back to you, and nothing will change for your membership while they do.",
+      SIGNATURE,
+    ].join("\n\n"),
+  };
+}
+
 /** Sent once to each rider removed after a person approved the cancellation. */
 export function removalNoticeEmail(f: RiderFacts, appeals: string): EmailDraft {
   const van = f.vanpool_name ? `${f.vanpool_name} (${f.vanpool_id})` : f.vanpool_id;

@@ -4,6 +4,7 @@
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { findDecidedUnapplied } from "../../data/approval-repository.js";
+import { eventsFor } from "../../data/audit-log.js";
 import { getCase } from "../../data/case-repository.js";
 import { findMessage, findThread, findThreadForCase, setClassification } from "../../data/email-repository.js";
 import { findEmployeeContacts } from "../../data/employee-repository.js";
@@ -35,6 +36,20 @@ export function coordinatorCc(van: VanpoolSnapshot | undefined, ccCoordinator: b
   return ccCoordinator && coordinator && coordinator.email.toLowerCase() !== to.toLowerCase()
     ? [coordinator.email]
     : [];
+}
+
+/** The language a reply's classification named, and whether no reader could read it (its reply.classified event). */
+export async function storedLanguage(
+  deps: Pick<AgentDeps, "prisma">,
+  caseId: string,
+  messageId: string,
+): Promise<{ language?: string; unread?: true }> {
+  const classified = (await eventsFor(deps.prisma, [caseId]))
+    .filter((event) => event.action === "reply.classified" && event.details.message_id === messageId)
+    .at(-1);
+  const language = classified?.details.language;
+  if (typeof language !== "string") return {};
+  return { language, ...(classified!.details.unread ? { unread: true as const } : {}) };
 }
 
 export function createOutreachTools(deps: AgentDeps) {
@@ -91,14 +106,18 @@ export function createOutreachTools(deps: AgentDeps) {
         if (message?.direction !== "inbound") throw notFound(`No inbound message ${message_id}.`);
         if (message.auto_reply) throw invalidInput(`${message_id} is an automatic ${message.auto_reply}, not a reply.`);
         // Read before (a reading that stopped before it finished): the same answer, recorded once.
-        if (message.bucket !== null)
+        if (message.bucket !== null) {
+          const thread = (await findThread(deps.prisma, message.thread_id))!;
           return {
             message_id,
             bucket: message.bucket,
             confidence: Math.round((message.confidence ?? 0) * 100) / 100,
             hitl_required: message.bucket === "escalation",
             reasons: ["classified when the reply was first read"],
+            // An unread reply read again still gets the draft that guesses nothing.
+            ...(await storedLanguage(deps, thread.case_id, message_id)),
           };
+        }
         // Quoted history and signatures are stripped on arrival; the classifier reads only what the rider wrote.
         const result = await deps.classifier.classify(message.reply_text ?? message.body, message.subject);
         const thread = (await findThread(deps.prisma, message.thread_id))!;
@@ -118,6 +137,8 @@ export function createOutreachTools(deps: AgentDeps) {
               confidence: result.confidence,
               reasons: result.reasons,
               classifier: deps.classifier.name,
+              ...(result.language ? { language: result.language } : {}),
+              ...(result.unread ? { unread: true } : {}),
             },
           },
         });
@@ -127,6 +148,8 @@ export function createOutreachTools(deps: AgentDeps) {
           confidence: Math.round(result.confidence * 100) / 100,
           hitl_required: result.bucket === "escalation",
           reasons: result.reasons,
+          ...(result.language ? { language: result.language } : {}),
+          ...(result.unread ? { unread: true } : {}),
         };
       },
       STATE_CHANGING,

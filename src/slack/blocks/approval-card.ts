@@ -120,6 +120,8 @@ export function approvalCard(
       reply_body?: string | null;
       reply_message_id?: string | null;
       reply_attachments?: { filename: string; content_type: string; size: number }[];
+      /** Why a person reads the reply, for one not in English: "reply in Korean: a person should read it". */
+      reply_reason?: string | null;
       /** Set when a person wrote the email (a case that needs a person), not the outreach agent. */
       drafted_by?: string;
     };
@@ -144,6 +146,7 @@ export function approvalCard(
               `*${who}* wrote${reply ? ` ${slackDate(reply.at)}` : ""}:\n${quote(redactPersonalDetails(reply?.body ?? payload.reply_body ?? ""), 1200)}`,
               reply ? showReply(reply) : undefined,
             ),
+      ...(payload.reply_reason ? [context(`🌐 ${escapeMrkdwn(capitalised(payload.reply_reason))}`)] : []),
       ...(attachments.length
         ? [context(`📎 Attached: ${attachments.map((a) => escapeMrkdwn(attachmentLabel(a))).join(", ")}`)]
         : []),
@@ -338,3 +341,5 @@ function decisionContext(approval: ApprovalRecord, undone = false) {
     `${icon} *${label}*${by}${when}${reason}${approval.result_note && !undone ? `\n${escapeMrkdwn(approval.result_note)}` : ""}`,
   );
 }
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
