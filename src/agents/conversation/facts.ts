@@ -21,7 +21,7 @@ import { redactFinding, redactPersonalDetails, zip3 } from "../../domain/redacti
 import { describeSchedule } from "../../domain/schedule.js";
 import { type CheckKind, plural } from "../../domain/specialist-result.js";
 import { AppError } from "../../errors.js";
-import { actorWords } from "../../slack/blocks/trail.js";
+import { actorWords, mentionSlackIds } from "../../slack/blocks/trail.js";
 import { loadPolicy, type PolicySection } from "../outreach/policy.js";
 import { findPolicySections, relevantSentences } from "./policy-search.js";
 import { namedSubject, nameSearchWords, type RosterEntry, riderName, vanpoolNamedIn } from "./understand.js";
@@ -128,7 +128,7 @@ function eventWords(
   const who = actorWords(actor);
   switch (action) {
     case "case.status_changed":
-      return `now ${statusInWords(String(details.to))}${details.why ? ` (${redactPersonalDetails(String(details.why))})` : ""}`;
+      return `now ${statusInWords(String(details.to))}${details.why ? ` (${mentionSlackIds(redactPersonalDetails(String(details.why)))})` : ""}`;
     case "approval.approved":
     case "approval.edited":
     case "approval.rejected":
