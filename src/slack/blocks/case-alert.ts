@@ -60,10 +60,15 @@ export function caseAlert({
 }: CaseAlertInput): SlackMessage {
   const van = vanpoolName ? `${record.vanpool_id} ${vanpoolName}` : record.vanpool_id;
   const failed = record.failed_checks.length ? record.failed_checks.join(" and ") : "no check (missing data)";
-  const title =
-    record.reason === "inconclusive" ? `${van}: needs a person (data missing)` : `${van}: ${failed} check failed`;
-  const confidence = failedConfidence(results);
   const closed = isClosed(record.status);
+  // A closed case needs no one: its title says what it was about, never "needs a person".
+  const title =
+    record.reason !== "inconclusive"
+      ? `${van}: ${failed} check failed`
+      : closed
+        ? `${van}: could not be checked (data missing)`
+        : `${van}: needs a person (data missing)`;
+  const confidence = failedConfidence(results);
   const needsPerson = record.status === "hitl_review";
   const blocks: KnownBlock[] = [
     header(`${record.status === "resolved" ? "✅" : record.status === "cancelled" ? "⛔" : "🚩"} ${title}`),
