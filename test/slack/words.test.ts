@@ -3,6 +3,7 @@
 // slash-command answers, emails) is scanned for status codes and raw Slack user ids.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSettings } from "../../src/config/settings.js";
+import { APPEAL_ADDRESS } from "../../src/domain/policy-text.js";
 import { createEmailSender } from "../../src/integrations/email/index.js";
 import { ALICE, AUDIT_CHANNEL, BOB, CAROL, type Harness, startHarness } from "../support/bot-harness.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
@@ -128,6 +129,7 @@ describe("a scripted lifecycle, as people read it", () => {
     // Diego asks a question; Carol (not an approver) tries a button.
     await reply("VP-111", DIEGO, "Quick question: how far can I live from the pickup point?");
     await h.click(CAROL, h.alertOf("VP-111"), "reaudit");
+    await h.click(ALICE, h.alertOf("VP-111"), "view_evidence");
     await ask(ALICE, "why did this case fail?", h.alertOf("VP-111").ts);
     await ask(ALICE, "what did Wendell say?", h.alertOf("VP-111").ts);
 
@@ -159,5 +161,16 @@ describe("a scripted lifecycle, as people read it", () => {
     expect(emails.length).toBeGreaterThan(6);
     expect(found([...slack, ...emails], SNAKE)).toEqual([]);
     expect(found([...slack, ...emails], RAW_USER_ID)).toEqual([]);
+    // One redaction rule in the channel: a rider's home is a ZIP3 there, never their full ZIP (their own email
+    // has it), and the program's own appeal address is never redacted.
+    const homes = await h.db.prisma.employee.findMany({
+      where: { id: { in: ["EMP-1028", "EMP-1083", "EMP-1093"] } },
+      select: { homeZip: true },
+    });
+    expect(homes).toHaveLength(3);
+    for (const { homeZip } of homes) expect(found(slack, new RegExp(`\\b${homeZip}\\b`, "g"))).toEqual([]);
+    const appeals = slack.filter((text) => /appeal any decision/.test(text));
+    expect(appeals.length).toBeGreaterThan(0);
+    for (const text of appeals) expect(text).toContain(APPEAL_ADDRESS);
   }, 240_000);
 });
