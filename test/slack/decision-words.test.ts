@@ -58,7 +58,7 @@ describe("rejecting an email a person drafted on a case that needs a person", ()
     const text = JSON.stringify(decided.blocks);
     expect(text).toContain(`Nothing was sent; ${caseId} is Needs a person.`);
     expect(text).not.toMatch(/agent was no longer waiting/);
-  });
+  }, 120_000);
 });
 
 describe("a decision's reason", () => {
@@ -72,7 +72,7 @@ describe("a decision's reason", () => {
       errors: { reject_reason: "Write at least 5 characters: the reason is recorded with the decision." },
     });
     expect((await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } })).status).toBe("hitl_review");
-  });
+  }, 120_000);
 });
 
 describe("App Home", () => {
@@ -99,7 +99,7 @@ describe("App Home", () => {
     await h.bot.idle();
     expect(h.fake.views(ALICE).length).toBe(opened + 1);
     expect(lastModalText(ALICE)).toContain(`${caseId} · VP-109: no rider is removed`);
-  });
+  }, 120_000);
 });
 
 describe("the digest on demand", () => {
@@ -115,5 +115,5 @@ describe("the digest on demand", () => {
     expect(since).toHaveLength(2);
     expect(since[0]).toBeDefined();
     expect(since[1]).toBe(since[0]);
-  });
+  }, 120_000);
 });

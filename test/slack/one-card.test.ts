@@ -60,5 +60,5 @@ describe("an approved follow-up card", () => {
     expect(JSON.stringify(after.blocks)).not.toContain("Quick question");
     expect(JSON.stringify(after.blocks)).toContain("Follow-up to review");
     expect(JSON.stringify(after.blocks)).toContain("*Approved*");
-  });
+  }, 120_000);
 });

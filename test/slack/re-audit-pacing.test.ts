@@ -72,7 +72,7 @@ describe("three replies within ten minutes", () => {
     await h.bot.messages.syncCase(caseId);
     const nextCounts = Math.floor((TUESDAY_9AM + 2 * MINUTE + 86_400_000) / 1000);
     expect(alertText()).toContain(`Re-audits counted: 1 of 3; the next counts from <!date^${nextCounts}^`);
-  });
+  }, 120_000);
 
   it("a reply a business day later counts, and a reply on changed data counts at once", async () => {
     const { caseId, threadId } = await givenWaitingCase();
@@ -93,5 +93,5 @@ describe("three replies within ten minutes", () => {
     expect(record.reAuditCount).toBe(3);
     expect(record.status).toBe("pre_cancel");
     expect(await cancellations(caseId)).toBe(1);
-  });
+  }, 120_000);
 });
