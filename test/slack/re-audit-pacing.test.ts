@@ -72,6 +72,15 @@ describe("three replies within ten minutes", () => {
     await h.bot.messages.syncCase(caseId);
     const nextCounts = Math.floor((TUESDAY_9AM + 2 * MINUTE + 86_400_000) / 1000);
     expect(alertText()).toContain(`Re-audits counted: 1 of 3; the next counts from <!date^${nextCounts}^`);
+    // The Case Manager says the same in the case's thread.
+    const alertTs = h.alertOf("VP-111").ts;
+    await h.post(
+      h.fake.userMessage({ user: ALICE, channel: AUDIT_CHANNEL, text: "what happens next?", thread_ts: alertTs }).body,
+    );
+    await h.bot.idle();
+    expect(String(h.fake.thread(AUDIT_CHANNEL, alertTs).at(-1)!.text)).toContain(
+      "A reply's re-audit counts toward the 3 again from *Dec 2, 9:02 AM*",
+    );
   }, 120_000);
 
   it("a reply a business day later counts, and a reply on changed data counts at once", async () => {
