@@ -8,7 +8,7 @@ export async function decisionOutcome(deps: Pick<AgentDeps, "prisma">, approval:
   const record = await getCase(deps.prisma, approval.case_id);
   const status = STATUS_LABEL[record.status] ?? record.status;
   if (approval.kind === "escalation_reply") {
-    if (approval.status === "rejected") return `Nothing was sent; ${record.case_id} is back to ${status}.`;
+    if (approval.status === "rejected") return `Nothing was sent; ${record.case_id} is ${status}.`;
     const sent = await findMessageByKey(deps.prisma, `approval:${approval.approval_id}`);
     if (!sent || sent.status === "failed")
       return `The approved email could not be sent; a person must look at it. ${record.case_id} is ${status}.`;

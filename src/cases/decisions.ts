@@ -160,12 +160,9 @@ export function createDecisions(
       if (!waiting.includes(current.interrupt_id ?? "")) {
         // The agent already moved on: a crash after it resumed, or a send that failed. What the decision
         // asks for is finished here directly; every step finds what an earlier run did and does not repeat it.
-        const finished = current.kind === "cancellation" ? await finishCancellation(current) : true;
+        if (current.kind === "cancellation") await finishCancellation(current);
         await ensureApprovedEmailSent(current);
-        const note =
-          finished && (current.kind === "cancellation" || current.status !== "rejected")
-            ? await describeOutcome(current)
-            : "The agent was no longer waiting on this request; nothing more was done.";
+        const note = await describeOutcome(current);
         await markApplied(deps.prisma, current.approval_id, note, now);
         await changed(current.case_id);
         return { approval: { ...current, applied_at: now, result_note: note }, note };
@@ -223,12 +220,12 @@ export function createDecisions(
 
   /**
    * Carries out a decided cancellation the agent is no longer waiting on: the approved removals
-   * (re-checked first, once), or the case closed as resolved when no one is to be removed.
-   * False when the case had moved on already (closed some other way, or no longer before cancelling).
+   * (re-checked first, once), or the case closed as resolved when no one is to be removed. Nothing when the case
+   * had moved on already (closed some other way, or no longer before cancelling): its outcome then says where it is.
    */
-  async function finishCancellation(approval: ApprovalRecord): Promise<boolean> {
+  async function finishCancellation(approval: ApprovalRecord): Promise<void> {
     const record = await getCase(deps.prisma, approval.case_id);
-    if (record.status !== "pre_cancel" && record.status !== "cancelled") return false;
+    if (record.status !== "pre_cancel" && record.status !== "cancelled") return;
     const removing = approval.status === "approved" ? await settleRemovals(approval, record.vanpool_id) : [];
     await withLease(deps.pool, `vanpool:${record.vanpool_id}`, async () => {
       if (removing.length > 0) {
@@ -254,7 +251,6 @@ export function createDecisions(
         now: deps.now(),
       });
     });
-    return true;
   }
 
   async function ensureApprovedEmailSent(approval: ApprovalRecord): Promise<void> {

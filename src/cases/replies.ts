@@ -14,6 +14,7 @@ import {
 } from "../data/email-repository.js";
 import { quarantineEmail } from "../data/inbound-repository.js";
 import { isClosed, statusInWords } from "../domain/case-lifecycle.js";
+import { replyReAuditKey } from "../domain/re-audit-pacing.js";
 import { invalidInput, notFound } from "../errors.js";
 import { wasWrittenTo } from "../integrations/email/inbound/thread-matcher.js";
 import { addressOf } from "../integrations/email/reply-address.js";
@@ -142,7 +143,7 @@ export function createReplies(deps: AgentDeps, { runCaseManager, taskCase, chang
         reply: { message_id: message.message_id, from: message.from },
       },
       caseThreadId(record.case_id),
-      `reply:${message.message_id}`,
+      replyReAuditKey(message.message_id),
     );
     await changed(record.case_id);
     await markRead(deps.prisma, message.message_id, deps.now());

@@ -10,6 +10,7 @@ import {
   LifecycleError,
 } from "../domain/case-lifecycle.js";
 import { newId } from "../domain/ids.js";
+import { countsTowardLimit, paceAfterCounted } from "../domain/re-audit-pacing.js";
 import type { CheckKind } from "../domain/specialist-result.js";
 import { notFound } from "../errors.js";
 import { recordEvent } from "./audit-log.js";
@@ -26,6 +27,8 @@ export interface CaseRecord {
   meta: Record<string, unknown>;
   outcome: "verified" | "resolved" | "cancelled" | null;
   re_audit_count: number;
+  /** From when a reply's re-audit on unchanged data counts again (docs/case-lifecycle.md); null before the first. */
+  re_audit_counts_from: Date | null;
   last_outbound_at: Date | null;
   /** An out-of-office notice moved the reply deadline to this time. */
   reply_extended_until: Date | null;
@@ -50,6 +53,7 @@ export function toCaseRecord(row: CaseRow): CaseRecord {
     meta,
     outcome: row.outcome,
     re_audit_count: row.reAuditCount,
+    re_audit_counts_from: row.reAuditCountsFrom,
     last_outbound_at: row.lastOutboundAt,
     reply_extended_until: row.replyExtendedUntil,
     created_at: row.createdAt,
@@ -250,13 +254,31 @@ export async function listCasesClosedSince(db: Db, since: Date): Promise<CaseRec
 }
 
 /**
- * Counts one re-audit per `key` (what it was for: a reply, a timeout, else the agent run), however many specialists
- * called it and however often a failed reading or a retried timeout ran it again.
+ * Decides once per `key` (what the re-audit was for: a reply, a timeout, else the agent run) whether a re-audit
+ * counts toward the limit of three, however many specialists called it and however often a failed reading or a
+ * retried timeout ran it again. A reply's re-audit on the data of the last counted one, within a business day of
+ * it, does not count (`countsTowardLimit`). Returns the count after it and whether this one counted.
  */
-export async function countReAudit(prisma: PrismaClient, caseId: string, key: string): Promise<number> {
+export async function countReAudit(
+  prisma: PrismaClient,
+  caseId: string,
+  input: { key: string; basis: string; at: Date; timeZone: string },
+): Promise<number> {
+  const { key, basis, at, timeZone } = input;
+  const row = await prisma.case.findUnique({ where: { id: caseId } });
+  if (!row) throw caseNotFound(caseId);
+  if (row.reAuditKeys.includes(key)) return row.reAuditCount;
+  const pace = { counts_from: row.reAuditCountsFrom, basis: row.reAuditBasis };
+  const counts = countsTowardLimit({ key, at, basis, pace });
+  const next = counts ? paceAfterCounted(at, basis, timeZone) : pace;
   await prisma.case.updateMany({
     where: { id: caseId, NOT: { reAuditKeys: { has: key } } },
-    data: { reAuditCount: { increment: 1 }, reAuditKeys: { push: key } },
+    data: {
+      reAuditKeys: { push: key },
+      ...(counts
+        ? { reAuditCount: { increment: 1 }, reAuditCountsFrom: next.counts_from, reAuditBasis: next.basis }
+        : {}),
+    },
   });
   return (await getCase(prisma, caseId)).re_audit_count;
 }

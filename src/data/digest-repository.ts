@@ -19,9 +19,18 @@ export async function digestCases(prisma: PrismaClient, since: Date) {
   };
 }
 
-/** When the last digest was posted, if any. */
-export async function lastDigestPostedAt(prisma: PrismaClient): Promise<Date | undefined> {
-  const last = await prisma.digestRun.findFirst({ where: { ts: { not: null } }, orderBy: { postedAt: "desc" } });
+/** The period key of a digest posted on its schedule starts with this (`scheduled:<slot>`). */
+export const SCHEDULED_DIGEST = "scheduled:";
+
+/**
+ * When the last scheduled digest was posted, if any: where the next digest's window starts. A digest asked for on
+ * demand (`/poolpatrol digest`) covers the same window and never moves it.
+ */
+export async function lastScheduledDigestAt(prisma: PrismaClient): Promise<Date | undefined> {
+  const last = await prisma.digestRun.findFirst({
+    where: { ts: { not: null }, periodKey: { startsWith: SCHEDULED_DIGEST } },
+    orderBy: { postedAt: "desc" },
+  });
   return last?.postedAt;
 }
 

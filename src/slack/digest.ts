@@ -4,7 +4,7 @@
 // between posting it and storing its ts (post-once.ts).
 
 import { listCasesNeedingPerson } from "../data/case-card-repository.js";
-import { claimDigestSlot, digestCases, lastDigestPostedAt, recordDigestPosted } from "../data/digest-repository.js";
+import { claimDigestSlot, digestCases, lastScheduledDigestAt, recordDigestPosted } from "../data/digest-repository.js";
 import { countExceptions } from "../data/exception-repository.js";
 import { programFigures } from "../data/program-figures.js";
 import { digestLocation } from "../data/slack-message-repository.js";
@@ -58,7 +58,7 @@ export function createDigest(ctx: ChannelContext, options: { channelIntervalMs?:
   /** Posts for `periodKey` unless some instance already has; `force` posts regardless (the /poolpatrol digest command). */
   async function post(force: boolean, periodKey = `manual:${ctx.deps.now().toISOString()}`): Promise<string> {
     const channel = ctx.slack.auditChannel;
-    const since = (await lastDigestPostedAt(prisma)) ?? new Date(ctx.deps.now().getTime() - 7 * 86_400_000);
+    const since = (await lastScheduledDigestAt(prisma)) ?? new Date(ctx.deps.now().getTime() - 7 * 86_400_000);
     // A claimed slot without a ts is a post that did not finish (a crash, a Slack error): the retry posts it.
     if (!force && !(await claimDigestSlot(prisma, { periodKey, channel, now: ctx.deps.now() })))
       return `The digest for ${periodKey} was already posted.`;

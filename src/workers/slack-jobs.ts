@@ -1,5 +1,6 @@
 // Workers for the Slack queues, run by the bot (or the sandbox): case alerts and
 // cards, thread notes, and the digest of each scheduled slot.
+import { SCHEDULED_DIGEST } from "../data/digest-repository.js";
 import { casesMissingFromSlack, type SlackLocation } from "../data/slack-message-repository.js";
 import type { JobEngine } from "../queue/engine.js";
 import { caseJobs, QUEUES } from "../queue/queues.js";
@@ -26,7 +27,7 @@ export async function registerSlackJobs(engine: JobEngine, deps: SlackJobDeps): 
     { concurrency: deps.concurrency },
   );
   await engine.work<{ slot: string }>(QUEUES.digest, async (job) => ({
-    note: await deps.digest.post(false, `scheduled:${job.data.slot}`),
+    note: await deps.digest.post(false, `${SCHEDULED_DIGEST}${job.data.slot}`),
   }));
 }
 

@@ -7,6 +7,7 @@ import {
   checksToReAudit,
   decideAfterAudit,
   decideAfterReAudit,
+  MAX_RE_AUDITS,
   type ReAuditTrigger,
   statusInWords,
 } from "../../domain/case-lifecycle.js";
@@ -215,7 +216,7 @@ function reAudit(turn: Turn, task: CaseManagerTask, trigger: ReAuditTrigger): To
           flagged: flagged.length ? flagged : current.flagged,
           details: undecided
             ? "The re-audit could not decide: data is missing or a check did not finish."
-            : `Re-audit ${count} after ${trigger} still fails ${stillFailing.join(" and ")}.`,
+            : `Re-audit after ${trigger} still fails ${stillFailing.join(" and ")} (${count} of ${MAX_RE_AUDITS} re-audits counted).`,
         },
       },
     ];

@@ -21,7 +21,7 @@ import { redactFinding, redactPersonalDetails, zip3 } from "../../domain/redacti
 import { describeSchedule } from "../../domain/schedule.js";
 import { type CheckKind, plural } from "../../domain/specialist-result.js";
 import { AppError } from "../../errors.js";
-import { actorWords } from "../../slack/blocks/trail.js";
+import { actorWords, mentionSlackIds } from "../../slack/blocks/trail.js";
 import { loadPolicy, type PolicySection } from "../outreach/policy.js";
 import { findPolicySections, relevantSentences } from "./policy-search.js";
 import { namedSubject, nameSearchWords, type RosterEntry, riderName, vanpoolNamedIn } from "./understand.js";
@@ -52,6 +52,16 @@ const REASON_WORDS: Record<string, string> = {
 
 export function day(deps: Pick<FactsDeps, "timeZone">, date: Date): string {
   return date.toLocaleDateString("en-US", { timeZone: deps.timeZone, month: "short", day: "numeric", year: "numeric" });
+}
+
+function dayAndTime(deps: Pick<FactsDeps, "timeZone">, date: Date): string {
+  return date.toLocaleString("en-US", {
+    timeZone: deps.timeZone,
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+  });
 }
 
 const notFoundCase = (caseId: string): Facts => ({
@@ -128,7 +138,7 @@ function eventWords(
   const who = actorWords(actor);
   switch (action) {
     case "case.status_changed":
-      return `now ${statusInWords(String(details.to))}${details.why ? ` (${redactPersonalDetails(String(details.why))})` : ""}`;
+      return `now ${statusInWords(String(details.to))}${details.why ? ` (${mentionSlackIds(redactPersonalDetails(String(details.why)))})` : ""}`;
     case "approval.approved":
     case "approval.edited":
     case "approval.rejected":
@@ -374,7 +384,10 @@ export async function nextSteps(deps: FactsDeps, caseId: string): Promise<Facts>
       const passed = deadline.getTime() <= deps.now().getTime();
       text =
         `${caseId} is waiting for replies from ${waitingOn}. The reply window ${passed ? "closed" : "closes"} on *${day(deps, deadline)}* (7 days after the last email, ${day(deps, record.last_outbound_at)}).` +
-        `\nNext: a reply that says the data changed triggers a re-audit of the ${checks} check. With no reply by the deadline (it times out), the Case Manager re-audits the ${checks} check; if it still fails, the case moves to cancellation pending and an approver must approve any cancellation. Re-audits so far: ${record.re_audit_count} of ${MAX_RE_AUDITS}.`;
+        `\nNext: a reply that says the data changed triggers a re-audit of the ${checks} check. With no reply by the deadline (it times out), the Case Manager re-audits the ${checks} check; if it still fails, the case moves to cancellation pending and an approver must approve any cancellation. Re-audits so far: ${record.re_audit_count} of ${MAX_RE_AUDITS}.` +
+        (record.re_audit_counts_from && record.re_audit_counts_from > deps.now()
+          ? ` A reply's re-audit counts toward the ${MAX_RE_AUDITS} again from *${dayAndTime(deps, record.re_audit_counts_from)}* (one business day after the last counted one, as the emails promise), or at once if the data changed; a reply before then is still re-checked and answered.`
+          : "");
       break;
     }
     case "hitl_review":

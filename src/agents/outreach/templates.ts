@@ -133,7 +133,7 @@ export function reminderEmail(f: RiderFacts): EmailDraft {
     subject: `Re: ${subjectFor(f.vanpool_id)}`,
     body: [
       `Hi ${f.first_name},`,
-      `We are following up on our review of your membership in ${f.vanpool_id}. Our records still show:`,
+      `We are following up on our review of your membership in ${f.vanpool_id}. Here is what our records show today.`,
       ...factParagraphs(f),
       `If something has changed, please update it and reply to let us know; if our records are wrong, just reply to this email. ${portal(f)}`,
       SIGNATURE,

@@ -8,6 +8,7 @@ import { logAgentRun } from "../../data/agent-run-repository.js";
 import { countReAudit } from "../../data/case-repository.js";
 import { findVanpoolSnapshot } from "../../data/vanpool-repository.js";
 import { saveRuns } from "../../data/verification-repository.js";
+import { reAuditBasis } from "../../domain/re-audit-pacing.js";
 import type { CheckKind, SpecialistResult } from "../../domain/specialist-result.js";
 import { notFound } from "../../errors.js";
 import { auditWeekStart, runCheck } from "../../verification/audit.js";
@@ -112,6 +113,13 @@ export async function runSpecialist(
       results: [result],
     },
   ]);
-  const reAuditCount = input.caseId ? await countReAudit(deps.prisma, input.caseId, input.reAuditKey) : null;
+  const reAuditCount = input.caseId
+    ? await countReAudit(deps.prisma, input.caseId, {
+        key: input.reAuditKey,
+        basis: reAuditBasis(snapshot),
+        at: startedAt,
+        timeZone: snapshot.time_zone ?? deps.defaultTimeZone,
+      })
+    : null;
   return { result, run_id: runId!, re_audit_count: reAuditCount };
 }

@@ -134,14 +134,19 @@ export function approvalCard(
         ? { message_id: payload.reply_message_id, at: approval.created_at, body: payload.reply_body, answered_at: null }
         : null);
     const draftedBy = payload.drafted_by;
-    // A follow-up an approver asked for answers no reply: the rider may never have written.
-    const followUp = !draftedBy && !reply && !payload.reply_body;
+    // A follow-up an approver asked for answers no reply, whatever the rider wrote before or after: its subject stays.
+    const followUp = !draftedBy && !payload.reply_message_id && !payload.reply_body;
     const blocks: KnownBlock[] = [
       header(`✉️ ${draftedBy ? "Email" : followUp ? "Follow-up" : "Reply"} to review: ${approval.case_id}`),
       draftedBy
         ? section(`<@${draftedBy}> wrote to *${who}* about this case that needs a person.`)
         : followUp
-          ? section(`*${who}* has not replied to the review email yet.`)
+          ? reply
+            ? section(
+                `*${who}* last wrote ${slackDate(reply.at)}, before this follow-up was drafted:\n${quote(redactPersonalDetails(reply.body), 1200)}`,
+                showReply(reply),
+              )
+            : section(`*${who}* has not replied to the review email yet.`)
           : section(
               `*${who}* wrote${reply ? ` ${slackDate(reply.at)}` : ""}:\n${quote(redactPersonalDetails(reply?.body ?? payload.reply_body ?? ""), 1200)}`,
               reply ? showReply(reply) : undefined,

@@ -11,11 +11,14 @@ export function firstNames(data: Pick<CaseCardData, "people">): Record<string, s
   return Object.fromEntries(data.people.map((p) => [p.employee_id, p.first_name]));
 }
 
-export function cardRider(data: CaseCardData, employeeId: string): CardRider {
+/** A flagged rider as a card shows them, with their latest reply (up to `until`: what a request was made on). */
+export function cardRider(data: CaseCardData, employeeId: string, until?: Date): CardRider {
   const person = data.people.find((p) => p.employee_id === employeeId);
   const email = person?.email.toLowerCase();
   const reply = email
-    ? data.emails.filter((m) => m.direction === "inbound" && m.from.toLowerCase() === email).at(-1)
+    ? data.emails
+        .filter((m) => m.direction === "inbound" && m.from.toLowerCase() === email && (!until || m.at <= until))
+        .at(-1)
     : undefined;
   const answer =
     reply &&
@@ -78,12 +81,14 @@ export function approvalCardFacts(
       approvalsNeeded,
     };
   }
-  const payload = approval.payload as { to?: string; reply_message_id?: string | null };
+  const payload = approval.payload as { to?: string; reply_message_id?: string | null; reply_body?: string | null };
   const to = String(payload.to ?? "").toLowerCase();
   const sender = data.people.find((p) => p.email.toLowerCase() === to);
   if (!sender) return { riders: [], whyNow: null, version, decisions: [] };
-  const rider = cardRider(data, sender.employee_id);
-  // The card is about the reply the draft answers, not necessarily the rider's latest.
+  // One card, one request: a follow-up or a person's email shows what the rider had written when it was drafted,
+  // never a later reply (that is a request of its own); a reply draft is about the reply it answers.
+  const answersReply = Boolean(payload.reply_message_id || payload.reply_body);
+  const rider = cardRider(data, sender.employee_id, answersReply ? undefined : approval.created_at);
   const answered = data.emails.find((m) => m.message_id === payload.reply_message_id);
   if (answered && rider.reply?.message_id !== answered.message_id)
     rider.reply = { message_id: answered.message_id, at: answered.at, body: answered.body, answered_at: null };

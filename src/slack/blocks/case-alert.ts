@@ -3,7 +3,7 @@
 import type { KnownBlock } from "@slack/types";
 import type { EarlierException } from "../../data/case-card-repository.js";
 import type { CaseRecord } from "../../data/case-repository.js";
-import { isClosed, replyDeadline } from "../../domain/case-lifecycle.js";
+import { isClosed, MAX_RE_AUDITS, replyDeadline } from "../../domain/case-lifecycle.js";
 import { lapsedInWords } from "../../domain/exceptions.js";
 import { keptLine } from "./exceptions.js";
 import {
@@ -60,10 +60,15 @@ export function caseAlert({
 }: CaseAlertInput): SlackMessage {
   const van = vanpoolName ? `${record.vanpool_id} ${vanpoolName}` : record.vanpool_id;
   const failed = record.failed_checks.length ? record.failed_checks.join(" and ") : "no check (missing data)";
-  const title =
-    record.reason === "inconclusive" ? `${van}: needs a person (data missing)` : `${van}: ${failed} check failed`;
-  const confidence = failedConfidence(results);
   const closed = isClosed(record.status);
+  // A closed case needs no one: its title says what it was about, never "needs a person".
+  const title =
+    record.reason !== "inconclusive"
+      ? `${van}: ${failed} check failed`
+      : closed
+        ? `${van}: could not be checked (data missing)`
+        : `${van}: needs a person (data missing)`;
+  const confidence = failedConfidence(results);
   const needsPerson = record.status === "hitl_review";
   const blocks: KnownBlock[] = [
     header(`${record.status === "resolved" ? "✅" : record.status === "cancelled" ? "⛔" : "🚩"} ${title}`),
@@ -126,12 +131,20 @@ export function hitlQuestion(record: CaseRecord): string {
   return `The ${record.failed_checks.join(" and ")} check still fails and Pool Patrol does not decide this alone. Decide whether the data is wrong (fix it and press Re-audit), the rider should be written to again (Email a rider), or the case can be closed (Close as resolved, with a reason).`;
 }
 
+/** How many re-audits counted, and when a reply's re-audit on unchanged data counts again (docs/case-lifecycle.md). */
+function reAuditPace(record: CaseRecord): string {
+  if (!record.re_audit_counts_from) return "";
+  return ` Re-audits counted: ${record.re_audit_count} of ${MAX_RE_AUDITS}; the next counts from ${slackDate(record.re_audit_counts_from)}, or at once if the data changed (a reply before then is still re-checked).`;
+}
+
 function nextStep(record: CaseRecord, since: Date): string {
   switch (record.status) {
     case "pending_reply":
-      return record.last_outbound_at
-        ? `Next: riders were emailed; if no one replies by ${slackDate(replyDeadline(record.last_outbound_at))}, Pool Patrol re-audits and may ask to cancel.`
-        : "Next: waiting for riders to reply.";
+      return `${
+        record.last_outbound_at
+          ? `Next: riders were emailed; if no one replies by ${slackDate(replyDeadline(record.last_outbound_at))}, Pool Patrol re-audits and may ask to cancel.`
+          : "Next: waiting for riders to reply."
+      }${reAuditPace(record)}`;
     case "hitl_review":
       return `Next: a person needs to look at this case${typeof record.meta.attention === "string" ? ` (${record.meta.attention})` : ""}. Waiting since ${slackDate(since)}.`;
     case "pre_cancel":

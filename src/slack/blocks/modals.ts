@@ -148,6 +148,32 @@ export function editReplyModal(approval: ApprovalRecord, riderLabel: string, but
   };
 }
 
+/** A decision's reason is recorded with it, so it must say something: at least this many characters. */
+export const MIN_REASON_LENGTH = 5;
+
+/** The reason input of a decision modal, its rule shown before submit. */
+function reasonInput(label: string): InputBlock {
+  return {
+    type: "input",
+    block_id: INPUTS.reason.block,
+    label: plain(label),
+    hint: plain(`At least ${MIN_REASON_LENGTH} characters; it is recorded with the decision.`),
+    element: {
+      type: "plain_text_input",
+      action_id: INPUTS.reason.action,
+      multiline: true,
+      min_length: MIN_REASON_LENGTH,
+    },
+  };
+}
+
+/** Why a submitted reason is refused, shown under it in the modal; undefined when it will do. */
+export function reasonRefusal(reason: string): string | undefined {
+  return reason.length < MIN_REASON_LENGTH
+    ? `Write at least ${MIN_REASON_LENGTH} characters: the reason is recorded with the decision.`
+    : undefined;
+}
+
 export function rejectModal(approval: ApprovalRecord, buttonValue: string, maxDays: number): ModalView {
   return {
     type: "modal",
@@ -160,14 +186,11 @@ export function rejectModal(approval: ApprovalRecord, buttonValue: string, maxDa
       context(
         approval.kind === "cancellation"
           ? "No rider is removed: every rider keeps their seat with an exception, and the case is resolved with your reason recorded."
-          : "Nothing is sent to the rider; the case goes back to waiting for replies.",
+          : (approval.payload as { drafted_by?: string }).drafted_by
+            ? "Nothing is sent to the rider; the case still needs a person, who decides what happens next on its alert."
+            : "Nothing is sent to the rider; the case goes back to waiting for replies.",
       ),
-      {
-        type: "input",
-        block_id: INPUTS.reason.block,
-        label: plain("Reason"),
-        element: { type: "plain_text_input", action_id: INPUTS.reason.action, multiline: true, min_length: 5 },
-      },
+      reasonInput("Reason"),
       ...(approval.kind === "cancellation" ? exceptionInputs(maxDays) : []),
     ],
   };
@@ -248,12 +271,7 @@ export function closeResolvedModal(record: CaseRecord, maxDays: number): ModalVi
       context(
         `${record.case_id} · ${record.vanpool_id}: no rider is removed; the case closes with your reason, and riders still flagged are kept with an exception.`,
       ),
-      {
-        type: "input",
-        block_id: INPUTS.reason.block,
-        label: plain("Why is this resolved?"),
-        element: { type: "plain_text_input", action_id: INPUTS.reason.action, multiline: true, min_length: 5 },
-      },
+      reasonInput("Why is this resolved?"),
       ...exceptionInputs(maxDays),
     ],
   };

@@ -11,9 +11,17 @@ const ACTORS: Record<string, string> = {
   cli: "Someone on the command line",
 };
 
+/** A Slack user id written out ("U0ALICE", as decisions record who made them), not already a mention. */
+const SLACK_USER_ID = /(?<![<@\w])([UW][0-9][A-Z0-9]{2,})\b/g;
+
+/** Slack shows a mention as the person's name: no reader has to decode "edited by U0ALICE". */
+export function mentionSlackIds(text: string): string {
+  return text.replace(SLACK_USER_ID, "<@$1>");
+}
+
 export function actorWords(actor: string): string {
-  if (actor.startsWith("slack:")) return `<@${actor.slice("slack:".length)}>`;
-  return ACTORS[actor] ?? actor.replace(/^[a-z]+:/, "");
+  if (ACTORS[actor]) return ACTORS[actor];
+  return mentionSlackIds(actor.replace(/^(?:slack|person):/, "").replace(/^[a-z]+:/, ""));
 }
 
 const status = (value: unknown) => STATUS_LABEL[String(value)] ?? "another status";

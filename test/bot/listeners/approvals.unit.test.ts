@@ -83,20 +83,26 @@ describe("the Edit reply modal, submitted", () => {
 });
 
 describe("the Reject modal, submitted", () => {
-  it.each(["", "  no  "])("asks for a reason when given %j and decides nothing", async (reason) => {
-    const { bolt, calls, queued } = setUp();
-    await bolt.view({
-      callbackId: VIEW_CALLBACKS.rejectApproval,
-      metadata: APPROVAL,
-      values: { [INPUTS.reason.block]: { [INPUTS.reason.action]: reason } },
-    });
-    expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({
-      method: "ack",
-      args: { response_action: "errors", errors: { [INPUTS.reason.block]: expect.stringMatching(/short reason/) } },
-    });
-    expect(queued).toEqual([]);
-  });
+  it.each(["", "  no  "])(
+    "asks for a reason of at least 5 characters when given %j and decides nothing",
+    async (reason) => {
+      const { bolt, calls, queued } = setUp();
+      await bolt.view({
+        callbackId: VIEW_CALLBACKS.rejectApproval,
+        metadata: APPROVAL,
+        values: { [INPUTS.reason.block]: { [INPUTS.reason.action]: reason } },
+      });
+      expect(calls).toHaveLength(1);
+      expect(calls[0]).toMatchObject({
+        method: "ack",
+        args: {
+          response_action: "errors",
+          errors: { [INPUTS.reason.block]: expect.stringMatching(/at least 5 characters/) },
+        },
+      });
+      expect(queued).toEqual([]);
+    },
+  );
 
   it("queues the rejection, then closes the modal", async () => {
     const { bolt, calls, queued } = setUp();

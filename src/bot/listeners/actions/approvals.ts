@@ -43,6 +43,7 @@ import {
   fullReplyModal,
   INPUTS,
   readExceptionChoice,
+  reasonRefusal,
   rejectModal,
   rejectTitle,
   VIEW_CALLBACKS,
@@ -215,11 +216,8 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
 
   app.view(VIEW_CALLBACKS.rejectApproval, async ({ ack, body, view }) => {
     const reason = view.state.values[INPUTS.reason.block]?.[INPUTS.reason.action]?.value?.trim() ?? "";
-    if (reason.length < 5)
-      return ack({
-        response_action: "errors",
-        errors: { [INPUTS.reason.block]: "Give a short reason; it is recorded with the decision." },
-      });
+    const refused = reasonRefusal(reason);
+    if (refused) return ack({ response_action: "errors", errors: { [INPUTS.reason.block]: refused } });
     // Keep everyone (a cancellation) asks why the riders are kept; a rejected reply draft does not.
     const asksWhy = Boolean(view.state.values[INPUTS.exceptionReason.block]);
     const exception = asksWhy

@@ -26,6 +26,7 @@ import {
   evidenceModal,
   INPUTS,
   readExceptionChoice,
+  reasonRefusal,
   VIEW_CALLBACKS,
 } from "../../../slack/blocks/modals.js";
 import type { CaseMessages } from "../../../slack/case-messages.js";
@@ -39,6 +40,9 @@ import { type CaseAction, queueSlackAction } from "../slack-actions.js";
 type CaseActionDeps = { ctx: SlackContext; messages: CaseMessages; isApprover(userId: string): Promise<boolean> };
 
 const NOT_APPROVER = "Only approvers can decide this. Nothing was changed.";
+
+/** A case action on its alert (`close_resolved`) or in App Home, where each carries its case (`close_resolved:CASE-…`). */
+const onAnySurface = (actionId: string) => new RegExp(`^${actionId}(?::.+)?$`);
 
 export function registerCaseActions(app: App, deps: CaseActionDeps): void {
   const { ctx } = deps;
@@ -105,7 +109,7 @@ export function registerCaseActions(app: App, deps: CaseActionDeps): void {
     return data;
   }
 
-  app.action<BlockAction<ButtonAction>>(CASE_ACTIONS.closeResolved, async ({ ack, body, action }) => {
+  app.action<BlockAction<ButtonAction>>(onAnySurface(CASE_ACTIONS.closeResolved), async ({ ack, body, action }) => {
     await ack();
     await openModalAtOnce(ctx, body.trigger_id, CLOSE_RESOLVED_TITLE, async () => {
       const data = await waitingCase(body, action.value ?? "");
@@ -113,7 +117,7 @@ export function registerCaseActions(app: App, deps: CaseActionDeps): void {
     });
   });
 
-  app.action<BlockAction<ButtonAction>>(CASE_ACTIONS.emailRider, async ({ ack, body, action }) => {
+  app.action<BlockAction<ButtonAction>>(onAnySurface(CASE_ACTIONS.emailRider), async ({ ack, body, action }) => {
     await ack();
     await openModalAtOnce(ctx, body.trigger_id, EMAIL_RIDER_TITLE, async () => {
       const data = await waitingCase(body, action.value ?? "");
@@ -126,11 +130,8 @@ export function registerCaseActions(app: App, deps: CaseActionDeps): void {
 
   app.view(VIEW_CALLBACKS.closeResolved, async ({ ack, body, view }) => {
     const reason = view.state.values[INPUTS.reason.block]?.[INPUTS.reason.action]?.value?.trim() ?? "";
-    if (reason.length < 5)
-      return ack({
-        response_action: "errors",
-        errors: { [INPUTS.reason.block]: "Give a short reason; it is recorded with the case." },
-      });
+    const refused = reasonRefusal(reason);
+    if (refused) return ack({ response_action: "errors", errors: { [INPUTS.reason.block]: refused } });
     const exception = readExceptionChoice(view.state.values, reason, ctx.deps.settings.exceptionDays);
     if (typeof exception === "string")
       return ack({ response_action: "errors", errors: { [INPUTS.exceptionDays.block]: exception } });

@@ -176,6 +176,10 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
           return answerLater(() => casesAnswer(status));
         }
         case "digest":
+          if (!(await deps.isApprover(command.user_id)))
+            return refuse(
+              "Only approvers can post the digest. It posts by itself on its schedule; App Home shows the same figures.",
+            );
           await queueSlackAction(
             ctx,
             command.trigger_id,
