@@ -70,14 +70,14 @@ export async function startSandbox(
     },
     routes,
     // The REST API on PORT beside the page (once the bot is up).
-    // The bot's REST API and the Resend webhook answer on PORT too, as they do in HTTP and Socket Mode.
+    // The bot's REST API, web pages and the Resend webhook answer on PORT too, as they do in HTTP and Socket Mode.
     before: (req, res) => {
       if (!bot) return false;
       if (req.method === "POST" && new URL(req.url ?? "/", "http://localhost").pathname === RESEND_WEBHOOK_PATH) {
         bot.handleWebhookRequest(req, res);
         return true;
       }
-      return bot.api.handle(req, res);
+      return bot.api.handle(req, res) || bot.web.handle(req, res);
     },
   });
   const settings: SlackSettings = {
@@ -89,6 +89,7 @@ export async function startSandbox(
     auditChannel: SANDBOX_PEOPLE.channel.id,
     approvers: ["U0ALEX", "S0AUDITORS"],
     restrictAudits: true,
+    webUrl: slack.baseUrl.replace("127.0.0.1", "localhost"),
   };
   if (!ctx.jobs) throw new Error('The sandbox needs the job engine: open the context with jobs: "bot".');
   const sweeps = createBotSweeps({

@@ -82,6 +82,7 @@ beforeAll(async () => {
       auditChannel: "C0AUDIT",
       approvers: ["U0ALICE"],
       restrictAudits: true,
+      webUrl: "http://localhost",
     },
     deps,
     jobs,
