@@ -58,10 +58,25 @@ export async function createSlackApp(options: SlackAppOptions) {
   const webhook = resendWebhookRoute({ handleWebhook }, { error: (m) => app.logger.error(m) });
   const workflow = createCaseWorkflow(deps);
   const api = createApi({ agent: deps, workflow, inbound: { handleWebhook }, jobs: options.jobs });
+  // Slack users' names for the pages, asked for once per process.
+  const userNames = new Map<string, Promise<string>>();
   const web = createWeb({
     agent: deps,
     secureCookie: slack.webUrl.startsWith("https:"),
     permalink: async (channel, ts) => (await app.client.chat.getPermalink({ channel, message_ts: ts })).permalink,
+    userName: (userId) => {
+      if (!userNames.has(userId)) {
+        if (userNames.size >= 1000) userNames.clear();
+        userNames.set(
+          userId,
+          app.client.users
+            .info({ user: userId })
+            .then(({ user }) => user?.real_name || user?.name || "a Slack user")
+            .catch(() => "a Slack user"),
+        );
+      }
+      return userNames.get(userId)!;
+    },
   });
   const routes = [webhook, ...api.routes, ...web.routes];
   const logLevel = options.logLevel ?? LogLevel.WARN;

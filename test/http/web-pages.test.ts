@@ -184,3 +184,89 @@ describe("the dashboard", () => {
     expect(personalEmailsIn(page.text)).toEqual([]);
   });
 });
+
+describe("a vanpool, a rider and a case", () => {
+  const ridersOf111 = async () => {
+    const riders = await h.db.prisma.rider.findMany({ where: { vanpoolId: "VP-111", status: "active" } });
+    return h.db.prisma.employee.findMany({ where: { id: { in: riders.map((r) => r.employeeId) } } });
+  };
+  const caseOf111 = () =>
+    h.db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-111", status: { notIn: ["resolved", "cancelled"] } } });
+
+  it("the vanpool page shows each rider with each check, the week grid with compatible days, and its cases", async () => {
+    const cookie = await signIn(ALICE, "alice");
+    const page = await open("/web/vanpools/VP-111", cookie);
+    expect(page.status).toBe(200);
+    const k = await caseOf111();
+    expect(page.text).toContain(`Open case <a href="/web/cases/${k.id}">${k.id}</a>: Waiting for riders.`);
+    for (const e of await ridersOf111()) {
+      expect(page.text).toContain(`<a href="/web/employees/${e.id}">${e.firstName} ${e.lastName}</a>`);
+      // An approver reads the street address and the full ZIP.
+      expect(page.text).toContain(e.homeAddress);
+    }
+    expect(page.text).toMatch(/<span class="badge fail">Fails<\/span>/);
+    expect(page.text).toMatch(/The van<\/th>/);
+    expect(page.text).toMatch(/✓ compatible|✗ not compatible/);
+    expect((await open("/web/vanpools/VP-999", cookie)).status).toBe(404);
+  });
+
+  it("the case page shows status, what happens next, evidence per check, the timeline and the Slack thread", async () => {
+    const cookie = await signIn(CAROL, "carol");
+    const k = await caseOf111();
+    const page = await open(`/web/cases/${k.id}`, cookie);
+    expect(page.status).toBe(200);
+    const text = visible(page.text);
+    expect(text).toContain("Waiting for riders");
+    expect(text).toMatch(/What happens next\s+CASE-[0-9A-F]+ is waiting for replies from/);
+    expect(text).toMatch(/Location check: +Fails/);
+    expect(page.text).toMatch(/<a href="[^"]+">Open the case thread in Slack<\/a>/);
+    expect(text).toMatch(/opened the case \(Verifying|opened the case \(Waiting for riders|opened the case/);
+    expect(text).toMatch(/emailed (a rider|\d+ riders)/);
+    // Who acted is named, never by a raw Slack id.
+    expect(text).not.toMatch(/\bU0[A-Z0-9]+\b/);
+  });
+
+  it("the rider page shows profile, vanpool, shift, cases with outcomes and the emails sent", async () => {
+    const cookie = await signIn(ALICE, "alice");
+    const k = await caseOf111();
+    const flagged = ((k.meta as { flagged: string[] }).flagged ?? [])[0]!;
+    const page = await open(`/web/employees/${flagged}`, cookie);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`<a href="/web/cases/${k.id}">${k.id}</a>`);
+    expect(page.text).toContain('<a href="/web/vanpools/VP-111">VP-111</a>');
+    expect(visible(page.text)).toMatch(/Pool Patrol wrote/);
+    const employee = await h.db.prisma.employee.findUniqueOrThrow({ where: { id: flagged } });
+    expect(page.text).toContain(employee.email);
+  });
+
+  it("a member reads no street address, email address, full ZIP or coordinates on any page", async () => {
+    const cookie = await signIn(CAROL, "carol");
+    const k = await caseOf111();
+    const employees = await h.db.prisma.employee.findMany();
+    const flagged = (k.meta as { flagged: string[] }).flagged;
+    const pages = [
+      "/web/",
+      "/web/vanpools/VP-111",
+      "/web/vanpools/VP-101",
+      `/web/cases/${k.id}`,
+      ...flagged.map((id) => `/web/employees/${id}`),
+    ];
+    // The vans' work sites and pickups are places, shown as they are (a work site's ZIP may be a rider's too).
+    const places = (await h.db.prisma.vanpool.findMany()).flatMap((v) => [v.workSiteAddress, v.pickupAddress ?? ""]);
+    for (const path of pages) {
+      const page = await open(path, cookie);
+      expect(page.status, path).toBe(200);
+      const text = places.filter(Boolean).reduce((t, place) => t.split(place).join(""), page.text);
+      expect(personalEmailsIn(text), path).toEqual([]);
+      for (const e of employees) {
+        expect(text, `${path}: ${e.id}'s street`).not.toContain(e.homeAddress);
+        expect(text, `${path}: ${e.id}'s ZIP`).not.toMatch(new RegExp(`\\b${e.homeZip}\\b`));
+        if (e.homeLat !== null) expect(text, path).not.toContain(String(e.homeLat));
+      }
+    }
+    // A member reads a home as its city and ZIP3, and a distance as a band.
+    const van = await open("/web/vanpools/VP-111", cookie);
+    expect(van.text).toMatch(/\(\d{3}xx\)/);
+    expect(van.text).toMatch(/(under 10|10-25|25-50|50-75|75-100|over 100) mi/);
+  });
+});

@@ -8,9 +8,12 @@ import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { AppError } from "../../errors.js";
 import { registerSignIn, requireSession } from "./auth.js";
+import { registerCasePage } from "./case-page.js";
 import type { WebDeps, WebEnv } from "./context.js";
 import { registerDashboard } from "./dashboard.js";
+import { registerEmployeePage } from "./employee-page.js";
 import { html, layout, STYLESHEET } from "./page.js";
+import { registerVanpoolPage } from "./vanpool-page.js";
 
 export function createWebApp(deps: WebDeps) {
   const app = new Hono<WebEnv>();
@@ -50,6 +53,9 @@ export function createWebApp(deps: WebDeps) {
   registerSignIn(app, deps);
   app.use("/web/*", requireSession(deps));
   registerDashboard(app, deps);
+  registerVanpoolPage(app, deps);
+  registerEmployeePage(app, deps);
+  registerCasePage(app, deps);
   return app;
 }
 

@@ -8,6 +8,8 @@ export interface WebDeps {
   secureCookie: boolean;
   /** The link to a message in Slack (a case alert), or undefined when Slack no longer has it. */
   permalink?(channel: string, ts: string): Promise<string | undefined>;
+  /** A Slack user's name as people read it (never their id). */
+  userName?(userId: string): Promise<string>;
 }
 
 export interface WebEnv {
