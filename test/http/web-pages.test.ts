@@ -210,6 +210,38 @@ describe("a vanpool, a rider and a case", () => {
     expect((await open("/web/vanpools/VP-999", cookie)).status).toBe(404);
   });
 
+  it("the map shows the pickup, the limit ring and each home coloured by its location verdict; a member sees ZIP3 areas", async () => {
+    const k = await caseOf111();
+    const flagged = new Set((k.meta as { flagged: string[] }).flagged);
+    const riders = await ridersOf111();
+    const markers = (page: string) =>
+      new Map(
+        [...page.matchAll(/<g class="home( area)?" data-rider="(EMP-\d+)" data-verdict="(\w+)"[^>]*>(.*?)<\/g>/gs)].map(
+          (m) => [m[2]!, { area: Boolean(m[1]), verdict: m[3]!, inner: m[4]! }],
+        ),
+      );
+    const approver = await open("/web/vanpools/VP-111", await signIn(ALICE, "alice"));
+    expect(approver.text).toMatch(/<svg viewBox="0 0 640 480"[^>]*role="img" aria-labelledby="map-title map-desc">/);
+    // VP-111 has no pickup point of its own: the work site is its pickup, the ring's center.
+    expect(approver.text).toContain('<g class="work-site" role="img" aria-label="Work site">');
+    expect(approver.text).toContain("Work site (the pickup)");
+    expect(approver.text).toMatch(/<path class="limit" d="M[^"]+"/);
+    expect(approver.text).toMatch(/<li>.*50 miles from the pickup \(the limit\)<\/li>/);
+    const seen = markers(approver.text);
+    expect([...seen.keys()].sort()).toEqual(riders.map((r) => r.id).sort());
+    for (const [id, m] of seen) {
+      expect(m.area).toBe(false);
+      // Flagged riders fail the location check (VP-111's case is a location case): red diamonds; others green circles.
+      expect(m.verdict).toBe(flagged.has(id) ? "fail" : "pass");
+      expect(m.inner).toContain(flagged.has(id) ? 'fill="#a4161a"' : 'fill="#1b6b35"');
+    }
+    const member = await open("/web/vanpools/VP-111", await signIn(CAROL, "carol"));
+    const areas = markers(member.text);
+    expect([...areas.keys()].sort()).toEqual(riders.map((r) => r.id).sort());
+    expect([...areas.values()].every((m) => m.area)).toBe(true);
+    expect(member.text).toMatch(/ZIP3 area a home lies in/);
+  });
+
   it("the case page shows status, what happens next, evidence per check, the timeline and the Slack thread", async () => {
     const cookie = await signIn(CAROL, "carol");
     const k = await caseOf111();

@@ -6,12 +6,17 @@ import { listCases } from "../../data/case-repository.js";
 import { findVanpoolSnapshotsOf } from "../../data/vanpool-repository.js";
 import { findLatestResultsOf } from "../../data/verification-repository.js";
 import { isClosed } from "../../domain/case-lifecycle.js";
+import { zip3 } from "../../domain/redaction.js";
 import { WEEKDAYS } from "../../domain/schedule.js";
 import { notFound } from "../../errors.js";
+import { lookupZip3Area } from "../../integrations/distance/zip-centroids.js";
 import { seesPersonalData } from "./auth.js";
 import type { WebDeps, WebEnv } from "./context.js";
 import { distanceWords, homeWords, locationsOf, referenceOf, shiftsOf } from "./facts.js";
+import { vanpoolMap } from "./map.js";
 import { html, layout, statusLabel, verdictBadge, when } from "./page.js";
+
+const LOCATION_WORDS: Record<string, string> = { pass: "within the limit", fail: "beyond the limit" };
 
 export function registerVanpoolPage(app: Hono<WebEnv>, deps: WebDeps): void {
   const { pool, prisma } = deps.agent;
@@ -41,6 +46,25 @@ export function registerVanpoolPage(app: Hono<WebEnv>, deps: WebDeps): void {
     const reference = referenceOf(results);
     const open = cases.find((k) => !isClosed(k.status));
     const limit = deps.agent.settings.policy.maxDistanceMiles;
+    const pii = seesPersonalData(user);
+    const map = vanpoolMap(
+      {
+        pickup: van.pickup_coords ?? van.work_site_coords,
+        pickupIsWorkSite: !van.pickup_coords,
+        workSite: van.work_site_coords,
+        limitMiles: limit,
+        homes: van.riders.map((r) => {
+          const where = locations.get(r.employee_id);
+          const verdict = where?.verdict ?? null;
+          const label = `${r.employee_id} ${r.first_name}: ${verdict ? (LOCATION_WORDS[verdict] ?? "not located") : "not checked"}, ${distanceWords(user, where?.miles ?? null)}`;
+          const area = lookupZip3Area(zip3(r.home_zip).slice(0, 3));
+          if (pii)
+            return { label, employeeId: r.employee_id, verdict, point: where?.point ?? r.home_coords ?? area?.center };
+          return { label, employeeId: r.employee_id, verdict, area };
+        }),
+      },
+      `Map of ${van.vanpool_id}: the pickup, the ${limit}-mile limit and each rider's home`,
+    );
 
     const body = html`<h1>${van.vanpool_id}${van.name ? ` · ${van.name}` : ""}</h1>
 ${open ? html`<p class="notice"><span class="badge fail">Flagged</span> Open case <a href="/web/cases/${open.case_id}">${open.case_id}</a>: ${statusLabel(open.status)}.</p>` : ""}
@@ -52,6 +76,9 @@ ${open ? html`<p class="notice"><span class="badge fail">Flagged</span> Open cas
   <dt>Location check</dt><dd>${verdictBadge(results.location?.verdict)} ${results.location ? html`<span class="muted">(${when(results.location.finished_at)})</span>` : ""}</dd>
   <dt>Shift check</dt><dd>${verdictBadge(results.shift?.verdict)} ${results.shift ? html`<span class="muted">(${when(results.shift.finished_at)})</span>` : ""}</dd>
 </dl>
+
+<h2 id="map-h">Map</h2>
+${map}
 
 <h2 id="riders-h">Riders</h2>
 <table aria-labelledby="riders-h">
