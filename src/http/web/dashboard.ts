@@ -70,7 +70,7 @@ export function registerDashboard(app: Hono<WebEnv>, deps: WebDeps): void {
 <ul class="figures">
   ${open.length ? open.map(([status, n]) => html`<li><strong>${n}</strong> ${statusLabel(status)}</li>`) : html`<li><strong>0</strong> open cases</li>`}
   <li><strong>${waiting.length}</strong> ${waiting.length === 1 ? "decision" : "decisions"} waiting for an approver</li>
-  <li><strong>${figures.automationRate === null ? "–" : `${Math.round(figures.automationRate * 100)}%`}</strong> of the ${figures.closedCases} cases closed in ${FIGURE_DAYS} days closed without a person</li>
+  <li><strong>${figures.automationRate === null ? "–" : `${Math.round(figures.automationRate * 100)}%`}</strong> of the ${figures.closedCases} ${figures.closedCases === 1 ? "case" : "cases"} closed in ${FIGURE_DAYS} days closed without a person</li>
   <li><strong>${exceptions.expiring}</strong> ${exceptions.expiring === 1 ? "exception ends" : "exceptions end"} within ${EXPIRING_DAYS} days</li>
 </ul>
 </section>

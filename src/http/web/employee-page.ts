@@ -7,7 +7,8 @@ import { findExceptionsOn } from "../../data/exception-repository.js";
 import { findEmployeeProfile } from "../../data/vanpool-repository.js";
 import { listCasesOfRider } from "../../data/web-read-repository.js";
 import { keptInWords } from "../../domain/exceptions.js";
-import { formatEntry } from "../../domain/schedule.js";
+import { redactFinding } from "../../domain/redaction.js";
+import { describeSchedule } from "../../domain/schedule.js";
 import { notFound } from "../../errors.js";
 import { trailWhat } from "../../slack/blocks/trail.js";
 import { presentMessage } from "../api/present.js";
@@ -68,7 +69,7 @@ export function registerEmployeePage(app: Hono<WebEnv>, deps: WebDeps): void {
   <dt>Work site</dt><dd>${record.work_site}</dd>
   <dt>Employment</dt><dd>${record.status === "active" ? "Active" : record.status}, ${record.time_type.replace(/_/g, " ")}</dd>
   <dt>Vanpool</dt><dd>${record.vanpool_ids.length ? record.vanpool_ids.map((v, i) => html`${i ? ", " : ""}<a href="/web/vanpools/${v}">${v}</a>`) : "Rides no vanpool now"}</dd>
-  <dt>Shift</dt><dd>${profile.shift ? `${profile.shift.name}: ${profile.shift.schedule.map(formatEntry).join(", ")}` : "No shift on record"}</dd>
+  <dt>Shift</dt><dd>${profile.shift ? `${profile.shift.name}: ${describeSchedule(profile.shift.schedule)}` : "No shift on record"}</dd>
   <dt>Leave (PTO)</dt><dd>${profile.pto_dates.length ? profile.pto_dates.join(", ") : "None on record"}</dd>
 </dl>
 
@@ -105,7 +106,7 @@ ${
         return html`<article aria-label="${m.direction === "outbound" ? "Email to the rider" : "Reply from the rider"}, ${when(m.at)}">
   <h3>${m.direction === "outbound" ? "Pool Patrol wrote" : `${record.first_name} replied`} · ${when(m.at)}</h3>
   <p><strong>${shown.subject}</strong></p>
-  <pre class="body">${shown.body}</pre>
+  <pre class="body">${pii ? shown.body : redactFinding(shown.body)}</pre>
 </article>`;
       })
     : html`<p>No email has been sent to this rider.</p>`
