@@ -242,6 +242,16 @@ describe("a vanpool, a rider and a case", () => {
     expect(member.text).toMatch(/ZIP3 area a home lies in/);
   });
 
+  it("the case alert in Slack and its evidence modal link to the case page", async () => {
+    const k = await caseOf111();
+    const page = `${base}/web/cases/${k.id}`;
+    expect(JSON.stringify(h.alertOf("VP-111").blocks)).toContain(`<${page}|Open the case page>`);
+    await h.click(CAROL, h.alertOf("VP-111"), "view_evidence");
+    const modal = h.fake.views(CAROL).at(-1)!;
+    const filled = h.fake.viewHistory(modal.id).at(-1)!;
+    expect(JSON.stringify(filled.blocks)).toContain(`<${page}|Open the case page>`);
+  });
+
   it("the case page shows status, what happens next, evidence per check, the timeline and the Slack thread", async () => {
     const cookie = await signIn(CAROL, "carol");
     const k = await caseOf111();
