@@ -1,7 +1,7 @@
 // A rider, /web/employees/{id}: profile, vanpool, shift and leave, the change history, the cases that
 // flagged them with their outcomes, exceptions that kept them, and the emails sent to them and their replies.
 import type { Hono } from "hono";
-import { employeeIdsByEmail, findEmployees, listAuditEvents } from "../../data/api-read-repository.js";
+import { findEmployees, listAuditEvents } from "../../data/api-read-repository.js";
 import { findThreadForCase } from "../../data/email-repository.js";
 import { findExceptionsOn } from "../../data/exception-repository.js";
 import { findEmployeeProfile } from "../../data/vanpool-repository.js";
@@ -10,6 +10,7 @@ import { keptInWords } from "../../domain/exceptions.js";
 import { redactFinding } from "../../domain/redaction.js";
 import { describeSchedule } from "../../domain/schedule.js";
 import { notFound } from "../../errors.js";
+import { addressOf } from "../../integrations/email/reply-address.js";
 import { trailWhat } from "../../slack/blocks/trail.js";
 import { presentMessage } from "../api/present.js";
 import { seesPersonalData } from "./auth.js";
@@ -47,7 +48,8 @@ export function registerEmployeePage(app: Hono<WebEnv>, deps: WebDeps): void {
       .flatMap((t) => t?.messages ?? [])
       .filter((m) => m.from.toLowerCase().includes(own) || m.to.some((to) => to.toLowerCase().includes(own)))
       .sort((a, b) => a.at.getTime() - b.at.getTime());
-    const byEmail = await employeeIdsByEmail(pool, [record.email]);
+    // Messages name the rider by id; every one shown here is to or from this rider.
+    const byEmail = new Map([[addressOf(record.email), record.employee_id]]);
     const history = await Promise.all(
       changes.map(async (e) => ({ at: e.at, what: trailWhat(e, await actorName(deps, user, e.actor)) })),
     );
