@@ -3,6 +3,7 @@
 // queries per page over pg, never one per row.
 import type pg from "pg";
 import { type CaseStatus, CLOSED_STATUSES } from "../domain/case-lifecycle.js";
+import type { AuditEventRecord } from "./audit-log.js";
 import { type CaseRecord, toCaseRecord } from "./case-repository.js";
 import type { PrismaClient } from "./prisma.js";
 
@@ -129,4 +130,24 @@ export async function listCasesOfRider(prisma: PrismaClient, employeeId: string)
     orderBy: { createdAt: "desc" },
   });
   return rows.map(toCaseRecord);
+}
+
+/**
+ * What was recorded about a rider, oldest first: the events of their cases that name them (re-checked,
+ * removed, reinstated, kept by an exception). Read through the cases' index, at most 200.
+ */
+export async function listRiderEvents(
+  pool: pg.Pool,
+  employeeId: string,
+  caseIds: string[],
+): Promise<AuditEventRecord[]> {
+  if (caseIds.length === 0) return [];
+  const { rows } = await pool.query<AuditEventRecord>(
+    `SELECT actor, action, subject_type, subject_id, details, created_at AT TIME ZONE 'UTC' AS at
+       FROM audit_events
+      WHERE subject_type = 'case' AND subject_id = ANY($2::text[]) AND details->>'employee_id' = $1
+      ORDER BY id LIMIT 200`,
+    [employeeId, caseIds],
+  );
+  return rows;
 }

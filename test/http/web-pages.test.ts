@@ -2,6 +2,7 @@
 // one-time sign-in link, its session reads the pages, and a member reads no street address, email
 // address, full ZIP or exact coordinates on any of them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grantExceptions } from "../../src/data/exception-repository.js";
 import { ALICE, CAROL, type Harness, startHarness } from "../support/bot-harness.js";
 import { personalEmailsIn } from "../support/privacy.js";
 
@@ -279,6 +280,26 @@ describe("a vanpool, a rider and a case", () => {
     expect(visible(page.text)).toMatch(/Pool Patrol wrote/);
     const employee = await h.db.prisma.employee.findUniqueOrThrow({ where: { id: flagged } });
     expect(page.text).toContain(employee.email);
+  });
+
+  it("the rider page shows an exception that kept them and what their case recorded about them, naming who", async () => {
+    const k = await caseOf111();
+    const rider = (k.meta as { flagged: string[] }).flagged[0]!;
+    await grantExceptions(h.db.prisma, {
+      caseId: k.id,
+      vanpoolId: "VP-111",
+      riders: [{ employee_id: rider, checks: ["location"] }],
+      reason: "moving_soon",
+      note: "moving closer in March",
+      grantedBy: ALICE,
+      decision: "keep",
+      now: new Date(),
+      expiresAt: new Date(Date.now() + 30 * 86_400_000),
+    });
+    const page = visible((await open(`/web/employees/${rider}`, await signIn(CAROL, "carol"))).text);
+    expect(page).toMatch(/Location check on VP-111: kept by alice until .* \(moving soon\)/);
+    expect(page).toMatch(/What happened to this rider\s+\S.*alice: exception granted\./s);
+    expect(page).not.toContain(ALICE);
   });
 
   it("a member reads no street address, email address, full ZIP or coordinates on any page", async () => {

@@ -15,7 +15,7 @@ import { registerEmployeePage } from "./employee-page.js";
 import { html, layout, STYLESHEET } from "./page.js";
 import { registerVanpoolPage } from "./vanpool-page.js";
 
-export function createWebApp(deps: WebDeps) {
+function createWebApp(deps: WebDeps) {
   const app = new Hono<WebEnv>();
   app.use(
     "/web/*",

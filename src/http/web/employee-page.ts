@@ -1,11 +1,12 @@
-// A rider, /web/employees/{id}: profile, vanpool, shift and leave, the change history, the cases that
-// flagged them with their outcomes, exceptions that kept them, and the emails sent to them and their replies.
+// A rider, /web/employees/{id}: profile, vanpool, shift and leave, the cases that flagged them with their
+// outcomes, exceptions that kept them, the emails sent to them and their replies, and what their cases
+// recorded about them (re-checked, removed, reinstated, kept).
 import type { Hono } from "hono";
-import { findEmployees, listAuditEvents } from "../../data/api-read-repository.js";
+import { findEmployees } from "../../data/api-read-repository.js";
 import { findThreadForCase } from "../../data/email-repository.js";
 import { findExceptionsOn } from "../../data/exception-repository.js";
 import { findEmployeeProfile } from "../../data/vanpool-repository.js";
-import { listCasesOfRider } from "../../data/web-read-repository.js";
+import { listCasesOfRider, listRiderEvents } from "../../data/web-read-repository.js";
 import { keptInWords } from "../../domain/exceptions.js";
 import { redactFinding } from "../../domain/redaction.js";
 import { describeSchedule } from "../../domain/schedule.js";
@@ -31,17 +32,21 @@ export function registerEmployeePage(app: Hono<WebEnv>, deps: WebDeps): void {
     const id = c.req.param("id").toUpperCase();
     const user = c.get("user");
     const pii = seesPersonalData(user);
-    const [[record], profile, cases, changes] = await Promise.all([
+    const [[record], profile, cases] = await Promise.all([
       findEmployees(pool, [id]),
       findEmployeeProfile(prisma, id),
       listCasesOfRider(prisma, id),
-      listAuditEvents(prisma, { subjectId: id, limit: 200 }),
     ]);
     if (!record || !profile) throw notFound(`There is no employee ${id}.`);
     const vanpoolIds = [...new Set([...record.vanpool_ids, ...cases.map((k) => k.vanpool_id)])];
-    const [exceptions, threads] = await Promise.all([
+    const [exceptions, threads, changes] = await Promise.all([
       findExceptionsOn(prisma, vanpoolIds),
       Promise.all(cases.map((k) => findThreadForCase(prisma, k.case_id))),
+      listRiderEvents(
+        pool,
+        id,
+        cases.map((k) => k.case_id),
+      ),
     ]);
     const own = record.email.toLowerCase();
     const messages = threads
@@ -114,11 +119,11 @@ ${
     : html`<p>No email has been sent to this rider.</p>`
 }
 
-<h2 id="history-h">Change history</h2>
+<h2 id="history-h">What happened to this rider</h2>
 ${
   history.length
     ? html`<ol class="timeline" aria-labelledby="history-h">${history.map((e) => html`<li><time datetime="${e.at.toISOString()}">${when(e.at)}</time>: ${e.what}.</li>`)}</ol>`
-    : html`<p>No change to this rider is recorded.</p>`
+    : html`<p>Nothing has been recorded about this rider on a case.</p>`
 }`;
     return c.html(layout(`${record.first_name} ${record.last_name}`, user, body));
   });

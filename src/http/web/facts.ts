@@ -13,7 +13,6 @@ export interface RiderLocation {
   verdict: string | null;
   miles: number | null;
   point: { lat: number; lng: number } | null;
-  source: string | null;
   city: string | null;
   zip: string | null;
 }
@@ -44,7 +43,7 @@ const items = (result: { evidence: unknown } | undefined): Item[] =>
 export function locationsOf(results: Results): Map<string, RiderLocation> {
   const out = new Map<string, RiderLocation>();
   const entry = (id: string) => {
-    const found = out.get(id) ?? { verdict: null, miles: null, point: null, source: null, city: null, zip: null };
+    const found = out.get(id) ?? { verdict: null, miles: null, point: null, city: null, zip: null };
     out.set(id, found);
     return found;
   };
@@ -52,7 +51,6 @@ export function locationsOf(results: Results): Map<string, RiderLocation> {
     const id = String(item.employee_id ?? "");
     if (item.type === "employee_profile") {
       entry(id).point = (item.home_coords as RiderLocation["point"]) ?? null;
-      entry(id).source = (item.home_point_source as string) ?? null;
       entry(id).city = (item.home_city as string) ?? null;
       entry(id).zip = (item.home_zip as string) ?? null;
     } else if (item.type === "distance_check") {
