@@ -7,9 +7,15 @@ import { createSlackApp, type SlackApp } from "../bot/app.js";
 import type { SlackSettings } from "../config/settings.js";
 import { loadSandboxWorkspace, saveSandboxWorkspace } from "../data/sandbox-workspace-repository.js";
 import { RESEND_WEBHOOK_PATH } from "../http/resend-webhook-route.js";
+import { isWebPath } from "../http/web/app.js";
 import { deliverLocally } from "../integrations/email/inbound/local-delivery.js";
 import { webhookSecret } from "../integrations/email/inbound/webhook-secret.js";
-import { type FakeSlack, startLocalSlack, type WorkspaceSnapshot } from "../sandbox/slack/local-slack.js";
+import {
+  type FakeSlack,
+  foreignRequest,
+  startLocalSlack,
+  type WorkspaceSnapshot,
+} from "../sandbox/slack/local-slack.js";
 import { createSandboxRoutes, type SandboxPeople } from "../sandbox/ui-routes.js";
 import { startBotJobs } from "./bot-jobs.js";
 import { createBotSweeps } from "./bot-sweeps.js";
@@ -77,7 +83,15 @@ export async function startSandbox(
         bot.handleWebhookRequest(req, res);
         return true;
       }
-      return bot.api.handle(req, res) || bot.web.handle(req, res);
+      if (bot.api.handle(req, res)) return true;
+      if (!isWebPath(new URL(req.url ?? "/", "http://localhost").pathname)) return false;
+      // The web pages take what every route of the page's port takes: this machine's own names, never another site.
+      const refusal = foreignRequest(req, Number(new URL(slack.baseUrl).port));
+      if (refusal) {
+        res.writeHead(403, { "content-type": "text/plain; charset=utf-8" }).end(refusal);
+        return true;
+      }
+      return bot.web.handle(req, res);
     },
   });
   const settings: SlackSettings = {

@@ -28,7 +28,8 @@ function createWebApp(deps: WebDeps) {
         frameAncestors: ["'none'"],
         baseUri: ["'none'"],
       },
-      referrerPolicy: "no-referrer",
+      // Same-origin: a form post keeps its Origin (a "no-referrer" page posts "Origin: null"), other sites get nothing.
+      referrerPolicy: "same-origin",
     }),
   );
   const problem = (c: Parameters<Parameters<typeof app.notFound>[0]>[0], status: 404 | 500, text: string) =>
