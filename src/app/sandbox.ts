@@ -7,9 +7,15 @@ import { createSlackApp, type SlackApp } from "../bot/app.js";
 import type { SlackSettings } from "../config/settings.js";
 import { loadSandboxWorkspace, saveSandboxWorkspace } from "../data/sandbox-workspace-repository.js";
 import { RESEND_WEBHOOK_PATH } from "../http/resend-webhook-route.js";
+import { isWebPath } from "../http/web/app.js";
 import { deliverLocally } from "../integrations/email/inbound/local-delivery.js";
 import { webhookSecret } from "../integrations/email/inbound/webhook-secret.js";
-import { type FakeSlack, startLocalSlack, type WorkspaceSnapshot } from "../sandbox/slack/local-slack.js";
+import {
+  type FakeSlack,
+  foreignRequest,
+  startLocalSlack,
+  type WorkspaceSnapshot,
+} from "../sandbox/slack/local-slack.js";
 import { createSandboxRoutes, type SandboxPeople } from "../sandbox/ui-routes.js";
 import { startBotJobs } from "./bot-jobs.js";
 import { createBotSweeps } from "./bot-sweeps.js";
@@ -70,14 +76,22 @@ export async function startSandbox(
     },
     routes,
     // The REST API on PORT beside the page (once the bot is up).
-    // The bot's REST API and the Resend webhook answer on PORT too, as they do in HTTP and Socket Mode.
+    // The bot's REST API, web pages and the Resend webhook answer on PORT too, as they do in HTTP and Socket Mode.
     before: (req, res) => {
       if (!bot) return false;
       if (req.method === "POST" && new URL(req.url ?? "/", "http://localhost").pathname === RESEND_WEBHOOK_PATH) {
         bot.handleWebhookRequest(req, res);
         return true;
       }
-      return bot.api.handle(req, res);
+      if (bot.api.handle(req, res)) return true;
+      if (!isWebPath(new URL(req.url ?? "/", "http://localhost").pathname)) return false;
+      // The web pages take what every route of the page's port takes: this machine's own names, never another site.
+      const refusal = foreignRequest(req, Number(new URL(slack.baseUrl).port));
+      if (refusal) {
+        res.writeHead(403, { "content-type": "text/plain; charset=utf-8" }).end(refusal);
+        return true;
+      }
+      return bot.web.handle(req, res);
     },
   });
   const settings: SlackSettings = {
@@ -89,6 +103,7 @@ export async function startSandbox(
     auditChannel: SANDBOX_PEOPLE.channel.id,
     approvers: ["U0ALEX", "S0AUDITORS"],
     restrictAudits: true,
+    webUrl: slack.baseUrl.replace("127.0.0.1", "localhost"),
   };
   if (!ctx.jobs) throw new Error('The sandbox needs the job engine: open the context with jobs: "bot".');
   const sweeps = createBotSweeps({

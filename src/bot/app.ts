@@ -11,6 +11,7 @@ import type { SlackSettings } from "../config/settings.js";
 import { cleanStringsIn } from "../domain/clean-text.js";
 import { createApi } from "../http/api/app.js";
 import { resendWebhookRoute } from "../http/resend-webhook-route.js";
+import { createWeb } from "../http/web/app.js";
 import type { JobEngine } from "../queue/engine.js";
 import { createApproverCheck } from "../slack/approvers.js";
 import { createCaseMessages } from "../slack/case-messages.js";
@@ -51,13 +52,33 @@ export async function createSlackApp(options: SlackAppOptions) {
     .catch((error: Error) => {
       throw new Error(`Slack refused SLACK_BOT_TOKEN or could not be reached (auth.test: ${error.message}).`);
     });
-  // The Resend webhook and the REST API share the bot's HTTP port in every mode (Socket Mode: Bolt's own server on PORT).
+  // The Resend webhook, the REST API and the web pages share the bot's HTTP port in every mode (Socket Mode: Bolt's own server on PORT).
   let inbound: InboundEmail | undefined;
   const handleWebhook: InboundEmail["handleWebhook"] = (request) => inbound!.handleWebhook(request);
   const webhook = resendWebhookRoute({ handleWebhook }, { error: (m) => app.logger.error(m) });
   const workflow = createCaseWorkflow(deps);
   const api = createApi({ agent: deps, workflow, inbound: { handleWebhook }, jobs: options.jobs });
-  const routes = [webhook, ...api.routes];
+  // Slack users' names for the pages, asked for once per process.
+  const userNames = new Map<string, Promise<string>>();
+  const web = createWeb({
+    agent: deps,
+    secureCookie: slack.webUrl.startsWith("https:"),
+    permalink: async (channel, ts) => (await app.client.chat.getPermalink({ channel, message_ts: ts })).permalink,
+    userName: (userId) => {
+      if (!userNames.has(userId)) {
+        if (userNames.size >= 1000) userNames.clear();
+        userNames.set(
+          userId,
+          app.client.users
+            .info({ user: userId })
+            .then(({ user }) => user?.real_name || user?.name || "a Slack user")
+            .catch(() => "a Slack user"),
+        );
+      }
+      return userNames.get(userId)!;
+    },
+  });
+  const routes = [webhook, ...api.routes, ...web.routes];
   const logLevel = options.logLevel ?? LogLevel.WARN;
   const app = new App({
     token: slack.botToken,
@@ -146,7 +167,7 @@ export async function createSlackApp(options: SlackAppOptions) {
   const handleWebhookRequest = (req: IncomingMessage, res: ServerResponse) =>
     void (webhook.handler as (req: IncomingMessage, res: ServerResponse) => void)(req, res);
 
-  return { app, ctx, messages, digest, socketMode, inbound, api, handleWebhookRequest, idle, settled };
+  return { app, ctx, messages, digest, socketMode, inbound, api, web, handleWebhookRequest, idle, settled };
 }
 
 export type SlackApp = Awaited<ReturnType<typeof createSlackApp>>;

@@ -88,6 +88,7 @@ const settingsSchema = z.object({
   SLACK_APP_TOKEN: optionalString,
   SLACK_API_URL: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
   PORT: number(3000, (n) => n.int().min(0).max(65535)),
+  POOLPATROL_WEB_URL: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
   POOLPATROL_AUDIT_CHANNEL: optionalString,
   POOLPATROL_APPROVERS: z.preprocess(
     emptyAsUndefined,
@@ -213,6 +214,8 @@ export interface SlackSettings {
   approvers: string[];
   /** Only approvers may start audits and re-audits from Slack. */
   restrictAudits: boolean;
+  /** Where people open the web pages (`/poolpatrol web` links there), without a trailing slash. */
+  webUrl: string;
 }
 
 export interface VerificationPolicy {
@@ -253,6 +256,7 @@ function slack(s: z.infer<typeof settingsSchema>): { slack: SlackSettings | unde
         .map((id) => id.trim())
         .filter(Boolean),
       restrictAudits: s.POOLPATROL_RESTRICT_AUDITS === "true",
+      webUrl: (s.POOLPATROL_WEB_URL ?? `http://localhost:${s.PORT}`).replace(/\/+$/, ""),
     },
   };
 }

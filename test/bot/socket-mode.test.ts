@@ -82,6 +82,7 @@ beforeAll(async () => {
       auditChannel: "C0AUDIT",
       approvers: ["U0ALICE"],
       restrictAudits: true,
+      webUrl: "http://localhost",
     },
     deps,
     jobs,
@@ -166,5 +167,17 @@ describe("the REST API in Socket Mode, on the bot's PORT", () => {
     expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "ok" });
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     expect(((await (await fetch(`${base}/openapi.json`)).json()) as { openapi: string }).openapi).toBe("3.1.0");
+  });
+});
+
+describe("the web pages in Socket Mode, on the bot's PORT", () => {
+  it("serve the sign-in page and send a page asked for without a session to it", async () => {
+    const base = webhook.replace(/\/webhooks\/resend$/, "");
+    const signIn = await fetch(`${base}/web/sign-in`);
+    expect(signIn.status).toBe(200);
+    expect(await signIn.text()).toMatch(/<code>\/poolpatrol web<\/code>/);
+    const dashboard = await fetch(`${base}/web/`, { redirect: "manual" });
+    expect(dashboard.status).toBe(303);
+    expect(dashboard.headers.get("location")).toBe("/web/sign-in");
   });
 });

@@ -76,6 +76,7 @@ beforeAll(async () => {
       auditChannel: "C0AUDIT",
       approvers: ["U0ALICE"],
       restrictAudits: true,
+      webUrl: "http://localhost",
     },
     deps,
     retries: 0,

@@ -159,6 +159,22 @@ describe("the sandbox API", () => {
     expect((await api("/sandbox/command", { user: "U0ALEX", text: "/poolpatrol help" })).status).toBe(200);
   });
 
+  it("serves its web pages to this machine only: a DNS-rebinding page or another site is refused", async () => {
+    const port = new URL(sandbox.url).port;
+    const get = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        http
+          .get({ host: "127.0.0.1", port, path: "/web/sign-in", headers }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          })
+          .on("error", reject);
+      });
+    expect(await get({ host: `localhost:${port}` })).toBe(200);
+    expect(await get({ host: `evil.example:${port}` })).toBe(403);
+    expect(await get({ host: `localhost:${port}`, "sec-fetch-site": "cross-site" })).toBe(403);
+  });
+
   it("keeps the channel across a restart, and status answers properly", async () => {
     // VP-109's own case: the stale-click test's tick moves the cases open before it to cancellation.
     await audited("VP-109");

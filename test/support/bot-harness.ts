@@ -102,6 +102,8 @@ export async function startHarness(
     auditChannel: AUDIT_CHANNEL,
     approvers: [ALICE, "S0APPROVERS"],
     restrictAudits: true,
+    // Set to the bot's own address once it listens.
+    webUrl: "http://localhost",
   };
 
   let bot!: SlackApp;
@@ -131,6 +133,7 @@ export async function startHarness(
     stopSweeps = () => sweeps?.stop();
     const server = (await bot.app.start(0)) as unknown as Server;
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+    slack.webUrl = url.replace(/\/slack\/events$/, "");
     clock = await startBotJobs(bot, jobs, settings);
   }
   async function shutdown() {

@@ -500,7 +500,7 @@ function parseArgs(req: http.IncomingMessage, url: URL, raw: string): Json | und
  * DNS-rebinding page names its own, with a matching Origin), an Origin of another site, or a
  * request the browser marks as cross-site. The bot and local scripts send no Origin.
  */
-function foreignRequest(req: http.IncomingMessage, port: number): string | undefined {
+export function foreignRequest(req: http.IncomingMessage, port: number): string | undefined {
   const allowed = new Set(["localhost", "127.0.0.1", "[::1]"].map((host) => `${host}:${port}`));
   if (!allowed.has(req.headers.host ?? "")) return `Only requests to localhost:${port} are taken.`;
   const origin = req.headers.origin;

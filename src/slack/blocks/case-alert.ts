@@ -35,6 +35,8 @@ export interface CaseAlertInput {
   statusSince?: Date;
   /** Earlier exceptions of its flagged riders that no longer hold (docs/exceptions.md). */
   earlierExceptions?: EarlierException[];
+  /** The case's web page (`/web/cases/{id}`), linked under the buttons. */
+  pageUrl?: string;
 }
 
 export const CASE_ACTIONS = {
@@ -57,6 +59,7 @@ export function caseAlert({
   firstNames = {},
   statusSince,
   earlierExceptions = [],
+  pageUrl,
 }: CaseAlertInput): SlackMessage {
   const van = vanpoolName ? `${record.vanpool_id} ${vanpoolName}` : record.vanpool_id;
   const failed = record.failed_checks.length ? record.failed_checks.join(" and ") : "no check (missing data)";
@@ -116,6 +119,9 @@ export function caseAlert({
           ]
         : []),
     ]),
+    ...(pageUrl
+      ? [context(`<${pageUrl}|Open the case page> for the whole record: evidence, timeline, emails and decisions.`)]
+      : []),
   ];
   return { text: `${title} (${record.case_id}, ${STATUS_LABEL[record.status] ?? record.status})`, blocks };
 }

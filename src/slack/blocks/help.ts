@@ -34,6 +34,7 @@ export const COMMAND_USAGE = [
     .map((w) => `\`${w}\``)
     .join(", ")}, e.g. \`/poolpatrol cases needs a person\``,
   "• `/poolpatrol digest`: post the digest to the audit channel now",
+  "• `/poolpatrol web`: a private link that signs you in to the web pages (vanpools, maps, riders, cases)",
   "• `/poolpatrol help`: this list",
   "In a case alert's thread, ask things like _why did this case fail?_, _what did the rider say?_ or _which riders are flagged?_",
 ].join("\n");

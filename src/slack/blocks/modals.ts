@@ -61,11 +61,16 @@ export function evidenceModal(
   record: CaseRecord,
   results: LatestResults,
   firstNames: Record<string, string> = {},
+  /** The case's web page, linked at the top. */
+  pageUrl?: string,
 ): ModalView {
   const blocks: KnownBlock[] = [
     section(
       `*${record.case_id}* · ${record.vanpool_id} · ${STATUS_LABEL[record.status] ?? record.status}\nFailed: ${record.failed_checks.join(", ") || "none"} · Flagged: ${record.flagged.map((id) => riderName(id, firstNames[id])).join(", ") || "none"}`,
     ),
+    ...(pageUrl
+      ? [context(`<${pageUrl}|Open the case page>: evidence per rider, the timeline, emails and decisions.`)]
+      : []),
   ];
   for (const check of ["location", "shift"] as const) {
     const result = results[check];

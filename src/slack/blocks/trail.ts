@@ -28,41 +28,42 @@ const status = (value: unknown) => STATUS_LABEL[String(value)] ?? "another statu
 const kind = (value: unknown) => (value === "cancellation" ? "a cancellation" : "a drafted reply");
 
 export function trailSentence(event: Pick<AuditEventRecord, "actor" | "action" | "details" | "at">): string {
-  const who = actorWords(event.actor);
+  return `${slackDate(event.at, "{date_short_pretty} {time}")} · ${trailWhat(event, actorWords(event.actor))}.`;
+}
+
+/** What happened, in words, done by `who` (how the reader names the actor): shared by Slack and the web pages. */
+export function trailWhat(event: Pick<AuditEventRecord, "action" | "details">, who: string): string {
   const d = event.details;
-  const what = (() => {
-    switch (event.action) {
-      case "case.opened":
-        return `${who} opened the case (${status(d.status)})`;
-      case "case.status_changed":
-        return `${who} moved the case from ${status(d.from)} to ${status(d.to)}`;
-      case "case.updated":
-        return `${who} updated the case`;
-      case "case.reply_timeout":
-        return "The reply deadline passed";
-      case "email.sent":
-        return `${who} emailed ${Array.isArray(d.to) && d.to.length > 1 ? `${d.to.length} riders` : "a rider"}`;
-      case "reply.classified":
-        return `${who} read a rider's reply${d.bucket ? ` (${String(d.bucket)})` : ""}`;
-      case "reply.read_in_full":
-        return `${who} read a rider's full reply`;
-      case "approval.requested":
-        return `${who} asked for a decision on ${kind(d.kind)}`;
-      case "approval.approved":
-      case "approval.edited":
-      case "approval.rejected":
-        return `${who} ${event.action.slice("approval.".length)} ${kind(d.kind)}`;
-      case "approval.expired":
-        return "A waiting decision expired";
-      case "approval.refused_not_approver":
-        return `${who} tried to decide but is not an approver`;
-      case "rider.removed":
-        return `${who} removed ${String(d.employee_id ?? "a rider")} from ${String(d.vanpool_id ?? "the vanpool")}`;
-      case "agent.fallback_to_rules":
-        return "The model failed; Pool Patrol's rules took the step over";
-      default:
-        return `${who}: ${event.action.replace(/[._]/g, " ")}`;
-    }
-  })();
-  return `${slackDate(event.at, "{date_short_pretty} {time}")} · ${what}.`;
+  switch (event.action) {
+    case "case.opened":
+      return `${who} opened the case (${status(d.status)})`;
+    case "case.status_changed":
+      return `${who} moved the case from ${status(d.from)} to ${status(d.to)}`;
+    case "case.updated":
+      return `${who} updated the case`;
+    case "case.reply_timeout":
+      return "The reply deadline passed";
+    case "email.sent":
+      return `${who} emailed ${Array.isArray(d.to) && d.to.length > 1 ? `${d.to.length} riders` : "a rider"}`;
+    case "reply.classified":
+      return `${who} read a rider's reply${d.bucket ? ` (${String(d.bucket)})` : ""}`;
+    case "reply.read_in_full":
+      return `${who} read a rider's full reply`;
+    case "approval.requested":
+      return `${who} asked for a decision on ${kind(d.kind)}`;
+    case "approval.approved":
+    case "approval.edited":
+    case "approval.rejected":
+      return `${who} ${event.action.slice("approval.".length)} ${kind(d.kind)}`;
+    case "approval.expired":
+      return "A waiting decision expired";
+    case "approval.refused_not_approver":
+      return `${who} tried to decide but is not an approver`;
+    case "rider.removed":
+      return `${who} removed ${String(d.employee_id ?? "a rider")} from ${String(d.vanpool_id ?? "the vanpool")}`;
+    case "agent.fallback_to_rules":
+      return "The model failed; Pool Patrol's rules took the step over";
+    default:
+      return `${who}: ${event.action.replace(/[._]/g, " ")}`;
+  }
 }

@@ -54,7 +54,14 @@ export function registerCaseActions(app: App, deps: CaseActionDeps): void {
     await ack();
     await openModalAtOnce(ctx, body.trigger_id, EVIDENCE_TITLE, async () => {
       const data = await caseData(action.value ?? "");
-      return data ? evidenceModal(data.record, data.evidence, firstNames(data)) : "That case no longer exists.";
+      return data
+        ? evidenceModal(
+            data.record,
+            data.evidence,
+            firstNames(data),
+            `${ctx.slack.webUrl}/web/cases/${data.record.case_id}`,
+          )
+        : "That case no longer exists.";
     });
   });
 

@@ -10,6 +10,7 @@ import { findCase, findOpenCase, listCases } from "../../../data/case-repository
 import { DatabaseTimeout, within } from "../../../data/pg-pool.js";
 import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
 import { vanpoolExists } from "../../../data/vanpool-repository.js";
+import { createSignInLink, SIGN_IN_LINK_MINUTES } from "../../../data/web-session-repository.js";
 import { isClosed } from "../../../domain/case-lifecycle.js";
 import { isId } from "../../../domain/ids.js";
 import { plural } from "../../../domain/specialist-result.js";
@@ -187,6 +188,23 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
             deadline,
           );
           return ack({ response_type: "ephemeral", text: "Posting the digest…" });
+        case "web": {
+          if (args.length) return refuse("`web` takes nothing more.");
+          // The role is the person's now: an approver's pages show what only approvers see in Slack.
+          const approver = await within(deadline, deps.isApprover(command.user_id));
+          const secret = await within(
+            deadline,
+            createSignInLink(
+              prisma,
+              { userId: command.user_id, userName: command.user_name, role: approver ? "approver" : "member" },
+              ctx.deps.now(),
+            ),
+          );
+          return ack({
+            response_type: "ephemeral",
+            text: `<${ctx.slack.webUrl}/web/sign-in?token=${secret}|Sign in to Pool Patrol's web pages>: the link works once, within ${SIGN_IN_LINK_MINUTES} minutes, and only you can see it.`,
+          });
+        }
         case "help":
           return ack({ response_type: "ephemeral", text: COMMAND_USAGE });
         default:
