@@ -13,6 +13,8 @@ export const scenarioEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("audit") }),
   z.object({ type: z.literal("reply"), from: z.string(), body: z.string() }),
   z.object({ type: z.literal("timeout") }),
+  /** Time passes: `days` more on the scenario's clock (replies a business day apart each count as a re-audit). */
+  z.object({ type: z.literal("wait"), days: z.number().positive() }),
   z.object({
     type: z.literal("decision"),
     decision: z.enum(["approve", "edit", "reject"]),
@@ -33,6 +35,7 @@ export type ScenarioEvent = z.infer<typeof scenarioEvent>;
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
+const DAY = 24 * HOUR;
 
 export interface ScenarioPlay {
   clock(): Date;
@@ -74,6 +77,9 @@ export function scenarioPlayer(
         });
         return false;
       }
+      case "wait":
+        clock = new Date(clock.getTime() + step.days * DAY);
+        return false;
       case "timeout": {
         const open = await currentCase();
         const from = open?.lastOutboundAt ?? clock;

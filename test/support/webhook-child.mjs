@@ -20,6 +20,7 @@ const bot = await createSlackApp({
     appToken: undefined,
     apiUrl: config.slackApiUrl,
     port: 0,
+    webUrl: "http://localhost",
     auditChannel: "C0AUDIT",
     approvers: ["U0ALICE"],
     restrictAudits: true,
