@@ -1,7 +1,7 @@
 // Writes fixtures in one transaction. Upserts by id, so seeding twice leaves the
 // same rows; a refused folder leaves the database exactly as it was.
 import { isClosed } from "../domain/case-lifecycle.js";
-import type { EmployeeFixture, VanpoolFixture } from "./fixture-schema.js";
+import type { EmployeeFixture, VanpoolFixture } from "../domain/fixture-schema.js";
 import { checkReferences, type ExistingIds, type Fixtures } from "./fixtures.js";
 import { Prisma, type PrismaClient } from "./prisma.js";
 
