@@ -1,0 +1,106 @@
+// Every change an import applied, one field a row (table change_history), and applying an
+// employee import: the stored employees are read, the plan made from them, and its rows and
+// their history written in one transaction.
+import type { EmployeeImportPlan } from "../domain/employee-import.js";
+import type { EmployeeFixture } from "../domain/fixture-schema.js";
+import type { PrismaClient } from "./prisma.js";
+import { writeEmployees } from "./seed.js";
+
+export interface ChangeRecord {
+  entity: string;
+  entity_id: string;
+  field: string;
+  old_value: string | null;
+  new_value: string | null;
+  source_file: string;
+  actor: string;
+  at: Date;
+}
+
+/** The field name a history row gives an added record. */
+export const ADDED_FIELD = "(record)";
+
+/**
+ * Reads the stored employees and shift ids, lets `plan` compare the file with them (it throws to
+ * refuse the file) and, unless `dryRun`, writes the added, changed and leaving employees with one
+ * history row per changed field. All or nothing; imports run one at a time.
+ */
+export async function importEmployees(
+  prisma: PrismaClient,
+  options: { source: string; actor: string; dryRun: boolean },
+  plan: (stored: Map<string, EmployeeFixture>, shiftIds: Set<string>) => EmployeeImportPlan,
+): Promise<EmployeeImportPlan> {
+  return prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('poolpatrol import employees'))`;
+      const rows = await tx.employee.findMany({ orderBy: { id: "asc" } });
+      const stored = new Map(
+        rows.map((e) => [
+          e.id,
+          {
+            employee_id: e.id,
+            first_name: e.firstName,
+            last_name: e.lastName,
+            email: e.email,
+            work_site: e.workSite,
+            home_address: e.homeAddress,
+            home_city: e.homeCity,
+            home_state: e.homeState,
+            home_zip: e.homeZip,
+            home_coords: e.homeLat !== null && e.homeLng !== null ? { lat: e.homeLat, lng: e.homeLng } : null,
+            shift_id: e.shiftId,
+            pto_dates: e.ptoDates,
+            time_type: e.timeType as EmployeeFixture["time_type"],
+            supervisor: e.supervisor,
+            status: e.status as EmployeeFixture["status"],
+          },
+        ]),
+      );
+      const shifts = await tx.shift.findMany({ select: { id: true } });
+      const result = plan(stored, new Set(shifts.map((s) => s.id)));
+      if (options.dryRun) return result;
+      const touched = [...result.changed, ...result.leaving];
+      await writeEmployees(tx, [...result.added, ...touched.map((c) => c.employee)], "update");
+      const made = { entity: "employee", sourceFile: options.source, actor: options.actor };
+      await tx.changeHistory.createMany({
+        data: [
+          ...result.added.map((e) => ({
+            ...made,
+            entityId: e.employee_id,
+            field: ADDED_FIELD,
+            oldValue: null,
+            newValue: "added",
+          })),
+          ...touched.flatMap((c) =>
+            c.changes.map((f) => ({
+              ...made,
+              entityId: c.employee.employee_id,
+              field: f.field,
+              oldValue: f.old,
+              newValue: f.new,
+            })),
+          ),
+        ],
+      });
+      return result;
+    },
+    { timeout: 600_000, maxWait: 10_000 },
+  );
+}
+
+export async function changeHistory(prisma: PrismaClient, entity: string, entityId: string): Promise<ChangeRecord[]> {
+  const rows = await prisma.changeHistory.findMany({
+    where: { entity, entityId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return rows.map((r) => ({
+    entity: r.entity,
+    entity_id: r.entityId,
+    field: r.field,
+    old_value: r.oldValue,
+    new_value: r.newValue,
+    source_file: r.sourceFile,
+    actor: r.actor,
+    at: r.createdAt,
+  }));
+}

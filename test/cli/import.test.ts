@@ -1,0 +1,233 @@
+// `poolpatrol import employees` and `poolpatrol history employee` through the compiled CLI, on a
+// database seeded with `db seed`, with the HRIS export and mapping of docs/examples/.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../../src/config/settings.js";
+import { runCli } from "../support/cli.js";
+import { createTestDatabase, type TestDatabase, tableCounts } from "../support/database.js";
+
+const EXAMPLE = path.join(PROJECT_ROOT, "docs/examples/hris-workers.csv");
+const MAPPING = path.join(PROJECT_ROOT, "docs/examples/hris-mapping.json");
+const exampleRows = (): string[][] => parse(fs.readFileSync(EXAMPLE, "utf8"));
+
+/** The example export edited by `edit` (its rows after the header), written with a BOM as workers.csv. */
+function hrisFile(edit: (rows: string[][]) => void = () => {}): string {
+  const [header, ...rows] = exampleRows();
+  edit(rows);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-import-"));
+  const file = path.join(dir, "workers.csv");
+  fs.writeFileSync(file, `\uFEFF${stringify([header!, ...rows])}`);
+  return file;
+}
+const row = (rows: string[][], id: string) => rows.find((r) => r[0] === id)!;
+const HOME_ADDRESS = 5;
+const HOME_CITY = 6;
+const HOME_ZIP = 8;
+
+async function seeded(): Promise<{ db: TestDatabase; env: Record<string, string> }> {
+  const db = await createTestDatabase();
+  const env = { DATABASE_URL: db.url };
+  const seed = await runCli(["db", "seed"], env);
+  expect(seed.code, seed.stderr).toBe(0);
+  return { db, env };
+}
+
+/** Diego (EMP-1083) moved, EMP-2001 joined, EMP-1002 (Trung Nguyen) is gone from the export. */
+const movedJoinedLeft = () =>
+  hrisFile((rows) => {
+    const diego = row(rows, "EMP-1083");
+    diego[HOME_ADDRESS] = "41 Mowry Ave";
+    diego[HOME_CITY] = "Fremont";
+    diego[HOME_ZIP] = "94538";
+    rows.push([
+      "EMP-2001",
+      "Ana",
+      "Lopez",
+      "ana.lopez@northwind.example",
+      "San Jose HQ",
+      "12 Elm St",
+      "San Jose",
+      "California",
+      "95112",
+      "SHIFT_DAY",
+      "Part time",
+      "Marisol Ortega",
+      "Active",
+      "12/24/2026;12/31/2026",
+    ]);
+    rows.splice(
+      rows.findIndex((r) => r[0] === "EMP-1002"),
+      1,
+    );
+  });
+
+describe("importing an HRIS export", { shuffle: false }, () => {
+  let db: TestDatabase;
+  let env: Record<string, string>;
+  let file: string;
+  beforeAll(async () => {
+    ({ db, env } = await seeded());
+    file = movedJoinedLeft();
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it("the unchanged example export, mapped, says nothing would change", async () => {
+    const result = await runCli(["import", "employees", EXAMPLE, "--mapping", MAPPING, "--dry-run"], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^hris-workers\.csv: nothing would change; 102 employees are as stored\./);
+  });
+
+  it("a dry run prints the diff field by field, with counts, and changes nothing", async () => {
+    const before = await tableCounts(db.prisma);
+    const diegoBefore = await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1083" } });
+    const result = await runCli(["import", "employees", file, "--mapping", MAPPING, "--dry-run"], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Dry run of workers\.csv: .*nothing was changed\./);
+    expect(result.stdout).toMatch(/added +1\n +changed +1\n +unchanged +100\n +leaving +1 .*deactivated/);
+    expect(result.stdout).toContain(
+      [
+        "  EMP-1083 Diego Fuentes",
+        '    home_address: "7260 Foothill Blvd, Apt 19B" -> "41 Mowry Ave"',
+        '    home_city: "Salinas" -> "Fremont"',
+        '    home_zip: "93901" -> "94538"',
+      ].join("\n"),
+    );
+    expect(result.stdout).toContain("Added:\n  EMP-2001 Ana Lopez");
+    expect(result.stdout).toContain('Leaving:\n  EMP-1002 Trung Nguyen\n    status: "active" -> "terminated"');
+    expect(await tableCounts(db.prisma)).toEqual(before);
+    expect(await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1083" } })).toEqual(diegoBefore);
+  });
+
+  it("applying it moves Diego, adds the new employee, deactivates (never deletes) the one gone from the file", async () => {
+    const result = await runCli(["import", "employees", file, "--mapping", MAPPING, "--as", "hr-sync"], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Imported workers\.csv as cli:hr-sync: these changes were applied/);
+    expect(result.stdout).toMatch(/added +1\n +changed +1\n +unchanged +100\n +leaving +1/);
+    expect(await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1083" } })).toMatchObject({
+      homeAddress: "41 Mowry Ave",
+      homeCity: "Fremont",
+      homeZip: "94538",
+      homeState: "CA",
+    });
+    expect(await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-2001" } })).toMatchObject({
+      firstName: "Ana",
+      homeState: "CA",
+      timeType: "part_time",
+      ptoDates: ["2026-12-24", "2026-12-31"],
+      status: "active",
+    });
+    expect(await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1002" } })).toMatchObject({
+      status: "terminated",
+    });
+  });
+
+  it("history answers when Diego's address changed, from which file and by whom", async () => {
+    const result = await runCli(["history", "employee", "EMP-1083"], env);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trim().split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC {2}home_address: "7260 Foothill Blvd, Apt 19B" -> "41 Mowry Ave" {2}\(workers\.csv, by cli:hr-sync\)$/,
+    );
+    const left = await runCli(["history", "employee", "EMP-1002"], env);
+    expect(left.stdout).toMatch(/status: "active" -> "terminated" {2}\(workers\.csv, by cli:hr-sync\)/);
+    const joined = await runCli(["history", "employee", "EMP-2001"], env);
+    expect(joined.stdout).toMatch(/UTC {2}added {2}\(workers\.csv, by cli:hr-sync\)/);
+  });
+
+  it("importing the same file again changes nothing and says so", async () => {
+    const before = await tableCounts(db.prisma);
+    const stamps = await db.prisma.employee.findMany({ select: { id: true, updatedAt: true }, orderBy: { id: "asc" } });
+    const result = await runCli(["import", "employees", file, "--mapping", MAPPING], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^workers\.csv: nothing changed; 102 employees are as stored\./);
+    expect(result.stdout).toMatch(/leaving +0/);
+    expect(await tableCounts(db.prisma)).toEqual(before);
+    expect(
+      await db.prisma.employee.findMany({ select: { id: true, updatedAt: true }, orderBy: { id: "asc" } }),
+    ).toEqual(stamps);
+  });
+});
+
+describe("a file with a bad row", () => {
+  let db: TestDatabase;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    ({ db, env } = await seeded());
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  // Line 7 is the sixth employee (line 1 is the header): EMP-1006, Ernesto Vargas.
+  const badZipOnLine7 = () =>
+    hrisFile((rows) => {
+      rows[5]![HOME_ZIP] = "9581";
+      row(rows, "EMP-1083")[HOME_ADDRESS] = "41 Mowry Ave";
+    });
+
+  it("is refused naming the file, line, column and rule, and nothing changes", async () => {
+    const before = await tableCounts(db.prisma);
+    const diego = await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1083" } });
+    const result = await runCli(["import", "employees", badZipOnLine7(), "--mapping", MAPPING], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("Refused to import: 1 problem found, nothing was changed.");
+    expect(result.stderr).toContain(
+      'workers.csv: line 7, column "Home Postal Code" (home_zip): must be a 5-digit ZIP, got "9581"',
+    );
+    expect(await tableCounts(db.prisma)).toEqual(before);
+    expect(await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1083" } })).toEqual(diego);
+  });
+
+  it("names a date that does not exist, an unknown shift and a duplicate id the same way", async () => {
+    const before = await tableCounts(db.prisma);
+    const file = hrisFile((rows) => {
+      rows[0]![13] = "02/30/2026";
+      rows[1]![9] = "SHIFT_LUNAR";
+      rows.push([...rows[2]!]);
+    });
+    const result = await runCli(["import", "employees", file, "--mapping", MAPPING], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'workers.csv: line 2, column "Approved PTO Dates" (pto_dates): is not a day of the calendar, got "2026-02-30"',
+    );
+    expect(result.stderr).toContain(
+      'workers.csv: line 3, column "Shift Code" (shift_id): unknown shift id "SHIFT_LUNAR"',
+    );
+    expect(result.stderr).toContain(
+      'workers.csv: line 104, column "Worker ID" (employee_id): duplicate id EMP-1003 (also on line 4)',
+    );
+    expect(await tableCounts(db.prisma)).toEqual(before);
+  });
+
+  it("with --skip-invalid applies the good rows and writes the rejected one with its reason", async () => {
+    const rejects = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-rejects-")), "rejects.csv");
+    const result = await runCli(
+      ["import", "employees", badZipOnLine7(), "--mapping", MAPPING, "--skip-invalid", rejects],
+      env,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/changed +1\n +unchanged +100\n +leaving +0[^\n]*\n +rejected +1 \(written to /);
+    expect(await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1083" } })).toMatchObject({
+      homeAddress: "41 Mowry Ave",
+    });
+    // The rejected employee is in the file: kept as stored, not deactivated.
+    expect(await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1006" } })).toMatchObject({
+      homeZip: "95818",
+      status: "active",
+    });
+    const [header, rejected, ...more] = parse(fs.readFileSync(rejects, "utf8")) as string[][];
+    expect(more).toEqual([]);
+    expect(header![0]).toBe("line");
+    expect(header!.at(-1)).toBe("reasons");
+    expect(rejected![0]).toBe("line 7");
+    expect(rejected![1]).toBe("EMP-1006");
+    expect(rejected!.at(-1)).toContain('column "Home Postal Code" (home_zip): must be a 5-digit ZIP, got "9581"');
+  });
+});
