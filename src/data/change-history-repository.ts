@@ -4,7 +4,7 @@
 import type { EmployeeImportPlan } from "../domain/employee-import.js";
 import type { EmployeeFixture } from "../domain/fixture-schema.js";
 import type { PrismaClient } from "./prisma.js";
-import { writeEmployees } from "./seed.js";
+import { inChunks, writeEmployees } from "./seed.js";
 
 export interface ChangeRecord {
   entity: string;
@@ -61,27 +61,34 @@ export async function importEmployees(
       if (options.dryRun) return result;
       const touched = [...result.changed, ...result.leaving];
       await writeEmployees(tx, [...result.added, ...touched.map((c) => c.employee)], "update");
-      const made = { entity: "employee", sourceFile: options.source, actor: options.actor };
-      await tx.changeHistory.createMany({
-        data: [
-          ...result.added.map((e) => ({
+      const made = { entity: "employee", source_file: options.source, actor: options.actor };
+      const history = [
+        ...result.added.map((e) => ({
+          ...made,
+          entity_id: e.employee_id,
+          field: ADDED_FIELD,
+          old_value: null,
+          new_value: "added",
+        })),
+        ...touched.flatMap((c) =>
+          c.changes.map((f) => ({
             ...made,
-            entityId: e.employee_id,
-            field: ADDED_FIELD,
-            oldValue: null,
-            newValue: "added",
+            entity_id: c.employee.employee_id,
+            field: f.field,
+            old_value: f.old,
+            new_value: f.new,
           })),
-          ...touched.flatMap((c) =>
-            c.changes.map((f) => ({
-              ...made,
-              entityId: c.employee.employee_id,
-              field: f.field,
-              oldValue: f.old,
-              newValue: f.new,
-            })),
-          ),
-        ],
-      });
+        ),
+      ];
+      // A first import adds every employee: one statement per chunk, as the employees are written.
+      await inChunks(
+        history,
+        (json) => tx.$executeRaw`
+          INSERT INTO change_history (entity, entity_id, field, old_value, new_value, source_file, actor)
+          SELECT r.entity, r.entity_id, r.field, r.old_value, r.new_value, r.source_file, r.actor
+          FROM jsonb_to_recordset(${json}::jsonb) AS r(entity text, entity_id text, field text, old_value text,
+            new_value text, source_file text, actor text)`,
+      );
       return result;
     },
     { timeout: 600_000, maxWait: 10_000 },

@@ -193,7 +193,8 @@ export async function insertFixturesInBulk(prisma: PrismaClient, fixtures: Fixtu
  * employees. `skip` leaves existing ids as they are; `update` overwrites them with the folder's values.
  */
 const CHUNK = 20_000;
-async function inChunks<T>(items: T[], insert: (json: string) => Promise<unknown>): Promise<void> {
+/** Rows a chunk at a time, each chunk one JSON parameter (see writePeopleAndVanpools). */
+export async function inChunks<T>(items: T[], insert: (json: string) => Promise<unknown>): Promise<void> {
   for (let at = 0; at < items.length; at += CHUNK) await insert(JSON.stringify(items.slice(at, at + CHUNK)));
 }
 
