@@ -101,7 +101,12 @@ async function readRows(
     }
     if (!Array.isArray(data) || !data.every((r) => r && typeof r === "object" && !Array.isArray(r)))
       throw new FixtureError([`${source}: must be a JSON array of records`]);
-    const records = cleanStringsIn(data as Record<string, unknown>[]);
+    // The shape of mock/employees.json (`db seed`) holds coordinates as one object: read as its two columns.
+    const records = cleanStringsIn(data as Record<string, unknown>[]).map(({ home_coords, ...r }) =>
+      home_coords && typeof home_coords === "object"
+        ? { ...r, home_lat: (home_coords as { lat?: unknown }).lat, home_lng: (home_coords as { lng?: unknown }).lng }
+        : r,
+    );
     const text = (v: unknown) =>
       v === null || v === undefined ? "" : Array.isArray(v) ? v.join(mapping.list_separator) : String(v);
     return {

@@ -230,4 +230,30 @@ describe("a file with a bad row", () => {
     expect(rejected![1]).toBe("EMP-1006");
     expect(rejected!.at(-1)).toContain('column "Home Postal Code" (home_zip): must be a 5-digit ZIP, got "9581"');
   });
+  it("reads a JSON array in Pool Patrol's own field names, naming a bad record by its number", async () => {
+    const before = await tableCounts(db.prisma);
+    const employees = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "mock/employees.json"), "utf8"));
+    employees[0].home_city = "Gilroy";
+    const emp1040 = employees.find((e: { employee_id: string }) => e.employee_id === "EMP-1040");
+    const lat1040 = emp1040.home_coords.lat;
+    emp1040.home_coords.lat = 37.5;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-import-"));
+    const good = path.join(dir, "employees.json");
+    fs.writeFileSync(good, JSON.stringify(employees));
+    const dryRun = await runCli(["import", "employees", good, "--dry-run"], env);
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(dryRun.stdout).toContain('  EMP-1001 Brian McAllister\n    home_city: "Morgan Hill" -> "Gilroy"');
+    // Coordinates in db seed's shape (home_coords) are compared as their two fields.
+    expect(dryRun.stdout).toMatch(new RegExp(`EMP-1040 [^\\n]+\\n    home_lat: "${lat1040}" -> "37.5"\\n`));
+    expect(dryRun.stdout).not.toContain("EMP-1069");
+
+    employees[2].home_lat = 91.5;
+    employees[2].home_lng = -121.9;
+    const bad = path.join(dir, "bad.json");
+    fs.writeFileSync(bad, JSON.stringify(employees));
+    const refused = await runCli(["import", "employees", bad], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('bad.json: record #3, column "home_lat": latitude must be between -90 and 90');
+    expect(await tableCounts(db.prisma)).toEqual(before);
+  });
 });
