@@ -9,6 +9,7 @@ import { parse } from "csv-parse";
 import { stringify } from "csv-stringify/sync";
 import { importEmployees } from "../data/change-history-repository.js";
 import { FixtureError } from "../data/fixtures.js";
+import type { SqlExecutor } from "../data/job-executor.js";
 import type { PrismaClient } from "../data/prisma.js";
 import { cleanStringsIn } from "../domain/clean-text.js";
 import {
@@ -21,6 +22,7 @@ import {
   planEmployeeImport,
   type SourceRow,
 } from "../domain/employee-import.js";
+import { importJobs, type JobSender } from "../queue/queues.js";
 
 export interface EmployeeImportOptions {
   file: string;
@@ -30,12 +32,14 @@ export interface EmployeeImportOptions {
   rejectsFile?: string;
   /** Who or what imports it, kept with every change. */
   actor: string;
+  /** Queues the re-audit of each vanpool whose open case has a rider the import changed (none on a dry run). */
+  jobs?: JobSender;
 }
 
 export async function importEmployeesFile(
   prisma: PrismaClient,
   options: EmployeeImportOptions,
-): Promise<EmployeeImportPlan & { source: string }> {
+): Promise<EmployeeImportPlan & { source: string; reaudits: string[] }> {
   const source = path.basename(options.file);
   const mapping = options.mappingFile ? readMapping(options.mappingFile) : DEFAULT_MAPPING;
   const { header, rows } = await readRows(options.file, source, mapping);
@@ -43,29 +47,32 @@ export async function importEmployeesFile(
   if (columns.problems.length > 0) throw new FixtureError(columns.problems.map((p) => formatProblem(source, p)));
   // An empty export would deactivate everyone: more likely a failed export than a company with no staff.
   if (rows.length === 0) throw new FixtureError([`${source}: has no rows; an import would deactivate every employee`]);
-  const plan = await importEmployees(
-    prisma,
-    { source, actor: options.actor, dryRun: options.dryRun },
-    (stored, shiftIds) => {
-      const result = planEmployeeImport(rows, mapping, columns, stored, shiftIds);
-      if (result.rejected.length > 0 && !options.rejectsFile)
-        throw new FixtureError(result.rejected.flatMap((r) => r.problems.map((p) => formatProblem(source, p))));
-      // Written before the transaction commits: a rejects file that cannot be written applies nothing.
-      if (options.rejectsFile && !options.dryRun)
-        fs.writeFileSync(
-          options.rejectsFile,
-          stringify([
-            ["line", ...header, "reasons"],
-            ...result.rejected.map((r) => [
-              r.row.at,
-              ...header.map((h) => r.row.values[h] ?? ""),
-              r.problems.map((p) => formatProblem(source, p)).join("; "),
-            ]),
+  const jobs = options.jobs && importJobs(options.jobs);
+  const how = {
+    source,
+    actor: options.actor,
+    dryRun: options.dryRun,
+    reaudit: jobs && ((vanpoolId: string, db: SqlExecutor) => jobs.reaudit(vanpoolId, source, options.actor, db)),
+  };
+  const plan = await importEmployees(prisma, how, (stored, shiftIds) => {
+    const result = planEmployeeImport(rows, mapping, columns, stored, shiftIds);
+    if (result.rejected.length > 0 && !options.rejectsFile)
+      throw new FixtureError(result.rejected.flatMap((r) => r.problems.map((p) => formatProblem(source, p))));
+    // Written before the transaction commits: a rejects file that cannot be written applies nothing.
+    if (options.rejectsFile && !options.dryRun)
+      fs.writeFileSync(
+        options.rejectsFile,
+        stringify([
+          ["line", ...header, "reasons"],
+          ...result.rejected.map((r) => [
+            r.row.at,
+            ...header.map((h) => r.row.values[h] ?? ""),
+            r.problems.map((p) => formatProblem(source, p)).join("; "),
           ]),
-        );
-      return result;
-    },
-  );
+        ]),
+      );
+    return result;
+  });
   return { ...plan, source };
 }
 

@@ -3,6 +3,7 @@
 // their history written in one transaction.
 import type { EmployeeImportPlan } from "../domain/employee-import.js";
 import type { EmployeeFixture } from "../domain/fixture-schema.js";
+import { type SqlExecutor, transactionExecutor } from "./job-executor.js";
 import type { PrismaClient } from "./prisma.js";
 import { inChunks, writeEmployees } from "./seed.js";
 
@@ -27,9 +28,15 @@ export const ADDED_FIELD = "(record)";
  */
 export async function importEmployees(
   prisma: PrismaClient,
-  options: { source: string; actor: string; dryRun: boolean },
+  options: {
+    source: string;
+    actor: string;
+    dryRun: boolean;
+    /** Queues, in the import's transaction, the re-audit of a vanpool whose open case has a changed rider. */
+    reaudit?: (vanpoolId: string, db: SqlExecutor) => Promise<unknown>;
+  },
   plan: (stored: Map<string, EmployeeFixture>, shiftIds: Set<string>) => EmployeeImportPlan,
-): Promise<EmployeeImportPlan> {
+): Promise<EmployeeImportPlan & { reaudits: string[] }> {
   return prisma.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('poolpatrol import employees'))`;
@@ -58,7 +65,16 @@ export async function importEmployees(
       );
       const shifts = await tx.shift.findMany({ select: { id: true } });
       const result = plan(stored, new Set(shifts.map((s) => s.id)));
-      if (options.dryRun) return result;
+      // Vanpools with an open case and an active rider whose record changes (or who leaves).
+      const changedIds = [...result.changed, ...result.leaving].map((c) => c.employee.employee_id);
+      const reaudits = (
+        await tx.$queryRaw<{ vanpool_id: string }[]>`
+          SELECT DISTINCT r.vanpool_id FROM riders r
+          JOIN cases c ON c.vanpool_id = r.vanpool_id AND c.status NOT IN ('resolved', 'cancelled')
+          WHERE r.status = 'active' AND r.employee_id = ANY(${changedIds})
+          ORDER BY r.vanpool_id`
+      ).map((r) => r.vanpool_id);
+      if (options.dryRun) return { ...result, reaudits };
       const touched = [...result.changed, ...result.leaving];
       await writeEmployees(tx, [...result.added, ...touched.map((c) => c.employee)], "update");
       const made = { entity: "employee", source_file: options.source, actor: options.actor };
@@ -89,7 +105,8 @@ export async function importEmployees(
           FROM jsonb_to_recordset(${json}::jsonb) AS r(entity text, entity_id text, field text, old_value text,
             new_value text, source_file text, actor text)`,
       );
-      return result;
+      if (options.reaudit) for (const vanpoolId of reaudits) await options.reaudit(vanpoolId, transactionExecutor(tx));
+      return { ...result, reaudits };
     },
     { timeout: 600_000, maxWait: 10_000 },
   );

@@ -4,29 +4,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
-import { stringify } from "csv-stringify/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../src/config/settings.js";
 import { runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase, tableCounts } from "../support/database.js";
-
-const EXAMPLE = path.join(PROJECT_ROOT, "docs/examples/hris-workers.csv");
-const MAPPING = path.join(PROJECT_ROOT, "docs/examples/hris-mapping.json");
-const exampleRows = (): string[][] => parse(fs.readFileSync(EXAMPLE, "utf8"));
-
-/** The example export edited by `edit` (its rows after the header), written with a BOM as workers.csv. */
-function hrisFile(edit: (rows: string[][]) => void = () => {}): string {
-  const [header, ...rows] = exampleRows();
-  edit(rows);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-import-"));
-  const file = path.join(dir, "workers.csv");
-  fs.writeFileSync(file, `\uFEFF${stringify([header!, ...rows])}`);
-  return file;
-}
-const row = (rows: string[][], id: string) => rows.find((r) => r[0] === id)!;
-const HOME_ADDRESS = 5;
-const HOME_CITY = 6;
-const HOME_ZIP = 8;
+import {
+  diegoMoved,
+  HRIS_EXAMPLE as EXAMPLE,
+  HRIS,
+  hrisFile,
+  HRIS_MAPPING as MAPPING,
+  hrisRow as row,
+} from "../support/hris.js";
 
 async function seeded(): Promise<{ db: TestDatabase; env: Record<string, string> }> {
   const db = await createTestDatabase();
@@ -39,10 +28,7 @@ async function seeded(): Promise<{ db: TestDatabase; env: Record<string, string>
 /** Diego (EMP-1083) moved, EMP-2001 joined, EMP-1002 (Trung Nguyen) is gone from the export. */
 const movedJoinedLeft = () =>
   hrisFile((rows) => {
-    const diego = row(rows, "EMP-1083");
-    diego[HOME_ADDRESS] = "41 Mowry Ave";
-    diego[HOME_CITY] = "Fremont";
-    diego[HOME_ZIP] = "94538";
+    diegoMoved(rows);
     rows.push([
       "EMP-2001",
       "Ana",
@@ -72,7 +58,15 @@ describe("importing an HRIS export", { shuffle: false }, () => {
   beforeAll(async () => {
     ({ db, env } = await seeded());
     file = movedJoinedLeft();
+    // VP-111 (Diego's and Trung's van) gets an open case.
+    const audit = await runCli(["audit", "VP-111"], env);
+    expect(audit.code, audit.stderr).toBe(0);
+    expect(await db.prisma.case.count({ where: { vanpoolId: "VP-111", status: "pending_reply" } })).toBe(1);
   });
+  /** Re-audits an import queued (the bot's audit worker runs them). */
+  const reauditJobs = () =>
+    db.prisma.$queryRaw<{ data: { vanpoolId: string; userId: string; answer: unknown } }[]>`
+      SELECT data FROM pgboss.job WHERE name = 'audit-vanpool' ORDER BY created_on`;
   afterAll(async () => {
     await db.drop();
   });
@@ -100,6 +94,8 @@ describe("importing an HRIS export", { shuffle: false }, () => {
     );
     expect(result.stdout).toContain("Added:\n  EMP-2001 Ana Lopez");
     expect(result.stdout).toContain('Leaving:\n  EMP-1002 Trung Nguyen\n    status: "active" -> "terminated"');
+    expect(result.stdout).toContain("Would re-audit (an open case with a rider this file changes): VP-111");
+    expect(await reauditJobs()).toEqual([]);
     expect(await tableCounts(db.prisma)).toEqual(before);
     expect(await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1083" } })).toEqual(diegoBefore);
   });
@@ -125,6 +121,11 @@ describe("importing an HRIS export", { shuffle: false }, () => {
     expect(await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1002" } })).toMatchObject({
       status: "terminated",
     });
+    // Diego and Trung ride VP-111, which has an open case: its re-audit is queued, once.
+    expect(result.stdout).toContain("Re-audit queued for (an open case with a rider this file changes): VP-111");
+    expect(await reauditJobs()).toEqual([
+      { data: { vanpoolId: "VP-111", userId: "cli:hr-sync", answer: { via: "import", source: "workers.csv" } } },
+    ]);
   });
 
   it("history answers when Diego's address changed, from which file and by whom", async () => {
@@ -148,6 +149,8 @@ describe("importing an HRIS export", { shuffle: false }, () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^workers\.csv: nothing changed; 102 employees are as stored\./);
     expect(result.stdout).toMatch(/leaving +0/);
+    expect(result.stdout).not.toContain("Re-audit");
+    expect(await reauditJobs()).toHaveLength(1);
     expect(await tableCounts(db.prisma)).toEqual(before);
     expect(
       await db.prisma.employee.findMany({ select: { id: true, updatedAt: true }, orderBy: { id: "asc" } }),
@@ -168,8 +171,8 @@ describe("a file with a bad row", () => {
   // Line 7 is the sixth employee (line 1 is the header): EMP-1006, Ernesto Vargas.
   const badZipOnLine7 = () =>
     hrisFile((rows) => {
-      rows[5]![HOME_ZIP] = "9581";
-      row(rows, "EMP-1083")[HOME_ADDRESS] = "41 Mowry Ave";
+      rows[5]![HRIS.HOME_ZIP] = "9581";
+      row(rows, "EMP-1083")[HRIS.HOME_ADDRESS] = "41 Mowry Ave";
     });
 
   it("is refused naming the file, line, column and rule, and nothing changes", async () => {
@@ -188,8 +191,8 @@ describe("a file with a bad row", () => {
   it("names a date that does not exist, an unknown shift and a duplicate id the same way", async () => {
     const before = await tableCounts(db.prisma);
     const file = hrisFile((rows) => {
-      rows[0]![13] = "02/30/2026";
-      rows[1]![9] = "SHIFT_LUNAR";
+      rows[0]![HRIS.PTO] = "02/30/2026";
+      rows[1]![HRIS.SHIFT] = "SHIFT_LUNAR";
       rows.push([...rows[2]!]);
     });
     const result = await runCli(["import", "employees", file, "--mapping", MAPPING], env);
