@@ -15,6 +15,7 @@ import { cleanStringsIn } from "../domain/clean-text.js";
 import {
   columnsOf,
   DEFAULT_MAPPING,
+  EMPLOYEE_FIELDS,
   type EmployeeImportPlan,
   formatProblem,
   type ImportMapping,
@@ -87,7 +88,10 @@ function readMapping(file: string): ImportMapping {
   const parsed = importMappingSchema.safeParse(data);
   if (!parsed.success)
     throw new FixtureError(
-      parsed.error.issues.map((i) => `${name}: field "${i.path.join(".") || "(mapping)"}": ${i.message}`),
+      parsed.error.issues.map(
+        (i) =>
+          `${name}: field "${i.path.join(".") || "(mapping)"}": ${i.message}${i.code === "unrecognized_keys" && i.path.length > 0 ? ` (Pool Patrol's employee fields: ${EMPLOYEE_FIELDS.join(", ")})` : ""}`,
+      ),
     );
   return parsed.data;
 }

@@ -259,4 +259,15 @@ describe("a file with a bad row", () => {
     expect(refused.stderr).toContain('bad.json: record #3, column "home_lat": latitude must be between -90 and 90');
     expect(await tableCounts(db.prisma)).toEqual(before);
   });
+  it("refuses a mapping that names no Pool Patrol field, saying which fields there are", async () => {
+    const before = await tableCounts(db.prisma);
+    const mapping = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-mapping-")), "mapping.json");
+    fs.writeFileSync(mapping, JSON.stringify({ columns: { home_zipcode: "Home Postal Code" } }));
+    const result = await runCli(["import", "employees", hrisFile(), "--mapping", mapping], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'mapping.json: field "columns": Unrecognized key: "home_zipcode" (Pool Patrol\'s employee fields: employee_id, first_name,',
+    );
+    expect(await tableCounts(db.prisma)).toEqual(before);
+  });
 });
