@@ -60,18 +60,23 @@ export async function importEmployeesFile(
     if (result.rejected.length > 0 && !options.rejectsFile)
       throw new FixtureError(result.rejected.flatMap((r) => r.problems.map((p) => formatProblem(source, p))));
     // Written before the transaction commits: a rejects file that cannot be written applies nothing.
-    if (options.rejectsFile && !options.dryRun)
-      fs.writeFileSync(
-        options.rejectsFile,
-        stringify([
-          ["line", ...header, "reasons"],
-          ...result.rejected.map((r) => [
-            r.row.at,
-            ...header.map((h) => r.row.values[h] ?? ""),
-            r.problems.map((p) => formatProblem(source, p)).join("; "),
-          ]),
+    if (options.rejectsFile && !options.dryRun) {
+      const rejects = stringify([
+        ["line", ...header, "reasons"],
+        ...result.rejected.map((r) => [
+          r.row.at,
+          ...header.map((h) => r.row.values[h] ?? ""),
+          r.problems.map((p) => formatProblem(source, p)).join("; "),
         ]),
-      );
+      ]);
+      try {
+        fs.writeFileSync(options.rejectsFile, rejects);
+      } catch (error) {
+        throw new FixtureError([
+          `${options.rejectsFile}: the rejected rows could not be written (${(error as Error).message})`,
+        ]);
+      }
+    }
     return result;
   });
   return { ...plan, source };

@@ -4,7 +4,7 @@ import os from "node:os";
 import { loadSettings, withContext, withDatabase } from "../app/context.js";
 import { importEmployeesFile } from "../cases/import-employees.js";
 import { ADDED_FIELD, changeHistory } from "../data/change-history-repository.js";
-import type { FieldChange } from "../domain/employee-import.js";
+import { type FieldChange, formatProblem } from "../domain/employee-import.js";
 import type { EmployeeFixture } from "../domain/fixture-schema.js";
 import { out, UsageError } from "./command-kit.js";
 
@@ -56,9 +56,7 @@ export async function importCommand(
     lines.push(
       "",
       "Rejected:",
-      ...result.rejected.flatMap((r) =>
-        r.problems.map((p) => `  ${p.at}${p.column ? `, column "${p.column}"` : ""}: ${p.rule}`),
-      ),
+      ...result.rejected.flatMap((r) => r.problems.map((p) => `  ${formatProblem(result.source, p)}`)),
     );
   out(`${lines.join("\n")}\n`);
 }

@@ -217,6 +217,9 @@ describe("a file with a bad row", () => {
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/changed +1\n +unchanged +100\n +leaving +0[^\n]*\n +rejected +1 \(written to /);
+    expect(result.stdout).toContain(
+      'Rejected:\n  workers.csv: line 7, column "Home Postal Code" (home_zip): must be a 5-digit ZIP, got "9581"',
+    );
     expect(await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1083" } })).toMatchObject({
       homeAddress: "41 Mowry Ave",
     });
