@@ -4,8 +4,8 @@
 import { z } from "zod";
 import type { CaseWorkflow } from "../src/cases/case-workflow.js";
 import { findThreadForCase } from "../src/data/email-repository.js";
-import { coordsSchema } from "../src/data/fixture-schema.js";
 import { replyDeadline } from "../src/domain/case-lifecycle.js";
+import { coordsSchema } from "../src/domain/fixture-schema.js";
 import { AppError } from "../src/errors.js";
 import type { ScenarioStore } from "./scenario-store.js";
 

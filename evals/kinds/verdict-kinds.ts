@@ -1,7 +1,7 @@
 // The `shift` and `location` kinds: the verification engine against expected
 // verdicts and flagged riders.
 import { z } from "zod";
-import { coordsSchema, scheduleSchema } from "../../src/data/fixture-schema.js";
+import { coordsSchema, scheduleSchema } from "../../src/domain/fixture-schema.js";
 import { evaluateShift } from "../../src/domain/shift-policy.js";
 import type { SpecialistResult, Verdict } from "../../src/domain/specialist-result.js";
 import { createDistanceProvider } from "../../src/integrations/distance/index.js";

@@ -21,6 +21,8 @@ Examples:
   poolpatrol tick --now 2026-12-01T09:00:00Z
   poolpatrol token create reporting --scope read
   poolpatrol db seed --synthetic 1000
+  poolpatrol import employees workers.csv --mapping docs/examples/hris-mapping.json --dry-run
+  poolpatrol history employee EMP-1083
   poolpatrol eval --dataset evals/datasets/shift.jsonl --json
 
 Exit codes: 0 done, 1 failure or bad settings, 2 bad arguments or unknown id (nothing stored).
@@ -184,6 +186,30 @@ export function createProgram(): Command {
     .description("refuse a token from now on")
     .argument("<name>", "the token's name")
     .action(async (name: string) => (await import("./token-commands.js")).tokenRevokeCommand(name));
+
+  program
+    .command("import")
+    .description("import employees FILE: load an export (CSV or JSON), show or apply what it changes")
+    .argument("<kind>", "employees")
+    .argument("<file>", "a CSV file with a header row (UTF-8, with or without BOM) or a JSON array")
+    .option("--mapping <file>", "a JSON mapping of the source's columns and values (docs/import.md)")
+    .option("--dry-run", "print what would change and change nothing")
+    .option("--skip-invalid <rejects>", "apply the good rows and write the rejected ones, with reasons, to this CSV")
+    .option("--as <name>", "who imports it, kept with every change (default: your user name)")
+    .action(
+      async (
+        kind: string,
+        file: string,
+        options: { mapping?: string; dryRun?: boolean; skipInvalid?: string; as?: string },
+      ) => (await import("./import-command.js")).importCommand(kind, file, options),
+    );
+
+  program
+    .command("history")
+    .description("history employee EMP-…: every change an import made to the employee, oldest first")
+    .argument("<entity>", "employee")
+    .argument("<id>", "the employee id, like EMP-1028")
+    .action(async (entity: string, id: string) => (await import("./import-command.js")).historyCommand(entity, id));
 
   const db = program.command("db").description("db migrate | db seed: the database");
   db.command("migrate")

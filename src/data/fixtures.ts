@@ -5,7 +5,6 @@ import path from "node:path";
 import type { z } from "zod";
 import { isClosed } from "../domain/case-lifecycle.js";
 import { cleanStringsIn } from "../domain/clean-text.js";
-import { AppError } from "../errors.js";
 import {
   type CaseFixture,
   type EmailThreadFixture,
@@ -13,7 +12,8 @@ import {
   fixtureFiles,
   type ShiftFixture,
   type VanpoolFixture,
-} from "./fixture-schema.js";
+} from "../domain/fixture-schema.js";
+import { AppError } from "../errors.js";
 
 export interface Fixtures {
   shifts: ShiftFixture[];

@@ -1,7 +1,7 @@
 // Writes fixtures in one transaction. Upserts by id, so seeding twice leaves the
 // same rows; a refused folder leaves the database exactly as it was.
 import { isClosed } from "../domain/case-lifecycle.js";
-import type { EmployeeFixture, VanpoolFixture } from "./fixture-schema.js";
+import type { EmployeeFixture, VanpoolFixture } from "../domain/fixture-schema.js";
 import { checkReferences, type ExistingIds, type Fixtures } from "./fixtures.js";
 import { Prisma, type PrismaClient } from "./prisma.js";
 
@@ -192,13 +192,16 @@ export async function insertFixturesInBulk(prisma: PrismaClient, fixtures: Fixtu
  * minutes serialising 100,000 vanpools' rows, and an upsert per row took over two minutes for 50,000
  * employees. `skip` leaves existing ids as they are; `update` overwrites them with the folder's values.
  */
-async function writePeopleAndVanpools(tx: Tx, fixtures: Fixtures, existing: "skip" | "update"): Promise<void> {
-  const CHUNK = 20_000;
-  const inChunks = async <T>(items: T[], insert: (json: string) => Promise<unknown>) => {
-    for (let at = 0; at < items.length; at += CHUNK) await insert(JSON.stringify(items.slice(at, at + CHUNK)));
-  };
-  // Column names are constants of this file, never input.
-  const onConflict = (key: string, columns: string[], updatedAt = true) =>
+const CHUNK = 20_000;
+/** Rows a chunk at a time, each chunk one JSON parameter (see writePeopleAndVanpools). */
+export async function inChunks<T>(items: T[], insert: (json: string) => Promise<unknown>): Promise<void> {
+  for (let at = 0; at < items.length; at += CHUNK) await insert(JSON.stringify(items.slice(at, at + CHUNK)));
+}
+
+// Column names are constants of this file, never input.
+const conflictClause =
+  (existing: "skip" | "update") =>
+  (key: string, columns: string[], updatedAt = true) =>
     Prisma.raw(
       existing === "skip"
         ? "ON CONFLICT DO NOTHING"
@@ -207,15 +210,12 @@ async function writePeopleAndVanpools(tx: Tx, fixtures: Fixtures, existing: "ski
             ...(updatedAt ? ["updated_at = now()"] : []),
           ].join(", ")}`,
     );
+
+/** Employees in bulk (also `poolpatrol import employees`): `update` overwrites stored ids with these values. */
+export async function writeEmployees(tx: Tx, employees: EmployeeFixture[], existing: "skip" | "update"): Promise<void> {
+  const onConflict = conflictClause(existing);
   await inChunks(
-    fixtures.shifts.map((s) => ({ id: s.id, name: s.name, schedule: s.schedule })),
-    (json) => tx.$executeRaw`
-      INSERT INTO shifts (id, name, schedule, updated_at)
-      SELECT r.id, r.name, r.schedule, now() FROM jsonb_to_recordset(${json}::jsonb) AS r(id text, name text, schedule jsonb)
-      ${onConflict("id", ["name", "schedule"])}`,
-  );
-  await inChunks(
-    fixtures.employees.map(employeeRow),
+    employees.map(employeeRow),
     (json) => tx.$executeRaw`
       INSERT INTO employees (id, first_name, last_name, email, work_site, home_address, home_city, home_state, home_zip,
                              home_lat, home_lng, shift_id, pto_dates, time_type, supervisor, status, updated_at)
@@ -243,6 +243,18 @@ async function writePeopleAndVanpools(tx: Tx, fixtures: Fixtures, existing: "ski
         "status",
       ])}`,
   );
+}
+
+async function writePeopleAndVanpools(tx: Tx, fixtures: Fixtures, existing: "skip" | "update"): Promise<void> {
+  const onConflict = conflictClause(existing);
+  await inChunks(
+    fixtures.shifts.map((s) => ({ id: s.id, name: s.name, schedule: s.schedule })),
+    (json) => tx.$executeRaw`
+      INSERT INTO shifts (id, name, schedule, updated_at)
+      SELECT r.id, r.name, r.schedule, now() FROM jsonb_to_recordset(${json}::jsonb) AS r(id text, name text, schedule jsonb)
+      ${onConflict("id", ["name", "schedule"])}`,
+  );
+  await writeEmployees(tx, fixtures.employees, existing);
   await inChunks(
     fixtures.vanpools.map(vanpoolRow),
     (json) => tx.$executeRaw`

@@ -1,8 +1,8 @@
 // Deterministic load data in the fixture shapes: N vanpools of about six riders at
 // three sites, mixed shifts and home ZIPs, about 10% failing one check.
 import zipcodes from "zipcodes";
+import type { EmployeeFixture, ShiftFixture, VanpoolFixture } from "../domain/fixture-schema.js";
 import type { Weekday } from "../domain/schedule.js";
-import type { EmployeeFixture, ShiftFixture, VanpoolFixture } from "./fixture-schema.js";
 import type { Fixtures } from "./fixtures.js";
 
 const SITES = [

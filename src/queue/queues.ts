@@ -68,6 +68,15 @@ type JobRow = PgBoss.JobInsert & { data: object; id: string };
 const sendRow = (jobs: JobSender, { name, data, ...options }: JobRow, db?: SqlExecutor) =>
   jobs.send(name, data, { ...options, ...inTx(db) });
 
+/**
+ * A re-audit of a vanpool whose open case has a rider an import changed, committed with the import;
+ * the bot's audit worker runs it and notes the outcome in the case's thread.
+ */
+export const importJobs = (jobs: JobSender) => ({
+  reaudit: (vanpoolId: string, source: string, actor: string, db: SqlExecutor) =>
+    jobs.send(QUEUES.auditVanpool, { vanpoolId, userId: actor, answer: { via: "import", source } }, inTx(db)),
+});
+
 export function caseJobs(jobs: JobSender) {
   return {
     applyDecision: (approvalId: string, db?: SqlExecutor) =>

@@ -1,9 +1,10 @@
 // Seeded cases arrive with a recorded finding but without the specialists' stored results
 // that a real audit leaves behind. Seeding audits their vanpools the way a sweep does (the
 // same engines, the same storage), so a seeded case shows the same evidence as an audited one.
-import type { CaseFixture } from "../data/fixture-schema.js";
+
 import { findLatestResultsOf } from "../data/verification-repository.js";
 import { isClosed } from "../domain/case-lifecycle.js";
+import type { CaseFixture } from "../domain/fixture-schema.js";
 import { type AuditServiceDeps, auditAndStore } from "./audit-service.js";
 
 /** The verification-run trigger of the audits seeding stores. */

@@ -19,10 +19,14 @@ import { truncate } from "../slack/blocks/format.js";
 import type { CaseMessages } from "../slack/case-messages.js";
 import { type ClickPlace, tellClicker } from "../slack/tell-clicker.js";
 
-/** Where the answer goes: the slash command's response URL, or the thread of the Re-audit button. */
+/**
+ * Where the answer goes: the slash command's response URL, the thread of the Re-audit button, or
+ * (a re-audit an import queued, `importJobs`) the case's thread and the log.
+ */
 export type AuditAnswerTo =
   | { via: "response_url"; url: string }
-  | { via: "click"; place: ClickPlace; caseId: string; closed: boolean };
+  | { via: "click"; place: ClickPlace; caseId: string; closed: boolean }
+  | { via: "import"; source: string };
 
 export interface AuditRequest {
   vanpoolId: string;
@@ -83,10 +87,12 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
     });
     if (!response.ok) throw new Error(`Slack refused the answer to the response URL (HTTP ${response.status}).`);
   };
-  const tell = (request: AuditRequest, text: string) =>
-    request.answer.via === "response_url"
-      ? respond(request.answer.url, text)
-      : tellClicker(deps.client, request.answer.place, text);
+  const tell = async (request: AuditRequest, text: string) => {
+    const to = request.answer;
+    if (to.via === "import") deps.log(`re-audit after the import of ${to.source}: ${text}`);
+    else if (to.via === "response_url") await respond(to.url, text);
+    else await tellClicker(deps.client, to.place, text);
+  };
 
   await engine.work<AuditRequest>(
     QUEUES.auditVanpool,
@@ -135,6 +141,14 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
       return;
     }
     await deps.messages.syncCase(result.case_id);
+    if (to.via === "import") {
+      await deps.messages.postInThread(
+        result.case_id,
+        `🔁 ${to.source} changed a rider of ${vanpoolId}; re-audited: ${STATUS_LABEL[result.status ?? ""] ?? "done"}. ${result.reasoning}`,
+        `reaudit:${jobId}`,
+      );
+      return;
+    }
     if (to.via === "click") {
       await deps.messages.postInThread(
         result.case_id,

@@ -2,9 +2,9 @@
 // snake_case as in the seeds; riders are listed inside each vanpool and employees
 // carry their shift id.
 import { z } from "zod";
-import { CASE_STATUSES } from "../domain/case-lifecycle.js";
-import { idPattern } from "../domain/ids.js";
-import { isTimeZone } from "../domain/schedule.js";
+import { CASE_STATUSES } from "./case-lifecycle.js";
+import { idPattern } from "./ids.js";
+import { isTimeZone } from "./schedule.js";
 
 const isoDate = z
   .string()
@@ -17,8 +17,11 @@ const isoDate = z
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time like 07:30 (24-hour)");
 export const weekdaySchema = z.enum(["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]);
 export const coordsSchema = z.object({
-  lat: z.number().min(-90).max(90),
-  lng: z.number().min(-180).max(180),
+  lat: z.number().min(-90, "latitude must be between -90 and 90").max(90, "latitude must be between -90 and 90"),
+  lng: z
+    .number()
+    .min(-180, "longitude must be between -180 and 180")
+    .max(180, "longitude must be between -180 and 180"),
 });
 
 export const scheduleSchema = z.array(z.object({ day: weekdaySchema, start_time: hhmm, end_time: hhmm }).strict());
