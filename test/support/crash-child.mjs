@@ -50,6 +50,7 @@ const bot = await createSlackApp({
     appToken: undefined,
     apiUrl: given("slackApiUrl"),
     port: 0,
+    webUrl: "http://localhost",
     auditChannel: channel,
     approvers: ["U0ALICE"],
     restrictAudits: false,
