@@ -62,6 +62,12 @@ export async function postOnce(deps: PostOnceDeps, post: OncePost): Promise<Slac
         continue;
       }
       try {
+        // Another holder may have posted, recorded it and let go between our look and our claim.
+        const recorded = await post.posted();
+        if (recorded) {
+          await dropPost(prisma, post.key, holder);
+          return recorded;
+        }
         const found = claim.earlier ? await findPosted(deps.client, post, claim.intendedAt) : undefined;
         // The lookup may have outlasted the hold: post only while the claim is still ours.
         if (!found && !(await renewPost(prisma, post.key, holder, holdMs))) continue;

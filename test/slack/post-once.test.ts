@@ -230,6 +230,34 @@ describe("a claim that runs out while its holder is still at work", () => {
   });
 });
 
+describe("a post recorded by another holder just after this one looked", () => {
+  it("is not posted again by this one once it holds the claim", { timeout: 30_000 }, async () => {
+    const key = `test:recorded-meanwhile-${Date.now()}`;
+    const text = "A sweep summary both a new case's alert and the finish job want.";
+    const deps = { prisma: h.db.prisma, client: h.bot.app.client, pacer: createChannelPacer(h.db.prisma) };
+    let recorded: SlackLocation | undefined;
+    const post = (looks: { stale: boolean }): OncePost => ({
+      key,
+      args: { channel: AUDIT_CHANNEL, text },
+      // A stale first look: the other holder posted, recorded and let go of its claim right after it.
+      posted: async () => {
+        if (!looks.stale) return recorded;
+        looks.stale = false;
+        return undefined;
+      },
+      record: async (at) => {
+        recorded = at;
+      },
+    });
+    const first = await postOnce(deps, post({ stale: false }));
+    const callsBefore = h.fake.calls.length;
+
+    expect(await postOnce(deps, post({ stale: true }))).toEqual(first);
+    expect(postsOf(key, callsBefore)).toHaveLength(0);
+    expect(h.fake.messages(AUDIT_CHANNEL).filter((m) => m.text === text)).toHaveLength(1);
+  });
+});
+
 describe("a message deleted in Slack", () => {
   it("a sweep's summary is posted again when the sweep is announced, and the sweep points at it", {
     timeout: 60_000,
