@@ -5,23 +5,14 @@
 // found empty). The API runs on its own HTTP server in this process; the clients are in a child
 // process, so the two do not share an event loop. Prints numbers; asserts nothing.
 import { fork } from "node:child_process";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { buildAppDeps } from "../src/app/container.js";
 import { parseSettings } from "../src/config/settings.js";
 import { createApiToken } from "../src/data/api-token-repository.js";
-import { openCase } from "../src/data/case-repository.js";
-import { ensureDatabaseExists } from "../src/data/database.js";
-import { startEmbeddedPostgres } from "../src/data/embedded-postgres.js";
-import { migrateDatabase } from "../src/data/migrations.js";
-import { createDataClients } from "../src/data/prisma.js";
-import { insertFixturesInBulk } from "../src/data/seed.js";
-import { generateSyntheticFixtures } from "../src/data/synthetic.js";
 import { createApi } from "../src/http/api/app.js";
 import { outboxSender } from "../src/integrations/email/outbox.js";
+import { machine, syntheticProgram, withBenchDatabase } from "./bench-database.js";
 
 const CLIENTS = 20;
 const REQUESTS = 4_000;
@@ -65,32 +56,8 @@ if (process.argv[2] === "--clients") {
 }
 
 const size = Number(process.argv[2] ?? 10_000);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-api-"));
-fs.chmodSync(dataDir, 0o755);
-const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-api-outbox-"));
-const server = await startEmbeddedPostgres({ dataDir });
-try {
-  await ensureDatabaseExists(server.serverUrl, "bench_api");
-  const url = server.urlFor("bench_api");
-  await migrateDatabase(url);
-  const clients = createDataClients(url);
-  await insertFixturesInBulk(clients.prisma, generateSyntheticFixtures(size));
-  const vanpools = await clients.prisma.vanpool.findMany({ select: { id: true }, orderBy: { id: "asc" } });
-  const caseIds: string[] = [];
-  for (const [i, { id }] of vanpools.entries()) {
-    if (i % 10 !== 0) continue;
-    const opened = await openCase(clients.prisma, {
-      vanpool_id: id,
-      status: "pending_reply",
-      reason: "location_mismatch",
-      failed_checks: ["location"],
-      flagged: [],
-      details: "opened for the benchmark",
-      actor: "bench",
-      now: new Date(),
-    });
-    caseIds.push(opened.case_id);
-  }
+await withBenchDatabase("api", async ({ clients, outbox }) => {
+  const { caseIds } = await syntheticProgram(clients.prisma, size);
   const deps = await buildAppDeps(clients, parseSettings({}), { sender: outboxSender(outbox) });
   const api = createApi({
     agent: deps,
@@ -105,10 +72,7 @@ try {
   const base = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
 
   console.log(
-    `REST API: ${size} vanpools, ${caseIds.length} open cases, ${CLIENTS} concurrent clients, ${REQUESTS} requests each (${os.cpus().length} cores, Node ${process.version}, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(", ")})`,
+    `REST API: ${size} vanpools, ${caseIds.length} open cases, ${CLIENTS} concurrent clients, ${REQUESTS} requests each (${machine()})`,
   );
   const measure = (label: string, paths: string[]) =>
     new Promise<void>((resolve, reject) => {
@@ -128,10 +92,4 @@ try {
     caseIds.map((id) => `/api/cases/${id}`),
   );
   httpServer.close();
-  await clients.prisma.$disconnect();
-  await clients.pool.end();
-} finally {
-  await server.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.rmSync(outbox, { recursive: true, force: true });
-}
+});

@@ -1,7 +1,6 @@
 // `npm run bench`, conversation section: the Case Manager answering thread questions
 // offline (rules model) from stored evidence on the mock data after an audit of every
 // vanpool, in threads with follow-ups. Prints answer latency; asserts nothing.
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createConversation } from "../src/agents/conversation/agent.js";
@@ -9,14 +8,11 @@ import { buildAppDeps } from "../src/app/container.js";
 import { createCaseWorkflow } from "../src/cases/case-workflow.js";
 import { PROJECT_ROOT, parseSettings } from "../src/config/settings.js";
 import { listCases } from "../src/data/case-repository.js";
-import { ensureDatabaseExists } from "../src/data/database.js";
-import { startEmbeddedPostgres } from "../src/data/embedded-postgres.js";
 import { readFixtureDir } from "../src/data/fixtures.js";
-import { migrateDatabase } from "../src/data/migrations.js";
-import { createDataClients } from "../src/data/prisma.js";
 import { seedFixtures } from "../src/data/seed.js";
 import { listVanpoolIds } from "../src/data/vanpool-repository.js";
 import { outboxSender } from "../src/integrations/email/outbox.js";
+import { withBenchDatabase } from "./bench-database.js";
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const THREAD = [
@@ -32,15 +28,7 @@ const THREAD = [
   "hmm",
 ];
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-conversation-"));
-fs.chmodSync(dataDir, 0o755);
-const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-outbox-"));
-const server = await startEmbeddedPostgres({ dataDir });
-try {
-  await ensureDatabaseExists(server.serverUrl, "bench_conversation");
-  const url = server.urlFor("bench_conversation");
-  await migrateDatabase(url);
-  const clients = createDataClients(url);
+await withBenchDatabase("conversation", async ({ clients, outbox }) => {
   await seedFixtures(clients.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
   const deps = await buildAppDeps(clients, parseSettings({}), { sender: outboxSender(outbox) });
   const workflow = createCaseWorkflow(deps);
@@ -69,10 +57,4 @@ try {
   console.log(
     `${String(latencies.length).padStart(7)} ${at(0.5).toFixed(0).padStart(8)} ${at(0.95).toFixed(0).padStart(8)} ${latencies.at(-1)!.toFixed(0).padStart(8)}`,
   );
-  await clients.prisma.$disconnect();
-  await clients.pool.end();
-} finally {
-  await server.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.rmSync(outbox, { recursive: true, force: true });
-}
+});

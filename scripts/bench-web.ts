@@ -3,51 +3,18 @@
 // A case is open on every tenth vanpool, opened directly (no audit ran). Each page is asked for one
 // request at a time, signed in as an approver, straight through the pages' fetch handler (no socket):
 // the time is the server's, from request to the last byte of the page. Prints numbers; asserts nothing.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { buildAppDeps } from "../src/app/container.js";
 import { parseSettings } from "../src/config/settings.js";
-import { openCase } from "../src/data/case-repository.js";
-import { ensureDatabaseExists } from "../src/data/database.js";
-import { startEmbeddedPostgres } from "../src/data/embedded-postgres.js";
-import { migrateDatabase } from "../src/data/migrations.js";
-import { createDataClients } from "../src/data/prisma.js";
-import { insertFixturesInBulk } from "../src/data/seed.js";
-import { generateSyntheticFixtures } from "../src/data/synthetic.js";
 import { createSignInLink, redeemSignInLink } from "../src/data/web-session-repository.js";
 import { createWeb } from "../src/http/web/app.js";
 import { outboxSender } from "../src/integrations/email/outbox.js";
+import { machine, syntheticProgram, withBenchDatabase } from "./bench-database.js";
 
 const REQUESTS = 200;
 
 const size = Number(process.argv[2] ?? 10_000);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-web-"));
-fs.chmodSync(dataDir, 0o755);
-const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-web-outbox-"));
-const server = await startEmbeddedPostgres({ dataDir });
-try {
-  await ensureDatabaseExists(server.serverUrl, "bench_web");
-  const url = server.urlFor("bench_web");
-  await migrateDatabase(url);
-  const clients = createDataClients(url);
-  await insertFixturesInBulk(clients.prisma, generateSyntheticFixtures(size));
-  const vanpools = await clients.prisma.vanpool.findMany({ select: { id: true }, orderBy: { id: "asc" } });
-  const caseIds: string[] = [];
-  for (const [i, { id }] of vanpools.entries()) {
-    if (i % 10 !== 0) continue;
-    const opened = await openCase(clients.prisma, {
-      vanpool_id: id,
-      status: "pending_reply",
-      reason: "location_mismatch",
-      failed_checks: ["location"],
-      flagged: [],
-      details: "opened for the benchmark",
-      actor: "bench",
-      now: new Date(),
-    });
-    caseIds.push(opened.case_id);
-  }
+await withBenchDatabase("web", async ({ clients, outbox }) => {
+  const { vanpools, caseIds } = await syntheticProgram(clients.prisma, size);
   const riders = await clients.prisma.rider.findMany({ select: { employeeId: true }, take: 500 });
   const deps = await buildAppDeps(clients, parseSettings({}), { sender: outboxSender(outbox) });
   const web = createWeb({ agent: deps, secureCookie: false });
@@ -61,10 +28,7 @@ try {
   const cookie = `pp_session=${signedIn.session}`;
 
   console.log(
-    `Web pages: ${size} vanpools, ${caseIds.length} open cases, ${REQUESTS} requests a page one at a time, server time (${os.cpus().length} cores, Node ${process.version}, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(", ")})`,
+    `Web pages: ${size} vanpools, ${caseIds.length} open cases, ${REQUESTS} requests a page one at a time, server time (${machine()})`,
   );
   const pick = <T>(list: T[], i: number) => list[(i * 7919) % list.length]!;
   async function measure(label: string, pathOf: (i: number) => string, requests = REQUESTS) {
@@ -89,10 +53,4 @@ try {
   await measure("GET /web/vanpools/{id}", (i) => `/web/vanpools/${pick(vanpools, i).id}`);
   await measure("GET /web/employees/{id}", (i) => `/web/employees/${pick(riders, i).employeeId}`);
   await measure("GET /web/cases/{id}", (i) => `/web/cases/${pick(caseIds, i)}`);
-  await clients.prisma.$disconnect();
-  await clients.pool.end();
-} finally {
-  await server.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.rmSync(outbox, { recursive: true, force: true });
-}
+});

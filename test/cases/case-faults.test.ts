@@ -14,7 +14,7 @@ import { seedFixtures } from "../../src/data/seed.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { failNextInsert, failNextWrite, faultFired } from "../support/db-faults.js";
 import { copyMockDir } from "../support/fixtures.js";
-import { followsPolicy, startOpenAIStub } from "../support/openai-stub.js";
+import { followsPolicy, type OpenAIStub, startOpenAIStub } from "../support/openai-stub.js";
 
 let db: TestDatabase;
 let deps: AgentDeps;
@@ -29,6 +29,19 @@ afterAll(async () => {
 });
 
 const workflow = () => createCaseWorkflow(deps);
+
+/** The app with the Case Manager on the OpenAI stub's model, the other agents on the rules. */
+const caseManagerOn = (stub: OpenAIStub) =>
+  buildAppDeps(
+    db,
+    parseSettings({
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: stub.baseUrl,
+      POOLPATROL_MODEL_OUTREACH: "rules",
+      POOLPATROL_MODEL_LOCATION: "rules",
+      POOLPATROL_MODEL_SHIFT: "rules",
+    }),
+  );
 
 /**
  * A case of its own on `vanpoolId`: `employeeId` is recorded as living in Redding, the audit emails them, and then
@@ -101,18 +114,7 @@ describe("a state-changing tool that fails, with a model configured", () => {
     const stub = await startOpenAIStub();
     try {
       stub.script("Pool Patrol's Case Manager", followsPolicy(caseManagerRules));
-      const withModel = createCaseWorkflow(
-        await buildAppDeps(
-          db,
-          parseSettings({
-            OPENAI_API_KEY: "sk-test",
-            OPENAI_BASE_URL: stub.baseUrl,
-            POOLPATROL_MODEL_OUTREACH: "rules",
-            POOLPATROL_MODEL_LOCATION: "rules",
-            POOLPATROL_MODEL_SHIFT: "rules",
-          }),
-        ),
-      );
+      const withModel = createCaseWorkflow(await caseManagerOn(stub));
       const c = await caseWithFixedRecord("VP-117", "EMP-1076");
       await failNextWrite(db.prisma, {
         name: "classification_with_model",
@@ -198,16 +200,7 @@ describe("a cancellation proposed by the rules model after the configured model 
     const stub = await startOpenAIStub();
     try {
       stub.script("Pool Patrol's Case Manager", () => ({ httpStatus: 500 }));
-      const withModel = await buildAppDeps(
-        db,
-        parseSettings({
-          OPENAI_API_KEY: "sk-test",
-          OPENAI_BASE_URL: stub.baseUrl,
-          POOLPATROL_MODEL_OUTREACH: "rules",
-          POOLPATROL_MODEL_LOCATION: "rules",
-          POOLPATROL_MODEL_SHIFT: "rules",
-        }),
-      );
+      const withModel = await caseManagerOn(stub);
       const c = await caseWithFixedRecord("VP-112", "EMP-1049");
       await db.prisma.employee.update({
         where: { id: "EMP-1049" },
@@ -245,18 +238,7 @@ describe("a Case Manager thread left with a tool call that has no result", () =>
     const stub = await startOpenAIStub();
     try {
       stub.script("Pool Patrol's Case Manager", followsPolicy(caseManagerRules));
-      const withModel = createCaseWorkflow(
-        await buildAppDeps(
-          db,
-          parseSettings({
-            OPENAI_API_KEY: "sk-test",
-            OPENAI_BASE_URL: stub.baseUrl,
-            POOLPATROL_MODEL_OUTREACH: "rules",
-            POOLPATROL_MODEL_LOCATION: "rules",
-            POOLPATROL_MODEL_SHIFT: "rules",
-          }),
-        ),
-      );
+      const withModel = createCaseWorkflow(await caseManagerOn(stub));
       const c = await caseWithFixedRecord("VP-108", "EMP-1099");
       await db.prisma.employee.update({
         where: { id: "EMP-1099" },
