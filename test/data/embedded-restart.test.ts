@@ -5,7 +5,6 @@
 // reaches the server through the URL the bot gave it, does not start a second one.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -13,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMAND } from "../../src/bot/listeners/commands/poolpatrol.js";
 import { PROJECT_ROOT } from "../../src/config/settings.js";
 import { postSigned } from "../../src/sandbox/slack/payloads.js";
+import { freePort } from "../support/free-port.js";
 import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
 import { waitFor } from "../support/wait.js";
 
@@ -28,14 +28,6 @@ let bot: ChildProcess;
 let output = "";
 let url = "";
 let botUrl = "";
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** The postmaster's pid and port, from postmaster.pid in the data folder (lines 1 and 4). */
 function postmaster(): { pid: number; port: number } {

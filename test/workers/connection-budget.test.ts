@@ -3,7 +3,6 @@
 // is six times the setting (plus one for this test's watcher), and never run out of connections.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -14,6 +13,7 @@ import { type RunningPostgres, startEmbeddedPostgres } from "../../src/data/embe
 import { insertFixturesInBulk } from "../../src/data/seed.js";
 import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
 import { runCli } from "../support/cli.js";
+import { freePort } from "../support/free-port.js";
 import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
 import { waitFor } from "../support/wait.js";
 
@@ -29,14 +29,6 @@ let url: string;
 let fake: FakeSlack;
 let bot: ChildProcess | undefined;
 let botOutput = "";
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-connections-"));

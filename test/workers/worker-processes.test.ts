@@ -6,7 +6,6 @@
 // stops its worker, and a worker whose bot was killed with SIGKILL stops by itself.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +18,7 @@ import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
 import { postSigned } from "../../src/sandbox/slack/payloads.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { expectedSweepCases } from "../support/expected-sweep.js";
+import { freePort } from "../support/free-port.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
 import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
 import { waitFor } from "../support/wait.js";
@@ -41,14 +41,6 @@ interface RunningBot {
   url: string;
   output(): string;
   exited: Promise<number | null>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function startBot(): Promise<RunningBot> {
