@@ -35,6 +35,7 @@ import {
   WEBHOOK_SECRET,
 } from "../support/resend-stub.js";
 import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
+import { compiledChild } from "../support/compiled-child.js";
 
 const INBOUND = "replies@inbound.northwind.example";
 const WENDELL = "wendell.ashby@northwind.example";
@@ -588,9 +589,9 @@ describe("a reply whose reading stopped part-way", () => {
   }, 90_000);
 });
 
-/** A second bot process (test/support/webhook-child.mjs) on this test's database, stubs and secrets. */
+/** A second bot process (test/support/children/webhook-child.ts) on this test's database, stubs and secrets. */
 async function startWebhookChild(): Promise<{ process: ChildProcess; webhook: string }> {
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, "test/support/webhook-child.mjs")], {
+  const child = spawn(process.execPath, [compiledChild("webhook-child")], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   child.stdin!.write(

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../src/config/settings.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { compiledChild } from "../support/compiled-child.js";
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -13,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => db.drop());
 
 it("lets a process that started and stopped the job engine exit on its own", { timeout: 60_000 }, async () => {
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, "test/support/engine-stop-child.mjs")], {
+  const child = spawn(process.execPath, [compiledChild("engine-stop-child")], {
     env: { ...process.env, ENGINE_DATABASE_URL: db.url },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,5 +1,6 @@
 // Ends a run with the plain "N passed, N failed" line that CI logs are read for, after one line per
-// tier (vitest project) with its wall time: from its first file's start to its last file's end.
+// tier (vitest project) with its wall time: from its first file's start to its last file's end, and
+// the slowest files with theirs (where a shorter suite has to start).
 // The tiers run one after the other (sequence.groupOrder in vitest.config.ts), so these add up,
 // with the global setup (compiling the CLI, starting PostgreSQL) before them.
 import { performance } from "node:perf_hooks";
@@ -11,26 +12,34 @@ interface TierTime {
   files: number;
 }
 
+const SLOWEST_FILES = 8;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export default class SummaryReporter implements Reporter {
   private runStart = performance.now();
   private tiers = new Map<string, TierTime>();
+  private fileStarts = new Map<string, number>();
+  private fileTimes: { file: string; ms: number }[] = [];
 
   onTestRunStart(): void {
     this.runStart = performance.now();
     this.tiers.clear();
+    this.fileStarts.clear();
+    this.fileTimes = [];
   }
 
   onTestModuleStart(module: TestModule): void {
     const name = module.project.name || "tests";
     const tier = this.tiers.get(name);
     const now = performance.now();
+    this.fileStarts.set(module.moduleId, now);
     if (tier) tier.first = Math.min(tier.first, now);
     else this.tiers.set(name, { first: now, last: now, files: 0 });
   }
 
   onTestModuleEnd(module: TestModule): void {
+    const started = this.fileStarts.get(module.moduleId);
+    if (started !== undefined) this.fileTimes.push({ file: module.relativeModuleId, ms: performance.now() - started });
     const tier = this.tiers.get(module.project.name || "tests");
     if (!tier) return;
     tier.last = Math.max(tier.last, performance.now());
@@ -56,6 +65,8 @@ export default class SummaryReporter implements Reporter {
       .sort(([, a], [, b]) => a.first - b.first)
       .map(([name, t]) => `${name} tier: ${seconds(t.last - t.first)} (${t.files} files)`);
     if (Number.isFinite(firstStart)) lines.unshift(`setup and collection: ${seconds(firstStart - this.runStart)}`);
+    const slowest = [...this.fileTimes].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_FILES);
+    if (slowest.length > 1) lines.push(`slowest files: ${slowest.map((f) => `${f.file} ${seconds(f.ms)}`).join(", ")}`);
     lines.push(`whole run: ${seconds(end - this.runStart)}`);
     process.stdout.write(`\n${lines.join("\n")}\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }

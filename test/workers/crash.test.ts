@@ -7,7 +7,7 @@
 // `/poolpatrol audit all` (killed while it starts, audits its pages, sends first emails or
 // announces), the sweep finished once, one case per failing vanpool, one first email per flagged
 // rider, one summary and one alert per new case; no agent run left `running`, no sweep job left
-// unfinished. The bot is a child process running the compiled dist/ (test/support/crash-child.mjs);
+// unfinished. The bot is a child process running the compiled dist/ (test/support/children/crash-child.ts);
 // the fake Slack and the Resend stub are HTTP servers in this process. The kill points come from a
 // seeded generator: set POOLPATROL_CRASH_SEED to the seed a failure prints to replay them.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -42,6 +42,7 @@ import { MOCK_DIR } from "../support/fixtures.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
 import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
 import { waitFor } from "../support/wait.js";
+import { compiledChild } from "../support/compiled-child.js";
 
 const EMAIL_TRIALS = Number(process.env.POOLPATROL_CRASH_EMAIL_TRIALS ?? 8);
 /** Decision trials come in pairs: the whole request approved, then per-rider Removes (each followed by an Undo trial). */
@@ -95,7 +96,7 @@ interface LoadedBot {
 let spare: LoadedBot | undefined;
 
 function loadBot(): LoadedBot {
-  const started = spawn(process.execPath, [path.join(PROJECT_ROOT, "test/support/crash-child.mjs")], {
+  const started = spawn(process.execPath, [compiledChild("crash-child")], {
     cwd: PROJECT_ROOT,
     stdio: ["pipe", "pipe", "pipe"],
   });

@@ -1,10 +1,12 @@
 // Starts the compiled job engine as a CLI command does (more workers than pg-boss has connections),
 // stops it and lets the process end on its own: no process.exit, so anything left running keeps it alive.
-import { startJobEngine } from "../../dist/src/queue/engine.js";
-import { QUEUE_OPTIONS, QUEUES } from "../../dist/src/queue/queues.js";
+import { startJobEngine } from "../../../src/queue/engine.js";
+import { QUEUE_OPTIONS, QUEUES } from "../../../src/queue/queues.js";
 
+const databaseUrl = process.env.ENGINE_DATABASE_URL;
+if (!databaseUrl) throw new Error("engine-stop-child needs ENGINE_DATABASE_URL");
 const engine = await startJobEngine({
-  databaseUrl: process.env.ENGINE_DATABASE_URL,
+  databaseUrl,
   log: () => {},
   supervise: false,
   pollingIntervalSeconds: 0.5,

@@ -5,21 +5,22 @@
 // naming its database, fake Slack, Resend stub and channel, and prints "ready <port>" once it
 // takes requests and works jobs. The test kills it with SIGKILL at random points.
 import { once } from "node:events";
+import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
-import { startBotJobs } from "../../dist/src/app/bot-jobs.js";
-import { createBotSweeps } from "../../dist/src/app/bot-sweeps.js";
-import { buildAppDeps } from "../../dist/src/app/container.js";
-import { createSlackApp } from "../../dist/src/bot/app.js";
-import { parseSettings } from "../../dist/src/config/settings.js";
-import { createDataClients } from "../../dist/src/data/prisma.js";
-import { resendSender } from "../../dist/src/integrations/email/resend-sender.js";
-import { startJobEngine } from "../../dist/src/queue/engine.js";
-import { QUEUE_OPTIONS } from "../../dist/src/queue/queues.js";
+import { startBotJobs } from "../../../src/app/bot-jobs.js";
+import { createBotSweeps } from "../../../src/app/bot-sweeps.js";
+import { buildAppDeps } from "../../../src/app/container.js";
+import { createSlackApp } from "../../../src/bot/app.js";
+import { parseSettings } from "../../../src/config/settings.js";
+import { createDataClients } from "../../../src/data/prisma.js";
+import { resendSender } from "../../../src/integrations/email/resend-sender.js";
+import { startJobEngine } from "../../../src/queue/engine.js";
+import { QUEUE_OPTIONS } from "../../../src/queue/queues.js";
 
 process.stdout.write("loaded\n");
 const [line] = await once(createInterface({ input: process.stdin }), "line");
 const config = JSON.parse(line);
-const given = (name) => {
+const given = (name: string): string => {
   const value = config[name];
   if (!value) throw new Error(`crash-child needs ${name}`);
   return value;
@@ -64,4 +65,4 @@ const bot = await createSlackApp({
 await sweeps.attach(bot, channel);
 const server = await bot.app.start(0);
 await startBotJobs(bot, jobs, settings, { recoverEveryMs: 500 });
-process.stdout.write(`ready ${server.address().port}\n`);
+process.stdout.write(`ready ${(server.address() as AddressInfo).port}\n`);

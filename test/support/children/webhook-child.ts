@@ -3,14 +3,22 @@
 // line on stdin naming its database, Resend stub and fake Slack, and prints "ready <port>" once its
 // HTTP listener (POST /webhooks/resend) takes requests.
 import { once } from "node:events";
+import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
-import { buildAppDeps } from "../../dist/src/app/container.js";
-import { createSlackApp } from "../../dist/src/bot/app.js";
-import { parseSettings } from "../../dist/src/config/settings.js";
-import { createDataClients } from "../../dist/src/data/prisma.js";
+import { buildAppDeps } from "../../../src/app/container.js";
+import { createSlackApp } from "../../../src/bot/app.js";
+import { parseSettings } from "../../../src/config/settings.js";
+import { createDataClients } from "../../../src/data/prisma.js";
 
 const [line] = await once(createInterface({ input: process.stdin }), "line");
-const config = JSON.parse(line);
+/** The line the test writes on stdin. */
+interface WebhookChildConfig {
+  databaseUrl: string;
+  env: Record<string, string | undefined>;
+  slackToken: string;
+  slackApiUrl: string;
+}
+const config: WebhookChildConfig = JSON.parse(line);
 const settings = parseSettings(config.env);
 const deps = await buildAppDeps(createDataClients(config.databaseUrl), settings);
 const bot = await createSlackApp({
@@ -29,4 +37,4 @@ const bot = await createSlackApp({
   retries: 0,
 });
 const server = await bot.app.start(0);
-process.stdout.write(`ready ${server.address().port}\n`);
+process.stdout.write(`ready ${(server.address() as AddressInfo).port}\n`);
