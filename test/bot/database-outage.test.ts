@@ -66,7 +66,29 @@ async function command(text: string) {
   return { status: response.status, ms: Date.now() - started, text: answer ? JSON.parse(answer).text : "" };
 }
 
+/** GET /readyz on the bot's port: its status, its checks and how long it took. */
+async function readiness() {
+  const started = Date.now();
+  const response = await fetch(`${h.slack.webUrl}/readyz`);
+  const body = (await response.json()) as { status: string; checks: Record<string, { ok: boolean; error?: string }> };
+  return { status: response.status, ms: Date.now() - started, body };
+}
+
 describe("the database frozen", { shuffle: false }, () => {
+  it("/readyz answers 503 within seconds naming the database, and 200 once it is back", async () => {
+    proxy.freeze();
+    let frozen: Awaited<ReturnType<typeof readiness>>;
+    try {
+      frozen = await readiness();
+    } finally {
+      proxy.thaw();
+    }
+    expect(frozen.status).toBe(503);
+    expect(frozen.ms).toBeLessThan(5000);
+    expect(frozen.body).toMatchObject({ status: "not_ready", checks: { database: { ok: false } } });
+    await waitFor("/readyz ready again", async () => (await readiness()).status === 200, { timeoutMs: 10_000 });
+  }, 60_000);
+
   it("a Re-audit click is acked in time, told nothing was changed, and no audit runs once the database is back", async () => {
     const before = await effects();
     const told = h.fake.ephemerals(ALICE).length;
@@ -117,6 +139,19 @@ describe("the database frozen", { shuffle: false }, () => {
 });
 
 describe("the database killed", { shuffle: false }, () => {
+  it("/readyz answers 503 naming the database while it is down, /healthz still 200", async () => {
+    await proxy.kill();
+    try {
+      const down = await readiness();
+      expect(down.status).toBe(503);
+      expect(down.body.checks.database).toMatchObject({ ok: false, error: expect.any(String) });
+      expect((await fetch(`${h.slack.webUrl}/healthz`)).status).toBe(200);
+    } finally {
+      await proxy.revive();
+    }
+    await waitFor("/readyz ready again", async () => (await readiness()).status === 200, { timeoutMs: 10_000 });
+  }, 60_000);
+
   it("a Re-audit click says the database can't be reached, not that the case no longer exists", async () => {
     const before = await effects();
     const told = h.fake.ephemerals(ALICE).length;
