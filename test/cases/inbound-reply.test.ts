@@ -4,7 +4,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import type { AddressInfo, Server } from "node:net";
-import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AgentDeps } from "../../src/agents/deps.js";
@@ -12,12 +11,13 @@ import { buildAppDeps } from "../../src/app/container.js";
 import { createSlackApp, type SlackApp } from "../../src/bot/app.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { quarantineCommand } from "../../src/cli/quarantine-command.js";
-import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
+import { parseSettings } from "../../src/config/settings.js";
 import { findThreadForCase } from "../../src/data/email-repository.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { listDeliveryEvents } from "../../src/data/inbound-repository.js";
 import { seedFixtures } from "../../src/data/seed.js";
 import { signResendWebhook } from "../../src/integrations/email/inbound/webhook-signature.js";
+import { compiledChild } from "../support/compiled-child.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import {
   endStalledWrites,
@@ -35,7 +35,6 @@ import {
   WEBHOOK_SECRET,
 } from "../support/resend-stub.js";
 import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
-import { compiledChild } from "../support/compiled-child.js";
 
 const INBOUND = "replies@inbound.northwind.example";
 const WENDELL = "wendell.ashby@northwind.example";
@@ -479,12 +478,16 @@ async function replyReadByKilledProcess(input: {
   });
   const child = await startWebhookChild();
   const dying = postWebhook(child.webhook, receivedEvent(reply), { id: input.svixId }).catch((e) => e);
-  await vi.waitFor(async () => expect(await faultFired(db.prisma, fault)).toBe(true), {
-    timeout: 30_000,
-    interval: 50,
-  });
-  child.process.kill("SIGKILL");
-  await once(child.process, "exit");
+  try {
+    await vi.waitFor(async () => expect(await faultFired(db.prisma, fault)).toBe(true), {
+      timeout: 30_000,
+      interval: 50,
+    });
+  } finally {
+    // Killed whatever happened: a child left running would hold the test database's connections.
+    child.process.kill("SIGKILL");
+    await once(child.process, "exit");
+  }
   await dying;
   await endStalledWrites(db.prisma);
   await db.prisma.workLease.updateMany({

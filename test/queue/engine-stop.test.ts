@@ -1,11 +1,9 @@
 // A process that starts and stops the job engine ends by itself: stop() leaves no timer or
 // connection behind (the CLI used to need process.exit to end).
 import { spawn } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { PROJECT_ROOT } from "../../src/config/settings.js";
-import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { compiledChild } from "../support/compiled-child.js";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
 let db: TestDatabase;
 beforeAll(async () => {

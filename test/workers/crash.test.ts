@@ -11,7 +11,6 @@
 // the fake Slack and the Resend stub are HTTP servers in this process. The kill points come from a
 // seeded generator: set POOLPATROL_CRASH_SEED to the seed a failure prints to replay them.
 import { type ChildProcess, spawn } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentDeps } from "../../src/agents/deps.js";
 import { removalNoticeKey } from "../../src/agents/outreach/removal-notices.js";
@@ -36,13 +35,13 @@ import { postSigned } from "../../src/sandbox/slack/payloads.js";
 import { parseButtonValue, RIDER_ACTIONS, UNDO_CANCELLATION } from "../../src/slack/blocks/approval-card.js";
 import { evidenceVersion } from "../../src/slack/blocks/card-facts.js";
 import { auditVanpool } from "../../src/verification/audit.js";
+import { compiledChild } from "../support/compiled-child.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { expectedSweepCases } from "../support/expected-sweep.js";
 import { MOCK_DIR } from "../support/fixtures.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
 import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
 import { waitFor } from "../support/wait.js";
-import { compiledChild } from "../support/compiled-child.js";
 
 const EMAIL_TRIALS = Number(process.env.POOLPATROL_CRASH_EMAIL_TRIALS ?? 8);
 /** Decision trials come in pairs: the whole request approved, then per-rider Removes (each followed by an Undo trial). */
