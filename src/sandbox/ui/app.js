@@ -111,7 +111,7 @@ function blocks(list, source) {
 function filesHtml(files) {
   return (files || [])
     .map((f) => {
-      const href = new URL(f.url_private_download, location.href).pathname + "?download=1";
+      const href = `${new URL(f.url_private_download, location.href).pathname}?download=1`;
       const size = f.size < 1024 ? `${f.size} B` : `${(f.size / 1024).toFixed(1)} KB`;
       return `<a class="file" href="${escapeHtml(href)}" download="${escapeHtml(f.name)}"><span class="file-icon">${escapeHtml(f.pretty_type || "FILE")}</span><span><strong>${escapeHtml(f.title || f.name)}</strong><small>${escapeHtml(f.name)} · ${size} · Download</small></span></a>`;
     })
