@@ -30,6 +30,7 @@ export async function startBotJobs(
     ctx: bot.ctx,
     messages: bot.messages,
     digest: bot.digest,
+    report: bot.report,
     isApprover: createApproverCheck(bot.app.client, bot.ctx.slack.approvers),
     concurrency: settings.jobs.concurrency,
   });

@@ -16,6 +16,8 @@ import type { JobEngine } from "../queue/engine.js";
 import { createApproverCheck } from "../slack/approvers.js";
 import { createCaseMessages } from "../slack/case-messages.js";
 import { createDigest } from "../slack/digest.js";
+import { createReport } from "../slack/report.js";
+import { createUserNames } from "../slack/user-names.js";
 import { registerApprovalActions } from "./listeners/actions/approvals.js";
 import { registerCaseActions } from "./listeners/actions/case-actions.js";
 import { registerPoolpatrolCommand } from "./listeners/commands/poolpatrol.js";
@@ -58,25 +60,13 @@ export async function createSlackApp(options: SlackAppOptions) {
   const webhook = resendWebhookRoute({ handleWebhook }, { error: (m) => app.logger.error(m) });
   const workflow = createCaseWorkflow(deps);
   const api = createApi({ agent: deps, workflow, inbound: { handleWebhook }, jobs: options.jobs });
-  // Slack users' names for the pages, asked for once per process.
-  const userNames = new Map<string, Promise<string>>();
+  // Slack users' names for the pages and the report, asked for once per process.
+  const userName = (userId: string) => userNames(userId);
   const web = createWeb({
     agent: deps,
     secureCookie: slack.webUrl.startsWith("https:"),
     permalink: async (channel, ts) => (await app.client.chat.getPermalink({ channel, message_ts: ts })).permalink,
-    userName: (userId) => {
-      if (!userNames.has(userId)) {
-        if (userNames.size >= 1000) userNames.clear();
-        userNames.set(
-          userId,
-          app.client.users
-            .info({ user: userId })
-            .then(({ user }) => user?.real_name || user?.name || "a Slack user")
-            .catch(() => "a Slack user"),
-        );
-      }
-      return userNames.get(userId)!;
-    },
+    userName,
   });
   const routes = [webhook, ...api.routes, ...web.routes];
   const logLevel = options.logLevel ?? LogLevel.WARN;
@@ -139,7 +129,9 @@ export async function createSlackApp(options: SlackAppOptions) {
     onCaseChanged: (caseId) => messages.syncCase(caseId),
   });
   const isApprover = createApproverCheck(app.client, slack.approvers);
+  const userNames = createUserNames(app.client);
   const digest = createDigest(ctx);
+  const report = createReport(ctx, { userName, warn: log.warn });
   const permalink = async (channel: string, ts: string) =>
     (await app.client.chat.getPermalink({ channel, message_ts: ts })).permalink ?? "";
 
@@ -167,7 +159,7 @@ export async function createSlackApp(options: SlackAppOptions) {
   const handleWebhookRequest = (req: IncomingMessage, res: ServerResponse) =>
     void (webhook.handler as (req: IncomingMessage, res: ServerResponse) => void)(req, res);
 
-  return { app, ctx, messages, digest, socketMode, inbound, api, web, handleWebhookRequest, idle, settled };
+  return { app, ctx, messages, digest, report, socketMode, inbound, api, web, handleWebhookRequest, idle, settled };
 }
 
 export type SlackApp = Awaited<ReturnType<typeof createSlackApp>>;

@@ -23,6 +23,7 @@ Examples:
   poolpatrol db seed --synthetic 1000
   poolpatrol import employees workers.csv --mapping docs/examples/hris-mapping.json --dry-run
   poolpatrol history employee EMP-1083
+  poolpatrol report --period "last month" --csv register.csv
   poolpatrol eval --dataset evals/datasets/shift.jsonl --json
 
 Exit codes: 0 done, 1 failure or bad settings, 2 bad arguments or unknown id (nothing stored).
@@ -143,6 +144,19 @@ export function createProgram(): Command {
     .option("--as <user>", "who revokes it (recorded)")
     .action(async (action: string, id: string | undefined, options: { as?: string }) =>
       (await import("./exceptions-command.js")).exceptionsCommand(action, id, options),
+    );
+
+  program
+    .command("report")
+    .description("the program's figures for a period, and its case register as a CSV file with --csv")
+    .option(
+      "--period <period>",
+      "this week, last week, this month, last month, 30d, 2026-11, 2026-11-01..2026-11-27",
+      "7d",
+    )
+    .option("--csv <file>", "write the period's case register (one row per case and rider) to this file")
+    .action(async (options: { period?: string; csv?: string }) =>
+      (await import("./report-command.js")).reportCommand(options),
     );
 
   program

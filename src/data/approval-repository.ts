@@ -128,13 +128,19 @@ export async function casesWithHumanDecision(prisma: PrismaClient, caseIds: stri
   return new Set(rows.map((r) => r.caseId));
 }
 
-/** Cancellations a reviewer rejected (overrides), since the start. */
-/** Reversals: cancellations a reviewer rejected, and carried-out cancellations undone (their riders reinstated). */
-export async function countReversedCancellations(prisma: PrismaClient): Promise<number> {
+/**
+ * Reversals in [since, until): cancellations a reviewer rejected, and carried-out cancellations undone (their
+ * riders reinstated), counted once per cancellation request.
+ */
+export async function countReversedCancellations(prisma: PrismaClient, since: Date, until?: Date): Promise<number> {
+  const within = { gte: since, ...(until ? { lt: until } : {}) };
   return prisma.approvalRequest.count({
     where: {
       kind: "cancellation",
-      OR: [{ status: "rejected" }, { riders: { some: { outcome: "reinstated" } } }],
+      OR: [
+        { status: "rejected", decidedAt: within },
+        { riders: { some: { outcome: "reinstated", undoneAt: within } } },
+      ],
     },
   });
 }

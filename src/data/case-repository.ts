@@ -81,6 +81,15 @@ export async function findOpenCase(db: Db, vanpoolId: string): Promise<CaseRecor
   return row ? toCaseRecord(row) : undefined;
 }
 
+/** Cases opened in [since, until), the earliest first. */
+export async function listCasesOpenedBetween(db: Db, since: Date, until?: Date): Promise<CaseRecord[]> {
+  const rows = await db.case.findMany({
+    where: { createdAt: { gte: since, ...(until ? { lt: until } : {}) } },
+    orderBy: { createdAt: "asc" },
+  });
+  return rows.map(toCaseRecord);
+}
+
 export async function listCases(
   db: Db,
   filter: { status?: CaseStatus; vanpoolId?: string } = {},
@@ -244,10 +253,10 @@ export async function changeCaseIn(
   return toCaseRecord(row);
 }
 
-/** Cases that closed (resolved or cancelled) at or after `since`, the earliest closed first. */
-export async function listCasesClosedSince(db: Db, since: Date): Promise<CaseRecord[]> {
+/** Cases that closed (resolved or cancelled) at or after `since` (and before `until`), the earliest closed first. */
+export async function listCasesClosedSince(db: Db, since: Date, until?: Date): Promise<CaseRecord[]> {
   const rows = await db.case.findMany({
-    where: { status: { in: [...CLOSED_STATUSES] }, resolvedAt: { gte: since } },
+    where: { status: { in: [...CLOSED_STATUSES] }, resolvedAt: { gte: since, ...(until ? { lt: until } : {}) } },
     orderBy: { resolvedAt: "asc" },
   });
   return rows.map(toCaseRecord);

@@ -1,21 +1,16 @@
 // What the digest reads, and the row per slot that makes it one post per slot across
 // restarts, job retries and running instances.
-import { listCasesClosedSince } from "./case-repository.js";
 import type { PrismaClient } from "./prisma.js";
 
-export async function digestCases(prisma: PrismaClient, since: Date) {
-  const [opened, pending, waiting, closed] = await Promise.all([
-    prisma.case.findMany({ where: { createdAt: { gte: since } }, orderBy: { createdAt: "asc" } }),
+/** What waits now: approvals and cases waiting for riders. What changed in the window is the program's figures. */
+export async function digestCases(prisma: PrismaClient) {
+  const [pending, waiting] = await Promise.all([
     prisma.approvalRequest.findMany({ where: { status: "pending" }, orderBy: { createdAt: "asc" } }),
     prisma.case.findMany({ where: { status: "pending_reply" }, orderBy: { lastOutboundAt: "asc" } }),
-    listCasesClosedSince(prisma, since),
   ]);
   return {
-    opened: opened.map((c) => ({ case_id: c.id, vanpool_id: c.vanpoolId, reason: c.reason })),
     pending: pending.map((a) => ({ approval_id: a.id, case_id: a.caseId, kind: a.kind, created_at: a.createdAt })),
     waiting: waiting.map((c) => ({ case_id: c.id, vanpool_id: c.vanpoolId, last_outbound_at: c.lastOutboundAt })),
-    resolved: closed.filter((c) => c.status === "resolved").map((c) => c.case_id),
-    cancelled: closed.filter((c) => c.status === "cancelled").map((c) => c.case_id),
   };
 }
 

@@ -176,6 +176,26 @@ export async function markFailed(prisma: PrismaClient, messageId: string): Promi
 }
 
 /** Employee ids for addresses, so people read "EMP-1028" rather than an email address. */
+/**
+ * Outbound emails of [since, until): sent (by when they left), those that could not be sent (queued then failed),
+ * and those sent that the provider reported bounced.
+ */
+export async function countOutboundEmails(
+  prisma: PrismaClient,
+  since: Date,
+  until?: Date,
+): Promise<{ sent: number; failed: number; bounced: number }> {
+  const within = { gte: since, ...(until ? { lt: until } : {}) };
+  const [sent, failed, bounced] = await Promise.all([
+    prisma.message.count({ where: { direction: "outbound", status: "sent", sentAt: within } }),
+    prisma.message.count({ where: { direction: "outbound", status: "failed", createdAt: within } }),
+    prisma.message.count({
+      where: { direction: "outbound", status: "sent", sentAt: within, deliveryStatus: "bounced" },
+    }),
+  ]);
+  return { sent, failed, bounced };
+}
+
 export async function employeeIdsFor(prisma: PrismaClient, addresses: string[]): Promise<string[]> {
   const rows = await prisma.employee.findMany({
     where: { OR: addresses.map((email) => ({ email: { equals: email, mode: "insensitive" as const } })) },

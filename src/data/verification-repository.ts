@@ -215,9 +215,9 @@ export async function lastAuditAt(prisma: PrismaClient): Promise<Date | null> {
   return run?.finishedAt ?? null;
 }
 
-/** Vanpool checks (verification runs) finished at or after `since`. */
-export async function countRunsFinishedSince(prisma: PrismaClient, since: Date): Promise<number> {
-  return prisma.verificationRun.count({ where: { finishedAt: { gte: since } } });
+/** Vanpool checks (verification runs) finished at or after `since` (and before `until`). */
+export async function countRunsFinishedSince(prisma: PrismaClient, since: Date, until?: Date): Promise<number> {
+  return prisma.verificationRun.count({ where: { finishedAt: { gte: since, ...(until ? { lt: until } : {}) } } });
 }
 
 /**

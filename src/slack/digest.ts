@@ -24,15 +24,18 @@ export function createDigest(ctx: ChannelContext, options: { channelIntervalMs?:
   async function build(since: Date) {
     const now = ctx.deps.now();
     const [cases, figures, needsPerson, exceptions] = await Promise.all([
-      digestCases(prisma, since),
-      programFigures(prisma, since),
+      digestCases(prisma),
+      programFigures(prisma, since, now),
       listCasesNeedingPerson(prisma),
-      countExceptions(prisma, { since, until: now, soon: new Date(now.getTime() + EXPIRING_SOON_DAYS * 86_400_000) }),
+      countExceptions(prisma, {
+        since: now,
+        until: now,
+        soon: new Date(now.getTime() + EXPIRING_SOON_DAYS * 86_400_000),
+      }),
     ]);
     return digestMessage({
       since,
       now,
-      opened: cases.opened,
       pending: cases.pending.map(({ created_at, ...a }) => ({
         ...a,
         hours: (now.getTime() - created_at.getTime()) / 3_600_000,
@@ -48,10 +51,8 @@ export function createDigest(ctx: ChannelContext, options: { channelIntervalMs?:
         vanpool_id: c.vanpool_id,
         deadline: c.last_outbound_at ? replyDeadline(c.last_outbound_at) : null,
       })),
-      resolved: cases.resolved,
-      cancelled: cases.cancelled,
       figures,
-      exceptions,
+      expiringExceptions: exceptions.expiring,
     });
   }
 

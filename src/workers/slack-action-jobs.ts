@@ -7,10 +7,12 @@ import type { SlackAction } from "../bot/listeners/slack-actions.js";
 import type { JobEngine } from "../queue/engine.js";
 import { QUEUES } from "../queue/queues.js";
 import type { createDigest } from "../slack/digest.js";
+import type { Report } from "../slack/report.js";
 
 export interface SlackActionWorkerDeps extends ApprovalDeps {
   messages: ApprovalDeps["messages"];
   digest: ReturnType<typeof createDigest>;
+  report: Report;
   concurrency: number;
 }
 
@@ -27,6 +29,11 @@ export async function registerSlackActionJobs(engine: JobEngine, deps: SlackActi
       switch (action.kind) {
         case "digest":
           return respond(action.responseUrl, await deps.digest.post(false, `command:${action.key}`));
+        case "report": {
+          const { key, label } = action;
+          const window = { since: new Date(action.since), until: new Date(action.until) };
+          return respond(action.responseUrl, await deps.report.post({ key, label, ...window }));
+        }
         case "question":
           return conversation.answer(action, job.id);
         case "close-resolved":

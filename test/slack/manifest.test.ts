@@ -74,6 +74,8 @@ describe("manifest.json", () => {
         /client\.((?:chat|views|conversations|usergroups|users|reactions)\.[a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
       ))
         methods.add(m[1]!);
+      // The SDK's files.uploadV2 (getUploadURLExternal, the upload, completeUploadExternal).
+      if (source.includes(".filesUploadV2(")) methods.add("files.uploadV2");
     }
     const needs: Record<string, string[]> = {
       "chat.postMessage": ["chat:write", "im:write"],
@@ -86,6 +88,8 @@ describe("manifest.json", () => {
       "conversations.history": ["channels:history", "groups:history"],
       "conversations.replies": ["channels:history", "groups:history"],
       "usergroups.users.list": ["usergroups:read"],
+      "users.info": ["users:read"],
+      "files.uploadV2": ["files:write"],
     };
     const unknown = [...methods].filter((m) => !(m in needs));
     expect(unknown).toEqual([]);

@@ -153,6 +153,7 @@ describe("a scripted lifecycle, as people read it", () => {
     await ask(ALICE, "what happened on this case so far?", h.alertOf("VP-111").ts);
     await ask(ALICE, "what happened on this case so far?", h.alertOf("VP-109").ts);
     await command(ALICE, "digest");
+    await command(ALICE, "report 30d");
     await homeOf(ALICE);
 
     const slack = slackTexts();
@@ -161,6 +162,12 @@ describe("a scripted lifecycle, as people read it", () => {
     expect(emails.length).toBeGreaterThan(6);
     expect(found([...slack, ...emails], SNAKE)).toEqual([]);
     expect(found([...slack, ...emails], RAW_USER_ID)).toEqual([]);
+    // The case register posted with the report names people, never their Slack ids or email addresses.
+    const register = h.fake.files().map((f) => f.content ?? "");
+    expect(register).toHaveLength(1);
+    expect(register[0]).toMatch(/,alice,/);
+    expect(found(register, RAW_USER_ID)).toEqual([]);
+    expect(found(register, /[\w.+-]+@[\w-]+\.[\w.]+/g)).toEqual([]);
     // One redaction rule in the channel: a rider's home is a ZIP3 there, never their full ZIP (their own email
     // has it), and the program's own appeal address is never redacted.
     const homes = await h.db.prisma.employee.findMany({

@@ -52,7 +52,16 @@ export interface Asked {
 export type ConversationAction = { kind: "question"; asked: Asked };
 
 export type DigestAction = { kind: "digest"; responseUrl: string; key: string };
-export type SlackAction = ApprovalAction | CaseAction | ConversationAction | DigestAction;
+/** A report of [since, until) (ISO times, fixed when asked, so a retry reports the same window). */
+export type ReportAction = {
+  kind: "report";
+  responseUrl: string;
+  key: string;
+  since: string;
+  until: string;
+  label: string;
+};
+export type SlackAction = ApprovalAction | CaseAction | ConversationAction | DigestAction | ReportAction;
 
 /**
  * Queues what a Slack request asks for before `deadline` (see before-ack.ts), or throws; `key` is

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Json } from "./block-kit.js";
+import { fileMethods, receiveUpload } from "./files.js";
 import {
   type BlockActionInput,
   blockActionPayload,
@@ -27,6 +28,7 @@ import {
   JSON_FIELDS,
   methods,
   type ResponseContext,
+  type StoredFile,
   Workspace,
   type WorkspaceSnapshot,
 } from "./web-api.js";
@@ -52,7 +54,7 @@ export {
   type ViewSubmissionInput,
   viewSubmissionPayload,
 } from "./payloads.js";
-export type { FakeUser, ResponseContext, WorkspaceSnapshot } from "./web-api.js";
+export type { FakeUser, ResponseContext, StoredFile, WorkspaceSnapshot } from "./web-api.js";
 
 export interface FakeSlackOptions {
   botToken?: string;
@@ -143,6 +145,10 @@ export interface FakeSlack {
   rateLimitNext(method: string, retryAfterSeconds: number, times?: number): void;
   /** The next call to `method` is answered as things stand when it arrives, but the answer is sent `ms` later. */
   delayNext(method: string, ms: number): void;
+  /** Files the bot uploaded (files.ts), with their bytes; `shared` once completed into a channel. */
+  files(): StoredFile[];
+  /** The next `times` POSTs of file bytes to an upload URL answer HTTP `status` (500, or 429 with Retry-After 1). */
+  failUploadsNext(status: number, times?: number): void;
   slashCommandBody(input: Filled<SlashCommandInput, "trigger_id" | "response_url" | Ids>): string;
   /** Refuses messages and views the bot never rendered, and elements they do not contain. */
   blockActionPayload(input: Filled<BlockActionInput, "trigger_id" | "channel" | Ids>): string;
@@ -193,7 +199,11 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
   const responseCalls: ResponseCall[] = [];
 
   function answer(method: string, token: string | undefined, args: Json): Json {
-    const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
+    const handler = Object.hasOwn(methods, method)
+      ? methods[method]
+      : Object.hasOwn(fileMethods, method)
+        ? fileMethods[method]
+        : undefined;
     if (!handler) return { ok: false, error: "unknown_method" };
     if (!token) return { ok: false, error: "not_authed" };
     if (!tokens.has(token)) return { ok: false, error: "invalid_auth" };
@@ -230,6 +240,36 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
       () => reply(response),
       (error: Error) => reply({ ok: false, error: "fatal_error", detail: error.message }),
     );
+  }
+
+  const uploadFailures: number[] = [];
+  /** File bytes POSTed to an upload URL (files.getUploadURLExternal handed it out). */
+  function upload(id: string, req: http.IncomingMessage, raw: string, res: http.ServerResponse): void {
+    const status = uploadFailures.shift();
+    if (status !== undefined) {
+      res.writeHead(status, { "content-type": "text/plain", ...(status === 429 ? { "retry-after": "1" } : {}) });
+      return void res.end(status === 429 ? "rate limited" : "upload failed");
+    }
+    receiveUpload(ws, id, Buffer.from(raw, "utf8"), req.headers["content-type"]).then(
+      (taken) => {
+        res.writeHead(taken ? 200 : 404, { "content-type": "text/plain" });
+        res.end(taken ? `OK - ${Buffer.byteLength(raw)}` : "no such upload");
+      },
+      (error: Error) => send(res, 400, { ok: false, error: "invalid_upload", detail: error.message }),
+    );
+  }
+
+  /** A shared file's bytes, as its url_private gives them (an attachment with ?download=1). */
+  function download(url: URL, res: http.ServerResponse): void {
+    const [, id = "", name = ""] = url.pathname.split("/").slice(1);
+    const file = ws.files.get(id);
+    if (!file?.shared || file.content === null || decodeURIComponent(name) !== file.name)
+      return send(res, 404, { ok: false, error: "file_not_found" });
+    res.writeHead(200, {
+      "content-type": `${file.mimetype}; charset=utf-8`,
+      "content-disposition": `${url.searchParams.has("download") ? "attachment" : "inline"}; filename="${file.name.replace(/["\\]/g, "")}"`,
+    });
+    res.end(file.content);
   }
 
   // Slack accepts at most five responses per response URL.
@@ -276,6 +316,9 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
           return api(decodeURIComponent(url.pathname.slice("/api/".length)), req, url, raw, res);
         if (url.pathname.startsWith("/response/") && req.method === "POST")
           return respond(url.pathname.slice("/response/".length), raw, res);
+        if (url.pathname.startsWith("/upload/") && req.method === "POST")
+          return upload(url.pathname.slice("/upload/".length), req, raw, res);
+        if (url.pathname.startsWith("/files/") && req.method === "GET") return download(url, res);
         Promise.resolve(options.routes?.(req, res, url, raw) ?? false)
           .then((handled) => {
             if (!handled) send(res, 404, { ok: false, error: "not_found" });
@@ -295,6 +338,8 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve);
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ws.uploadUrl = `${baseUrl}/upload`;
+  ws.filesUrl = `${baseUrl}/files`;
 
   const userName = (user: string) => ws.users.get(user)?.name ?? user;
   const ids = { team_id: id.teamId, team_domain: id.teamDomain, api_app_id: id.appId };
@@ -350,6 +395,10 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
     },
     delayNext(method, ms) {
       delays.set(method, [...(delays.get(method) ?? []), ms]);
+    },
+    files: () => [...ws.files.values()],
+    failUploadsNext(status, times = 1) {
+      uploadFailures.push(...Array<number>(times).fill(status));
     },
 
     slashCommandBody: (input) =>
@@ -468,6 +517,7 @@ const MUTATING = new Set([
   "chat.postEphemeral",
   "reactions.add",
   "views.publish",
+  "files.completeUploadExternal",
 ]);
 
 /** Arguments from the query string and a JSON or form body; undefined when the JSON is broken. */

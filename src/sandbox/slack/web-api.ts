@@ -63,10 +63,25 @@ export function compareTs(a: string, b: string): number {
   return Number(as) - Number(bs) || Number(am.padEnd(6, "0")) - Number(bm.padEnd(6, "0"));
 }
 
-/** What a workspace keeps across restarts: messages with their versions, App Home tabs, and the ts clock. */
+/** A file uploaded through files.getUploadURLExternal (files.ts): its bytes once POSTed, shared once completed. */
+export interface StoredFile {
+  id: string;
+  name: string;
+  title: string;
+  filetype: string;
+  mimetype: string;
+  size: number;
+  user: string;
+  created: number;
+  content: string | null;
+  shared: boolean;
+}
+
+/** What a workspace keeps across restarts: messages with their versions, App Home tabs, files, and the ts clock. */
 export interface WorkspaceSnapshot {
   entries: [string, Entry][];
   homes: [string, { user: string; versions: SlackView[] }][];
+  files?: [string, StoredFile][];
   lastMicros: number;
 }
 
@@ -77,8 +92,12 @@ export class Workspace {
   readonly homes = new Map<string, string>();
   readonly users = new Map<string, FakeUser>();
   readonly usergroups = new Map<string, string[]>();
+  readonly files = new Map<string, StoredFile>();
   /** Where Socket Mode clients connect (apps.connections.open); unset: Socket Mode is off. */
   socketModeUrl: string | undefined;
+  /** Where file bytes are POSTed and where shared files are downloaded (set once the server listens). */
+  uploadUrl = "";
+  filesUrl = "";
   private readonly triggers = new Map<string, { user: string; expiresAt: number; used: boolean }>();
   private lastMicros = 0;
 
@@ -94,11 +113,13 @@ export class Workspace {
       const entry = this.viewEntries.get(id);
       return entry ? [[id, entry] as [string, ViewEntry]] : [];
     });
-    return { entries: [...this.entries], homes, lastMicros: this.lastMicros };
+    const files = [...this.files].filter(([, file]) => file.shared);
+    return { entries: [...this.entries], homes, files, lastMicros: this.lastMicros };
   }
 
   restore(snapshot: WorkspaceSnapshot): void {
     for (const [ts, entry] of snapshot.entries) this.entries.set(ts, entry);
+    for (const [id, file] of snapshot.files ?? []) this.files.set(id, file);
     for (const [id, entry] of snapshot.homes) {
       this.viewEntries.set(id, entry);
       this.homes.set(entry.user, id);
@@ -546,4 +567,12 @@ export function applyResponse(ws: Workspace, context: ResponseContext, body: Jso
 }
 
 /** Form fields Slack decodes as JSON. */
-export const JSON_FIELDS = new Set(["blocks", "attachments", "view", "metadata", "user_auth_blocks", "unfurls"]);
+export const JSON_FIELDS = new Set([
+  "blocks",
+  "attachments",
+  "view",
+  "metadata",
+  "user_auth_blocks",
+  "unfurls",
+  "files",
+]);

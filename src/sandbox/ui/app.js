@@ -107,13 +107,26 @@ function blocks(list, source) {
     .join("");
 }
 
+// A shared file, as Slack shows it: a card with its name and type that downloads it.
+function filesHtml(files) {
+  return (files || [])
+    .map((f) => {
+      const href = `${new URL(f.url_private_download, location.href).pathname}?download=1`;
+      const size = f.size < 1024 ? `${f.size} B` : `${(f.size / 1024).toFixed(1)} KB`;
+      return `<a class="file" href="${escapeHtml(href)}" download="${escapeHtml(f.name)}"><span class="file-icon">${escapeHtml(f.pretty_type || "FILE")}</span><span><strong>${escapeHtml(f.title || f.name)}</strong><small>${escapeHtml(f.name)} · ${size} · Download</small></span></a>`;
+    })
+    .join("");
+}
+
 function messageHtml(m, options) {
   const isBot = Boolean(m.bot_id);
   const name = isBot ? "Pool Patrol" : userName(m.user);
   const time = new Date(Number(m.ts) * 1000).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
   const body = m.blocks?.length
     ? blocks(m.blocks, { kind: "message", ts: m.ts })
-    : `<div>${mrkdwn(m.text || "")}</div>`;
+    : m.text || !m.files
+      ? `<div>${mrkdwn(m.text || "")}</div>`
+      : "";
   // A reply also sent to the channel opens its parent's thread, as in Slack; an ephemeral has no thread.
   const thread = m.thread_ts || m.ts;
   const replies =
@@ -125,7 +138,7 @@ function messageHtml(m, options) {
   return `<div class="message${options.ephemeral ? " ephemeral" : ""}" data-ts="${m.ts}">
     <div class="avatar${isBot ? "" : " person"}">${isBot ? "🚐" : escapeHtml(name[0] || "?")}</div>
     <div><div class="meta"><strong>${escapeHtml(name)}</strong>${isBot ? '<span class="app-badge">APP</span>' : ""}<time>${time}</time></div>
-    ${body}${options.ephemeral ? '<div class="ephemeral-note">Only visible to you</div>' : ""}${replies}</div></div>`;
+    ${body}${filesHtml(m.files)}${options.ephemeral ? '<div class="ephemeral-note">Only visible to you</div>' : ""}${replies}</div></div>`;
 }
 
 // ---------- rendering ----------

@@ -1,7 +1,7 @@
 // The digest message: what changed since the last one, what waits on people and
 // riders, and how the program is doing.
 
-import { BASELINE_HOURS_PER_WEEK, type ProgramFigures } from "../../data/program-figures.js";
+import type { ProgramFigures } from "../../data/program-figures.js";
 import { plural } from "../../domain/specialist-result.js";
 import {
   age,
@@ -18,16 +18,14 @@ import {
 export interface DigestInput {
   since: Date;
   now: Date;
-  opened: { case_id: string; vanpool_id: string; reason: keyof typeof REASON_WORDS }[];
   pending: { approval_id: string; case_id: string; kind: string; hours: number }[];
   /** Cases waiting for a person (hitl_review), since when, and why when known (e.g. an email that could not be sent). */
   needsPerson: { case_id: string; vanpool_id: string; since: Date; reason?: string | null }[];
   waiting: { case_id: string; vanpool_id: string; deadline: Date | null }[];
-  resolved: string[];
-  cancelled: string[];
+  /** What opened and closed in the window and how the program did: the same figures as `/poolpatrol report`. */
   figures: ProgramFigures;
-  /** Exceptions for kept riders granted since the last digest, and those ending within two weeks. */
-  exceptions: { granted: number; expiring: number };
+  /** Exceptions ending within two weeks. */
+  expiringExceptions: number;
 }
 
 const list = (items: string[], empty: string, max = 10) =>
@@ -38,15 +36,17 @@ const pct = (v: number | null) => (v === null ? "n/a" : `${Math.round(v * 100)}%
 
 export function digestMessage(d: DigestInput): SlackMessage {
   const f = d.figures;
-  const weeks = Math.max(1, (d.now.getTime() - d.since.getTime()) / (7 * 86_400_000));
+  const opened = f.opened;
+  const resolved = f.closed.filter((c) => c.status === "resolved").map((c) => c.case_id);
+  const cancelled = f.closed.filter((c) => c.status === "cancelled").map((c) => c.case_id);
   return {
-    text: `Pool Patrol digest: ${plural(d.opened.length, "new case")}, ${plural(d.pending.length, "approval")} waiting, ${plural(d.needsPerson.length, "case")} ${d.needsPerson.length === 1 ? "needs" : "need"} a person, ${d.resolved.length} resolved, ${d.cancelled.length} cancelled`,
+    text: `Pool Patrol digest: ${plural(opened.length, "new case")}, ${plural(d.pending.length, "approval")} waiting, ${plural(d.needsPerson.length, "case")} ${d.needsPerson.length === 1 ? "needs" : "need"} a person, ${resolved.length} resolved, ${cancelled.length} cancelled`,
     blocks: [
       header("📋 Pool Patrol digest"),
       context(`Since ${slackDate(d.since)}`),
       section(
-        `*New cases (${d.opened.length})*\n${list(
-          d.opened.map((c) => `• ${c.case_id} ${c.vanpool_id} · ${REASON_WORDS[c.reason]}`),
+        `*New cases (${opened.length})*\n${list(
+          opened.map((c) => `• ${c.case_id} ${c.vanpool_id} · ${REASON_WORDS[c.reason]}`),
           "None",
         )}`,
       ),
@@ -77,15 +77,15 @@ export function digestMessage(d: DigestInput): SlackMessage {
         )}`,
       ),
       section(
-        `*Closed*\nResolved: ${d.resolved.length ? d.resolved.join(", ") : "none"}\nCancelled: ${d.cancelled.length ? d.cancelled.join(", ") : "none"}`,
+        `*Closed*\nResolved: ${resolved.length ? resolved.join(", ") : "none"}\nCancelled: ${cancelled.length ? cancelled.join(", ") : "none"}`,
       ),
       divider,
       fields([
         `*Automation rate*\n${pct(f.automationRate)} of ${plural(f.closedCases, "closed case")}`,
         `*Median time to resolution*\n${f.medianHoursToResolution === null ? "n/a" : `${f.medianHoursToResolution.toFixed(1)} h`}`,
-        `*Audit hours saved (est.)*\n${f.hoursSaved.toFixed(1)} h (${Math.round((f.hoursSaved / (BASELINE_HOURS_PER_WEEK * weeks)) * 100)}% of the 2 FTE baseline)`,
+        `*Audit hours saved (est.)*\n${f.hoursSaved.toFixed(1)} h (${Math.round(f.baselineShare * 100)}% of the 2 FTE baseline)`,
         `*Reversals (cancellations rejected or undone)*\n${f.reversals}`,
-        `*Riders kept by an exception*\n${d.exceptions.granted} granted · ${d.exceptions.expiring} ending within 2 weeks`,
+        `*Riders kept by an exception*\n${f.exceptionsGranted} granted · ${d.expiringExceptions} ending within 2 weeks`,
       ]),
       context(
         `Hours saved counts ${f.vanpoolChecks} automated vanpool check(s) at 15 min and each case closed without a person at 45 min.`,

@@ -34,6 +34,7 @@ export const COMMAND_USAGE = [
     .map((w) => `\`${w}\``)
     .join(", ")}, e.g. \`/poolpatrol cases needs a person\``,
   "• `/poolpatrol digest`: post the digest to the audit channel now",
+  "• `/poolpatrol report last week`: the program's figures for a period and its case register as a CSV file (approvers); periods like `this month`, `30d`, `2026-11`, `2026-11-01..2026-11-27`",
   "• `/poolpatrol web`: a private link that signs you in to the web pages (vanpools, maps, riders, cases)",
   "• `/poolpatrol help`: this list",
   "In a case alert's thread, ask things like _why did this case fail?_, _what did the rider say?_ or _which riders are flagged?_",

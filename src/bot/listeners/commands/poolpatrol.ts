@@ -13,6 +13,7 @@ import { vanpoolExists } from "../../../data/vanpool-repository.js";
 import { createSignInLink, SIGN_IN_LINK_MINUTES } from "../../../data/web-session-repository.js";
 import { isClosed } from "../../../domain/case-lifecycle.js";
 import { isId } from "../../../domain/ids.js";
+import { parsePeriod, periodHelp } from "../../../domain/report-period.js";
 import { plural } from "../../../domain/specialist-result.js";
 import { keptLine } from "../../../slack/blocks/exceptions.js";
 import { age, REASON_WORDS, STATUS_LABEL, truncate } from "../../../slack/blocks/format.js";
@@ -188,6 +189,31 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
             deadline,
           );
           return ack({ response_type: "ephemeral", text: "Posting the digest…" });
+        case "report": {
+          if (!(await deps.isApprover(command.user_id)))
+            return refuse(
+              "Only approvers can ask for a report: it posts the program's figures and the case register in the audit channel. The digest and App Home show the program's figures to everyone.",
+            );
+          const period = parsePeriod(args.join(" "), ctx.deps.now(), ctx.deps.settings.timeZone);
+          if ("error" in period) return refuse(periodHelp(`${period.error} You wrote ${echo(args.join(" "))}.`));
+          await queueSlackAction(
+            ctx,
+            command.trigger_id,
+            {
+              kind: "report",
+              responseUrl: command.response_url,
+              key: command.trigger_id,
+              since: period.since.toISOString(),
+              until: period.until.toISOString(),
+              label: period.label,
+            },
+            deadline,
+          );
+          return ack({
+            response_type: "ephemeral",
+            text: `Preparing the report for ${period.label}; it will be posted in <#${ctx.slack.auditChannel}>.`,
+          });
+        }
         case "web": {
           if (args.length) return refuse("`web` takes nothing more.");
           // The role is the person's now: an approver's pages show what only approvers see in Slack.
