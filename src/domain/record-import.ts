@@ -338,10 +338,10 @@ const DAY_NAMES: Record<string, Weekday> = Object.fromEntries(
 export function weekdays(text: string): Weekday[] | null {
   const days: Weekday[] = [];
   for (const part of text
-    .split(/[;,/]|\s+(?!-)/)
-    .map((p) => p.trim())
+    .replace(/\s*-\s*/g, "-")
+    .split(/[;,/\s]+/)
     .filter(Boolean)) {
-    const range = /^(\w+)\s*-\s*(\w+)$/.exec(part);
+    const range = /^(\w+)-(\w+)$/.exec(part);
     if (range) {
       const from = DAY_NAMES[range[1]!.toLowerCase()];
       const to = DAY_NAMES[range[2]!.toLowerCase()];
