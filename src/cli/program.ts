@@ -203,9 +203,14 @@ export function createProgram(): Command {
 
   program
     .command("import")
-    .description("import employees FILE: load an export (CSV or JSON), show or apply what it changes")
-    .argument("<kind>", "employees")
-    .argument("<file>", "a CSV file with a header row (UTF-8, with or without BOM) or a JSON array")
+    .description(
+      "import employees|shifts|vanpools|riders FILE...: load an export (CSV or JSON), show or apply what it changes",
+    )
+    .argument("<kind>", "employees, shifts, vanpools or riders")
+    .argument(
+      "<files...>",
+      "CSV files with a header row (UTF-8, with or without BOM) or JSON arrays; several are one import",
+    )
     .option("--mapping <file>", "a JSON mapping of the source's columns and values (docs/import.md)")
     .option("--dry-run", "print what would change and change nothing")
     .option("--skip-invalid <rejects>", "apply the good rows and write the rejected ones, with reasons, to this CSV")
@@ -213,16 +218,16 @@ export function createProgram(): Command {
     .action(
       async (
         kind: string,
-        file: string,
+        files: string[],
         options: { mapping?: string; dryRun?: boolean; skipInvalid?: string; as?: string },
-      ) => (await import("./import-command.js")).importCommand(kind, file, options),
+      ) => (await import("./import-command.js")).importCommand(kind, files, options),
     );
 
   program
     .command("history")
-    .description("history employee EMP-…: every change an import made to the employee, oldest first")
-    .argument("<entity>", "employee")
-    .argument("<id>", "the employee id, like EMP-1028")
+    .description("history employee|shift|vanpool|rider ID: every change an import made to it, oldest first")
+    .argument("<entity>", "employee, shift, vanpool or rider")
+    .argument("<id>", "its id, like EMP-1028, SHIFT_DAY, VP-111 or a participant id")
     .action(async (entity: string, id: string) => (await import("./import-command.js")).historyCommand(entity, id));
 
   const db = program.command("db").description("db migrate | db seed: the database");

@@ -1,11 +1,11 @@
-// Every change an import applied, one field a row (table change_history), and applying an
-// employee import: the stored employees are read, the plan made from them, and its rows and
-// their history written in one transaction.
-import type { EmployeeImportPlan } from "../domain/employee-import.js";
-import type { EmployeeFixture } from "../domain/fixture-schema.js";
+// Every change an import applied, one field a row (table change_history), and applying an import
+// of any kind: the stored records are read, the plan made from them, and its rows and their history
+// written in one transaction.
+import type { ImportKindName, ImportPlan, ImportRefs } from "../domain/record-import.js";
+import { IMPORT_STORES, type ImportStore } from "./import-stores.js";
 import { type SqlExecutor, transactionExecutor } from "./job-executor.js";
 import type { PrismaClient } from "./prisma.js";
-import { inChunks, writeEmployees } from "./seed.js";
+import { inChunks } from "./seed.js";
 
 export interface ChangeRecord {
   entity: string;
@@ -21,82 +21,69 @@ export interface ChangeRecord {
 /** The field name a history row gives an added record. */
 export const ADDED_FIELD = "(record)";
 
+/** The history's entity of each kind. */
+export const ENTITY_OF: Record<ImportKindName, string> = {
+  employees: "employee",
+  shifts: "shift",
+  vanpools: "vanpool",
+  riders: "rider",
+};
+
 /**
- * Reads the stored employees and shift ids, lets `plan` compare the file with them (it throws to
- * refuse the file) and, unless `dryRun`, writes the added, changed and leaving employees with one
- * history row per changed field. All or nothing; imports run one at a time.
+ * Reads the stored records of the kind and what a file may refer to, lets `plan` compare the file
+ * with them (it throws to refuse the file) and, unless `dryRun`, writes the added, changed and
+ * leaving records with one history row per changed field. All or nothing; imports run one at a time.
+ * Re-audits (committed with the import): each vanpool with an open case whose riders' facts change,
+ * and each vanpool a rider joins.
  */
-export async function importEmployees(
+export async function applyImport<R>(
   prisma: PrismaClient,
+  kind: ImportKindName,
   options: {
     source: string;
     actor: string;
     dryRun: boolean;
-    /** Queues, in the import's transaction, the re-audit of a vanpool whose open case has a changed rider. */
     reaudit?: (vanpoolId: string, db: SqlExecutor) => Promise<unknown>;
   },
-  plan: (stored: Map<string, EmployeeFixture>, shiftIds: Set<string>) => EmployeeImportPlan,
-): Promise<EmployeeImportPlan & { reaudits: string[] }> {
+  plan: (stored: Map<string, R>, refs: ImportRefs) => ImportPlan<R>,
+  idOf: (record: R) => string,
+): Promise<ImportPlan<R> & { reaudits: string[] }> {
+  const store = IMPORT_STORES[kind] as ImportStore<R>;
   return prisma.$transaction(
     async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('poolpatrol import employees'))`;
-      const rows = await tx.employee.findMany({ orderBy: { id: "asc" } });
-      const stored = new Map(
-        rows.map((e) => [
-          e.id,
-          {
-            employee_id: e.id,
-            first_name: e.firstName,
-            last_name: e.lastName,
-            email: e.email,
-            work_site: e.workSite,
-            home_address: e.homeAddress,
-            home_city: e.homeCity,
-            home_state: e.homeState,
-            home_zip: e.homeZip,
-            home_coords: e.homeLat !== null && e.homeLng !== null ? { lat: e.homeLat, lng: e.homeLng } : null,
-            shift_id: e.shiftId,
-            pto_dates: e.ptoDates,
-            time_type: e.timeType as EmployeeFixture["time_type"],
-            supervisor: e.supervisor,
-            status: e.status as EmployeeFixture["status"],
-          },
-        ]),
-      );
-      const shifts = await tx.shift.findMany({ select: { id: true } });
-      const result = plan(stored, new Set(shifts.map((s) => s.id)));
-      // Vanpools with an open case and an active rider whose record changes (or who leaves).
-      const changedIds = [...result.changed, ...result.leaving].map((c) => c.employee.employee_id);
-      const reaudits = (
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('poolpatrol import'))`;
+      const stored = await store.load(tx);
+      const result = plan(stored, await loadRefs(tx));
+      const touched = await store.touched(tx, result);
+      const withOpenCase = (
         await tx.$queryRaw<{ vanpool_id: string }[]>`
-          SELECT DISTINCT r.vanpool_id FROM riders r
-          JOIN cases c ON c.vanpool_id = r.vanpool_id AND c.status NOT IN ('resolved', 'cancelled')
-          WHERE r.status = 'active' AND r.employee_id = ANY(${changedIds})
-          ORDER BY r.vanpool_id`
+          SELECT DISTINCT vanpool_id FROM cases
+          WHERE status NOT IN ('resolved', 'cancelled') AND vanpool_id = ANY(${touched})`
       ).map((r) => r.vanpool_id);
+      const reaudits = [...new Set([...withOpenCase, ...(store.joined?.(result) ?? [])])].sort();
       if (options.dryRun) return { ...result, reaudits };
-      const touched = [...result.changed, ...result.leaving];
-      await writeEmployees(tx, [...result.added, ...touched.map((c) => c.employee)], "update");
-      const made = { entity: "employee", source_file: options.source, actor: options.actor };
+      const touchedRecords = [...result.changed, ...result.leaving];
+      await store.write(tx, [...result.added, ...touchedRecords.map((c) => c.record)], options.source);
+      const made = { entity: ENTITY_OF[kind], source_file: options.source, actor: options.actor };
       const history = [
-        ...result.added.map((e) => ({
+        ...result.added.map((r) => ({
           ...made,
-          entity_id: e.employee_id,
+          entity_id: idOf(r),
           field: ADDED_FIELD,
           old_value: null,
           new_value: "added",
         })),
-        ...touched.flatMap((c) =>
+        ...touchedRecords.flatMap((c) =>
           c.changes.map((f) => ({
             ...made,
-            entity_id: c.employee.employee_id,
+            entity_id: idOf(c.record),
             field: f.field,
             old_value: f.old,
             new_value: f.new,
           })),
         ),
       ];
-      // A first import adds every employee: one statement per chunk, as the employees are written.
+      // A first import adds every record: one statement per chunk, as the records are written.
       await inChunks(
         history,
         (json) => tx.$executeRaw`
@@ -110,6 +97,17 @@ export async function importEmployees(
     },
     { timeout: 600_000, maxWait: 10_000 },
   );
+}
+
+async function loadRefs(tx: Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0]): Promise<ImportRefs> {
+  const shifts = await tx.shift.findMany({ select: { id: true } });
+  const employees = await tx.employee.findMany({ select: { id: true } });
+  const vanpools = await tx.vanpool.findMany({ select: { id: true, status: true } });
+  return {
+    shiftIds: new Set(shifts.map((s) => s.id)),
+    employeeIds: new Set(employees.map((e) => e.id)),
+    vanpools: new Map(vanpools.map((v) => [v.id, v.status === "active"])),
+  };
 }
 
 export async function changeHistory(prisma: PrismaClient, entity: string, entityId: string): Promise<ChangeRecord[]> {

@@ -1,7 +1,7 @@
 // Writes fixtures in one transaction. Upserts by id, so seeding twice leaves the
 // same rows; a refused folder leaves the database exactly as it was.
 import { isClosed } from "../domain/case-lifecycle.js";
-import type { EmployeeFixture, VanpoolFixture } from "../domain/fixture-schema.js";
+import type { EmployeeFixture, ShiftFixture, VanpoolFixture } from "../domain/fixture-schema.js";
 import { checkReferences, type ExistingIds, type Fixtures } from "./fixtures.js";
 import { Prisma, type PrismaClient } from "./prisma.js";
 
@@ -121,7 +121,7 @@ function employeeRow(e: EmployeeFixture) {
   };
 }
 
-function vanpoolRow(v: VanpoolFixture) {
+function vanpoolRow(v: Omit<VanpoolFixture, "riders">) {
   return {
     id: v.vanpool_id,
     name: v.name ?? null,
@@ -246,17 +246,45 @@ export async function writeEmployees(tx: Tx, employees: EmployeeFixture[], exist
 }
 
 async function writePeopleAndVanpools(tx: Tx, fixtures: Fixtures, existing: "skip" | "update"): Promise<void> {
-  const onConflict = conflictClause(existing);
+  await writeShifts(tx, fixtures.shifts, existing);
+  await writeEmployees(tx, fixtures.employees, existing);
+  await writeVanpools(tx, fixtures.vanpools, existing);
   await inChunks(
-    fixtures.shifts.map((s) => ({ id: s.id, name: s.name, schedule: s.schedule })),
+    fixtures.vanpools.flatMap((v) =>
+      v.riders.map((r) => ({
+        participant_id: r.participant_id,
+        vanpool_id: v.vanpool_id,
+        employee_id: r.employee_id,
+      })),
+    ),
+    (json) => tx.$executeRaw`
+      INSERT INTO riders (participant_id, vanpool_id, employee_id)
+      SELECT r.participant_id, r.vanpool_id, r.employee_id
+      FROM jsonb_to_recordset(${json}::jsonb) AS r(participant_id text, vanpool_id text, employee_id text)
+      ${conflictClause(existing)("participant_id", ["vanpool_id", "employee_id"], false)}`,
+  );
+}
+
+/** Shifts in bulk (also `poolpatrol import shifts`). */
+export async function writeShifts(tx: Tx, shifts: ShiftFixture[], existing: "skip" | "update"): Promise<void> {
+  await inChunks(
+    shifts.map((s) => ({ id: s.id, name: s.name, schedule: s.schedule })),
     (json) => tx.$executeRaw`
       INSERT INTO shifts (id, name, schedule, updated_at)
       SELECT r.id, r.name, r.schedule, now() FROM jsonb_to_recordset(${json}::jsonb) AS r(id text, name text, schedule jsonb)
-      ${onConflict("id", ["name", "schedule"])}`,
+      ${conflictClause(existing)("id", ["name", "schedule"])}`,
   );
-  await writeEmployees(tx, fixtures.employees, existing);
+}
+
+/** Vanpools in bulk, without their riders (also `poolpatrol import vanpools`). */
+export async function writeVanpools(
+  tx: Tx,
+  vanpools: Omit<VanpoolFixture, "riders">[],
+  existing: "skip" | "update",
+): Promise<void> {
+  const onConflict = conflictClause(existing);
   await inChunks(
-    fixtures.vanpools.map(vanpoolRow),
+    vanpools.map(vanpoolRow),
     (json) => tx.$executeRaw`
       INSERT INTO vanpools (id, name, work_site, work_site_address, work_site_lat, work_site_lng, pickup_address,
                             pickup_lat, pickup_lng, capacity, coordinator_id, status, operating_schedule, time_zone,
@@ -282,19 +310,5 @@ async function writePeopleAndVanpools(tx: Tx, fixtures: Fixtures, existing: "ski
         "operating_schedule",
         "time_zone",
       ])}`,
-  );
-  await inChunks(
-    fixtures.vanpools.flatMap((v) =>
-      v.riders.map((r) => ({
-        participant_id: r.participant_id,
-        vanpool_id: v.vanpool_id,
-        employee_id: r.employee_id,
-      })),
-    ),
-    (json) => tx.$executeRaw`
-      INSERT INTO riders (participant_id, vanpool_id, employee_id)
-      SELECT r.participant_id, r.vanpool_id, r.employee_id
-      FROM jsonb_to_recordset(${json}::jsonb) AS r(participant_id text, vanpool_id text, employee_id text)
-      ${onConflict("participant_id", ["vanpool_id", "employee_id"], false)}`,
   );
 }

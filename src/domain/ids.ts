@@ -1,6 +1,13 @@
 import { randomBytes } from "node:crypto";
 
-const prefixes = { case: "CASE", thread: "THREAD", message: "MSG", approval: "APR", exception: "EXC" } as const;
+const prefixes = {
+  case: "CASE",
+  thread: "THREAD",
+  message: "MSG",
+  approval: "APR",
+  exception: "EXC",
+  import: "IMP",
+} as const;
 export type IdKind = keyof typeof prefixes;
 
 /**
@@ -9,7 +16,7 @@ export type IdKind = keyof typeof prefixes;
  */
 export const ID_HEX = "(?:[0-9A-F]{16}|[0-9A-F]{8})";
 
-/** CASE-/THREAD-/MSG-/APR-/EXC- followed by 16 upper-case hex digits (64 random bits). */
+/** CASE-/THREAD-/MSG-/APR-/EXC-/IMP- followed by 16 upper-case hex digits (64 random bits). */
 export function newId(kind: IdKind): string {
   return `${prefixes[kind]}-${randomBytes(8).toString("hex").toUpperCase()}`;
 }

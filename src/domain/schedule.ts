@@ -95,14 +95,21 @@ export function parseIsoDate(value: string): Date {
   return date;
 }
 
+// Building a formatter to check a zone is slow, and an import checks one per vanpool.
+const knownZones = new Map<string, boolean>();
+
 /** Whether `value` is a time zone this runtime knows (an IANA name like America/Los_Angeles). */
 export function isTimeZone(value: string): boolean {
+  const known = knownZones.get(value);
+  if (known !== undefined) return known;
+  let valid = true;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: value });
-    return true;
   } catch {
-    return false;
+    valid = false;
   }
+  if (knownZones.size < 1000) knownZones.set(value, valid);
+  return valid;
 }
 
 /** The calendar date of `now` in a time zone, as YYYY-MM-DD. */

@@ -1,13 +1,25 @@
 import { describe, expect, it } from "vitest";
-import {
-  columnsOf,
-  formatProblem,
-  importMappingSchema,
-  mapEmployeeRow,
-  planEmployeeImport,
-  type SourceRow,
-} from "../../src/domain/employee-import.js";
+import { employeeKind, importMappingSchema } from "../../src/domain/employee-import.js";
 import type { EmployeeFixture } from "../../src/domain/fixture-schema.js";
+import {
+  columnsFor,
+  formatProblem,
+  type ImportColumns,
+  type ImportMapping,
+  mapRow,
+  planImport,
+  type SourceRow,
+} from "../../src/domain/record-import.js";
+
+const columnsOf = (names: string[], m: ImportMapping) => columnsFor(employeeKind, names, m);
+const mapEmployeeRow = (row: SourceRow, m: ImportMapping, c: ImportColumns<string>) => mapRow(employeeKind, row, m, c);
+const planEmployeeImport = (
+  rows: SourceRow[],
+  m: ImportMapping,
+  c: ImportColumns<string>,
+  stored: Map<string, EmployeeFixture>,
+  shiftIds: Set<string>,
+) => planImport(employeeKind, rows, m, c, stored, { shiftIds, employeeIds: new Set(), vanpools: new Map() });
 
 const mapping = importMappingSchema.parse({
   columns: { employee_id: "Worker ID", home_state: "State", home_zip: "ZIP", pto_dates: "PTO" },
@@ -60,7 +72,7 @@ describe("mapping a source row", () => {
   it("maps column names, state names and dates onto the employee fields", () => {
     const mapped = mapEmployeeRow(source(2, { PTO: "2/3/2026; 12/24/2026" }), mapping, columns);
     expect(mapped).toMatchObject({
-      employee: {
+      record: {
         employee_id: "EMP-1002",
         home_state: "CA",
         pto_dates: ["2026-02-03", "2026-12-24"],
@@ -97,8 +109,8 @@ describe("mapping a source row", () => {
 describe("planning an import", () => {
   const stored = (line: number, change: Partial<EmployeeFixture> = {}): [string, EmployeeFixture] => {
     const mapped = mapEmployeeRow(source(line), mapping, columns);
-    if (!("employee" in mapped)) throw new Error("bad fixture");
-    return [mapped.employee.employee_id, { ...mapped.employee, ...change }];
+    if (!("record" in mapped)) throw new Error("bad fixture");
+    return [mapped.record.employee_id, { ...mapped.record, ...change }];
   };
   const shifts = new Set(["SHIFT_DAY"]);
 
@@ -113,7 +125,7 @@ describe("planning an import", () => {
     expect(plan.added.map((e) => e.employee_id)).toEqual(["EMP-1006"]);
     expect(plan.changed).toEqual([
       {
-        employee: expect.objectContaining({ employee_id: "EMP-1003" }),
+        record: expect.objectContaining({ employee_id: "EMP-1003" }),
         changes: [{ field: "home_city", old: "Salinas", new: "San Jose" }],
       },
     ]);
@@ -121,7 +133,7 @@ describe("planning an import", () => {
     // EMP-1005 is already terminated: it does not leave twice.
     expect(plan.leaving).toEqual([
       {
-        employee: expect.objectContaining({ employee_id: "EMP-1004", status: "terminated" }),
+        record: expect.objectContaining({ employee_id: "EMP-1004", status: "terminated" }),
         changes: [{ field: "status", old: "active", new: "terminated" }],
       },
     ]);
@@ -158,6 +170,6 @@ describe("planning an import", () => {
       'hr.csv: line 5, column "Worker ID" (employee_id): duplicate id EMP-1004 (also on line 4)',
       'hr.csv: line 6, column "email": email ana9@example.com is already the email of EMP-1009',
     ]);
-    expect(plan.leaving.map((l) => l.employee.employee_id)).toEqual(["EMP-1009"]);
+    expect(plan.leaving.map((l) => l.record.employee_id)).toEqual(["EMP-1009"]);
   });
 });

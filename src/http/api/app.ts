@@ -16,6 +16,7 @@ import { registerDocs } from "./docs.js";
 import { registerEmailRoutes } from "./email-routes.js";
 import { registerEmployeeRoutes } from "./employee-routes.js";
 import { registerHealth } from "./health.js";
+import { registerImportRoutes } from "./import-routes.js";
 import { createMetrics, registerMetrics } from "./metrics.js";
 import { CursorError } from "./paging.js";
 import { fieldErrors, problemResponse, STATUS_OF } from "./problem.js";
@@ -75,6 +76,7 @@ export function createApiApp(deps: ApiDeps, metrics = createMetrics(deps)) {
   registerCaseWriteRoutes(app, deps);
   registerEmailRoutes(app, deps);
   registerChangeRoutes(app, deps);
+  registerImportRoutes(app, deps);
   app.get("/openapi.json", (c) => c.json(openApiDocument(app)));
   return app;
 }

@@ -9,8 +9,8 @@ export interface ApiDeps {
   workflow: Pick<CaseWorkflow, "auditVanpool">;
   /** The Resend webhook's handler: a reply posted to the API takes its path. */
   inbound: Pick<InboundEmail, "handleWebhook">;
-  /** The running job engine (readiness, job figures). */
-  jobs?: Pick<JobEngine, "boss">;
+  /** The running job engine (readiness, job figures, the re-audits an import queues). */
+  jobs?: Pick<JobEngine, "boss" | "send" | "sendBy">;
 }
 
 export type Scope = "read" | "write" | "pii";

@@ -1,0 +1,199 @@
+// `poolpatrol import KIND FILE...`: reads CSV (streamed, header row, with or without a BOM) or JSON
+// files, maps them with the mapping file onto Pool Patrol's fields of the kind, and applies the
+// difference with the stored records (or, with dryRun, only reports it). Several files are one
+// import (an id in two of them is a duplicate). A file with any bad row changes nothing, unless
+// rejectsFile is given: then the good rows are applied and the bad ones written there with their reasons.
+import fs from "node:fs";
+import path from "node:path";
+import { parse } from "csv-parse";
+import { stringify } from "csv-stringify/sync";
+import { applyImport } from "../data/change-history-repository.js";
+import { FixtureError } from "../data/fixtures.js";
+import type { SqlExecutor } from "../data/job-executor.js";
+import type { PrismaClient } from "../data/prisma.js";
+import { cleanStringsIn } from "../domain/clean-text.js";
+import { IMPORTABLE } from "../domain/import-kinds.js";
+import {
+  columnsFor,
+  formatProblem,
+  type ImportKindName,
+  type ImportMapping,
+  type ImportPlan,
+  planImport,
+  type SourceRow,
+} from "../domain/record-import.js";
+import { importJobs, type JobSender } from "../queue/queues.js";
+
+export interface ImportOptions {
+  kind: ImportKindName;
+  files: string[];
+  mappingFile?: string;
+  dryRun: boolean;
+  /** Apply the good rows and write the rejected ones here (CSV, with their reasons). */
+  rejectsFile?: string;
+  /** Who or what imports it, kept with every change. */
+  actor: string;
+  /** Queues the re-audit of each vanpool the import touches (none on a dry run). */
+  jobs?: JobSender;
+}
+
+export type ImportResult = ImportPlan<unknown> & { source: string; reaudits: string[] };
+
+export async function importFiles(prisma: PrismaClient, options: ImportOptions): Promise<ImportResult> {
+  const { kind } = IMPORTABLE[options.kind];
+  const source = options.files.map((f) => path.basename(f)).join(", ");
+  const mapping = options.mappingFile ? readMapping(options.kind, options.mappingFile) : defaultMapping(options.kind);
+  const several = options.files.length > 1;
+  const read = [];
+  for (const file of options.files) read.push({ file, ...(await readRows(file, mapping, several)) });
+  const problems: string[] = [];
+  const perFile = read.map((r) => {
+    const columns = columnsFor(kind, r.header, mapping);
+    problems.push(...columns.problems.map((p) => formatProblem(path.basename(r.file), p)));
+    // An empty export would deactivate everything: more likely a failed export than an empty program.
+    if (r.rows.length === 0)
+      problems.push(`${path.basename(r.file)}: has no rows; an import would deactivate every ${kind.noun}`);
+    return columns;
+  });
+  if (problems.length > 0) throw new FixtureError(problems);
+  // Several files: a field is carried when every file has its column.
+  const columns = {
+    ...perFile[0]!,
+    carried: new Set([...perFile[0]!.carried].filter((f) => perFile.every((c) => c.carried.has(f)))),
+  };
+  const header = [...new Set(read.flatMap((r) => r.header))];
+  const rows = read.flatMap((r) => r.rows);
+  const jobs = options.jobs && importJobs(options.jobs);
+  const how = {
+    source,
+    actor: options.actor,
+    dryRun: options.dryRun,
+    reaudit: jobs && ((vanpoolId: string, db: SqlExecutor) => jobs.reaudit(vanpoolId, source, options.actor, db)),
+  };
+  const plan = await applyImport(
+    prisma,
+    options.kind,
+    how,
+    (stored, refs) => {
+      const result = planImport(kind, rows, mapping, columns, stored, refs);
+      if (result.rejected.length > 0 && !options.rejectsFile)
+        throw new FixtureError(result.rejected.flatMap((r) => r.problems.map((p) => formatProblem(source, p))));
+      // Written before the transaction commits: a rejects file that cannot be written applies nothing.
+      if (options.rejectsFile && !options.dryRun) writeRejects(options.rejectsFile, header, result, source, several);
+      return result;
+    },
+    (record) => kind.text(record)[kind.idField] ?? "",
+  );
+  return { ...plan, source };
+}
+
+function writeRejects(file: string, header: string[], plan: ImportPlan<unknown>, source: string, several: boolean) {
+  const rejects = stringify([
+    [...(several ? ["file"] : []), "line", ...header, "reasons"],
+    ...plan.rejected.map((r) => [
+      ...(several ? [r.row.file ?? ""] : []),
+      r.row.at,
+      ...header.map((h) => r.row.values[h] ?? ""),
+      r.problems.map((p) => formatProblem(source, p)).join("; "),
+    ]),
+  ]);
+  try {
+    fs.writeFileSync(file, rejects);
+  } catch (error) {
+    throw new FixtureError([`${file}: the rejected rows could not be written (${(error as Error).message})`]);
+  }
+}
+
+function defaultMapping(kind: ImportKindName): ImportMapping {
+  const parsed = IMPORTABLE[kind].mapping.safeParse({});
+  if (!parsed.success) throw new Error("the empty mapping is valid");
+  return parsed.data;
+}
+
+function readMapping(kind: ImportKindName, file: string): ImportMapping {
+  const name = path.basename(file);
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(file, "utf8").replace(/^\uFEFF/, ""));
+  } catch (error) {
+    throw new FixtureError([`${name}: not a readable JSON mapping (${(error as Error).message})`]);
+  }
+  const parsed = IMPORTABLE[kind].mapping.safeParse(data);
+  if (!parsed.success)
+    throw new FixtureError(
+      parsed.error.issues.map(
+        (i) =>
+          `${name}: field "${i.path.map(String).join(".") || "(mapping)"}": ${i.message}${i.code === "unrecognized_keys" && i.path.length > 0 ? ` (Pool Patrol's ${IMPORTABLE[kind].kind.noun} fields: ${IMPORTABLE[kind].kind.fields.join(", ")})` : ""}`,
+      ),
+    );
+  return parsed.data;
+}
+
+/** The file's rows as text by column, each with its line (CSV) or record number (JSON). */
+async function readRows(
+  file: string,
+  mapping: ImportMapping,
+  several: boolean,
+): Promise<{ header: string[]; rows: SourceRow[] }> {
+  const source = path.basename(file);
+  const from = several ? { file: source } : {};
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new FixtureError([`${file}: no such file`]);
+  if (file.toLowerCase().endsWith(".json")) {
+    let data: unknown;
+    try {
+      data = JSON.parse(fs.readFileSync(file, "utf8").replace(/^\uFEFF/, ""));
+    } catch (error) {
+      throw new FixtureError([`${source}: not valid JSON (${(error as Error).message})`]);
+    }
+    if (!Array.isArray(data) || !data.every((r) => r && typeof r === "object" && !Array.isArray(r)))
+      throw new FixtureError([`${source}: must be a JSON array of records`]);
+    const records = cleanStringsIn(data as Record<string, unknown>[]).map(flattenCoords);
+    const text = (v: unknown) =>
+      v === null || v === undefined ? "" : Array.isArray(v) ? v.join(mapping.list_separator) : String(v);
+    return {
+      header: [...new Set(records.flatMap((r) => Object.keys(r)))],
+      rows: records.map((r, i) => ({
+        at: `record #${i + 1}`,
+        ...from,
+        values: Object.fromEntries(Object.entries(r).map(([k, v]) => [k, text(v)])),
+      })),
+    };
+  }
+  let header: string[] = [];
+  const rows: SourceRow[] = [];
+  const parser = fs.createReadStream(file).pipe(
+    parse({
+      bom: true,
+      columns: (names: string[]) => {
+        header = names.map((n) => n.trim());
+        return header;
+      },
+      info: true,
+      skip_empty_lines: true,
+    }),
+  );
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: Record<string, string>;
+      info: { lines: number };
+    }>)
+      rows.push({ at: `line ${info.lines}`, ...from, values: cleanStringsIn(record) });
+  } catch (error) {
+    throw new FixtureError([`${source}: not readable as CSV (${(error as Error).message})`]);
+  }
+  return { header, rows };
+}
+
+/** The shape of mock/ (`db seed`) holds coordinates as one object (`home_coords`): read as two columns (`home_lat`, `home_lng`). */
+function flattenCoords(record: Record<string, unknown>): Record<string, unknown> {
+  const flat: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (key.endsWith("_coords") && value && typeof value === "object" && !Array.isArray(value)) {
+      const { lat, lng } = value as { lat?: unknown; lng?: unknown };
+      const prefix = key.slice(0, -"_coords".length);
+      flat[`${prefix}_lat`] = lat;
+      flat[`${prefix}_lng`] = lng;
+    } else flat[key] = value;
+  }
+  return flat;
+}
