@@ -181,7 +181,11 @@ export async function checkResults(
     titled?: boolean;
   } = {},
 ): Promise<Facts> {
-  const caseId = "case_id" in subject ? subject.case_id : undefined;
+  // A vanpool named by id answers from its latest case when it has one (its own audit may be older than the case).
+  const caseId =
+    "case_id" in subject
+      ? subject.case_id
+      : (await listCases(deps.prisma, { vanpoolId: subject.vanpool_id }))[0]?.case_id;
   const record = caseId ? await findCase(deps.prisma, caseId) : undefined;
   if (caseId && !record) return notFoundCase(caseId);
   const vanpoolId = record?.vanpool_id ?? (subject as { vanpool_id: string }).vanpool_id;

@@ -67,7 +67,8 @@ function understandParts(question: string, roster: RosterEntry[], context: Threa
     if (u.clarify) continue;
     understood.push(u);
     carried = {
-      topics: u.topics,
+      // "the shift rule, and how does Tamika do against it?": a rider is measured against the rule, not quoted it.
+      topics: u.topics.filter((t) => t !== "policy"),
       riderIds: u.riderIds.length ? u.riderIds : carried.riderIds,
       check: u.check ?? carried.check,
     };
@@ -231,7 +232,11 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
           employee_ids: employee_ids ?? roster.filter((r) => r.flagged).map((r) => r.employee_id),
         },
       });
-    if (topic === "policy") calls.push({ name: "policy_sections", args: { question } });
+    if (topic === "policy")
+      calls.push({
+        name: "policy_sections",
+        args: { question: u.check ? `${question} (${u.check === "location" ? "distance miles" : "shift"})` : question },
+      });
     if (topic === "program") calls.push({ name: "program_figures", args: {} });
     if (topic === "vanpool" && !askedAboutVanpool)
       calls.push({ name: "vanpool_overview", args: { vanpool_id: overview.vanpool_id } });

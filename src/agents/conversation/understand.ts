@@ -337,6 +337,10 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const howLongUntil = /\bhow long\b/.test(lower) && !/\bhow long (has|have|had|did|was|were)\b/.test(lower);
   const adjusted = scores.map(([topic, s]) => {
     if (topic === "policy" && asksTheRule) return [topic, s + 6] as const;
+    if (topic === "policy" && /\bwhat (can|could|should) (s?he|they|the riders?|\w+) do\b/.test(lower))
+      return [topic, s + 4] as const;
+    if (topic === "next" && /\bhow many (re-?checks?|re-?audits?)\b.*\b(left|remain)/.test(lower))
+      return [topic, s + 5] as const;
     if (topic === "checks" && asksTheRule) return [topic, Math.max(0, s - 3)] as const;
     if (
       topic === "next" &&
@@ -400,7 +404,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     if (
       topic === "program" &&
       /\bhow many\b/.test(lower) &&
-      !/\bhow many (re-?audits?|days?|miles?|riders?|emails?)\b/.test(lower)
+      !/\bhow many (re-?audits?|re-?checks?|days?|miles?|riders?|emails?)\b/.test(lower)
     )
       return [topic, s + 3] as const;
     if (topic === "policy" && /\bhow (do|to|can|does)\b.*\b(update|change|appeal|fix)\b|\bprocess\b/.test(lower))
@@ -473,16 +477,27 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   }
 
   const rosterNames = new Set(roster.flatMap((r) => [r.first_name, r.last_name].map((n) => n.toLowerCase())));
-  const capitalised = new Set((asked.match(/\b[A-Z][a-z]+\b/g) ?? []).map((w) => w.toLowerCase()));
+  // A name is written with a capital, or stands where a person does ("cancel diego", "tamika's shift").
+  const nameLike = new Set(
+    [
+      ...(asked.match(/\b[A-Z][a-z]+\b/g) ?? []),
+      ...[
+        ...lower.matchAll(
+          /\b(?:cancel|remove|drop|kick|email|about|did|does|has|is|was|for|compare|and|vs|with|to|why)\s+([a-z]+)\b/g,
+        ),
+      ].map((m) => m[1]!),
+      ...[...lower.matchAll(/\b([a-z]+)['’]s\b/g)].map((m) => m[1]!),
+    ].map((w) => w.toLowerCase()),
+  );
   const otherNames = toks.filter(
     (t) =>
+      nameLike.has(t) &&
       t.length >= 3 &&
-      !/\d/.test(t) &&
       !STOP.has(t) &&
       !KNOWN.has(t) &&
+      !NOT_A_NAME.has(t) &&
       !rosterNames.has(t) &&
-      ![...rosterNames].some((n) => sameWord(t, n)) &&
-      (capitalised.has(t) || !NOT_A_NAME.has(t)),
+      ![...rosterNames].some((n) => sameWord(t, n)),
   );
   const claim = REPORTS_A_CLAIM.test(lower) && (riderIds.length > 0 || pronoun);
   const compare = COMPARES.test(lower);
