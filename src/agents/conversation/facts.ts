@@ -222,6 +222,14 @@ export async function checkResults(
         ? ` Flagged on this case: ${(asked ?? flagged).map((id) => nameOf(people, id)).join(", ")}.`
         : "";
       parts.push(`*${label(check)}:* no ${check} check of ${vanpoolId} is on record.${who}${recorded}`);
+      if (options.what_would_change && record && failedChecks.includes(check))
+        for (const id of asked ?? flagged) {
+          const person = people.find((p) => p.employee_id === id);
+          if (person && recordedFor(record.details, check).includes(person.first_name))
+            parts.push(
+              stillOnRecord(check, person, Number(/limit (?:is |of )?(\d+)/.exec(record.details)?.[1]) || undefined),
+            );
+        }
       sources.push(caseId ? `case record ${caseId}` : `vanpool record ${vanpoolId}`);
       continue;
     }
@@ -310,17 +318,25 @@ function riderLine(check: CheckKind, result: StoredResult, id: string, people: P
 /** A rider says their facts changed: what the record still says, and what would make the check pass. */
 function whatWouldChange(check: CheckKind, result: StoredResult, id: string, people: Person[]): string | undefined {
   const person = people.find((p) => p.employee_id === id);
-  const who = person?.first_name ?? nameOf(people, id);
   if (check === "location") {
     const distance = result.evidence.find((e) => e.type === "distance_check" && e.employee_id === id);
     if (distance?.verdict !== "fail") return undefined;
-    const limit = distance.threshold_miles ?? result.policy.max_distance_miles;
-    return `↳ ${who}'s home on record is still in ${person?.home_city ?? "the same place"} (${zip3(person?.home_zip)}), so the check still fails. It passes once the Employee Portal (My Profile > Home Address) shows a home within ${limit} mi of the pickup and the van is checked again.`;
+    return stillOnRecord(
+      check,
+      person,
+      Number(distance.threshold_miles ?? result.policy.max_distance_miles) || undefined,
+    );
   }
   const shift = result.evidence.find((e) => e.type === "employee_shift" && e.employee_id === id);
   if (shift?.verdict !== "fail") return undefined;
-  const onRecord = `${shift.shift_name ?? "no shift"}${shift.schedule ? ` (${shift.schedule})` : ""}`;
-  return `↳ ${who}'s shift on record is still ${onRecord}, so the check still fails. It passes once the new shift is recorded (the supervisor or HR updates it in the Employee Portal, My Schedule) and the van is checked again.`;
+  return stillOnRecord(check, person, undefined, shift.schedule ? String(shift.schedule) : undefined);
+}
+
+function stillOnRecord(check: CheckKind, person: Person | undefined, limit?: number, schedule?: string): string {
+  const who = person?.first_name ?? "The rider";
+  if (check === "location")
+    return `↳ ${who}'s home on record is still in ${person?.home_city ?? "the same place"} (${zip3(person?.home_zip)}), so the check still fails. It passes once the Employee Portal (My Profile > Home Address) shows a home within ${limit ? `${limit} mi of the pickup` : "the distance limit"} and the van is checked again.`;
+  return `↳ ${who}'s shift on record is still ${person?.shift_name ?? "no shift"}${schedule ? ` (${schedule})` : ""}, so the check still fails. It passes once the new shift is recorded (the supervisor or HR updates it in the Employee Portal, My Schedule) and the van is checked again.`;
 }
 
 const verdictWord = (v: unknown) => (v === "fail" ? "fails" : v === "pass" ? "passes" : "could not be checked");
