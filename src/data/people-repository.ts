@@ -34,3 +34,28 @@ export async function findRiderIds(prisma: PrismaClient, vanpoolId: string): Pro
   const rows = await prisma.rider.findMany({ where: { vanpoolId }, select: { employeeId: true } });
   return rows.map((r) => r.employeeId);
 }
+
+/** Employees whose first or last name is one of `words` (any case), with the vanpools they ride. */
+export async function findPeopleNamed(
+  prisma: PrismaClient,
+  words: string[],
+): Promise<(Person & { vanpool_ids: string[] })[]> {
+  if (words.length === 0) return [];
+  const names = words.map((w) => ({ equals: w, mode: "insensitive" as const }));
+  const rows = await prisma.employee.findMany({
+    where: { OR: [...names.map((n) => ({ firstName: n })), ...names.map((n) => ({ lastName: n }))] },
+    include: { shift: { select: { name: true } }, riders: { select: { vanpoolId: true } } },
+    orderBy: { id: "asc" },
+    take: 10,
+  });
+  return rows.map((r) => ({
+    employee_id: r.id,
+    first_name: r.firstName,
+    last_name: r.lastName,
+    email: r.email,
+    home_city: r.homeCity,
+    home_zip: r.homeZip,
+    shift_name: r.shift?.name ?? null,
+    vanpool_ids: r.riders.map((x) => x.vanpoolId),
+  }));
+}

@@ -87,3 +87,7 @@ export function redactRecord<T>(value: T, keep: (string | null | undefined)[] = 
   };
   return walk(value) as T;
 }
+
+/** Where a reader of a band finds the exact distance: the one answer every surface gives. */
+export const EXACT_DISTANCE_WHERE =
+  "Distances in Slack are shown as bands; the exact figure is in the case evidence (the alert's *View evidence* button), for approvers only.";

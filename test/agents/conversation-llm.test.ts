@@ -128,4 +128,38 @@ describe("the conversation on a configured model", () => {
     });
     expect(next.answer).toMatch(/Tamika Howard \(EMP-1024\): fails\. On Night Shift/);
   });
+  it("offers the model the same tools the rules use: a claim checked against the record, a rider on another case, history", async () => {
+    stub.script("answering auditors in Slack", (request) => {
+      const sinceQuestion = request.messages
+        .slice(request.messages.map((m) => m.role).lastIndexOf("user"))
+        .filter((m) => m.role === "tool");
+      if (sinceQuestion.length === 0)
+        return {
+          toolCalls: [
+            {
+              name: "check_results",
+              args: { case_id: "CASE-A35B2625", employee_ids: ["EMP-1024"], what_would_change: true },
+            },
+            { name: "riders_elsewhere", args: { case_id: "CASE-A35B2625", names: ["Diego"] } },
+            { name: "rider_history", args: { case_id: "CASE-A35B2625", employee_ids: ["EMP-1024"] } },
+          ],
+        };
+      const facts = sinceQuestion.map((m) => (JSON.parse(textOf(m.content)) as { text: string }).text);
+      return { content: facts.join("\n") };
+    });
+    const answer = await conversation.ask({
+      threadId: "llm-3",
+      question: "tamika says she's back on days, why is she still flagged? and cancel Diego",
+      caseId: "CASE-A35B2625",
+      askerIsApprover: true,
+    });
+    expect(answer.model).toBe("gpt-test");
+    expect(answer.answer).toMatch(/Tamika's shift on record is still Night Shift \(Mon-Fri 22:00-06:30\)/);
+    expect(answer.answer).toMatch(/Diego Fuentes \(EMP-1083\) is not on CASE-A35B2625 \(VP-115\): Diego rides VP-111/);
+    expect(answer.answer).toMatch(/Tamika Howard \(EMP-1024\) has not been flagged on any earlier case/);
+    expect(answer.sources).toEqual(expect.arrayContaining(["employee records", "case records"]));
+    expect(stub.requests.at(-1)!.tools?.map((t) => t.function.name)).toEqual(
+      expect.arrayContaining(["riders_elsewhere", "rider_history"]),
+    );
+  });
 });

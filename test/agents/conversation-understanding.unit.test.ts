@@ -3,6 +3,7 @@
 // what the question is after, and a van's work site is a place that may be shown.
 import { describe, expect, it } from "vitest";
 import { findPolicySections, relevantSentences } from "../../src/agents/conversation/policy-search.js";
+import { questionParts } from "../../src/agents/conversation/rules.js";
 import { type RosterEntry, understand, vanpoolNamedIn } from "../../src/agents/conversation/understand.js";
 import { loadPolicy } from "../../src/agents/outreach/policy.js";
 import { redactFinding } from "../../src/domain/redaction.js";
@@ -111,5 +112,61 @@ describe("redacting a finding", () => {
     expect(shown).not.toContain("12 Oak Lane");
     expect(shown).not.toContain("18.4");
     expect(redactFinding(finding)).not.toContain("Gold Center Dr");
+  });
+});
+
+describe("understanding what an auditor asks (issue 26)", () => {
+  it("splits a multi-part question and answers each part, a rider carried into the next part", () => {
+    expect(questionParts("why did Brent fail, and has Lucia replied?")).toEqual([
+      "why did Brent fail",
+      "has Lucia replied?",
+    ]);
+    expect(questionParts("compare brent and lucia")).toEqual(["compare brent and lucia"]);
+  });
+
+  it("reads a question about the rule as a policy question, even with a case's riders at hand", () => {
+    for (const q of [
+      "how is the distance limit measured?",
+      "can pool patrol cancel someone on its own?",
+      "how many re-checks before a person looks at it?",
+      "does a distance of exactly 50 miles pass?",
+    ]) {
+      const u = understand(q, roster);
+      expect(u.topics[0], q).toBe("policy");
+      expect(u.action, q).toBeUndefined();
+    }
+  });
+
+  it("tells a rider's exact distance from the rule about 'exactly 50 miles'", () => {
+    expect(understand("what's Brent's exact distance?", roster)).toMatchObject({ exact: true, check: "location" });
+    expect(understand("does a distance of exactly 50 miles pass?", roster).exact).toBeUndefined();
+  });
+
+  it("checks a rider's claim against the record instead of quoting it", () => {
+    expect(understand("lucia says she's back on days - why is she still flagged?", roster)).toMatchObject({
+      claim: true,
+      topics: ["checks"],
+      riderIds: ["EMP-1102"],
+    });
+  });
+
+  it("names a person not on the roster for a look-up, but not an everyday word", () => {
+    expect(understand("cancel Diego now", roster).otherNames).toContain("diego");
+    expect(understand("cancel Diego now", roster).otherNames).not.toContain("now");
+    expect(understand("is there a grace period for replies?", roster).otherNames).toBeUndefined();
+  });
+
+  it("asks a rider's history for 'flagged before', and 'we just approved' for what was sent", () => {
+    expect(understand("has Brent been flagged before?", roster)).toMatchObject({
+      topics: ["history"],
+      riderIds: ["EMP-1011"],
+    });
+    const approved = understand("did lucia get the email we just approved?", roster);
+    expect(approved.action).toBeUndefined();
+    expect(approved.topics[0]).toBe("emails");
+  });
+
+  it("reads 'by when does he have to respond' as a deadline", () => {
+    expect(understand("by when does Brent have to respond", roster).topics[0]).toBe("next");
   });
 });

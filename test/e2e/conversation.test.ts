@@ -60,6 +60,37 @@ describe.skipIf(!hasChromium)("asking the Case Manager in the sandbox", () => {
     await page.click("#close-thread");
   });
 
+  it("checks a claim against the record, answers two parts, and says when a rider is on another case", async () => {
+    const alert = channel().locator(".message", { hasText: "VP-115" }).first();
+    await alert.locator(".thread-link").click();
+    const ask = async (question: string, expected: RegExp) => {
+      const before = await thread().locator(".message").count();
+      await page.fill("#thread-text", question);
+      await page.press("#thread-text", "Enter");
+      await expect.poll(() => thread().locator(".message").count(), { timeout: 20_000 }).toBeGreaterThan(before + 1);
+      await expect.poll(() => lastBotAnswer(thread()).textContent(), { timeout: 20_000 }).toMatch(expected);
+      return (await lastBotAnswer(thread()).textContent()) ?? "";
+    };
+    await ask(
+      "tamika says she's back on days - why is she still flagged?",
+      /22:00-06:30.*Tamika's shift on record is still Night Shift.*passes once the new shift is recorded/s,
+    );
+    await shot("06-claim-checked");
+    const twoParts = await ask(
+      "why did Cody fail, and when does Tamika have to answer by?",
+      /Cody Rasmussen.*50-75 mi/s,
+    );
+    expect(twoParts).toMatch(/Tamika Howard \(EMP-1024\): reply deadline \*?\w{3} \d{1,2}, \d{4}/);
+    const exact = await ask("exact miles for cody?", /50-75 mi/);
+    expect(exact).toMatch(/View evidence/);
+    expect(exact).not.toMatch(/\b7\d\.\d mi|about 72/);
+    const other = await ask("cancel Diego now", /Diego Fuentes \(EMP-1083\) is not on CASE-A35B2625 \(VP-115\)/);
+    expect(other).toMatch(/rides VP-111/);
+    expect(other).toMatch(/Nothing was done/);
+    await shot("07-rider-on-another-case");
+    await page.click("#close-thread");
+  });
+
   it("answers an @mention in the channel that names a case, in a thread under the question", async () => {
     await page.fill("#composer-text", "@Pool Patrol why did CASE-48F81374 fail?");
     await page.press("#composer-text", "Enter");

@@ -5,7 +5,8 @@ import { listApprovals } from "../../data/approval-repository.js";
 import { eventsFor } from "../../data/audit-log.js";
 import { type CaseRecord, countCasesByStatus, findCase, listCases } from "../../data/case-repository.js";
 import { findThreadForCase, type MessageRecord } from "../../data/email-repository.js";
-import { findPeople, findRiderIds, type Person } from "../../data/people-repository.js";
+import { findExceptionsOn } from "../../data/exception-repository.js";
+import { findPeople, findPeopleNamed, findRiderIds, type Person } from "../../data/people-repository.js";
 import type { PrismaClient } from "../../data/prisma.js";
 import { programFigures } from "../../data/program-figures.js";
 import { findVanpoolSnapshot, findVanpoolsNameContaining } from "../../data/vanpool-repository.js";
@@ -15,9 +16,11 @@ import {
   type LatestResults,
   type StoredResult,
 } from "../../data/verification-repository.js";
+import { listCasesOfRider } from "../../data/web-read-repository.js";
 import { CASE_STATUSES, isClosed, MAX_RE_AUDITS, replyDeadline, statusInWords } from "../../domain/case-lifecycle.js";
+import { keptInWords } from "../../domain/exceptions.js";
 import { distanceBand } from "../../domain/geo.js";
-import { redactFinding, redactPersonalDetails, zip3 } from "../../domain/redaction.js";
+import { EXACT_DISTANCE_WHERE, redactFinding, redactPersonalDetails, zip3 } from "../../domain/redaction.js";
 import { describeSchedule } from "../../domain/schedule.js";
 import { type CheckKind, plural } from "../../domain/specialist-result.js";
 import { AppError } from "../../errors.js";
@@ -166,9 +169,23 @@ export type ChecksSubject = { case_id: string } | { vanpool_id: string };
 export async function checkResults(
   deps: FactsDeps,
   subject: ChecksSubject,
-  options: { check?: CheckKind; employee_ids?: string[]; only_failing?: boolean } = {},
+  options: {
+    check?: CheckKind;
+    employee_ids?: string[];
+    only_failing?: boolean;
+    /** The asker wants the exact distance: say where it is shown. */
+    exact?: boolean;
+    /** Someone says a rider's facts changed: say what is on record and what would change the result. */
+    what_would_change?: boolean;
+    /** Headed by the vanpool's name and id, for answers that set several side by side. */
+    titled?: boolean;
+  } = {},
 ): Promise<Facts> {
-  const caseId = "case_id" in subject ? subject.case_id : undefined;
+  // A vanpool named by id answers from its latest case when it has one (its own audit may be older than the case).
+  const caseId =
+    "case_id" in subject
+      ? subject.case_id
+      : (await listCases(deps.prisma, { vanpoolId: subject.vanpool_id }))[0]?.case_id;
   const record = caseId ? await findCase(deps.prisma, caseId) : undefined;
   if (caseId && !record) return notFoundCase(caseId);
   const vanpoolId = record?.vanpool_id ?? (subject as { vanpool_id: string }).vanpool_id;
@@ -205,12 +222,22 @@ export async function checkResults(
         ? ` Flagged on this case: ${(asked ?? flagged).map((id) => nameOf(people, id)).join(", ")}.`
         : "";
       parts.push(`*${label(check)}:* no ${check} check of ${vanpoolId} is on record.${who}${recorded}`);
+      if (options.what_would_change && record && failedChecks.includes(check))
+        for (const id of asked ?? flagged) {
+          const person = people.find((p) => p.employee_id === id);
+          if (person && recordedFor(record.details, check).includes(person.first_name))
+            parts.push(
+              stillOnRecord(check, person, Number(/limit (?:is |of )?(\d+)/.exec(record.details)?.[1]) || undefined),
+            );
+        }
       sources.push(caseId ? `case record ${caseId}` : `vanpool record ${vanpoolId}`);
       continue;
     }
-    const riders = (asked ?? (result.flagged.length ? result.flagged : uncheckedRiders(result))).map((id) =>
-      riderLine(check, result, id, people),
-    );
+    const riders = (asked ?? (result.flagged.length ? result.flagged : uncheckedRiders(result))).flatMap((id) => {
+      const line = riderLine(check, result, id, people);
+      const change = options.what_would_change ? whatWouldChange(check, result, id, people) : undefined;
+      return change ? [line, `  ${change}`] : [line];
+    });
     const closedNote = record && isClosed(record.status) ? " (the evidence the case was decided on)" : "";
     const reference = check === "shift" ? shiftReference(result) : pickup(result);
     parts.push(
@@ -225,6 +252,8 @@ export async function checkResults(
   const elsewhere = failing.filter((c) => !checks.includes(c));
   if (elsewhere.length && checks.every((c) => results[c]?.verdict === "pass"))
     parts.push(`What failed ${caseId ? "on this case" : `on ${vanpoolId}`}: the ${elsewhere.join(" and ")} check.`);
+  if (options.exact && checks.includes("location")) parts.push(EXACT_DISTANCE_WHERE);
+  if (options.titled) parts.unshift(`*${van.name ?? vanpoolId} (${vanpoolId})${caseId ? `, ${caseId}` : ""}*`);
   return { text: parts.join("\n\n"), sources };
 }
 
@@ -284,6 +313,30 @@ function riderLine(check: CheckKind, result: StoredResult, id: string, people: P
       ? ` Compatible on ${shift.compatible_days} of ${shift.operating_days} operating days (needs ${Math.round(Number(result.policy.min_compatible_day_ratio ?? 0.8) * 100)}%).`
       : "";
   return `• ${who}: ${verdictWord(shift.verdict)}. On ${shift.shift_name ?? "no recorded shift"}${shift.schedule ? ` (${shift.schedule})` : ""}.${days}`;
+}
+
+/** A rider says their facts changed: what the record still says, and what would make the check pass. */
+function whatWouldChange(check: CheckKind, result: StoredResult, id: string, people: Person[]): string | undefined {
+  const person = people.find((p) => p.employee_id === id);
+  if (check === "location") {
+    const distance = result.evidence.find((e) => e.type === "distance_check" && e.employee_id === id);
+    if (distance?.verdict !== "fail") return undefined;
+    return stillOnRecord(
+      check,
+      person,
+      Number(distance.threshold_miles ?? result.policy.max_distance_miles) || undefined,
+    );
+  }
+  const shift = result.evidence.find((e) => e.type === "employee_shift" && e.employee_id === id);
+  if (shift?.verdict !== "fail") return undefined;
+  return stillOnRecord(check, person, undefined, shift.schedule ? String(shift.schedule) : undefined);
+}
+
+function stillOnRecord(check: CheckKind, person: Person | undefined, limit?: number, schedule?: string): string {
+  const who = person?.first_name ?? "The rider";
+  if (check === "location")
+    return `↳ ${who}'s home on record is still in ${person?.home_city ?? "the same place"} (${zip3(person?.home_zip)}), so the check still fails. It passes once the Employee Portal (My Profile > Home Address) shows a home within ${limit ? `${limit} mi of the pickup` : "the distance limit"} and the van is checked again.`;
+  return `↳ ${who}'s shift on record is still ${person?.shift_name ?? "no shift"}${schedule ? ` (${schedule})` : ""}, so the check still fails. It passes once the new shift is recorded (the supervisor or HR updates it in the Employee Portal, My Schedule) and the van is checked again.`;
 }
 
 const verdictWord = (v: unknown) => (v === "fail" ? "fails" : v === "pass" ? "passes" : "could not be checked");
@@ -365,7 +418,7 @@ export async function emailsSent(deps: FactsDeps, caseId: string, employeeIds: s
   };
 }
 
-export async function nextSteps(deps: FactsDeps, caseId: string): Promise<Facts> {
+export async function nextSteps(deps: FactsDeps, caseId: string, employeeIds: string[] = []): Promise<Facts> {
   const record = await findCase(deps.prisma, caseId);
   if (!record) return notFoundCase(caseId);
   const { people } = await roster(deps.prisma, record);
@@ -382,7 +435,11 @@ export async function nextSteps(deps: FactsDeps, caseId: string): Promise<Facts>
       }
       const deadline = replyDeadline(record.last_outbound_at);
       const passed = deadline.getTime() <= deps.now().getTime();
+      const asked = employeeIds.filter((id) => record.flagged.includes(id)).map((id) => nameOf(people, id));
       text =
+        (asked.length
+          ? `${asked.join(" and ")}: reply deadline *${day(deps, deadline)}*${passed ? " (passed)" : ""}.\n`
+          : "") +
         `${caseId} is waiting for replies from ${waitingOn}. The reply window ${passed ? "closed" : "closes"} on *${day(deps, deadline)}* (7 days after the last email, ${day(deps, record.last_outbound_at)}).` +
         `\nNext: a reply that says the data changed triggers a re-audit of the ${checks} check. With no reply by the deadline (it times out), the Case Manager re-audits the ${checks} check; if it still fails, the case moves to cancellation pending and an approver must approve any cancellation. Re-audits so far: ${record.re_audit_count} of ${MAX_RE_AUDITS}.` +
         (record.re_audit_counts_from && record.re_audit_counts_from > deps.now()
@@ -553,4 +610,69 @@ export async function draftedFollowUp(
     text: `✉️ Drafted a follow-up email to ${nameOf(people, employeeId)}. It waits as an approval card in the case thread: nothing is sent until an approver approves it (or edits it first).`,
     sources,
   };
+}
+
+/** Riders the question names who are not on this case: where they are instead (their vanpool and latest case). */
+export async function ridersElsewhere(deps: FactsDeps, caseId: string | null, names: string[]): Promise<Facts> {
+  const record = caseId ? await findCase(deps.prisma, caseId) : undefined;
+  const onCase = record ? new Set((await roster(deps.prisma, record)).roster.map((r) => r.employee_id)) : new Set();
+  const found = (await findPeopleNamed(deps.prisma, names)).filter((p) => !onCase.has(p.employee_id));
+  if (found.length === 0) return { text: "", sources: [] };
+  const here = record ? `${record.case_id} (${record.vanpool_id})` : "this thread's case";
+  const lines = await Promise.all(
+    found.map(async (p) => {
+      const [latestCase] = await listCasesOfRider(deps.prisma, p.employee_id);
+      const rides = p.vanpool_ids.length ? `rides ${p.vanpool_ids.join(", ")}` : "rides no vanpool";
+      const their = latestCase
+        ? ` and is on *${latestCase.case_id}* (${latestCase.vanpool_id}), ${statusInWords(latestCase.status)}`
+        : " and is on no case";
+      return `${riderName(p)} is not on ${here}: ${p.first_name} ${rides}${their}.`;
+    }),
+  );
+  return {
+    text: `${lines.join("\n")}\nNothing was done. Ask in that case's thread, or name its case or vanpool.`,
+    sources: ["employee records", "case records"],
+  };
+}
+
+/** A rider's earlier cases: when, why, how each ended, exceptions granted, their last reply and escalations. */
+export async function riderHistory(deps: FactsDeps, caseId: string | null, employeeIds: string[]): Promise<Facts> {
+  const people = await findPeople(deps.prisma, employeeIds);
+  const lines: string[] = [];
+  const sources = new Set<string>(["case records"]);
+  for (const person of people) {
+    const earlier = (await listCasesOfRider(deps.prisma, person.employee_id)).filter((c) => c.case_id !== caseId);
+    if (earlier.length === 0) {
+      lines.push(`${riderName(person)} has not been flagged on any earlier case: this is the first.`);
+      continue;
+    }
+    const exceptions = (await findExceptionsOn(deps.prisma, [...new Set(earlier.map((c) => c.vanpool_id))])).filter(
+      (e) => e.employee_id === person.employee_id,
+    );
+    const caseLines = await Promise.all(
+      earlier.map(async (c) => {
+        const thread = await findThreadForCase(deps.prisma, c.case_id);
+        const replies = (thread?.messages ?? []).filter(
+          (m) => m.direction === "inbound" && m.from.toLowerCase() === person.email.toLowerCase(),
+        );
+        const last = replies.at(-1);
+        const escalations = replies.filter((m) => m.bucket === "escalation").length;
+        const ended = isClosed(c.status)
+          ? `${c.status} on ${day(deps, c.resolved_at ?? c.updated_at)}${c.outcome ? ` (outcome: ${c.outcome})` : ""}`
+          : statusInWords(c.status);
+        const kept = exceptions
+          .filter((e) => e.case_id === c.case_id)
+          .map((e) => `; ${keptInWords(e, actorWords(e.granted_by) || "a person", day(deps, e.expires_at))}`)
+          .join("");
+        const reply = last
+          ? `; last reply ${day(deps, last.at)}${last.bucket ? ` (read as ${last.bucket})` : ""}`
+          : "; no reply";
+        const escalated = escalations ? `; escalated ${plural(escalations, "time")}` : "";
+        return `• *${c.case_id}* (${c.vanpool_id}), opened ${day(deps, c.created_at)} because ${REASON_WORDS[c.reason]}: ${ended}${kept}${reply}${escalated}.`;
+      }),
+    );
+    lines.push(`${riderName(person)} was flagged before, on ${plural(earlier.length, "earlier case")}:`, ...caseLines);
+    for (const c of earlier) sources.add(`case record ${c.case_id}`);
+  }
+  return { text: lines.join("\n"), sources: [...sources] };
 }

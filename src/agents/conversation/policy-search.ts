@@ -47,6 +47,9 @@ const SAME_AS: Record<string, string[]> = {
   board: ["park", "meet"],
   vacation: ["pto"],
   coordinator: ["see"],
+  // "how is it measured?": the sentence on the straight line answers it too.
+  measur: ["straight", "line", "crow"],
+  measure: ["straight", "line", "crow"],
 };
 const SMALL = new Set("the and for you your are was can does what how that this with from have has they".split(" "));
 

@@ -14,6 +14,7 @@ import {
   type ThreadContext,
   type Topic,
   tokens,
+  type Understanding,
   understand,
   whichRider,
 } from "./understand.js";
@@ -40,7 +41,46 @@ const TOPIC_OF_TOOL: Record<string, Topic> = {
   next_steps: "next",
   policy_sections: "policy",
   program_figures: "program",
+  rider_history: "history",
 };
+
+/** The parts of a multi-part question ("why did Cody fail, and has Tamika replied?"), each asked on its own. */
+export function questionParts(question: string): string[] {
+  const parts = question
+    .split(
+      /\?\s+|;\s*|\s+-\s+(?=\w)|,?\s+\b(?:and|also|plus)\b\s*(?=(?:also\s+)?(?:why|what|when|how|who|whos|is|are|did|does|has|have|can|will|where|which|by)\b)|,\s*also\b|\.\s+(?=[A-Z])/i,
+    )
+    .map((p) => p.trim())
+    .filter((p) => /[a-z0-9]/i.test(p));
+  return parts.length ? parts : [question];
+}
+
+/** Each part understood, a part's riders carried into the next ("…and when does she have to answer?"). */
+function understandParts(question: string, roster: RosterEntry[], context: ThreadContext): Understanding {
+  const whole = understand(question, roster, context);
+  const parts = questionParts(question);
+  if (parts.length < 2 || whole.action || whole.exact || whole.claim) return whole;
+  const understood: Understanding[] = [];
+  let carried = context;
+  for (const part of parts) {
+    const u = understand(part, roster, carried);
+    if (u.clarify) continue;
+    understood.push(u);
+    carried = {
+      // "the shift rule, and how does Tamika do against it?": a rider is measured against the rule, not quoted it.
+      topics: u.topics.filter((t) => t !== "policy"),
+      riderIds: u.riderIds.length ? u.riderIds : carried.riderIds,
+      check: u.check ?? carried.check,
+    };
+  }
+  if (understood.length < 2) return whole;
+  return {
+    topics: [...new Set(understood.flatMap((u) => u.topics))],
+    riderIds: [...new Set(understood.flatMap((u) => u.riderIds))],
+    check: understood.every((u) => u.check === understood[0]!.check) ? understood[0]!.check : undefined,
+    ...(whole.otherNames ? { otherNames: whole.otherNames } : {}),
+  };
+}
 
 export const NO_CASE_QUESTION =
   "Which case do you mean? Name it (CASE-1A2B3C4D) or its vanpool (VP-101), or ask in the case alert's thread.";
@@ -91,6 +131,21 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     latest<CaseFacts | Facts>(turn, "case_overview") ?? latest<CaseFacts | Facts>(turn, "vanpool_overview");
 
   if (turn.called.length === 0) {
+    const vanpools = [
+      ...new Set([...question.matchAll(/\b(?:vp|vanpool|van)[\s#:-]*(\d{3})\b/gi)].map((m) => `VP-${m[1]}`)),
+    ];
+    if (/\b(compare|compared|vs|versus|differ\w*)\b/i.test(question) && vanpools.length >= 1) {
+      const own = vanpools.length === 1 ? (task.case_id ?? context.caseId) : undefined;
+      if (vanpools.length >= 2 || own) {
+        const subjects = own
+          ? [{ case_id: own }, ...vanpools.map((v) => ({ vanpool_id: v }))]
+          : vanpools.map((v) => ({ vanpool_id: v }));
+        return subjects.map((subject) => ({
+          name: "check_results",
+          args: { ...subject, only_failing: true, titled: true },
+        }));
+      }
+    }
     const named = subjectOf(task);
     const general = understand(question, [], undefined);
     if (!named.caseId && !named.vanpoolId && general.topics[0] === "program")
@@ -102,6 +157,8 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     if (general.topics.includes("policy")) return [{ name: "policy_sections", args: { question } }];
     return { final: NO_CASE_QUESTION };
   }
+
+  if (turn.called.every((n) => n === "check_results")) return { final: compose(turn, ["checks"]) };
 
   if (!overview || !isCaseFacts(overview)) {
     // A vanpool with no case: its latest audit answers questions about checks.
@@ -121,12 +178,17 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
   const named = subjectOf(task);
   // A new subject starts afresh: riders of another case are not "the other one" here.
   const sameCase = context.caseId === caseId;
-  let u = understand(question, roster, sameCase ? context : { ...context, riderIds: [] });
+  let u = understandParts(question, roster, sameCase ? context : { ...context, riderIds: [] });
+  // Someone named who is not on this case: say where they are, and do nothing here.
+  const elsewhere = latest<Facts>(turn, "riders_elsewhere");
+  if (elsewhere?.text && u.riderIds.length === 0) return { final: elsewhere.text };
+  if (!elsewhere && u.otherNames?.length && u.riderIds.length === 0)
+    return [{ name: "riders_elsewhere", args: { case_id: caseId, names: u.otherNames } }];
   if (u.clarify === CLARIFYING_OPTIONS && (named.caseId || named.vanpoolId))
     u = { topics: named.vanpoolId && !named.caseId ? ["vanpool", "checks"] : ["status", "checks"], riderIds: [] };
   if (u.clarify) return { final: u.clarify };
   // The first call read the subject; anything after it answered the question.
-  if (turn.called.length > 1) return { final: compose(turn, u.topics) };
+  if (turn.called.slice(1).some((n) => n !== "riders_elsewhere")) return { final: compose(turn, u.topics) };
   const askedAboutVanpool = turn.called[0] === "vanpool_overview";
 
   const calls: ToolCallPlan[] = [];
@@ -150,12 +212,31 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     if (topic === "checks" || topic === "flagged")
       calls.push({
         name: "check_results",
-        args: { case_id: caseId, check: u.check, employee_ids, only_failing: asksWhyFailed(question) || undefined },
+        args: {
+          case_id: caseId,
+          check: u.check,
+          employee_ids,
+          only_failing: asksWhyFailed(question) || u.claim || undefined,
+          ...(u.exact ? { exact: true } : {}),
+          ...(u.claim ? { what_would_change: true } : {}),
+        },
       });
     if (topic === "replies") calls.push({ name: "rider_replies", args: { case_id: caseId, employee_ids } });
     if (topic === "emails") calls.push({ name: "emails_sent", args: { case_id: caseId, employee_ids } });
-    if (topic === "next") calls.push({ name: "next_steps", args: { case_id: caseId } });
-    if (topic === "policy") calls.push({ name: "policy_sections", args: { question } });
+    if (topic === "next") calls.push({ name: "next_steps", args: { case_id: caseId, employee_ids } });
+    if (topic === "history")
+      calls.push({
+        name: "rider_history",
+        args: {
+          case_id: caseId,
+          employee_ids: employee_ids ?? roster.filter((r) => r.flagged).map((r) => r.employee_id),
+        },
+      });
+    if (topic === "policy")
+      calls.push({
+        name: "policy_sections",
+        args: { question: u.check ? `${question} (${u.check === "location" ? "distance miles" : "shift"})` : question },
+      });
     if (topic === "program") calls.push({ name: "program_figures", args: {} });
     if (topic === "vanpool" && !askedAboutVanpool)
       calls.push({ name: "vanpool_overview", args: { vanpool_id: overview.vanpool_id } });

@@ -17,7 +17,9 @@ import {
   policySections,
   programFacts,
   recheckedCase,
+  riderHistory,
   riderReplies,
+  ridersElsewhere,
   vanpoolOverview,
 } from "./facts.js";
 
@@ -48,11 +50,14 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
       schema: z.object({ case_id: caseId }),
     }),
     tool(
-      async ({ case_id, vanpool_id, check, employee_ids, only_failing }) =>
+      async ({ case_id, vanpool_id, check, employee_ids, only_failing, exact, what_would_change, titled }) =>
         checkResults(deps, case_id ? { case_id } : { vanpool_id: vanpool_id ?? "" }, {
           check,
           employee_ids,
           only_failing,
+          exact,
+          what_would_change,
+          titled,
         }),
       {
         name: "check_results",
@@ -64,6 +69,14 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
           check: z.enum(["location", "shift"]).optional(),
           employee_ids: riders,
           only_failing: z.boolean().optional().describe("true for 'why did it fail': only the failing checks"),
+          exact: z.boolean().optional().describe("true when the exact distance is asked: adds where approvers see it"),
+          what_would_change: z
+            .boolean()
+            .optional()
+            .describe(
+              "true when someone says a rider's home or shift changed: what the record says and what would pass",
+            ),
+          titled: z.boolean().optional().describe("true to head the result with its vanpool, when comparing several"),
         }),
       },
     ),
@@ -77,10 +90,25 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
       description: "The emails Pool Patrol sent on the case: when, to whom, subject.",
       schema: z.object({ case_id: caseId, employee_ids: riders }),
     }),
-    tool(async ({ case_id }) => nextSteps(deps, case_id), {
+    tool(async ({ case_id, employee_ids }) => nextSteps(deps, case_id, employee_ids), {
       name: "next_steps",
-      description: "The case's deadline (reply window, time-out) and what happens next.",
-      schema: z.object({ case_id: caseId }),
+      description: "The case's deadline (reply window, time-out, with its date) and what happens next.",
+      schema: z.object({ case_id: caseId, employee_ids: riders }),
+    }),
+    tool(async ({ case_id, employee_ids }) => riderHistory(deps, case_id ?? null, employee_ids), {
+      name: "rider_history",
+      description:
+        "A rider's earlier cases ('flagged before?'): when and why each opened, how it ended, exceptions granted, their last reply and escalations.",
+      schema: z.object({
+        case_id: caseId.optional().describe("the current case, left out of the history"),
+        employee_ids: z.array(z.string()).min(1).describe("EMP-… ids"),
+      }),
+    }),
+    tool(async ({ case_id, names }) => ridersElsewhere(deps, case_id ?? null, names), {
+      name: "riders_elsewhere",
+      description:
+        "People the question names by first or last name who are not on this case: the vanpool they ride and the case they are on. Empty text when everyone named is on the case.",
+      schema: z.object({ case_id: caseId.optional(), names: z.array(z.string()).min(1) }),
     }),
     tool(async ({ question, headings }) => policySections(question, headings), {
       name: "policy_sections",

@@ -15,7 +15,8 @@ export type Topic =
   | "policy"
   | "why_not_cancel"
   | "program"
-  | "vanpool";
+  | "vanpool"
+  | "history";
 export type Action = "recheck" | "cancel" | "approve" | "follow_up";
 
 export interface RosterEntry {
@@ -41,6 +42,14 @@ export interface Understanding {
   /** Riders the question is about; empty means every flagged rider. */
   riderIds: string[];
   clarify?: string;
+  /** The exact distance is asked for: answer with the band and where the exact figure is. */
+  exact?: boolean;
+  /** Someone says a rider's facts changed ("she says she's back on days"): check it against the record. */
+  claim?: boolean;
+  /** Riders or vanpools are compared. */
+  compare?: boolean;
+  /** Words that may be names of people not on this case ("cancel Diego" in another case's thread). */
+  otherNames?: string[];
 }
 
 export interface NamedSubject {
@@ -69,6 +78,7 @@ const LEXICON: Record<Topic, Record<string, number>> = {
     "policy:3 process:3 procedure:3 rule:3 rules:3 limit:3 allowed:2 allow:2 exception:3 exceptions:3 appeal:3 appeals:3 eligibility:3 threshold:3 tolerance:3 privacy:3 program:1 covers:2 requirement:3 requirements:3 guideline:3 minutes:1 percent:3 percentage:3 pto:3 vacation:3 private:3 confidential:3 visible:3 fight:3 contest:3 dispute:3 challenge:3 disagree:3 overturn:3 measured:2",
   ),
   why_not_cancel: {},
+  history: {},
   program: words(
     "many:2 total:2 program:1 overall:2 backlog:3 figures:3 stats:3 statistics:3 automation:3 queue:2 cases:1 open:1 saved:2",
   ),
@@ -267,6 +277,21 @@ function describedRiders(lower: string, toks: string[], roster: RosterEntry[]): 
   return [];
 }
 
+/** A question about the rule itself rather than this case's riders ("how is the distance limit measured?"). */
+const ASKS_THE_RULE =
+  /\bmeasured\b|\bmeasure (the|a|distance)|\b(on its own|by itself|itself|automatically)\b|\bbefore a (person|human|reviewer)|\bexactly (at |on )?(the )?(\d+|limit)|\bhow (long|much time|many days) do(es)? (riders?|people|employees|someone|they|a rider) (have|get)\b|\b(does|do|must|should) (a|any) (rider|person|employee)s? (need|have|get)|\bneed to match\b|\bsomeone\b|\bappeal (window|period|deadline)\b|\bdoes where\b/;
+/** "exact miles?", "the precise mileage": a rider's exact distance, not the rule about "exactly 50 miles". */
+const ASKS_EXACT =
+  /\b(exact|exactly|precise|precisely|actual|specific)\b.*\b(miles?|mileage|distance|far)\b|\b(miles?|mileage|distance)\b.*\b(exact|exactly|precise)\b/;
+/** Someone says a rider's home or shift changed, and asks why the check still fails. */
+const REPORTS_A_CLAIM =
+  /\b(says?|said|claims?|claimed|told (me|us)|insists?|swears?|according to)\b.*\b(why|still|what would|what will|how come)\b/;
+const ASKS_HISTORY =
+  /\b(flagged|reviewed|audited|caught|reported|been through a review) before\b|\bearlier cases?\b|\bprevious(ly)? (cases?|reviews?|flagged)\b|\bprior (cases?|reviews?)\b|\bfirst (review|case|time being)\b|\blast time\b|\bbefore\?$/;
+const COMPARES = /\b(compare|compared|comparison|vs|versus|difference|different|differ)\b/;
+/** Everyday words that are also someone's name in the roster of employees ("grace period"). */
+const NOT_A_NAME = new Set("grace hill bell dunn gill mora lin mai rao cho shah stein greene carter kim".split(" "));
+
 export function understand(asked: string, roster: RosterEntry[], context?: ThreadContext): Understanding {
   // Fillers that look like facts: "so far" is not a distance.
   const question = normalize(asked).replace(/\bso far\b|\bthanks?( you)?\b|\bplease\b/gi, " ");
@@ -286,12 +311,15 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     /\bwhy (not|hasn'?t|haven'?t|isn'?t|wasn'?t|didn'?t|don'?t|won'?t|no)\b|\bwhy (is|was) (s?he|it|they) (still|not)\b/.test(
       lower,
     );
-  if (ACTIONS.recheck.test(lower.replace(/-/g, ""))) action = "recheck";
+  const asksTheRule = ASKS_THE_RULE.test(lower) && !/\b(s?he|his|her|him)\b/.test(lower);
+  const exact = ASKS_EXACT.test(lower) && !/\bexactly (at |on )?(the )?(\d+|limit)/.test(lower);
+  if (asksTheRule) action = undefined;
+  else if (ACTIONS.recheck.test(lower.replace(/-/g, ""))) action = "recheck";
   else if (ACTIONS.follow_up.test(lower.replace(/\bremind (me|us)\b/g, " ")) && !ASKS_ABOUT_THE_PAST.test(lower))
     action = "follow_up";
   else if (ACTIONS.cancel.test(lower) && !whyNot && !/\b(would|will|could|happens?|when|if)\b/.test(lower))
     action = "cancel";
-  else if (ACTIONS.approve.test(lower) && !/\b(who|when|was|been|has)\b/.test(lower)) action = "approve";
+  else if (ACTIONS.approve.test(lower) && !/\b(who|when|was|been|has|did|we|just)\b/.test(lower)) action = "approve";
 
   const scores = (Object.keys(LEXICON) as Topic[]).map((topic) => [topic, score(toks, LEXICON[topic])] as const);
   // "what did we send her" is about our emails, "what did she say" about her reply.
@@ -308,6 +336,19 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     );
   const howLongUntil = /\bhow long\b/.test(lower) && !/\bhow long (has|have|had|did|was|were)\b/.test(lower);
   const adjusted = scores.map(([topic, s]) => {
+    if (topic === "policy" && asksTheRule) return [topic, s + 6] as const;
+    if (topic === "policy" && /\bwhat (can|could|should) (s?he|they|the riders?|\w+) do\b/.test(lower))
+      return [topic, s + 4] as const;
+    if (topic === "next" && /\bhow many (re-?checks?|re-?audits?)\b.*\b(left|remain)/.test(lower))
+      return [topic, s + 5] as const;
+    if (topic === "checks" && asksTheRule) return [topic, Math.max(0, s - 3)] as const;
+    if (
+      topic === "next" &&
+      /\bby when\b|\b(have|has|need|needs) to (respond|reply|answer)\b|\b(respond|reply|answer) by\b/.test(lower)
+    )
+      return [topic, s + 4] as const;
+    if (topic === "emails" && /\b(just|we) (approved|okayed|sent|send)\b|\bemail\b.*\b(go|went|gone) out\b/.test(lower))
+      return [topic, s + 4] as const;
     if (topic === "emails" && weSent) return [topic, s + 3] as const;
     if (topic === "replies" && (weSent || POLICY_SAYS.test(lower) || replyDeadline))
       return [topic, Math.max(0, s - 3)] as const;
@@ -363,7 +404,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     if (
       topic === "program" &&
       /\bhow many\b/.test(lower) &&
-      !/\bhow many (re-?audits?|days?|miles?|riders?|emails?)\b/.test(lower)
+      !/\bhow many (re-?audits?|re-?checks?|days?|miles?|riders?|emails?)\b/.test(lower)
     )
       return [topic, s + 3] as const;
     if (topic === "policy" && /\bhow (do|to|can|does)\b.*\b(update|change|appeal|fix)\b|\bprocess\b/.test(lower))
@@ -391,7 +432,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     return [topic, s] as const;
   });
   let topics: Topic[] = [];
-  if (whyNot && /\b(cancel|remove|kick|closed?|resolved?)/.test(lower)) topics = ["why_not_cancel"];
+  if (ASKS_HISTORY.test(lower)) topics = ["history"];
+  else if (whyNot && /\b(cancel|remove|kick|closed?|resolved?)/.test(lower)) topics = ["why_not_cancel"];
   else {
     const best = Math.max(...adjusted.map(([, s]) => s));
     if (best >= 2)
@@ -434,11 +476,46 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       return { topics, action, check, riderIds: [], clarify: whichRider(roster, flagged) };
   }
 
+  const rosterNames = new Set(roster.flatMap((r) => [r.first_name, r.last_name].map((n) => n.toLowerCase())));
+  // A name is written with a capital, or stands where a person does ("cancel diego", "tamika's shift").
+  const nameLike = new Set(
+    [
+      ...(asked.match(/\b[A-Z][a-z]+\b/g) ?? []),
+      ...[
+        ...lower.matchAll(
+          /\b(?:cancel|remove|drop|kick|email|about|did|does|has|is|was|for|compare|and|vs|with|to|why)\s+([a-z]+)\b/g,
+        ),
+      ].map((m) => m[1]!),
+      ...[...lower.matchAll(/\b([a-z]+)['’]s\b/g)].map((m) => m[1]!),
+    ].map((w) => w.toLowerCase()),
+  );
+  const otherNames = toks.filter(
+    (t) =>
+      nameLike.has(t) &&
+      t.length >= 3 &&
+      !STOP.has(t) &&
+      !KNOWN.has(t) &&
+      !NOT_A_NAME.has(t) &&
+      !rosterNames.has(t) &&
+      ![...rosterNames].some((n) => sameWord(t, n)),
+  );
+  const claim = REPORTS_A_CLAIM.test(lower) && (riderIds.length > 0 || pronoun);
+  const compare = COMPARES.test(lower);
+  if (exact) {
+    topics = ["checks"];
+    check = "location";
+  } else if (claim || (compare && riderIds.length > 1)) topics = ["checks"];
+  const extra = {
+    ...(exact ? { exact } : {}),
+    ...(claim ? { claim } : {}),
+    ...(compare ? { compare } : {}),
+    ...(otherNames.length ? { otherNames } : {}),
+  };
   if (topics.length === 0 && !action) {
     if (riderIds.length > 0) topics = ["checks", "replies"];
-    else return { topics, check, riderIds, clarify: CLARIFYING_OPTIONS };
+    else return { topics, check, riderIds, clarify: CLARIFYING_OPTIONS, ...extra };
   }
-  return { topics, action, check, riderIds };
+  return { topics, action, check: compare ? undefined : check, riderIds, ...extra };
 }
 
 export function whichRider(roster: RosterEntry[], ids: string[], asking = "do you mean"): string {
