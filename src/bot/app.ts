@@ -18,6 +18,7 @@ import { createCaseMessages } from "../slack/case-messages.js";
 import { createDigest } from "../slack/digest.js";
 import { registerApprovalActions } from "./listeners/actions/approvals.js";
 import { registerCaseActions } from "./listeners/actions/case-actions.js";
+import { registerExceptionActions } from "./listeners/actions/exception-actions.js";
 import { registerPoolpatrolCommand } from "./listeners/commands/poolpatrol.js";
 import { registerAppHome } from "./listeners/events/app-home.js";
 import { registerConversation } from "./listeners/events/conversation.js";
@@ -152,6 +153,7 @@ export async function createSlackApp(options: SlackAppOptions) {
   });
   registerApprovalActions(app, { ctx, messages, isApprover });
   registerCaseActions(app, { ctx, messages, isApprover });
+  registerExceptionActions(app, { ctx, isApprover });
   registerAppHome(app, { ctx, isApprover });
   registerConversation(app, { ctx, messages, isApprover });
 
