@@ -50,6 +50,7 @@ export function createCaseMessages(ctx: ChannelContext, options: { channelInterv
       firstNames: firstNames(data),
       statusSince: data.statusSince,
       earlierExceptions: data.earlierExceptions,
+      earlierCases: data.earlierCases,
       pageUrl: `${ctx.slack.webUrl}/web/cases/${caseId}`,
     });
     const where = await caseAlertLocation(prisma, caseId);
