@@ -20,6 +20,7 @@ import { createReport } from "../slack/report.js";
 import { createUserNames } from "../slack/user-names.js";
 import { registerApprovalActions } from "./listeners/actions/approvals.js";
 import { registerCaseActions } from "./listeners/actions/case-actions.js";
+import { registerExceptionActions } from "./listeners/actions/exception-actions.js";
 import { registerPoolpatrolCommand } from "./listeners/commands/poolpatrol.js";
 import { registerAppHome } from "./listeners/events/app-home.js";
 import { registerConversation } from "./listeners/events/conversation.js";
@@ -144,6 +145,7 @@ export async function createSlackApp(options: SlackAppOptions) {
   });
   registerApprovalActions(app, { ctx, messages, isApprover });
   registerCaseActions(app, { ctx, messages, isApprover });
+  registerExceptionActions(app, { ctx, isApprover });
   registerAppHome(app, { ctx, isApprover });
   registerConversation(app, { ctx, messages, isApprover });
 

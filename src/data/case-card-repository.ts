@@ -6,6 +6,7 @@ import { listCaseRiderDecisions, type RiderDecisionRecord } from "./approval-rep
 import { type CaseRecord, getCase, listCases } from "./case-repository.js";
 import { findExceptionsOn, findRiderFacts } from "./exception-repository.js";
 import type { PrismaClient } from "./prisma.js";
+import { type EarlierCase, findEarlierCasesOfRiders } from "./rider-history-repository.js";
 import { type CaseEvidence, caseEvidenceOf } from "./verification-repository.js";
 
 export interface CaseCardData {
@@ -22,6 +23,13 @@ export interface CaseCardData {
     to: string[];
     body: string;
     at: Date;
+    subject: string;
+    /** Sent, received or queued (outbound not sent yet). */
+    status: string;
+    /** Inbound: how it was read (null until classified, and for automatic replies). */
+    bucket: string | null;
+    /** Inbound: the reply without quoted history or signature. */
+    reply_text: string | null;
   }[];
   /** When the case went to pre_cancel, and whether a reply timeout led there. */
   preCancel: { at: Date; afterTimeout: boolean } | null;
@@ -31,6 +39,8 @@ export interface CaseCardData {
   riderDecisions: Record<string, RiderDecisionRecord[]>;
   /** Exceptions granted earlier (on other cases) to this case's flagged riders that no longer covered them. */
   earlierExceptions: EarlierException[];
+  /** Earlier cases of its flagged riders (rider-history-repository.ts), by employee id. */
+  earlierCases: Map<string, EarlierCase[]>;
 }
 
 export interface EarlierException {
@@ -73,11 +83,19 @@ export async function findCaseCardData(prisma: PrismaClient, caseId: string): Pr
       to: m.toAddresses,
       body: m.body,
       at: m.receivedAt ?? m.sentAt ?? m.createdAt,
+      subject: m.subject,
+      status: m.status,
+      bucket: m.bucket,
+      reply_text: m.replyText,
     })),
     preCancel: preCancelFrom(events),
     statusSince: statusSince(record, events),
     riderDecisions,
     earlierExceptions: await earlierExceptionsOf(prisma, record),
+    earlierCases: await findEarlierCasesOfRiders(prisma, record.flagged, {
+      caseId: record.case_id,
+      at: record.created_at,
+    }),
   };
 }
 

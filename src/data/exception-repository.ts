@@ -18,7 +18,7 @@ import type { Prisma, PrismaClient } from "./prisma.js";
 type Db = PrismaClient | Prisma.TransactionClient;
 type ExceptionRow = Prisma.RiderExceptionGetPayload<object>;
 
-function toException(row: ExceptionRow): RiderException {
+export function toException(row: ExceptionRow): RiderException {
   return {
     exception_id: row.id,
     employee_id: row.employeeId,

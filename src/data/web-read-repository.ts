@@ -4,8 +4,6 @@
 import type pg from "pg";
 import { type CaseStatus, CLOSED_STATUSES } from "../domain/case-lifecycle.js";
 import type { AuditEventRecord } from "./audit-log.js";
-import { type CaseRecord, toCaseRecord } from "./case-repository.js";
-import type { PrismaClient } from "./prisma.js";
 
 export interface DashboardFilter {
   /** A work site, exactly. */
@@ -121,15 +119,6 @@ export async function listWorkSites(pool: pg.Pool): Promise<string[]> {
     "SELECT DISTINCT work_site FROM vanpools ORDER BY work_site",
   );
   return rows.map((r) => r.work_site);
-}
-
-/** The cases that flagged a rider, newest first. */
-export async function listCasesOfRider(prisma: PrismaClient, employeeId: string): Promise<CaseRecord[]> {
-  const rows = await prisma.case.findMany({
-    where: { meta: { path: ["flagged"], array_contains: [employeeId] } },
-    orderBy: { createdAt: "desc" },
-  });
-  return rows.map(toCaseRecord);
 }
 
 /**

@@ -16,8 +16,11 @@ const STREET = new RegExp(
   "gi",
 );
 const PO_BOX = /\bP\.?\s?O\.?\s+Box\s+\d+/gi;
-/** A five-digit number on its own ("ZIP 95131", "Hayward 94544", "CA 95670-1234"), not part of an id like P-30078. */
-const ZIP = /(?<![\w.$-])(\d{3})\d{2}(?:-\d{4})?(?![\w.]|-\d)/g;
+/**
+ * A five-digit number on its own ("ZIP 95131", "Hayward 94544", "CA 95670-1234", "… Oroville 95965."), not part
+ * of an id like P-30078 or a decimal.
+ */
+const ZIP = /(?<![\w.$-])(\d{3})\d{2}(?:-\d{4})?(?!\w|\.\d|-\d)/g;
 /** The program's own addresses: never redacted. */
 const PROGRAM_ADDRESSES = [APPEAL_ADDRESS];
 

@@ -21,6 +21,7 @@ import { approvalCard } from "./blocks/approval-card.js";
 import { approvalCardFacts, firstNames } from "./blocks/card-facts.js";
 import { caseAlert } from "./blocks/case-alert.js";
 import type { SlackMessage } from "./blocks/format.js";
+import { threadStory } from "./blocks/thread-story.js";
 import type { ChannelContext } from "./channel-context.js";
 import { createChannelPacer } from "./channel-pacer.js";
 import { type PostOnceDeps, postKeptOnce, postOnce } from "./post-once.js";
@@ -50,6 +51,7 @@ export function createCaseMessages(ctx: ChannelContext, options: { channelInterv
       firstNames: firstNames(data),
       statusSince: data.statusSince,
       earlierExceptions: data.earlierExceptions,
+      earlierCases: data.earlierCases,
       pageUrl: `${ctx.slack.webUrl}/web/cases/${caseId}`,
     });
     const where = await caseAlertLocation(prisma, caseId);
@@ -80,6 +82,9 @@ export function createCaseMessages(ctx: ChannelContext, options: { channelInterv
       const alert = await syncAlert(caseId, options.thread);
       const record = await getCase(prisma, caseId);
       const data = await findCaseCardData(prisma, caseId);
+      // The thread tells what happened by email, each line once (before the cards it may have led to).
+      for (const line of threadStory(data))
+        await postKeptOnce(once, line.key, { channel: alert.channel, thread_ts: alert.ts, text: line.text });
       for (const approval of await listApprovals(prisma, { caseId })) {
         const where = await approvalCardLocation(prisma, approval.approval_id);
         const facts = approvalCardFacts(data, approval, ctx.deps.settings.cancelApprovals);

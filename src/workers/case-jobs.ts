@@ -6,6 +6,7 @@ import type { CaseWorkflow } from "../cases/case-workflow.js";
 import { failAbandonedRuns } from "../data/agent-run-repository.js";
 import { claimReminders, expirePendingBefore, getApproval } from "../data/approval-repository.js";
 import { expiredCaseThreads } from "../data/checkpoint-repository.js";
+import { findThread } from "../data/email-repository.js";
 import { pruneKeptPosts } from "../data/slack-post-repository.js";
 import { undoUntil } from "../domain/undo-window.js";
 import { deliverCaseEmail, emailServiceDeps, giveUpOnEmail } from "../integrations/email/email-service.js";
@@ -43,7 +44,10 @@ export async function registerCaseJobs(engine: JobEngine, { deps, workflow, log 
     QUEUES.sendEmail,
     async (job) => {
       try {
-        await deliverCaseEmail(emailDeps, job.data.messageId, job.data.actor, deps.now());
+        const sent = await deliverCaseEmail(emailDeps, job.data.messageId, job.data.actor, deps.now());
+        // The case thread tells every email sent (thread-story.ts): the sync posts its line.
+        const thread = await findThread(deps.prisma, sent.thread_id);
+        if (thread?.case_id && sent.status === "sent") await jobs.syncCase(thread.case_id);
       } catch (error) {
         if (job.retryCount >= job.retryLimit) {
           const failed = await giveUpOnEmail(emailDeps, job.data.messageId, (error as Error).message, deps.now());

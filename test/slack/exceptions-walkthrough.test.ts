@@ -14,6 +14,8 @@ const DAY = 86_400_000;
 
 let h: Harness;
 let offsetMs = 0;
+/** The first case on VP-111, where Wendell was kept and Diego's removal undone. */
+let firstCase = "";
 beforeAll(async () => {
   h = await startHarness({ sweeps: true, now: () => new Date(Date.now() + offsetMs) });
 });
@@ -63,6 +65,7 @@ describe("an exception survives later sweeps", { shuffle: false }, () => {
   it("keeps Wendell and, after the undo, Diego: the sweep opens no case and sends no email", async () => {
     await h.audit("VP-111");
     const approval = await h.cancellationProposedFor("VP-111");
+    firstCase = approval.caseId;
     expect((approval.payload as { employee_ids: string[] }).employee_ids.sort()).toEqual([WENDELL, DIEGO]);
 
     await h.click(ALICE, h.cancellationCardOf("VP-111"), `keep_rider:${WENDELL}`);
@@ -135,6 +138,12 @@ describe("an exception survives later sweeps", { shuffle: false }, () => {
     expect(text(alert!)).toMatch(
       /Kept before\*\\n• EMP-1028 on VP-111 \(location\): kept by <@U0ALICE> until .*\(program manager decision\); their home changed since\./,
     );
+    // History follows the rider: the earlier case, how it ended for him and who kept him.
+    expect(text(alert!)).toMatch(
+      new RegExp(
+        `Flagged before\\*\\\\nEMP-1028 \\(Wendell\\)\\\\n• ${firstCase} on VP-111, opened .*: resolved; kept by a person; kept by <@U0ALICE> until .*\\(program manager decision\\); no reply`,
+      ),
+    );
 
     // The reply deadline passes; Alex keeps everyone again, now on his new home.
     await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * DAY));
@@ -150,6 +159,7 @@ describe("an exception survives later sweeps", { shuffle: false }, () => {
       where: { caseId: opened!.id, kind: "cancellation" },
     });
     expect((proposed.payload as { employee_ids: string[] }).employee_ids).toEqual([WENDELL]);
+    expect(text(card)).toMatch(new RegExp(`🗂️ Flagged before:\\\\n• ${firstCase} on VP-111`));
     await h.click(ALICE, card, "reject_cancellation");
     await submitModal({ reason: "He moves next month, as he told us.", exception_reason: "moving_soon" });
     await waitFor("the case to close", async () => !(await openCaseOf("VP-111")));
@@ -170,6 +180,11 @@ describe("an exception survives later sweeps", { shuffle: false }, () => {
     });
     expect(text(alert!)).toMatch(
       /EMP-1083 on VP-111 \(location\): kept by <@U0ALICE> until .*\(data error upstream\); it has expired\./,
+    );
+    expect(text(alert!)).toMatch(
+      new RegExp(
+        `• ${firstCase} on VP-111, opened .*: resolved; removed, then reinstated \\(undone\\); kept by <@U0ALICE> until .*\\(data error upstream\\)`,
+      ),
     );
   });
 });

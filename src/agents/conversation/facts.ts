@@ -9,6 +9,7 @@ import { findExceptionsOn } from "../../data/exception-repository.js";
 import { findPeople, findPeopleNamed, findRiderIds, type Person } from "../../data/people-repository.js";
 import type { PrismaClient } from "../../data/prisma.js";
 import { programFigures } from "../../data/program-figures.js";
+import { findEarlierCasesOfRiders, listCasesOfRider } from "../../data/rider-history-repository.js";
 import { findVanpoolSnapshot, findVanpoolsNameContaining } from "../../data/vanpool-repository.js";
 import {
   findCaseEvidence,
@@ -16,7 +17,6 @@ import {
   type LatestResults,
   type StoredResult,
 } from "../../data/verification-repository.js";
-import { listCasesOfRider } from "../../data/web-read-repository.js";
 import { CASE_STATUSES, isClosed, MAX_RE_AUDITS, replyDeadline, statusInWords } from "../../domain/case-lifecycle.js";
 import { keptInWords } from "../../domain/exceptions.js";
 import { distanceBand } from "../../domain/geo.js";
@@ -24,6 +24,7 @@ import { EXACT_DISTANCE_WHERE, redactFinding, redactPersonalDetails, zip3 } from
 import { describeSchedule } from "../../domain/schedule.js";
 import { type CheckKind, plural } from "../../domain/specialist-result.js";
 import { AppError } from "../../errors.js";
+import { earlierCaseLines } from "../../slack/blocks/rider-history.js";
 import { actorWords, mentionSlackIds } from "../../slack/blocks/trail.js";
 import { loadPolicy, type PolicySection } from "../outreach/policy.js";
 import { findPolicySections, relevantSentences } from "./policy-search.js";
@@ -635,44 +636,31 @@ export async function ridersElsewhere(deps: FactsDeps, caseId: string | null, na
   };
 }
 
-/** A rider's earlier cases: when, why, how each ended, exceptions granted, their last reply and escalations. */
+/** How many of a rider's earlier cases an answer lists, newest first. */
+const EARLIER_CASES_SHOWN = 5;
+
+/** A rider's earlier cases: when, how each ended for them, exceptions granted, their last reply and escalations. */
 export async function riderHistory(deps: FactsDeps, caseId: string | null, employeeIds: string[]): Promise<Facts> {
   const people = await findPeople(deps.prisma, employeeIds);
+  const history = await findEarlierCasesOfRiders(
+    deps.prisma,
+    people.map((p) => p.employee_id),
+    { ...(caseId ? { caseId } : {}), at: deps.now() },
+    EARLIER_CASES_SHOWN,
+  );
   const lines: string[] = [];
   const sources = new Set<string>(["case records"]);
   for (const person of people) {
-    const earlier = (await listCasesOfRider(deps.prisma, person.employee_id)).filter((c) => c.case_id !== caseId);
+    const earlier = history.get(person.employee_id) ?? [];
     if (earlier.length === 0) {
       lines.push(`${riderName(person)} has not been flagged on any earlier case: this is the first.`);
       continue;
     }
-    const exceptions = (await findExceptionsOn(deps.prisma, [...new Set(earlier.map((c) => c.vanpool_id))])).filter(
-      (e) => e.employee_id === person.employee_id,
+    lines.push(
+      `${riderName(person)} was flagged before, on ${plural(earlier.length, "earlier case")}:`,
+      ...earlierCaseLines(earlier),
     );
-    const caseLines = await Promise.all(
-      earlier.map(async (c) => {
-        const thread = await findThreadForCase(deps.prisma, c.case_id);
-        const replies = (thread?.messages ?? []).filter(
-          (m) => m.direction === "inbound" && m.from.toLowerCase() === person.email.toLowerCase(),
-        );
-        const last = replies.at(-1);
-        const escalations = replies.filter((m) => m.bucket === "escalation").length;
-        const ended = isClosed(c.status)
-          ? `${c.status} on ${day(deps, c.resolved_at ?? c.updated_at)}${c.outcome ? ` (outcome: ${c.outcome})` : ""}`
-          : statusInWords(c.status);
-        const kept = exceptions
-          .filter((e) => e.case_id === c.case_id)
-          .map((e) => `; ${keptInWords(e, actorWords(e.granted_by) || "a person", day(deps, e.expires_at))}`)
-          .join("");
-        const reply = last
-          ? `; last reply ${day(deps, last.at)}${last.bucket ? ` (read as ${last.bucket})` : ""}`
-          : "; no reply";
-        const escalated = escalations ? `; escalated ${plural(escalations, "time")}` : "";
-        return `• *${c.case_id}* (${c.vanpool_id}), opened ${day(deps, c.created_at)} because ${REASON_WORDS[c.reason]}: ${ended}${kept}${reply}${escalated}.`;
-      }),
-    );
-    lines.push(`${riderName(person)} was flagged before, on ${plural(earlier.length, "earlier case")}:`, ...caseLines);
-    for (const c of earlier) sources.add(`case record ${c.case_id}`);
+    for (const { record } of earlier) sources.add(`case record ${record.case_id}`);
   }
   return { text: lines.join("\n"), sources: [...sources] };
 }

@@ -6,6 +6,7 @@
 // wrote is redacted, and approvers can open the full text with "Show full reply".
 import type { Button, KnownBlock } from "@slack/types";
 import type { ApprovalRecord, RiderDecisionRecord } from "../../data/approval-repository.js";
+import type { EarlierCase } from "../../data/rider-history-repository.js";
 import { idPattern } from "../../domain/ids.js";
 import { redactPersonalDetails } from "../../domain/redaction.js";
 import {
@@ -20,6 +21,7 @@ import {
   slackDate,
   truncate,
 } from "./format.js";
+import { earlierCaseLines } from "./rider-history.js";
 
 /** Matches an approval action id, with or without a request-id suffix. */
 export const approvalAction = (actionId: string) => new RegExp(`^${actionId}(:${idPattern("approval")})?$`);
@@ -67,6 +69,8 @@ export interface CardRider {
   /** Their failing facts, one line each (a city or ZIP3 and a band, or their shift against the van's). */
   facts: string[];
   reply: RiderReply | null;
+  /** Their earlier cases (a cancellation card shows them). */
+  earlier?: readonly EarlierCase[];
 }
 
 /** Why the case came to a cancellation: nobody fixed it by the reply deadline, or the third re-audit still failed. */
@@ -308,6 +312,7 @@ function riderSection(employeeId: string, rider: CardRider | undefined, why: Pre
     const deadline = why?.kind === "deadline" && why.deadline ? ` by the deadline, ${slackDate(why.deadline)}` : "";
     lines.push(`💬 No reply${deadline}.`);
   }
+  if (rider?.earlier?.length) lines.push("🗂️ Flagged before:", ...earlierCaseLines(rider.earlier));
   return lines.join("\n");
 }
 

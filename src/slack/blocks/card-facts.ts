@@ -74,7 +74,7 @@ export function approvalCardFacts(
   if (approval.kind === "cancellation") {
     const ids = (approval.payload as { employee_ids?: string[] }).employee_ids ?? [];
     return {
-      riders: ids.map((id) => cardRider(data, id)),
+      riders: ids.map((id) => ({ ...cardRider(data, id), earlier: data.earlierCases.get(id) })),
       whyNow: preCancelReason(data),
       version,
       decisions: data.riderDecisions[approval.approval_id] ?? [],

@@ -3,6 +3,7 @@
 import type { KnownBlock } from "@slack/types";
 import type { EarlierException } from "../../data/case-card-repository.js";
 import type { CaseRecord } from "../../data/case-repository.js";
+import type { EarlierCase } from "../../data/rider-history-repository.js";
 import { isClosed, MAX_RE_AUDITS, replyDeadline } from "../../domain/case-lifecycle.js";
 import { lapsedInWords } from "../../domain/exceptions.js";
 import { keptLine } from "./exceptions.js";
@@ -21,6 +22,7 @@ import {
   slackDate,
 } from "./format.js";
 import { concernedRiders, failedConfidence, type LatestResults, riderLine } from "./rider-evidence.js";
+import { flaggedBeforeText } from "./rider-history.js";
 
 export type { LatestResults } from "./rider-evidence.js";
 
@@ -35,6 +37,8 @@ export interface CaseAlertInput {
   statusSince?: Date;
   /** Earlier exceptions of its flagged riders that no longer hold (docs/exceptions.md). */
   earlierExceptions?: EarlierException[];
+  /** Earlier cases of its flagged riders, by employee id (rider-history-repository.ts). */
+  earlierCases?: ReadonlyMap<string, readonly EarlierCase[]>;
   /** The case's web page (`/web/cases/{id}`), linked under the buttons. */
   pageUrl?: string;
 }
@@ -59,6 +63,7 @@ export function caseAlert({
   firstNames = {},
   statusSince,
   earlierExceptions = [],
+  earlierCases = new Map(),
   pageUrl,
 }: CaseAlertInput): SlackMessage {
   const van = vanpoolName ? `${record.vanpool_id} ${vanpoolName}` : record.vanpool_id;
@@ -103,6 +108,9 @@ export function caseAlert({
               .join("\n")}`,
           ),
         ]
+      : []),
+    ...(earlierCases.size
+      ? [section(`*Flagged before*\n${flaggedBeforeText(earlierCases, (id) => riderName(id, firstNames[id]))}`)]
       : []),
     ...(needsPerson ? [section(`*What to decide*\n${hitlQuestion(record)}`)] : []),
     context(nextStep(record, statusSince ?? record.updated_at)),

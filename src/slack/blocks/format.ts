@@ -108,3 +108,11 @@ export const REASON_WORDS: Record<"location_mismatch" | "shift_mismatch" | "both
 };
 
 export { STATUS_LABEL } from "../../domain/case-lifecycle.js";
+
+/** How a rider's reply was read, in words. */
+export const BUCKET_WORDS: Record<"acknowledgment" | "question" | "update" | "escalation", string> = {
+  acknowledgment: "an acknowledgment",
+  question: "a question",
+  update: "an update (something changed)",
+  escalation: "an escalation (asks for a person)",
+};

@@ -33,6 +33,7 @@ export const COMMAND_USAGE = [
   `• \`/poolpatrol cases\`: open cases; or only those ${Object.keys(CASE_FILTER_WORDS)
     .map((w) => `\`${w}\``)
     .join(", ")}, e.g. \`/poolpatrol cases needs a person\``,
+  "• `/poolpatrol exceptions`: riders kept while they fail a check, until when and why; approvers can revoke one",
   "• `/poolpatrol digest`: post the digest to the audit channel now",
   "• `/poolpatrol report last week`: the program's figures for a period and its case register as a CSV file (approvers); periods like `this month`, `30d`, `2026-11`, `2026-11-01..2026-11-27`",
   "• `/poolpatrol web`: a private link that signs you in to the web pages (vanpools, maps, riders, cases)",

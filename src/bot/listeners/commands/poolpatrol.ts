@@ -16,11 +16,12 @@ import { isId } from "../../../domain/ids.js";
 import { parsePeriod, periodHelp } from "../../../domain/report-period.js";
 import { plural } from "../../../domain/specialist-result.js";
 import { keptLine } from "../../../slack/blocks/exceptions.js";
-import { age, REASON_WORDS, STATUS_LABEL, truncate } from "../../../slack/blocks/format.js";
+import { age, REASON_WORDS, type SlackMessage, STATUS_LABEL, truncate } from "../../../slack/blocks/format.js";
 import { CASE_FILTER_WORDS, COMMAND_USAGE, parseCaseFilter } from "../../../slack/blocks/help.js";
 import type { CaseMessages } from "../../../slack/case-messages.js";
 import { auditJobs } from "../../../workers/audit-jobs.js";
 import type { SlackContext } from "../../slack-context.js";
+import { exceptionsAnswer } from "../actions/exception-actions.js";
 import { afterAck } from "../after-ack.js";
 import { ackDeadline, databaseTrouble } from "../before-ack.js";
 import { queueSlackAction } from "../slack-actions.js";
@@ -101,11 +102,15 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
     const [verb = "help", ...args] = command.text.trim().split(/\s+/).filter(Boolean);
     const refuse = (problem: string) => ack({ response_type: "ephemeral", text: usage(problem) });
     /** Acks now and answers through the response URL once `answer` is ready. */
-    const answerLater = async (answer: () => Promise<string>) => {
+    const answerLater = async (answer: () => Promise<string | SlackMessage>) => {
       await ack();
       await afterAck(async () => {
         try {
-          await respond({ response_type: "ephemeral", text: await answer() });
+          const answered = await answer();
+          await respond({
+            response_type: "ephemeral",
+            ...(typeof answered === "string" ? { text: answered } : answered),
+          });
         } catch (error) {
           ctx.log.error(`/poolpatrol ${verb}: ${(error as Error).message}`);
           const text = databaseTrouble(error) ?? "Something went wrong looking that up; try again.";
@@ -214,6 +219,9 @@ export function registerPoolpatrolCommand(app: App, deps: CommandDeps): void {
             text: `Preparing the report for ${period.label}; it will be posted in <#${ctx.slack.auditChannel}>.`,
           });
         }
+        case "exceptions":
+          if (args.length) return refuse("`exceptions` takes nothing more.");
+          return answerLater(() => exceptionsAnswer(deps, command.user_id));
         case "web": {
           if (args.length) return refuse("`web` takes nothing more.");
           // The role is the person's now: an approver's pages show what only approvers see in Slack.

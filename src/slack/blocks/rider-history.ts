@@ -1,0 +1,44 @@
+// A rider's earlier cases in Slack's words, shown on a new case's alert and cancellation card: how each ended
+// for them, who kept them and until when, whether they escalated, and their last reply (redacted, short).
+import type { EarlierCase } from "../../data/rider-history-repository.js";
+import { STATUS_LABEL } from "../../domain/case-lifecycle.js";
+import { keptInWords } from "../../domain/exceptions.js";
+import { redactPersonalDetails } from "../../domain/redaction.js";
+import { deciderWords } from "./exceptions.js";
+import { BUCKET_WORDS, escapeMrkdwn, slackDate, truncate } from "./format.js";
+
+const OUTCOME_WORDS: Record<string, string> = {
+  removed: "removed from the van",
+  reinstated: "removed, then reinstated (undone)",
+  kept: "kept by a person",
+  kept_passes: "not removed (passed the re-check)",
+};
+
+/** One line per earlier case of a rider: "CASE-… on VP-111, opened Oct 3: cancelled; removed, then reinstated; …". */
+export function earlierCaseLines(earlier: readonly EarlierCase[]): string[] {
+  return earlier.map(({ record, rider_outcome, exceptions, escalated, last_reply }) => {
+    const parts = [
+      `${record.case_id} on ${record.vanpool_id}, opened ${slackDate(record.created_at, "{date_short}")}: ${(STATUS_LABEL[record.status] ?? record.status).toLowerCase()}`,
+      ...(rider_outcome ? [OUTCOME_WORDS[rider_outcome] ?? rider_outcome] : []),
+      ...exceptions.map(
+        (e) =>
+          `${keptInWords(e, deciderWords(e.granted_by), slackDate(e.expires_at, "{date_short}"))}${e.revoked_at ? ", since revoked" : ""}`,
+      ),
+      ...(escalated ? ["escalated to a person"] : []),
+      last_reply
+        ? `last reply ${slackDate(last_reply.at, "{date_short}")}${last_reply.bucket ? `, read as ${BUCKET_WORDS[last_reply.bucket as keyof typeof BUCKET_WORDS] ?? "a reply"}` : ""}: “${escapeMrkdwn(truncate(redactPersonalDetails(last_reply.text).replace(/\s+/g, " ").trim(), 140))}”`
+        : "no reply",
+    ];
+    return `• ${parts.join("; ")}`;
+  });
+}
+
+/** The "Flagged before" lines of every rider who has earlier cases, under each rider's name. */
+export function flaggedBeforeText(
+  history: ReadonlyMap<string, readonly EarlierCase[]>,
+  label: (employeeId: string) => string,
+): string {
+  return [...history.entries()]
+    .map(([employeeId, earlier]) => `${label(employeeId)}\n${earlierCaseLines(earlier).join("\n")}`)
+    .join("\n");
+}
