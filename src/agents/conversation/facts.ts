@@ -16,6 +16,7 @@ import {
   type StoredResult,
 } from "../../data/verification-repository.js";
 import { CASE_STATUSES, isClosed, MAX_RE_AUDITS, replyDeadline, statusInWords } from "../../domain/case-lifecycle.js";
+import { dateInWords, dayAndTimeInWords } from "../../domain/dates.js";
 import { distanceBand } from "../../domain/geo.js";
 import { redactFinding, redactPersonalDetails, zip3 } from "../../domain/redaction.js";
 import { describeSchedule } from "../../domain/schedule.js";
@@ -51,17 +52,11 @@ const REASON_WORDS: Record<string, string> = {
 };
 
 export function day(deps: Pick<FactsDeps, "timeZone">, date: Date): string {
-  return date.toLocaleDateString("en-US", { timeZone: deps.timeZone, month: "short", day: "numeric", year: "numeric" });
+  return dateInWords(date, deps.timeZone);
 }
 
-function dayAndTime(deps: Pick<FactsDeps, "timeZone">, date: Date): string {
-  return date.toLocaleString("en-US", {
-    timeZone: deps.timeZone,
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-  });
+function dayAndTime(deps: Pick<FactsDeps, "timeZone" | "now">, date: Date): string {
+  return dayAndTimeInWords(date, deps.timeZone, deps.now());
 }
 
 const notFoundCase = (caseId: string): Facts => ({

@@ -14,11 +14,12 @@ import { seesPersonalData } from "./auth.js";
 import type { WebDeps, WebEnv } from "./context.js";
 import { distanceWords, homeWords, locationsOf, referenceOf, shiftsOf } from "./facts.js";
 import { vanpoolMap } from "./map.js";
-import { html, layout, statusLabel, verdictBadge, when } from "./page.js";
+import { html, layout, statusLabel, verdictBadge, whenIn } from "./page.js";
 
 const LOCATION_WORDS: Record<string, string> = { pass: "within the limit", fail: "beyond the limit" };
 
 export function registerVanpoolPage(app: Hono<WebEnv>, deps: WebDeps): void {
+  const when = whenIn(deps.agent.settings.timeZone);
   const { pool, prisma } = deps.agent;
 
   app.get("/web/vanpools/:id", async (c) => {
