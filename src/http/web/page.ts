@@ -55,6 +55,7 @@ ol.timeline { list-style: none; padding: 0; border-left: 3px solid var(--line); 
 ol.timeline li { padding: .25rem 0 .75rem 1rem; }
 .map { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
 .map svg { max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 6px; background: #eef3f7; }
+.google-map { display: block; width: 100%; max-width: 960px; height: 480px; border: 1px solid var(--line); border-radius: 6px; }
 .legend { list-style: none; padding: 0; margin: 0; }
 .legend li { display: flex; gap: .5rem; align-items: center; }
 td.grid { text-align: center; }
