@@ -56,6 +56,7 @@ export async function startSandbox(
     appUrl: () => appUrl,
     signingSecret,
     people: SANDBOX_PEOPLE,
+    timeZone: ctx.settings.timeZone,
     prisma: ctx.db.prisma,
     deliverEmail: (reply) => deliverLocally(ctx.settings, reply, webhookSecret(ctx.settings)),
     idle: () => bot.idle(),
@@ -67,6 +68,7 @@ export async function startSandbox(
       id: u.id,
       name: u.name.split(" ")[0]!.toLowerCase(),
       real_name: u.name,
+      tz: ctx.settings.timeZone,
     })),
     usergroups: { S0AUDITORS: ["U0BLAIR"] },
     // The channel, its threads and App Home survive a restart, kept in the app's own database.

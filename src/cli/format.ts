@@ -1,5 +1,6 @@
 // Plain-text rendering of audits for the terminal.
-import { dayInWords, keptInWords, type RiderException } from "../domain/exceptions.js";
+import { dayInWords } from "../domain/dates.js";
+import { keptInWords, type RiderException } from "../domain/exceptions.js";
 import type { EvidenceItem, SpecialistResult, VanpoolAudit, Verdict } from "../domain/specialist-result.js";
 import type { AuditSummary } from "../verification/audit-service.js";
 

@@ -57,6 +57,7 @@ const settingsSchema = z.object({
       .default("America/Los_Angeles"),
   ),
   GOOGLE_MAPS_API_KEY: optionalString,
+  GOOGLE_MAPS_BROWSER_KEY: optionalString,
   GOOGLE_MAPS_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
   RESEND_API_KEY: optionalString,
   RESEND_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
@@ -144,6 +145,8 @@ export interface Settings {
   timeZone: string;
   policy: VerificationPolicy;
   googleMaps: { apiKey: string; baseUrl: string | undefined } | undefined;
+  /** The key the vanpool page's Google map uses in the browser; the offline map without one. */
+  webMapKey: string | undefined;
   email: {
     from: string;
     /** Replies come back to this address, plus-addressed per thread (replies+THREAD-…@domain). */
@@ -298,6 +301,7 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       minCompatibleDayRatio: s.POOLPATROL_SHIFT_MIN_COMPATIBLE_RATIO,
     },
     googleMaps: s.GOOGLE_MAPS_API_KEY ? { apiKey: s.GOOGLE_MAPS_API_KEY, baseUrl: s.GOOGLE_MAPS_BASE_URL } : undefined,
+    webMapKey: s.GOOGLE_MAPS_BROWSER_KEY ?? s.GOOGLE_MAPS_API_KEY,
     email: {
       from: s.POOLPATROL_EMAIL_FROM,
       inboundAddress: s.POOLPATROL_INBOUND_ADDRESS ?? bareAddress(s.POOLPATROL_EMAIL_FROM),

@@ -120,17 +120,6 @@ export function isLive(exception: Pick<RiderException, "expires_at" | "revoked_a
   return !exception.revoked_at && now < exception.expires_at;
 }
 
-/** "May 26" (with the year when it is not `now`'s) in the program's time zone. */
-export function dayInWords(date: Date, timeZone: string, now: Date): string {
-  const year = (d: Date) => new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric" }).format(d);
-  return new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    month: "short",
-    day: "numeric",
-    ...(year(date) === year(now) ? {} : { year: "numeric" }),
-  }).format(date);
-}
-
 /**
  * "kept by Alex until May 26 (moving soon)". `who` is the decider and `until` the expiry as the reader sees them
  * (a Slack mention and date in Slack; the name and `dayInWords` in the terminal).

@@ -57,14 +57,15 @@ function shielded(text: string, keep: (string | null | undefined)[], redact: (te
   return redact(hidden).replace(/\uE000(\d+)\uE000/g, (_, i: string) => kept[Number(i)]!);
 }
 
+/** Words that put a distance as the policy's limit rather than as a rider's distance. */
+const LIMIT_BEFORE = /\b(?:limit(?: is| of)?|within|threshold|(?:farther|further|more) than|beyond|over|exceeds?)\s*$/i;
+
 function bandDistances(text: string): string {
   return text.replace(
     /\b(?:about |roughly |~)?(\d+(?:\.\d+)?) ?(?:mi|miles)\b/g,
     (found, miles: string, at: number, all: string) =>
-      // The policy's limit is a rule, not a rider's distance.
-      /(limit|within|threshold|limit is|limit of)\s*$/i.test(all.slice(Math.max(0, at - 12), at))
-        ? found
-        : distanceBand(Number(miles)),
+      // The policy's limit is a rule, not a rider's distance ("farther than 50 miles", "limit 50 mi").
+      LIMIT_BEFORE.test(all.slice(Math.max(0, at - 16), at)) ? found : distanceBand(Number(miles)),
   );
 }
 

@@ -16,12 +16,23 @@ import { postSigned } from "./slack/local-slack.js";
 
 // The page's files stay in src/ (the compiled code runs from dist/).
 const UI_DIR = path.join(PROJECT_ROOT, "src", "sandbox", "ui");
-const STATIC: Record<string, string> = { "/": "index.html", "/app.js": "app.js", "/style.css": "style.css" };
+const STATIC: Record<string, string> = {
+  "/": "index.html",
+  "/app.js": "app.js",
+  "/inputs.js": "inputs.js",
+  "/style.css": "style.css",
+};
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
 };
+
+/** A form value as the page sends it: text, a choice (null when none) or several choices. */
+function submittedValue(value: unknown): string | string[] | null {
+  if (value === null || value === undefined) return null;
+  return Array.isArray(value) ? value.map(String) : String(value);
+}
 
 export interface SandboxPeople {
   users: { id: string; name: string; role: string }[];
@@ -33,6 +44,8 @@ export interface SandboxRoutesDeps {
   appUrl: () => string;
   signingSecret: string;
   people: SandboxPeople;
+  /** The program's time zone: the sandbox's people read Slack's dates in it. */
+  timeZone: string;
   prisma: PrismaClient;
   /** A rider's reply put in the local inbox, with the signed email.received announcing it. */
   deliverEmail(reply: HandWrittenReply): { rawBody: string; headers: Record<string, string> };
@@ -76,6 +89,7 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
         .at(-1) ?? null;
     return {
       people: deps.people,
+      timeZone: deps.timeZone,
       user,
       botUserId: slack.botUserId,
       messages: slack.messages(channel),
@@ -121,7 +135,7 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
     const view = slack.view(String(body.view_id));
     if (!view) throw new Error("That dialog is gone.");
     const values = Object.fromEntries(
-      Object.entries((body.values ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+      Object.entries((body.values ?? {}) as Record<string, unknown>).map(([k, v]) => [k, submittedValue(v)]),
     );
     const response = await sign(slack.viewSubmissionPayload({ user: { id: String(body.user) }, view, values }));
     const text = await response.text();

@@ -183,7 +183,29 @@ describe.skipIf(!hasChromium)("the web pages in a browser", () => {
     const again = await page.goto(link);
     expect(again?.status()).toBe(410);
     expect(await page.getByRole("alert").textContent()).toMatch(/was used already/);
+    expect(await page.locator("main").textContent()).toMatch(/type\s+\/poolpatrol web\s+in Slack/);
     await shot(page, "10-reused-link");
+    await page.context().close();
+  }, 60_000);
+
+  it("refuses a link older than 10 minutes in the browser, whether opened late or clicked late", async () => {
+    const link = await signInLink("U0CASEY");
+    const page = await (await opened.browser.newContext()).newPage();
+    await page.goto(link);
+    // Opened in time, clicked after the link's 10 minutes.
+    await opened.db.prisma.webSignIn.updateMany({
+      where: { userId: "U0CASEY", usedAt: null },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    await page.getByRole("button", { name: "Sign in" }).click();
+    expect(await page.getByRole("alert").textContent()).toMatch(/has expired: a link works for 10 minutes/);
+    expect(await page.locator("main").textContent()).toMatch(/type\s+\/poolpatrol web\s+in Slack/);
+    expect((await page.context().cookies()).filter((c) => c.name === "pp_session")).toEqual([]);
+    await shot(page, "11-expired-link");
+    // Opened late: refused at once.
+    const late = await page.goto(link);
+    expect(late?.status()).toBe(410);
+    expect(await page.getByRole("alert").textContent()).toMatch(/has expired/);
     await page.context().close();
   }, 60_000);
 });

@@ -2,7 +2,9 @@
 // one-time sign-in link, its session reads the pages, and a member reads no street address, email
 // address, full ZIP or exact coordinates on any of them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseSettings } from "../../src/config/settings.js";
 import { grantExceptions } from "../../src/data/exception-repository.js";
+import { whenIn } from "../../src/http/web/page.js";
 import { ALICE, CAROL, type Harness, startHarness } from "../support/bot-harness.js";
 import { personalEmailsIn } from "../support/privacy.js";
 
@@ -267,6 +269,15 @@ describe("a vanpool, a rider and a case", () => {
     expect(text).toMatch(/emailed (a rider|\d+ riders)/);
     // Who acted is named, never by a raw Slack id.
     expect(text).not.toMatch(/\bU0[A-Z0-9]+\b/);
+    // Riders are named, their ids beside; a member reads the policy's limit as it is, not as a band.
+    const flagged = await h.db.prisma.employee.findMany({
+      where: { id: { in: (k.meta as { flagged: string[] }).flagged } },
+    });
+    for (const e of flagged) expect(text).toMatch(new RegExp(`flagged:.*${e.firstName} ${e.lastName}\\s+${e.id}`));
+    expect(text).toMatch(/farther than 50 miles/);
+    expect(text).not.toMatch(/farther than \d+-\d+ mi/);
+    // Dates in the program's time zone, named (the same day the Case Manager and the terminal say).
+    expect(text).toMatch(new RegExp(`Opened\\s+${whenIn(parseSettings({}).timeZone)(k.createdAt)}`));
   });
 
   it("the rider page shows profile, vanpool, shift, cases with outcomes and the emails sent", async () => {

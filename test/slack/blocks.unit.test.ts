@@ -5,11 +5,13 @@ import { describe, expect, it } from "vitest";
 import { loadPolicy } from "../../src/agents/outreach/policy.js";
 import { escalationDraft } from "../../src/agents/outreach/templates.js";
 import type { ApprovalRecord } from "../../src/data/approval-repository.js";
+import { evaluateLocation } from "../../src/domain/location-policy.js";
 import { APPEAL_ADDRESS } from "../../src/domain/policy-text.js";
 import { redactFinding, redactPersonalDetails } from "../../src/domain/redaction.js";
 import { validateBlocks, validateView } from "../../src/sandbox/slack/block-kit.js";
 import { formBodyRefusal } from "../../src/sandbox/ui-routes.js";
 import { approvalCard } from "../../src/slack/blocks/approval-card.js";
+import { findingText } from "../../src/slack/blocks/format.js";
 import { parseCaseFilter } from "../../src/slack/blocks/help.js";
 import { fullReplyModal } from "../../src/slack/blocks/modals.js";
 import { failedConfidence, type LatestResults } from "../../src/slack/blocks/rider-evidence.js";
@@ -50,6 +52,35 @@ describe("redactPersonalDetails", () => {
     expect(shown).toContain("2450 Orchard Pkwy, San Jose, CA 95131");
     expect(shown).not.toContain("58.2");
     expect(redactPersonalDetails("Tracy, CA 95376")).toBe("Tracy, CA 953xx");
+  });
+
+  it("bands a rider's distance but keeps the policy's limit and the pickup, on every surface", () => {
+    const result = evaluateLocation(
+      {
+        vanpool_id: "VP-1",
+        source: "pickup",
+        address: "2450 Orchard Pkwy, San Jose, CA 95131",
+        point: { lat: 37.39, lng: -121.92 },
+      },
+      [
+        {
+          employee_id: "EMP-1",
+          home_zip: "95376",
+          home_city: null,
+          home_source: "zip_centroid",
+          home_point: { lat: 37.7, lng: -121.4 },
+          distance: { miles: 62.3, method: "haversine" },
+        },
+      ],
+      { maxDistanceMiles: 50 },
+    );
+    const shown = findingText(result);
+    expect(shown).toContain("farther than 50 miles from the pickup point (2450 Orchard Pkwy, San Jose, CA 95131)");
+    expect(shown).toContain("EMP-1 (953xx, 50-75 mi)");
+    expect(shown).not.toMatch(/62\.3|95376|farther than 50-75/);
+    expect(redactFinding("home is 80 mi away, over 50 mi (limit 50 mi)")).toBe(
+      "home is 75-100 mi away, over 50 mi (limit 50 mi)",
+    );
   });
 
   it("leaves ordinary sentences alone", () => {

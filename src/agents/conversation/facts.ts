@@ -5,7 +5,6 @@ import { listApprovals } from "../../data/approval-repository.js";
 import { eventsFor } from "../../data/audit-log.js";
 import { type CaseRecord, countCasesByStatus, findCase, listCases } from "../../data/case-repository.js";
 import { findThreadForCase, type MessageRecord } from "../../data/email-repository.js";
-import { findExceptionsOn } from "../../data/exception-repository.js";
 import { findPeople, findPeopleNamed, findRiderIds, type Person } from "../../data/people-repository.js";
 import type { PrismaClient } from "../../data/prisma.js";
 import { programFigures } from "../../data/program-figures.js";
@@ -18,7 +17,7 @@ import {
   type StoredResult,
 } from "../../data/verification-repository.js";
 import { CASE_STATUSES, isClosed, MAX_RE_AUDITS, replyDeadline, statusInWords } from "../../domain/case-lifecycle.js";
-import { keptInWords } from "../../domain/exceptions.js";
+import { dateInWords, dayAndTimeInWords } from "../../domain/dates.js";
 import { distanceBand } from "../../domain/geo.js";
 import { EXACT_DISTANCE_WHERE, redactFinding, redactPersonalDetails, zip3 } from "../../domain/redaction.js";
 import { describeSchedule } from "../../domain/schedule.js";
@@ -55,17 +54,11 @@ const REASON_WORDS: Record<string, string> = {
 };
 
 export function day(deps: Pick<FactsDeps, "timeZone">, date: Date): string {
-  return date.toLocaleDateString("en-US", { timeZone: deps.timeZone, month: "short", day: "numeric", year: "numeric" });
+  return dateInWords(date, deps.timeZone);
 }
 
-function dayAndTime(deps: Pick<FactsDeps, "timeZone">, date: Date): string {
-  return date.toLocaleString("en-US", {
-    timeZone: deps.timeZone,
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-  });
+function dayAndTime(deps: Pick<FactsDeps, "timeZone" | "now">, date: Date): string {
+  return dayAndTimeInWords(date, deps.timeZone, deps.now());
 }
 
 const notFoundCase = (caseId: string): Facts => ({

@@ -12,6 +12,7 @@ import { registerCasePage } from "./case-page.js";
 import type { WebDeps, WebEnv } from "./context.js";
 import { registerDashboard } from "./dashboard.js";
 import { registerEmployeePage } from "./employee-page.js";
+import { GOOGLE_MAP_SCRIPT, GOOGLE_MAP_SCRIPT_PATH, GOOGLE_MAP_SOURCES } from "./google-map.js";
 import { html, layout, STYLESHEET } from "./page.js";
 import { registerVanpoolPage } from "./vanpool-page.js";
 
@@ -22,8 +23,15 @@ function createWebApp(deps: WebDeps) {
     secureHeaders({
       contentSecurityPolicy: {
         defaultSrc: ["'none'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'"],
+        ...(deps.agent.settings.webMapKey
+          ? {
+              scriptSrc: ["'self'", ...GOOGLE_MAP_SOURCES.scriptSrc],
+              connectSrc: GOOGLE_MAP_SOURCES.connectSrc,
+              fontSrc: GOOGLE_MAP_SOURCES.fontSrc,
+            }
+          : {}),
+        styleSrc: ["'self'", ...(deps.agent.settings.webMapKey ? GOOGLE_MAP_SOURCES.styleSrc : [])],
+        imgSrc: ["'self'", ...(deps.agent.settings.webMapKey ? GOOGLE_MAP_SOURCES.imgSrc : [])],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
         baseUri: ["'none'"],
@@ -50,6 +58,12 @@ function createWebApp(deps: WebDeps) {
   app.get("/web", (c) => c.redirect("/web/", 301));
   app.get("/web/style.css", (c) =>
     c.body(STYLESHEET, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "max-age=3600" }),
+  );
+  app.get(GOOGLE_MAP_SCRIPT_PATH, (c) =>
+    c.body(GOOGLE_MAP_SCRIPT, 200, {
+      "content-type": "text/javascript; charset=utf-8",
+      "cache-control": "max-age=3600",
+    }),
   );
   registerSignIn(app, deps);
   app.use("/web/*", requireSession(deps));

@@ -5,6 +5,7 @@ import type { Hono } from "hono";
 import { nextSteps } from "../../agents/conversation/facts.js";
 import { findCaseDetail } from "../../data/api-read-repository.js";
 import { listApprovals } from "../../data/approval-repository.js";
+import { findPeople } from "../../data/people-repository.js";
 import { findCaseAlertLocation } from "../../data/slack-location-repository.js";
 import { redactFinding, redactPersonalDetails } from "../../domain/redaction.js";
 import { notFound } from "../../errors.js";
@@ -13,7 +14,7 @@ import { trailWhat } from "../../slack/blocks/trail.js";
 import { seesPersonalData } from "./auth.js";
 import type { WebDeps, WebEnv } from "./context.js";
 import { actorName, distanceWords, homeWords, locationsOf, shiftsOf } from "./facts.js";
-import { html, layout, statusLabel, verdictBadge, when } from "./page.js";
+import { html, layout, statusLabel, verdictBadge, whenIn } from "./page.js";
 
 const KIND_WORDS = { cancellation: "Cancellation", escalation_reply: "Drafted reply to a rider" } as const;
 const APPROVAL_WORDS: Record<string, string> = {
@@ -25,6 +26,7 @@ const APPROVAL_WORDS: Record<string, string> = {
 };
 
 export function registerCasePage(app: Hono<WebEnv>, deps: WebDeps): void {
+  const when = whenIn(deps.agent.settings.timeZone);
   const { pool, prisma } = deps.agent;
 
   /** The case alert in Slack, or undefined when it was never posted or Slack no longer has it. */
@@ -57,12 +59,16 @@ export function registerCasePage(app: Hono<WebEnv>, deps: WebDeps): void {
     );
     const locations = locationsOf(evidence);
     const shifts = shiftsOf(evidence);
+    const people = await findPeople(prisma, [...new Set([...record.flagged, ...locations.keys(), ...shifts.keys()])]);
+    const names = new Map(people.map((p) => [p.employee_id, `${p.first_name} ${p.last_name}`]));
+    const rider = (id: string) =>
+      html`<a href="/web/employees/${id}">${names.get(id) ?? id}</a>${names.has(id) ? html` <span class="muted">${id}</span>` : ""}`;
     const words = (text: string) => (pii ? text : redactFinding(text, places));
 
     const body = html`<h1>${record.case_id} <span class="muted">on <a href="/web/vanpools/${record.vanpool_id}">${record.vanpool_id}</a></span></h1>
 <dl class="facts">
   <dt>Status</dt><dd><strong>${statusLabel(record.status)}</strong></dd>
-  <dt>Why</dt><dd>${REASON_WORDS[record.reason]}${record.flagged.length ? `; riders flagged: ${record.flagged.join(", ")}` : ""}</dd>
+  <dt>Why</dt><dd>${REASON_WORDS[record.reason]}${record.flagged.length ? html`; riders flagged: ${record.flagged.map((id, i) => html`${i ? ", " : ""}${rider(id)}`)}` : ""}</dd>
   <dt>Opened</dt><dd>${when(record.created_at)}</dd>
   ${record.resolved_at ? html`<dt>Closed</dt><dd>${when(record.resolved_at)}</dd>` : ""}
   <dt>Re-audits</dt><dd>${record.re_audit_count}</dd>
@@ -83,13 +89,13 @@ ${
   check === "location"
     ? html`<table><thead><tr><th scope="col">Rider</th><th scope="col">Home</th><th scope="col">From the pickup</th><th scope="col">Verdict</th></tr></thead><tbody>
   ${[...locations].map(
-    ([rider, l]) =>
-      html`<tr><th scope="row"><a href="/web/employees/${rider}">${rider}</a></th><td>${homeWords(user, { home_city: l.city, home_zip: l.zip })}</td><td>${distanceWords(user, l.miles)}</td><td>${verdictBadge(l.verdict)}</td></tr>`,
+    ([id, l]) =>
+      html`<tr><th scope="row">${rider(id)}</th><td>${homeWords(user, { home_city: l.city, home_zip: l.zip })}</td><td>${distanceWords(user, l.miles)}</td><td>${verdictBadge(l.verdict)}</td></tr>`,
   )}</tbody></table>`
     : html`<table><thead><tr><th scope="col">Rider</th><th scope="col">Shift</th><th scope="col">Compatible days</th><th scope="col">Verdict</th></tr></thead><tbody>
   ${[...shifts].map(
-    ([rider, s]) =>
-      html`<tr><th scope="row"><a href="/web/employees/${rider}">${rider}</a></th><td>${s.shiftName ?? "No shift on record"}</td><td>${s.operatingDays ? `${s.compatibleDays} of ${s.operatingDays}` : "–"}</td><td>${verdictBadge(s.verdict)}</td></tr>`,
+    ([id, s]) =>
+      html`<tr><th scope="row">${rider(id)}</th><td>${s.shiftName ?? "No shift on record"}</td><td>${s.operatingDays ? `${s.compatibleDays} of ${s.operatingDays}` : "–"}</td><td>${verdictBadge(s.verdict)}</td></tr>`,
   )}</tbody></table>`
 }
 </section>`;

@@ -8,6 +8,7 @@ import { findExceptionsOn } from "../../data/exception-repository.js";
 import { listCasesOfRider } from "../../data/rider-history-repository.js";
 import { findEmployeeProfile } from "../../data/vanpool-repository.js";
 import { listRiderEvents } from "../../data/web-read-repository.js";
+import { dateInWords } from "../../domain/dates.js";
 import { keptInWords } from "../../domain/exceptions.js";
 import { redactFinding } from "../../domain/redaction.js";
 import { describeSchedule } from "../../domain/schedule.js";
@@ -18,7 +19,7 @@ import { presentMessage } from "../api/present.js";
 import { seesPersonalData } from "./auth.js";
 import type { WebDeps, WebEnv } from "./context.js";
 import { actorName, homeWords } from "./facts.js";
-import { html, layout, statusLabel, when } from "./page.js";
+import { html, layout, statusLabel, whenIn } from "./page.js";
 
 const OUTCOME_WORDS: Record<string, string> = {
   verified: "Verified: the data passed",
@@ -27,6 +28,7 @@ const OUTCOME_WORDS: Record<string, string> = {
 };
 
 export function registerEmployeePage(app: Hono<WebEnv>, deps: WebDeps): void {
+  const when = whenIn(deps.agent.settings.timeZone);
   const { pool, prisma } = deps.agent;
 
   app.get("/web/employees/:id", async (c) => {
@@ -101,7 +103,7 @@ ${
   granters.length
     ? html`<ul>${granters.map(
         ({ x, who }) =>
-          html`<li>${x.check === "location" ? "Location" : "Shift"} check on ${x.vanpool_id}: ${keptInWords(x, who, when(x.expires_at))}${x.revoked_at ? html` <strong>(revoked ${when(x.revoked_at)})</strong>` : ""}</li>`,
+          html`<li>${x.check === "location" ? "Location" : "Shift"} check on ${x.vanpool_id}: ${keptInWords(x, who, dateInWords(x.expires_at, deps.agent.settings.timeZone))}${x.revoked_at ? html` <strong>(revoked ${when(x.revoked_at)})</strong>` : ""}</li>`,
       )}</ul>`
     : html`<p>No exception has kept this rider.</p>`
 }

@@ -30,7 +30,7 @@ export interface MapInput {
   homes: MapHome[];
 }
 
-const VERDICT_COLOURS: Record<"pass" | "fail" | "inconclusive", string> = {
+export const VERDICT_COLOURS: Record<"pass" | "fail" | "inconclusive", string> = {
   pass: "#1b6b35",
   fail: "#a4161a",
   inconclusive: "#8a5a00",

@@ -1,8 +1,10 @@
 // The frame every web page shares: plain server-rendered HTML (hono's `html` escapes every value put
 // in it), one small stylesheet, a skip link and a labelled navigation. No script runs on a page.
+
 import { html } from "hono/html";
 import type { WebUser } from "../../data/web-session-repository.js";
 import { STATUS_LABEL } from "../../domain/case-lifecycle.js";
+import { dateTimeInWords } from "../../domain/dates.js";
 
 export type Html = ReturnType<typeof html>;
 
@@ -53,6 +55,7 @@ ol.timeline { list-style: none; padding: 0; border-left: 3px solid var(--line); 
 ol.timeline li { padding: .25rem 0 .75rem 1rem; }
 .map { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
 .map svg { max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 6px; background: #eef3f7; }
+.google-map { display: block; width: 100%; max-width: 960px; height: 480px; border: 1px solid var(--line); border-radius: 6px; }
 .legend { list-style: none; padding: 0; margin: 0; }
 .legend li { display: flex; gap: .5rem; align-items: center; }
 td.grid { text-align: center; }
@@ -96,7 +99,7 @@ export function verdictBadge(verdict: string | null | undefined): Html {
 
 export const statusLabel = (status: string) => STATUS_LABEL[status] ?? status.replace(/_/g, " ");
 
-/** A date and time in UTC, as people read it: "Nov 27, 2026, 14:05 UTC". */
-export function when(date: Date | string): string {
-  return `${new Date(date).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC", hour12: false })} UTC`;
+/** Dates on the pages, in the program's time zone (the same day Slack and the Case Manager name). */
+export function whenIn(timeZone: string): (date: Date | string) => string {
+  return (date) => dateTimeInWords(new Date(date), timeZone);
 }

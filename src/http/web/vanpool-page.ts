@@ -13,12 +13,14 @@ import { lookupZip3Area } from "../../integrations/distance/zip-centroids.js";
 import { seesPersonalData } from "./auth.js";
 import type { WebDeps, WebEnv } from "./context.js";
 import { distanceWords, homeWords, locationsOf, referenceOf, shiftsOf } from "./facts.js";
-import { vanpoolMap } from "./map.js";
-import { html, layout, statusLabel, verdictBadge, when } from "./page.js";
+import { googleMap } from "./google-map.js";
+import { type MapInput, vanpoolMap } from "./map.js";
+import { html, layout, statusLabel, verdictBadge, whenIn } from "./page.js";
 
 const LOCATION_WORDS: Record<string, string> = { pass: "within the limit", fail: "beyond the limit" };
 
 export function registerVanpoolPage(app: Hono<WebEnv>, deps: WebDeps): void {
+  const when = whenIn(deps.agent.settings.timeZone);
   const { pool, prisma } = deps.agent;
 
   app.get("/web/vanpools/:id", async (c) => {
@@ -47,7 +49,10 @@ export function registerVanpoolPage(app: Hono<WebEnv>, deps: WebDeps): void {
     const open = cases.find((k) => !isClosed(k.status));
     const limit = deps.agent.settings.policy.maxDistanceMiles;
     const pii = seesPersonalData(user);
-    const map = vanpoolMap(
+    const mapKey = deps.agent.settings.webMapKey;
+    const drawMap = (input: MapInput, title: string) =>
+      mapKey ? googleMap(input, title, mapKey) : vanpoolMap(input, title);
+    const map = drawMap(
       {
         pickup: van.pickup_coords ?? van.work_site_coords,
         pickupIsWorkSite: !van.pickup_coords,

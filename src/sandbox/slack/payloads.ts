@@ -288,12 +288,12 @@ function actionFrom({ block_id, element }: Rendered, input: ActionInput): Json {
 }
 
 function option(element: Json, value: string): Json {
-  const found = optionsOf(element).find((o) => o.value === value);
+  // An external select's options come from the app's options load; those it shows at first are its initial ones.
+  const shown = [...optionsOf(element), ...[element.initial_option, element.initial_options].flat().filter(isObject)];
+  const found = shown.find((o) => o.value === value);
   if (!found)
     throw new Error(
-      `"${String(element.action_id)}" has no option "${value}" (options: ${optionsOf(element)
-        .map((o) => String(o.value))
-        .join(", ")})`,
+      `"${String(element.action_id)}" has no option "${value}" (options: ${[...new Set(shown.map((o) => String(o.value)))].join(", ")})`,
     );
   return found;
 }
@@ -322,24 +322,33 @@ function submittedState(view: SlackView, values: Record<string, InputValue>): Re
   return state;
 }
 
-// A value the test leaves out is whatever the view showed initially, as in Slack.
+// A value left out is whatever the view showed initially, as in Slack; null is a choice or text cleared.
 function stateEntry(element: Json, given: InputValue | undefined): Json {
   const type = String(element.type);
   if (isObject(given)) return { type, ...given };
-  const one = (key: string, initial: string) => ({ type, [key]: given ?? element[initial] ?? null });
+  const one = (key: string, initial: string) => ({
+    type,
+    [key]: given === undefined ? (element[initial] ?? null) : given === "" ? null : given,
+  });
+  const many = (key: string, initial: string) => ({
+    type,
+    [key]: given === undefined ? (element[initial] ?? []) : Array.isArray(given) ? given : [],
+  });
   switch (type) {
-    case "plain_text_input":
-    case "email_text_input":
-    case "url_text_input":
-    case "number_input":
-      return one("value", "initial_value");
     case "static_select":
+    case "external_select":
     case "radio_buttons":
       return {
         type,
-        selected_option: typeof given === "string" ? option(element, given) : (element.initial_option ?? null),
+        selected_option:
+          given === undefined
+            ? (element.initial_option ?? null)
+            : typeof given === "string" && given !== ""
+              ? option(element, given)
+              : null,
       };
     case "multi_static_select":
+    case "multi_external_select":
     case "checkboxes":
       return {
         type,
@@ -348,16 +357,21 @@ function stateEntry(element: Json, given: InputValue | undefined): Json {
     case "users_select":
       return one("selected_user", "initial_user");
     case "multi_users_select":
-      return { type, selected_users: given ?? element.initial_users ?? [] };
+      return many("selected_users", "initial_users");
     case "conversations_select":
       return one("selected_conversation", "initial_conversation");
+    case "multi_conversations_select":
+      return many("selected_conversations", "initial_conversations");
     case "channels_select":
       return one("selected_channel", "initial_channel");
+    case "multi_channels_select":
+      return many("selected_channels", "initial_channels");
     case "datepicker":
       return one("selected_date", "initial_date");
     case "timepicker":
       return one("selected_time", "initial_time");
     default:
+      // plain_text_input, email_text_input, url_text_input, number_input, rich text: a value.
       return one("value", "initial_value");
   }
 }

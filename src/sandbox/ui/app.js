@@ -17,8 +17,10 @@ const escapeHtml = (s) =>
     .replace(/"/g, "&quot;");
 function slackDate(unix, format, fallback) {
   const d = new Date(Number(unix) * 1000);
-  const date = d.toLocaleDateString(undefined, { month: "short", day: "numeric", year: "numeric" });
-  const time = d.toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
+  // As Slack does: in the reader's time zone, which for the sandbox's people is the program's.
+  const timeZone = state?.timeZone;
+  const date = d.toLocaleDateString("en-US", { timeZone, month: "short", day: "numeric", year: "numeric" });
+  const time = d.toLocaleTimeString("en-US", { timeZone, hour: "numeric", minute: "2-digit" });
   if (!format) return fallback;
   return format
     .replace("{date_short_pretty}", date)
@@ -94,11 +96,14 @@ function blocks(list, source) {
             .map((e) => button(e, source))
             .join("")}</div>`;
         case "input": {
-          const e = b.element || {};
-          const field = e.multiline
-            ? `<textarea name="${escapeHtml(e.action_id)}" rows="8">${escapeHtml(e.initial_value || "")}</textarea>`
-            : `<input name="${escapeHtml(e.action_id)}" value="${escapeHtml(e.initial_value || "")}">`;
-          return `<label data-block="${escapeHtml(b.block_id || "")}">${textOf(b.label)}${field}<div class="error"></div></label>`;
+          const field = inputField(b.element || {}, b.optional === true, state.people);
+          const optional = b.optional ? ' <span class="hint">(optional)</span>' : "";
+          const hint = b.hint ? `<div class="hint">${textOf(b.hint)}</div>` : "";
+          const choices = ["radio_buttons", "checkboxes"].includes(b.element?.type);
+          const labelled = choices
+            ? `<fieldset><legend>${textOf(b.label)}${optional}</legend>${field}</fieldset>`
+            : `<label>${textOf(b.label)}${optional}${field}</label>`;
+          return `<div class="input-block" data-block="${escapeHtml(b.block_id || "")}">${labelled}${hint}<div class="error"></div></div>`;
         }
         default:
           return "";
@@ -121,7 +126,11 @@ function filesHtml(files) {
 function messageHtml(m, options) {
   const isBot = Boolean(m.bot_id);
   const name = isBot ? "Pool Patrol" : userName(m.user);
-  const time = new Date(Number(m.ts) * 1000).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
+  const time = new Date(Number(m.ts) * 1000).toLocaleTimeString("en-US", {
+    timeZone: state.timeZone,
+    hour: "numeric",
+    minute: "2-digit",
+  });
   const body = m.blocks?.length
     ? blocks(m.blocks, { kind: "message", ts: m.ts })
     : m.text || !m.files
@@ -275,11 +284,7 @@ document.addEventListener("click", async (event) => {
 $("modal").addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = event.target;
-  const values = {};
-  form.querySelectorAll("textarea, input").forEach((field) => {
-    values[field.name] = field.value;
-  });
-  const answer = await post("/sandbox/submit", { view_id: form.dataset.view, values });
+  const answer = await post("/sandbox/submit", { view_id: form.dataset.view, values: inputValues(form) });
   if (answer.errors) {
     shownModal = null;
     for (const [block, message] of Object.entries(answer.errors)) {

@@ -9,11 +9,12 @@ import { lapsedInWords } from "../../domain/exceptions.js";
 import { keptLine } from "./exceptions.js";
 import {
   actions,
-  bandMiles,
   button,
   context,
   divider,
+  escapeMrkdwn,
   fields,
+  findingText,
   header,
   riderName,
   type SlackMessage,
@@ -96,7 +97,7 @@ export function caseAlert({
       const verdict = result.verdict === "fail" ? "failed" : "could not decide";
       return [
         section(
-          `*${check === "location" ? "📍 Location" : "🕒 Shift"}: ${verdict}*\n${lines.join("\n") || bandMiles(result.reasoning)}`,
+          `*${check === "location" ? "📍 Location" : "🕒 Shift"}: ${verdict}*\n${lines.join("\n") || escapeMrkdwn(findingText(result))}`,
         ),
       ];
     }),

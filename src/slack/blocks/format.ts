@@ -12,7 +12,7 @@ import type {
   SectionBlock,
 } from "@slack/types";
 import { distanceBand } from "../../domain/geo.js";
-import { zip3 } from "../../domain/redaction.js";
+import { redactFinding, zip3 } from "../../domain/redaction.js";
 
 export { zip3 };
 
@@ -41,9 +41,13 @@ export function band(miles: number | null | undefined): string {
   return typeof miles === "number" ? distanceBand(miles) : "distance unknown";
 }
 
-/** Engine reasoning cites exact miles; in Slack each becomes its band. */
-export function bandMiles(text: string): string {
-  return text.replace(/\b(\d+(?:\.\d+)?) mi\b/g, (_, miles: string) => band(Number(miles)));
+/**
+ * A check's reasoning as the channel may read it: the one redaction rule (`redactFinding`), with the
+ * van's pickup, which the reasoning names, shown as it is.
+ */
+export function findingText(result: { reasoning: string; evidence: { type?: unknown; address?: unknown }[] }): string {
+  const pickup = result.evidence.find((e) => e.type === "vanpool_pickup")?.address;
+  return redactFinding(result.reasoning, [typeof pickup === "string" ? pickup : undefined]);
 }
 
 /** A date Slack renders in each reader's own time zone. */

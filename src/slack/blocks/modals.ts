@@ -9,10 +9,10 @@ import { recordedPolicyText } from "../../domain/policy-text.js";
 import type { ReferenceSource } from "../../domain/shift-policy.js";
 import {
   band,
-  bandMiles,
   context,
   divider,
   escapeMrkdwn,
+  findingText,
   header,
   homeLabel,
   plain,
@@ -78,7 +78,7 @@ export function evidenceModal(
     blocks.push(
       divider,
       header(`${check === "location" ? "📍 Location" : "🕒 Shift"}: ${result.verdict} (${result.confidence}/5)`),
-      section(escapeMrkdwn(bandMiles(result.reasoning))),
+      section(escapeMrkdwn(findingText(result))),
     );
     const lines = check === "location" ? locationLines(result) : shiftLines(result);
     for (let i = 0; i < lines.length; i += 12) blocks.push(section(lines.slice(i, i + 12).join("\n")));
