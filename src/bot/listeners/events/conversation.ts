@@ -1,12 +1,15 @@
 // Questions to the Case Manager: in a case alert's thread, by @mention anywhere, and
 // in a direct message. Each Slack thread (or DM) is one conversation, so follow-ups
-// keep their context. The bot ignores its own messages and threads it does not own;
+// keep their context; a follow-up in a thread an @mention started needs no new mention.
+// The bot ignores its own messages and threads it does not own (neither a case thread
+// nor one it answered);
 // a Slack retry of an event it already took in does nothing. Each answer is a job: once
 // queued, a question is answered even after a crash. Bolt acknowledges an event as it
 // arrives (the Events API expects no answer), before these listeners run, so the job is
 // queued with QUESTION_DEADLINE_MS to spare rather than the ack's.
 import type { App } from "@slack/bolt";
 import { createConversation } from "../../../agents/conversation/agent.js";
+import { answeredThread, rememberAnsweredThread } from "../../../data/answered-thread-repository.js";
 import { findCaseBySlackThread, getCase } from "../../../data/case-repository.js";
 import { firstDelivery } from "../../../data/slack-event-repository.js";
 import { keptPost } from "../../../data/slack-post-repository.js";
@@ -71,14 +74,14 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
     }
     if (!message.thread_ts || message.thread_ts === message.ts) return;
     const record = await findCaseBySlackThread(prisma, message.channel, message.thread_ts);
-    if (!record) return; // not a thread this bot owns
+    if (!record && !(await answeredThread(prisma, message.channel, message.thread_ts))) return; // not its thread
     if (!(await firstDelivery(prisma, eventIdOf(body)))) return;
     await answer(
       {
         channel: message.channel,
         threadTs: message.thread_ts,
         conversationId: `${message.channel}:${message.thread_ts}`,
-        caseId: record.case_id,
+        caseId: record?.case_id ?? null,
         userId: message.user,
         text: message.text ?? "",
       },
@@ -90,6 +93,8 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
     if (!(await firstDelivery(prisma, eventIdOf(body)))) return;
     const threadTs = event.thread_ts ?? event.ts;
     const record = event.thread_ts ? await findCaseBySlackThread(prisma, event.channel, event.thread_ts) : undefined;
+    // Remembered as the question is taken in, so a follow-up sent before the answer is not lost.
+    if (!record) await rememberAnsweredThread(prisma, event.channel, threadTs);
     await answer(
       {
         channel: event.channel,
