@@ -14,6 +14,7 @@ import { findCaseBySlackThread, getCase } from "../../../data/case-repository.js
 import { firstDelivery } from "../../../data/slack-event-repository.js";
 import { keptPost } from "../../../data/slack-post-repository.js";
 import { redactFinding } from "../../../domain/redaction.js";
+import { statusLine, toolStatus } from "../../../slack/answer-stream.js";
 import type { CaseMessages } from "../../../slack/case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
 import { type Asked, type ConversationAction, queueSlackAction } from "../slack-actions.js";
@@ -39,6 +40,7 @@ interface MessageEvent {
 const QUESTION_DEADLINE_MS = 60_000;
 
 const eventIdOf = (body: unknown) => (body as { event_id?: string }).event_id;
+const teamOf = (body: unknown) => (body as { team_id?: string }).team_id;
 
 export function registerConversation(app: App, deps: ConversationDeps): void {
   const { ctx } = deps;
@@ -66,6 +68,7 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
           conversationId: `${message.channel}:${message.thread_ts ?? "dm"}`,
           caseId: null,
           userId: message.user,
+          teamId: teamOf(body),
           text: message.text ?? "",
         },
         message.ts,
@@ -83,6 +86,7 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
         conversationId: `${message.channel}:${message.thread_ts}`,
         caseId: record?.case_id ?? null,
         userId: message.user,
+        teamId: teamOf(body),
         text: message.text ?? "",
       },
       message.ts,
@@ -102,6 +106,7 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
         conversationId: `${event.channel}:${threadTs}`,
         caseId: record?.case_id ?? null,
         userId: event.user ?? "",
+        teamId: teamOf(body),
         text: event.text.replace(/<@[A-Z0-9]+>/g, "").trim(),
       },
       event.ts,
@@ -134,17 +139,23 @@ export function createConversationWork(deps: ConversationDeps) {
     async answer({ asked }: ConversationAction, jobId: string): Promise<void> {
       const key = `answer:${jobId}`;
       if (await keptPost(prisma, key)) return;
-      const { answer: text } = await conversation.ask({
-        threadId: asked.conversationId,
-        question: asked.text,
-        caseId: asked.caseId,
-        askerIsApprover: await deps.isApprover(asked.userId),
-      });
-      await deps.messages.postKept(key, {
-        channel: asked.channel,
-        ...(asked.threadTs ? { thread_ts: asked.threadTs } : {}),
-        text,
-      });
+      const place = { channel: asked.channel, threadTs: asked.threadTs, userId: asked.userId, teamId: asked.teamId };
+      const status = statusLine(ctx.client, place, ctx.log.warn);
+      status.set("Reading the question…");
+      try {
+        const { answer: text } = await conversation.ask({
+          threadId: asked.conversationId,
+          question: asked.text,
+          caseId: asked.caseId,
+          askerIsApprover: await deps.isApprover(asked.userId),
+          onTool: (tool, input) => status.set(toolStatus(tool, input)),
+        });
+        await status.settled();
+        await deps.messages.postAnswer(key, place, text);
+      } catch (error) {
+        await status.clear();
+        throw error;
+      }
     },
   };
 }
