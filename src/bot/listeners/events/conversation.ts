@@ -152,9 +152,9 @@ export function createConversationWork(deps: ConversationDeps) {
         });
         await status.settled();
         await deps.messages.postAnswer(key, place, text);
-      } catch (error) {
+      } finally {
+        // A posted reply clears it in Slack, but a failure or an answer finished by an update does not.
         await status.clear();
-        throw error;
       }
     },
   };
