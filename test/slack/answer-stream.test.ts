@@ -98,3 +98,34 @@ describe("a streamed answer", () => {
     expect(h.fake.statuses(AUDIT_CHANNEL, thread).filter((s) => s === "").length).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe("the direct message with Pool Patrol as an assistant thread", () => {
+  it("offers questions about the cases open now, and answers one in the thread, streamed", async () => {
+    const dm = "D0CAROL";
+    // Slack starts the thread when the person opens the assistant view.
+    const root = h.fake.userMessage({ user: CAROL, channel: dm, text: "Hi" }).message.ts;
+    await h.post(
+      h.fake.eventCallbackBody({
+        event: {
+          type: "assistant_thread_started",
+          assistant_thread: { user_id: CAROL, channel_id: dm, thread_ts: root, context: {} },
+          event_ts: root,
+        },
+      }),
+    );
+    await h.bot.idle();
+    await expect.poll(() => h.fake.suggestedPrompts(dm, root)?.prompts.length, { timeout: 10_000 }).toBeGreaterThan(2);
+    const prompts = h.fake.suggestedPrompts(dm, root)!.prompts;
+    expect(prompts.length).toBeLessThanOrEqual(4);
+    expect(prompts.map((p) => p.message)).toContain("Which cases need me?");
+    const vp111 = prompts.find((p) => p.message === "Why did VP-111 fail?");
+    expect(vp111).toBeDefined();
+
+    await h.post(h.fake.userMessage({ user: CAROL, channel: dm, text: vp111!.message, thread_ts: root }).body);
+    await h.bot.idle();
+    const answers = h.fake.thread(dm, root).filter((m) => m.bot_id);
+    expect(answers).toHaveLength(1);
+    expect(String(answers[0]!.text)).toMatch(/Location check: fail/);
+    expect(h.fake.callsTo("chat.startStream").at(-1)!.body.channel).toBe(dm);
+  });
+});

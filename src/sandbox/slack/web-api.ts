@@ -643,4 +643,13 @@ export function applyResponse(ws: Workspace, context: ResponseContext, body: Jso
 }
 
 /** Form fields Slack decodes as JSON. */
-export const JSON_FIELDS = new Set(["blocks", "attachments", "view", "metadata", "user_auth_blocks", "unfurls"]);
+export const JSON_FIELDS = new Set([
+  "blocks",
+  "attachments",
+  "view",
+  "metadata",
+  "user_auth_blocks",
+  "unfurls",
+  "prompts",
+  "chunks",
+]);
