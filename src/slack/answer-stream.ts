@@ -1,4 +1,4 @@
-// A Case Manager answer in Slack: a status line while its tools run ("Reading the location
+// A Case Manager answer in Slack: a status line while its tools run ("is reading the location
 // check…"), then the text streamed into the thread as it is written, ending with its sources.
 // Posted once like every other message (post-once.ts): a retry after a crash mid-stream finishes
 // the message it started, so a thread never shows two answers; the status is cleared on failure.
@@ -9,7 +9,7 @@ import { type PostOnceDeps, postKeptOnce, postOnce } from "./post-once.js";
 
 const CHECKS: Record<string, string> = { location: "the location check", shift: "the shift check" };
 
-/** What the status line says while a tool runs, in plain words. */
+/** What the status line says while a tool runs, after the app's name as Slack shows it: "Pool Patrol is reading the location check…". */
 export function toolStatus(tool: string, input: string): string {
   let args: { check?: string } = {};
   try {
@@ -19,29 +19,29 @@ export function toolStatus(tool: string, input: string): string {
   }
   switch (tool) {
     case "case_overview":
-      return "Reading the case…";
+      return "is reading the case…";
     case "check_results":
-      return `Reading ${CHECKS[args.check ?? ""] ?? "the check results"}…`;
+      return `is reading ${CHECKS[args.check ?? ""] ?? "the check results"}…`;
     case "rider_replies":
-      return "Reading the riders' replies…";
+      return "is reading the riders' replies…";
     case "emails_sent":
-      return "Reading the emails sent…";
+      return "is reading the emails sent…";
     case "next_steps":
-      return "Looking at what comes next…";
+      return "is looking at what comes next…";
     case "policy_sections":
-      return "Reading the program policy…";
+      return "is reading the program policy…";
     case "vanpool_overview":
-      return "Reading the vanpool…";
+      return "is reading the vanpool…";
     case "program_figures":
-      return "Counting the program's cases…";
+      return "is counting the program's cases…";
     case "recheck":
-      return "Re-checking the vanpool…";
+      return "is re-checking the vanpool…";
     case "draft_follow_up":
-      return "Drafting the follow-up…";
+      return "is drafting the follow-up…";
     case "approval_card":
-      return "Finding the approval card…";
+      return "is finding the approval card…";
     default:
-      return "Looking it up…";
+      return "is looking it up…";
   }
 }
 

@@ -49,8 +49,8 @@ describe("a streamed answer", () => {
     expect(text.trimEnd()).toMatch(/_Sources: [^\n]+_$/);
 
     const statuses = h.fake.statuses(AUDIT_CHANNEL, thread);
-    expect(statuses[0]).toBe("Reading the question…");
-    expect(statuses.some((s) => /^Reading the (location check|check results)…$/.test(s))).toBe(true);
+    expect(statuses[0]).toBe("is reading the question…");
+    expect(statuses.some((s) => /^is reading the (location check|check results)…$/.test(s))).toBe(true);
     expect(statuses.at(-1)).toBe(""); // the answer replaced the status line
 
     // Slack saw the text grow: each version extends the last, and the final message is the streamed text.
@@ -83,7 +83,7 @@ describe("a streamed answer", () => {
     const statuses = h.fake.statuses(AUDIT_CHANNEL, thread);
     const failedAt = statuses.indexOf("");
     expect(failedAt).toBeGreaterThan(0);
-    expect(statuses.indexOf("Reading the question…", failedAt)).toBeGreaterThan(failedAt);
+    expect(statuses.indexOf("is reading the question…", failedAt)).toBeGreaterThan(failedAt);
     // Finished by an update rather than a new post, the answer takes the status line down itself.
     await expect.poll(() => h.fake.statuses(AUDIT_CHANNEL, thread).at(-1), { timeout: 10_000 }).toBe("");
   });

@@ -77,7 +77,7 @@ export class Workspace {
   readonly homes = new Map<string, string>();
   readonly users = new Map<string, FakeUser>();
   readonly usergroups = new Map<string, string[]>();
-  /** An assistant thread's status line ("Reading the location check…") by "channel:thread_ts", every one set, in order. */
+  /** An assistant thread's status line ("is reading the location check…", shown after the app name) by "channel:thread_ts", every one set, in order. */
   readonly statuses = new Map<string, string[]>();
   /** An assistant thread's suggested prompts by "channel:thread_ts", as last set. */
   readonly suggestedPrompts = new Map<string, { title?: string; prompts: { title: string; message: string }[] }>();

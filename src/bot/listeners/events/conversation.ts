@@ -141,7 +141,7 @@ export function createConversationWork(deps: ConversationDeps) {
       if (await keptPost(prisma, key)) return;
       const place = { channel: asked.channel, threadTs: asked.threadTs, userId: asked.userId, teamId: asked.teamId };
       const status = statusLine(ctx.client, place, ctx.log.warn);
-      status.set("Reading the question…");
+      status.set("is reading the question…");
       try {
         const { answer: text } = await conversation.ask({
           threadId: asked.conversationId,
