@@ -23,6 +23,7 @@ import { registerCaseActions } from "./listeners/actions/case-actions.js";
 import { registerExceptionActions } from "./listeners/actions/exception-actions.js";
 import { registerPoolpatrolCommand } from "./listeners/commands/poolpatrol.js";
 import { registerAppHome } from "./listeners/events/app-home.js";
+import { registerAssistantThreads } from "./listeners/events/assistant.js";
 import { registerConversation } from "./listeners/events/conversation.js";
 import type { SlackContext } from "./slack-context.js";
 
@@ -148,6 +149,7 @@ export async function createSlackApp(options: SlackAppOptions) {
   registerExceptionActions(app, { ctx, isApprover });
   registerAppHome(app, { ctx, isApprover });
   registerConversation(app, { ctx, messages, isApprover });
+  registerAssistantThreads(app, ctx);
 
   /** Resolves when the work started so far is done: the jobs queued here (clicks, messages) and those they queued. */
   async function idle(): Promise<void> {

@@ -104,6 +104,16 @@ export async function listCases(
   return rows.map(toCaseRecord);
 }
 
+/** The open cases touched last, newest first: what an auditor is likely to ask about. */
+export async function recentOpenCases(db: Db, limit: number): Promise<CaseRecord[]> {
+  const rows = await db.case.findMany({
+    where: { status: { notIn: [...CLOSED_STATUSES] } },
+    orderBy: [{ updatedAt: "desc" }],
+    take: limit,
+  });
+  return rows.map(toCaseRecord);
+}
+
 export type OpenCaseInput = Pick<
   CaseRecord,
   "vanpool_id" | "status" | "reason" | "failed_checks" | "flagged" | "details"

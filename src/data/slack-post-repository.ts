@@ -7,6 +7,8 @@ export interface PostClaim {
   earlier: boolean;
   /** When the first attempt claimed it. */
   intendedAt: Date;
+  /** The message an earlier attempt's stream started, if one did. */
+  streamTs?: string;
 }
 
 /** Takes the claim on `key` for `holdMs`; undefined while another holder has it. */
@@ -14,15 +16,17 @@ export async function holdPost(
   prisma: PrismaClient,
   input: { key: string; channel: string; holder: string; holdMs: number },
 ): Promise<PostClaim | undefined> {
-  const rows = await prisma.$queryRaw<{ inserted: boolean; intended_at: Date }[]>`
+  const rows = await prisma.$queryRaw<{ inserted: boolean; intended_at: Date; stream_ts: string | null }[]>`
     INSERT INTO slack_post_intents AS i (key, channel, holder, held_until, intended_at)
     VALUES (${input.key}, ${input.channel}, ${input.holder},
             clock_timestamp() + ${input.holdMs}::double precision * interval '1 millisecond', clock_timestamp())
     ON CONFLICT (key) DO UPDATE SET holder = EXCLUDED.holder, held_until = EXCLUDED.held_until
     WHERE i.held_until < clock_timestamp() AND i.ts IS NULL
-    RETURNING (xmax = 0) AS inserted, intended_at`;
+    RETURNING (xmax = 0) AS inserted, intended_at, stream_ts`;
   const row = rows[0];
-  return row ? { earlier: !row.inserted, intendedAt: row.intended_at } : undefined;
+  return row
+    ? { earlier: !row.inserted, intendedAt: row.intended_at, ...(row.stream_ts ? { streamTs: row.stream_ts } : {}) }
+    : undefined;
 }
 
 /**
@@ -36,6 +40,11 @@ export async function renewPost(prisma: PrismaClient, key: string, holder: strin
     SET held_until = clock_timestamp() + ${holdMs}::double precision * interval '1 millisecond'
     WHERE key = ${key} AND holder = ${holder} AND ts IS NULL`;
   return renewed === 1;
+}
+
+/** A streamed post's message exists (its stream started): a retry finishes it rather than starting another. */
+export async function streamStarted(prisma: PrismaClient, key: string, holder: string, ts: string): Promise<void> {
+  await prisma.slackPostIntent.updateMany({ where: { key, holder }, data: { streamTs: ts } });
 }
 
 /** The post is recorded where it belongs: the claim is no longer needed. */

@@ -95,6 +95,8 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
       messages: slack.messages(channel),
       dm: slack.messages(dmChannel(user)),
       thread: thread ? slack.thread(channel, thread) : null,
+      // What Slack shows under a thread while the app works ("Pool Patrol is reading the location check…").
+      threadStatus: thread ? (slack.statuses(channel, thread).at(-1) ?? "") : "",
       ephemerals,
       modal,
       home: slack.home(user) ?? null,

@@ -4,6 +4,7 @@
 // message lives is stored on the case / approval row; a message deleted in Slack is posted again.
 // Each post is made once across crashes and replicas (post-once.ts), work on one case's messages
 // is serialised across processes, and posts are paced per channel across processes.
+import type { KnownBlock } from "@slack/types";
 import type { ChatPostMessageArguments, ChatUpdateArguments } from "@slack/web-api";
 import { type ApprovalRecord, listApprovals } from "../data/approval-repository.js";
 import { findCaseCardData } from "../data/case-card-repository.js";
@@ -17,6 +18,7 @@ import {
   setCaseAlertLocation,
 } from "../data/slack-message-repository.js";
 import { undoUntil } from "../domain/undo-window.js";
+import { type AnswerPlace, postAnswerOnce } from "./answer-stream.js";
 import { approvalCard } from "./blocks/approval-card.js";
 import { approvalCardFacts, firstNames } from "./blocks/card-facts.js";
 import { caseAlert } from "./blocks/case-alert.js";
@@ -127,7 +129,11 @@ export function createCaseMessages(ctx: ChannelContext, options: { channelInterv
   /** A message of its own (an answer, a notice), posted once for `key` and paced with the case messages. */
   const postKept = (key: string, args: ChatPostMessageArguments) => postKeptOnce(once, key, args);
 
-  return { syncCase, syncCaseAlert, postInThread, postKept };
+  /** A Case Manager answer, streamed into its thread once for `key` and paced with the case messages. */
+  const postAnswer = (key: string, place: AnswerPlace, text: string, blocks?: KnownBlock[]) =>
+    postAnswerOnce(once, key, place, text, blocks);
+
+  return { syncCase, syncCaseAlert, postInThread, postKept, postAnswer };
 }
 
 export type CaseMessages = ReturnType<typeof createCaseMessages>;

@@ -5,11 +5,21 @@
 // in the recent window since that attempt, before posting again. One holder at a time per key, so
 // two replicas never post the same message; a holder renews its claim just before it posts, so one
 // whose claim ran out meanwhile (a starved process, a slow lookup) leaves the post to the next.
+// A streamed post (an answer written as it comes) records its message as its stream starts, so
+// a retry after a crash mid-stream finishes that message instead of starting a second one.
 import { randomUUID } from "node:crypto";
 import type { ChatPostMessageArguments, WebClient } from "@slack/web-api";
 import type { PrismaClient } from "../data/prisma.js";
 import type { SlackLocation } from "../data/slack-message-repository.js";
-import { dropPost, holdPost, keepPost, keptPost, letGoOfPost, renewPost } from "../data/slack-post-repository.js";
+import {
+  dropPost,
+  holdPost,
+  keepPost,
+  keptPost,
+  letGoOfPost,
+  renewPost,
+  streamStarted,
+} from "../data/slack-post-repository.js";
 import type { ChannelPacer } from "./channel-pacer.js";
 
 export const POST_EVENT_TYPE = "poolpatrol_post";
@@ -37,6 +47,17 @@ export interface OncePost {
   posted(): Promise<SlackLocation | undefined>;
   /** Stores where the message is; absent: the claim itself is kept as the record. */
   record?(at: SlackLocation): Promise<void>;
+  /** Posts the message another way than chat.postMessage (a stream); absent: `args` posted as they are. */
+  deliver?(attempt: DeliveryAttempt): Promise<SlackLocation>;
+}
+
+export interface DeliveryAttempt {
+  /** The message an earlier attempt started streaming and did not finish. */
+  unfinished?: string;
+  /** Records the message a stream just started, before anything is appended to it. */
+  started(ts: string): Promise<void>;
+  /** The metadata that lets a later attempt find the finished message. */
+  metadata: { event_type: string; event_payload: { key: string } };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -68,10 +89,19 @@ export async function postOnce(deps: PostOnceDeps, post: OncePost): Promise<Slac
           await dropPost(prisma, post.key, holder);
           return recorded;
         }
-        const found = claim.earlier ? await findPosted(deps.client, post, claim.intendedAt) : undefined;
+        const found =
+          claim.earlier && !claim.streamTs ? await findPosted(deps.client, post, claim.intendedAt) : undefined;
         // The lookup may have outlasted the hold: post only while the claim is still ours.
         if (!found && !(await renewPost(prisma, post.key, holder, holdMs))) continue;
-        const at = found ?? (await send(deps.client, post));
+        const at =
+          found ??
+          (post.deliver
+            ? await post.deliver({
+                ...(claim.streamTs ? { unfinished: claim.streamTs } : {}),
+                started: (ts) => streamStarted(prisma, post.key, holder, ts),
+                metadata: metadataOf(post.key),
+              })
+            : await send(deps.client, post));
         if (post.record) {
           await post.record(at);
           await dropPost(prisma, post.key, holder);
@@ -91,11 +121,10 @@ export function postKeptOnce(deps: PostOnceDeps, key: string, args: ChatPostMess
   return postOnce(deps, { key, args, posted: () => keptPost(deps.prisma, key) });
 }
 
+const metadataOf = (key: string) => ({ event_type: POST_EVENT_TYPE, event_payload: { key } });
+
 async function send(client: WebClient, post: OncePost): Promise<SlackLocation> {
-  const posted = await client.chat.postMessage({
-    ...post.args,
-    metadata: { event_type: POST_EVENT_TYPE, event_payload: { key: post.key } },
-  });
+  const posted = await client.chat.postMessage({ ...post.args, metadata: metadataOf(post.key) });
   return { channel: posted.channel ?? post.args.channel, ts: posted.ts! };
 }
 

@@ -175,6 +175,23 @@ describe("mentions and direct messages", () => {
     expect(answer).toMatch(/email sent on|emails sent on/);
     expect(answer).toMatch(/Diego Fuentes/);
     expect(answer).not.toMatch(/@northwind/);
+
+    // A follow-up in the mention's thread needs no new mention, and is answered once.
+    const before = h.fake.thread(AUDIT_CHANNEL, mention.message.ts).filter((m) => m.bot_id).length;
+    const followUp = await ask(CAROL, `why did ${record.id} fail?`, mention.message.ts);
+    expect(h.fake.thread(AUDIT_CHANNEL, mention.message.ts).filter((m) => m.bot_id)).toHaveLength(before + 1);
+    expect(lastBotText(mention.message.ts)).toMatch(/Location check: fail/);
+    await h.post(followUp.body); // Slack retrying the same event
+    await h.bot.idle();
+    expect(h.fake.thread(AUDIT_CHANNEL, mention.message.ts).filter((m) => m.bot_id)).toHaveLength(before + 1);
+  });
+
+  it("leaves alone a thread it did not answer", async () => {
+    const chat = h.fake.userMessage({ user: CAROL, channel: AUDIT_CHANNEL, text: "lunch at noon?" });
+    await h.post(chat.body);
+    await h.bot.idle();
+    await ask(ALICE, "why did VP-111 fail?", chat.message.ts);
+    expect(h.fake.thread(AUDIT_CHANNEL, chat.message.ts).filter((m) => m.bot_id)).toHaveLength(0);
   });
 
   it("answers a direct message, and asks which case when none is named", async () => {

@@ -17,6 +17,8 @@ const EVENT_SCOPES: Record<string, string> = {
   "message.groups": "groups:history",
   "message.im": "im:history",
   app_mention: "app_mentions:read",
+  assistant_thread_started: "assistant:write",
+  assistant_thread_context_changed: "assistant:write",
 };
 
 describe("manifest.json", () => {
@@ -67,11 +69,16 @@ describe("manifest.json", () => {
 
   it("asks for the scopes of the Web API methods the app calls, and no others", () => {
     const methods = new Set<string>();
-    for (const file of fs.readdirSync(path.join(PROJECT_ROOT, "src", "slack"), { recursive: true }) as string[]) {
+    const files = ["slack", "bot"].flatMap((dir) =>
+      (fs.readdirSync(path.join(PROJECT_ROOT, "src", dir), { recursive: true }) as string[]).map((file) =>
+        path.join(PROJECT_ROOT, "src", dir, file),
+      ),
+    );
+    for (const file of files) {
       if (!file.endsWith(".ts")) continue;
-      const source = fs.readFileSync(path.join(PROJECT_ROOT, "src", "slack", file), "utf8");
+      const source = fs.readFileSync(file, "utf8");
       for (const m of source.matchAll(
-        /client\.((?:chat|views|conversations|usergroups|users|reactions)\.[a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
+        /client\.((?:chat|views|conversations|usergroups|users|reactions|assistant)\.[a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
       ))
         methods.add(m[1]!);
       // The SDK's files.uploadV2 (getUploadURLExternal, the upload, completeUploadExternal).
@@ -80,6 +87,11 @@ describe("manifest.json", () => {
     const needs: Record<string, string[]> = {
       "chat.postMessage": ["chat:write", "im:write"],
       "chat.update": ["chat:write"],
+      "chat.startStream": ["chat:write"],
+      "chat.appendStream": ["chat:write"],
+      "chat.stopStream": ["chat:write"],
+      "assistant.threads.setStatus": ["chat:write"],
+      "assistant.threads.setSuggestedPrompts": ["assistant:write"],
       "chat.postEphemeral": ["chat:write"],
       "chat.getPermalink": [],
       "views.open": [],

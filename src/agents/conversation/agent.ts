@@ -39,6 +39,8 @@ export interface ConversationQuestion {
   question: string;
   caseId: string | null;
   askerIsApprover: boolean;
+  /** Told each tool as it starts (its name and JSON input), so Slack can say what is being read. */
+  onTool?(name: string, input: string): void;
 }
 
 export interface ConversationAnswer {
@@ -73,6 +75,7 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
       {
         configurable: { thread_id: `conversation:${input.threadId}`, asker_is_approver: input.askerIsApprover },
         recursionLimit: 16,
+        ...(input.onTool ? { callbacks: [toolWatcher(input.onTool)] } : {}),
         // Answers only read: the thread's state is saved once, when the answer is done.
         durability: "exit",
       },
@@ -105,6 +108,15 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
 }
 
 export type Conversation = ReturnType<typeof createConversation>;
+
+function toolWatcher(onTool: (name: string, input: string) => void) {
+  return {
+    handleToolStart(_tool: unknown, input: string, ...rest: unknown[]) {
+      const runName = rest[4];
+      if (typeof runName === "string") onTool(runName, input);
+    },
+  };
+}
 
 const OVERVIEWS = new Set(["case_overview", "vanpool_overview"]);
 

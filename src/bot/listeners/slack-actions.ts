@@ -46,6 +46,8 @@ export interface Asked {
   conversationId: string;
   caseId: string | null;
   userId: string;
+  /** The asker's team: Slack streams an answer in a channel to one person of one team. */
+  teamId?: string;
   text: string;
 }
 

@@ -127,6 +127,13 @@ export interface FakeSlack {
   /** Every version a message went through, first as posted (what a person with an old screen still sees). */
   messageHistory(ts: string): SlackMessage[];
   ephemerals(user: string): { channel: string; message: SlackMessage }[];
+  /** Every status line an assistant thread showed, in order ("" clears it); the last is what it shows now. */
+  statuses(channel: string, threadTs: string): string[];
+  /** The suggested prompts an assistant thread offers. */
+  suggestedPrompts(
+    channel: string,
+    threadTs: string,
+  ): { title?: string; prompts: { title: string; message: string }[] } | undefined;
   /** Modals as they are now, in the order they were opened. */
   views(user?: string): SlackView[];
   view(id: string): SlackView | undefined;
@@ -141,6 +148,8 @@ export interface FakeSlack {
   responses(idOrUrl?: string): ResponseCall[];
   /** The next call to `method` answers {ok:false, error, ...extra}. */
   failNext(method: string, error: string, extra?: Json): void;
+  /** The next call to `method` fails as a Slack outage does: HTTP 500, nothing done. */
+  serverErrorNext(method: string): void;
   /** The next `times` calls to `method` are refused as Slack refuses too many: HTTP 429 with Retry-After. */
   rateLimitNext(method: string, retryAfterSeconds: number, times?: number): void;
   /** The next call to `method` is answered as things stand when it arrives, but the answer is sent `ms` later. */
@@ -195,6 +204,7 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
   const failures = new Map<string, Json[]>();
   const rateLimits = new Map<string, number[]>();
   const delays = new Map<string, number[]>();
+  const serverErrors = new Map<string, number>();
   const responseUrls = new Map<string, { context: ResponseContext; uses: number }>();
   const responseCalls: ResponseCall[] = [];
 
@@ -225,6 +235,11 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
     delete args.token;
     const call: ApiCall = { method, body: args, at: now() };
     calls.push(call);
+    if (serverErrors.get(method)) {
+      serverErrors.set(method, (serverErrors.get(method) ?? 1) - 1);
+      call.response = { ok: false, error: "internal_error" };
+      return send(res, 500, call.response);
+    }
     const retryAfter = rateLimits.get(method)?.shift();
     if (retryAfter !== undefined) {
       call.response = { ok: false, error: "ratelimited" };
@@ -387,6 +402,11 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
       const wanted = idOrUrl?.split("/").pop();
       return responseCalls.filter((r) => wanted === undefined || r.id === wanted);
     },
+    statuses: (channel, threadTs) => [...(ws.statuses.get(`${channel}:${threadTs}`) ?? [])],
+    suggestedPrompts: (channel, threadTs) => ws.suggestedPrompts.get(`${channel}:${threadTs}`),
+    serverErrorNext(method) {
+      serverErrors.set(method, (serverErrors.get(method) ?? 0) + 1);
+    },
     failNext(method, error, extra = {}) {
       failures.set(method, [...(failures.get(method) ?? []), { error, ...extra }]);
     },
@@ -512,6 +532,11 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
 
 const MUTATING = new Set([
   "chat.postMessage",
+  "chat.startStream",
+  "chat.appendStream",
+  "chat.stopStream",
+  "assistant.threads.setStatus",
+  "assistant.threads.setSuggestedPrompts",
   "chat.update",
   "chat.delete",
   "chat.postEphemeral",

@@ -1,7 +1,7 @@
 // The Web API methods the bot uses, over an in-memory workspace: channels of
 // messages with their threads, ephemerals, modals, App Home tabs, users and groups.
 import { randomBytes } from "node:crypto";
-import { type Json, validateBlocks, validateView, withBlockIds } from "./block-kit.js";
+import { isObject, type Json, validateBlocks, validateView, withBlockIds } from "./block-kit.js";
 import type { SlackMessage, SlackView } from "./payloads.js";
 
 export class ApiError extends Error {
@@ -93,6 +93,10 @@ export class Workspace {
   readonly users = new Map<string, FakeUser>();
   readonly usergroups = new Map<string, string[]>();
   readonly files = new Map<string, StoredFile>();
+  /** An assistant thread's status line ("is reading the location check…", shown after the app name) by "channel:thread_ts", every one set, in order. */
+  readonly statuses = new Map<string, string[]>();
+  /** An assistant thread's suggested prompts by "channel:thread_ts", as last set. */
+  readonly suggestedPrompts = new Map<string, { title?: string; prompts: { title: string; message: string }[] }>();
   /** Where Socket Mode clients connect (apps.connections.open); unset: Socket Mode is off. */
   socketModeUrl: string | undefined;
   /** Where file bytes are POSTed and where shared files are downloaded (set once the server listens). */
@@ -125,6 +129,21 @@ export class Workspace {
       this.homes.set(entry.user, id);
     }
     this.lastMicros = Math.max(this.lastMicros, snapshot.lastMicros);
+  }
+
+  /** The status line a thread shows now ("" when none). */
+  status(channel: string, threadTs: string): string {
+    return this.statuses.get(`${channel}:${threadTs}`)?.at(-1) ?? "";
+  }
+
+  setStatus(channel: string, threadTs: string, status: string): void {
+    const key = `${channel}:${threadTs}`;
+    this.statuses.set(key, [...(this.statuses.get(key) ?? []), status]);
+  }
+
+  /** The app's reply clears the thread's status line, as Slack does. */
+  clearStatus(channel: string, threadTs: string | undefined): void {
+    if (threadTs && this.status(channel, threadTs)) this.setStatus(channel, threadTs, "");
   }
 
   nextTs(): string {
@@ -298,6 +317,20 @@ export function messageContent(args: Json): Content {
   return { text, blocks: args.blocks as Json[] | undefined, attachments: args.attachments, metadata: args.metadata };
 }
 
+/** A streamed piece of text: markdown, at most 12,000 characters a call. */
+function streamedText(args: Json): string {
+  if (typeof args.markdown_text !== "string" || args.markdown_text === "") throw new ApiError("invalid_arguments");
+  if (args.markdown_text.length > 12000) throw new ApiError("msg_too_long");
+  return args.markdown_text;
+}
+
+/** The bot's message whose stream is still open. */
+function streamingEntry(ws: Workspace, args: Json) {
+  const found = botEntry(ws, args, "ts", "cant_update_message");
+  if (latest(found.entry.versions).streaming !== true) throw new ApiError("message_not_in_streaming_state");
+  return found;
+}
+
 /** Message metadata as Slack takes it: an event type (letters, digits, underscores) and a payload object. */
 function isMetadata(value: unknown): boolean {
   const metadata = value as { event_type?: unknown; event_payload?: unknown } | null;
@@ -395,11 +428,74 @@ export const methods: Record<string, Method> = {
     if (!channel) throw new ApiError("channel_not_found");
     const content = messageContent(args);
     const threadTs = ws.threadRoot(channel, str(args.thread_ts));
+    ws.clearStatus(channel, threadTs);
     const message = ws.add(channel, {
       ...ws.botMessage(ws.nextTs(), content, threadTs),
       ...(threadTs && bool(args.reply_broadcast) ? { reply_broadcast: true } : {}),
     });
     return { channel, ts: message.ts, message };
+  },
+
+  "chat.startStream": (ws, args) => {
+    const channel = str(args.channel);
+    if (!channel) throw new ApiError("channel_not_found");
+    const threadTs = ws.threadRoot(channel, str(args.thread_ts));
+    if (!threadTs) throw new ApiError("invalid_thread_ts");
+    if (!channel.startsWith("D") && (!str(args.recipient_user_id) || !str(args.recipient_team_id)))
+      throw new ApiError("missing_recipient_user_id");
+    const text = streamedText(args);
+    ws.clearStatus(channel, threadTs);
+    const message = ws.add(channel, { ...ws.botMessage(ws.nextTs(), { text }, threadTs), streaming: true });
+    return { channel, ts: message.ts };
+  },
+
+  "chat.appendStream": (ws, args) => {
+    const { channel, entry } = streamingEntry(ws, args);
+    const text = streamedText(args);
+    const message = ws.update(entry, { text: `${latest(entry.versions).text ?? ""}${text}` });
+    if (String(message.text).length > 40000) throw new ApiError("msg_too_long");
+    return { channel, ts: message.ts };
+  },
+
+  "chat.stopStream": (ws, args) => {
+    const { channel, entry } = streamingEntry(ws, args);
+    const text = args.markdown_text === undefined ? "" : streamedText(args);
+    const blocks = args.blocks === undefined ? undefined : messageContent({ text: "-", blocks: args.blocks }).blocks;
+    if (args.metadata !== undefined && !isMetadata(args.metadata)) throw new ApiError("invalid_metadata_format");
+    const message = ws.update(entry, {
+      text: `${latest(entry.versions).text ?? ""}${text}`,
+      streaming: false,
+      ...(blocks ? { blocks: withBlockIds(blocks) } : {}),
+      ...(args.metadata !== undefined ? { metadata: args.metadata } : {}),
+    });
+    return { channel, ts: message.ts, message };
+  },
+
+  "assistant.threads.setStatus": (ws, args) => {
+    const channel = str(args.channel_id);
+    const threadTs = str(args.thread_ts);
+    if (!channel || !threadTs || !ws.entry(threadTs, channel)) throw new ApiError("invalid_thread_ts");
+    if (typeof args.status !== "string") throw new ApiError("invalid_arguments");
+    ws.setStatus(channel, threadTs, args.status);
+    return {};
+  },
+
+  "assistant.threads.setSuggestedPrompts": (ws, args) => {
+    const channel = str(args.channel_id);
+    const threadTs = str(args.thread_ts);
+    if (!channel || !threadTs) throw new ApiError("invalid_thread_ts");
+    const prompts = args.prompts;
+    const valid =
+      Array.isArray(prompts) &&
+      prompts.length >= 1 &&
+      prompts.length <= 4 &&
+      prompts.every((p) => isObject(p) && str(p.title) !== undefined && str(p.message) !== undefined);
+    if (!valid) throw new ApiError("invalid_arguments");
+    ws.suggestedPrompts.set(`${channel}:${threadTs}`, {
+      ...(str(args.title) ? { title: str(args.title) } : {}),
+      prompts: (prompts as Json[]).map((p) => ({ title: String(p.title), message: String(p.message) })),
+    });
+    return {};
   },
 
   "chat.update": (ws, args) => {
@@ -410,6 +506,7 @@ export const methods: Record<string, Method> = {
       ...(content.blocks !== undefined ? { blocks: withBlockIds(content.blocks) } : {}),
       ...(content.attachments !== undefined ? { attachments: content.attachments } : {}),
       edited: { user: ws.id.botUserId, ts: ws.nextTs() },
+      ...(latest(entry.versions).streaming ? { streaming: false } : {}),
     });
     return { channel, ts: message.ts, text: message.text, message };
   },
@@ -575,4 +672,6 @@ export const JSON_FIELDS = new Set([
   "user_auth_blocks",
   "unfurls",
   "files",
+  "prompts",
+  "chunks",
 ]);

@@ -90,6 +90,8 @@ function blocks(list, source) {
           return `<div class="block-context">${(b.elements || []).map(textOf).join(" ")}</div>`;
         case "divider":
           return `<hr class="block-divider">`;
+        case "markdown":
+          return `<div class="block-markdown">${mrkdwn(b.text || "")}</div>`;
         case "actions":
           return `<div class="block-actions">${(b.elements || [])
             .filter((e) => e.type === "button")
@@ -147,7 +149,7 @@ function messageHtml(m, options) {
   return `<div class="message${options.ephemeral ? " ephemeral" : ""}" data-ts="${m.ts}">
     <div class="avatar${isBot ? "" : " person"}">${isBot ? "🚐" : escapeHtml(name[0] || "?")}</div>
     <div><div class="meta"><strong>${escapeHtml(name)}</strong>${isBot ? '<span class="app-badge">APP</span>' : ""}<time>${time}</time></div>
-    ${body}${filesHtml(m.files)}${options.ephemeral ? '<div class="ephemeral-note">Only visible to you</div>' : ""}${replies}</div></div>`;
+    ${body}${m.streaming ? '<span class="streaming-cursor" title="Still writing">▍</span>' : ""}${filesHtml(m.files)}${options.ephemeral ? '<div class="ephemeral-note">Only visible to you</div>' : ""}${replies}</div></div>`;
 }
 
 // ---------- rendering ----------
@@ -184,6 +186,9 @@ function render() {
     if (count !== renderedThreadCount) threadList.scrollTop = threadList.scrollHeight;
     renderedThreadCount = count;
   }
+  const status = openThread ? state.threadStatus : "";
+  $("thread-status").classList.toggle("hidden", !status);
+  $("thread-status").textContent = status ? `Pool Patrol ${status}` : "";
 
   const dmList = $("dm-messages");
   const dmAtBottom = dmList.scrollHeight - dmList.scrollTop - dmList.clientHeight < 60;

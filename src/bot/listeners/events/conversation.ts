@@ -1,16 +1,20 @@
 // Questions to the Case Manager: in a case alert's thread, by @mention anywhere, and
 // in a direct message. Each Slack thread (or DM) is one conversation, so follow-ups
-// keep their context. The bot ignores its own messages and threads it does not own;
+// keep their context; a follow-up in a thread an @mention started needs no new mention.
+// The bot ignores its own messages and threads it does not own (neither a case thread
+// nor one it answered);
 // a Slack retry of an event it already took in does nothing. Each answer is a job: once
 // queued, a question is answered even after a crash. Bolt acknowledges an event as it
 // arrives (the Events API expects no answer), before these listeners run, so the job is
 // queued with QUESTION_DEADLINE_MS to spare rather than the ack's.
 import type { App } from "@slack/bolt";
 import { createConversation } from "../../../agents/conversation/agent.js";
+import { answeredThread, rememberAnsweredThread } from "../../../data/answered-thread-repository.js";
 import { findCaseBySlackThread, getCase } from "../../../data/case-repository.js";
 import { firstDelivery } from "../../../data/slack-event-repository.js";
 import { keptPost } from "../../../data/slack-post-repository.js";
 import { redactFinding } from "../../../domain/redaction.js";
+import { statusLine, toolStatus } from "../../../slack/answer-stream.js";
 import type { CaseMessages } from "../../../slack/case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
 import { type Asked, type ConversationAction, queueSlackAction } from "../slack-actions.js";
@@ -36,6 +40,7 @@ interface MessageEvent {
 const QUESTION_DEADLINE_MS = 60_000;
 
 const eventIdOf = (body: unknown) => (body as { event_id?: string }).event_id;
+const teamOf = (body: unknown) => (body as { team_id?: string }).team_id;
 
 export function registerConversation(app: App, deps: ConversationDeps): void {
   const { ctx } = deps;
@@ -63,6 +68,7 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
           conversationId: `${message.channel}:${message.thread_ts ?? "dm"}`,
           caseId: null,
           userId: message.user,
+          teamId: teamOf(body),
           text: message.text ?? "",
         },
         message.ts,
@@ -71,15 +77,16 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
     }
     if (!message.thread_ts || message.thread_ts === message.ts) return;
     const record = await findCaseBySlackThread(prisma, message.channel, message.thread_ts);
-    if (!record) return; // not a thread this bot owns
+    if (!record && !(await answeredThread(prisma, message.channel, message.thread_ts))) return; // not its thread
     if (!(await firstDelivery(prisma, eventIdOf(body)))) return;
     await answer(
       {
         channel: message.channel,
         threadTs: message.thread_ts,
         conversationId: `${message.channel}:${message.thread_ts}`,
-        caseId: record.case_id,
+        caseId: record?.case_id ?? null,
         userId: message.user,
+        teamId: teamOf(body),
         text: message.text ?? "",
       },
       message.ts,
@@ -90,6 +97,8 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
     if (!(await firstDelivery(prisma, eventIdOf(body)))) return;
     const threadTs = event.thread_ts ?? event.ts;
     const record = event.thread_ts ? await findCaseBySlackThread(prisma, event.channel, event.thread_ts) : undefined;
+    // Remembered as the question is taken in, so a follow-up sent before the answer is not lost.
+    if (!record) await rememberAnsweredThread(prisma, event.channel, threadTs);
     await answer(
       {
         channel: event.channel,
@@ -97,6 +106,7 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
         conversationId: `${event.channel}:${threadTs}`,
         caseId: record?.case_id ?? null,
         userId: event.user ?? "",
+        teamId: teamOf(body),
         text: event.text.replace(/<@[A-Z0-9]+>/g, "").trim(),
       },
       event.ts,
@@ -129,17 +139,23 @@ export function createConversationWork(deps: ConversationDeps) {
     async answer({ asked }: ConversationAction, jobId: string): Promise<void> {
       const key = `answer:${jobId}`;
       if (await keptPost(prisma, key)) return;
-      const { answer: text } = await conversation.ask({
-        threadId: asked.conversationId,
-        question: asked.text,
-        caseId: asked.caseId,
-        askerIsApprover: await deps.isApprover(asked.userId),
-      });
-      await deps.messages.postKept(key, {
-        channel: asked.channel,
-        ...(asked.threadTs ? { thread_ts: asked.threadTs } : {}),
-        text,
-      });
+      const place = { channel: asked.channel, threadTs: asked.threadTs, userId: asked.userId, teamId: asked.teamId };
+      const status = statusLine(ctx.client, place, ctx.log.warn);
+      status.set("is reading the question…");
+      try {
+        const { answer: text } = await conversation.ask({
+          threadId: asked.conversationId,
+          question: asked.text,
+          caseId: asked.caseId,
+          askerIsApprover: await deps.isApprover(asked.userId),
+          onTool: (tool, input) => status.set(toolStatus(tool, input)),
+        });
+        await status.settled();
+        await deps.messages.postAnswer(key, place, text);
+      } finally {
+        // A posted reply clears it in Slack, but a failure or an answer finished by an update does not.
+        await status.clear();
+      }
     },
   };
 }
