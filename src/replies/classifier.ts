@@ -11,7 +11,7 @@ import { readLanguage } from "./reply-language.js";
 import { BUCKETS, DEFAULT_MODEL_TUNING, type ModelTuning, trainReplyModel } from "./reply-model.js";
 import { replyReader, ruleSignals } from "./reply-rules.js";
 import { asksDisputing, combineSentences, type SentenceReading, sentencesOf } from "./reply-sentences.js";
-import { embeddingsOf } from "./sentence-encoder.js";
+import { embeddingsOf, loadEncoder } from "./sentence-encoder.js";
 
 export interface Classification {
   bucket: ReplyBucket;
@@ -32,6 +32,8 @@ export interface Classification {
 export interface ReplyClassifier {
   readonly name: string;
   classify(body: string, subject?: string): Promise<Classification>;
+  /** Does now what the first reply would wait for: training and loading the sentence encoder. */
+  prepare?(): Promise<void>;
 }
 
 export interface ClassifierTuning {
@@ -154,14 +156,18 @@ export function classifierFrom(
   tuning: ClassifierTuning = DEFAULT_TUNING,
 ): ReplyClassifier {
   let model: Promise<BucketModel> | undefined;
+  const trained = () =>
+    (model ??= bucketModelFrom(examples(), tuning.model).catch((error: unknown) => {
+      model = undefined;
+      throw error;
+    }));
   return {
     name: "rules+linear-model",
+    async prepare() {
+      await Promise.all([trained(), loadEncoder()]);
+    },
     async classify(body: string): Promise<Classification> {
-      model ??= bucketModelFrom(examples(), tuning.model).catch((error: unknown) => {
-        model = undefined;
-        throw error;
-      });
-      const bucketModel = await model;
+      const bucketModel = await trained();
       const { probabilities, signals, text } = await bucketModel(body);
       const escalation = probabilities[BUCKETS.indexOf("escalation")]!;
       const why = `model: ${BUCKETS.map((bucket, i) => `${bucket} ${probabilities[i]!.toFixed(2)}`).join(", ")}`;
