@@ -195,13 +195,19 @@ export function classifierFrom(
       const sentences = sentencesOf(text);
       if (sentences.length < 2) return whole;
       // The patterns first, which need no meaning encoded: a dispute anywhere decides.
-      const disputes = bucketModel.signalsOf(sentences).map(sentenceDispute);
+      const sentenceSignals = bucketModel.signalsOf(sentences);
+      const disputes = sentenceSignals.map(sentenceDispute);
       let readings: SentenceReading[] = sentences.map((sentence, n) =>
         disputes[n] ? { sentence, bucket: "escalation", dispute: disputes[n] } : { sentence },
       );
-      // An update stays an update whatever else is read in it; only a confirmation or a question can become more.
+      // An update stays an update whatever else is read in it; only a confirmation or a question can become more, and
+      // only by a sentence that tells of a change or (in a confirmation) asks: only those are read by the model.
+      const canChange = (n: number) =>
+        sentenceSignals[n]!.includes("rule:states a change") ||
+        (whole.bucket === "acknowledgment" && sentenceSignals[n]!.some((signal) => signal.startsWith("cue:question")));
+      const candidates = sentences.filter((_, n) => canChange(n));
       if (!disputes.some(Boolean) && (whole.bucket === "acknowledgment" || whole.bucket === "question"))
-        readings = (await bucketModel.readAll(sentences)).map((reading) => ({
+        readings = (candidates.length > 0 ? await bucketModel.readAll(candidates) : []).map((reading) => ({
           sentence: reading.text,
           bucket: answerableReading(reading, tuning),
         }));
