@@ -47,6 +47,7 @@ async function runBot(settings: Settings): Promise<void> {
   await sweeps.attach(bot, slack.auditChannel);
   await bot.app.start(slack.port);
   const clock = await startBotJobs(bot, ctx.jobs!, settings);
+  warmReplyReader(ctx);
   log(
     `Pool Patrol is running in Slack (${bot.socketMode ? "Socket Mode" : `HTTP mode on port ${slack.port}, POST /slack/events`}), alerts in ${slack.auditChannel}; ${databaseWords(ctx)}. Ctrl-C stops it.`,
   );
@@ -67,6 +68,7 @@ async function runSandbox(settings: Settings): Promise<void> {
   await seedIfEmpty(ctx);
   const workers = startWorkers(ctx);
   const sandbox = await startSandbox(ctx, { port: settings.port, auditSweepPages: settings.workerProcesses === 0 });
+  warmReplyReader(ctx);
   log(
     `Pool Patrol sandbox: open ${sandbox.url} (a local Slack workspace with the real bot; ${databaseWords(ctx)}). Ctrl-C stops it.`,
   );
@@ -75,6 +77,23 @@ async function runSandbox(settings: Settings): Promise<void> {
   await sandbox.close();
   await workersStopped;
   await ctx.close();
+}
+
+/**
+ * Trains the reply reader and loads its sentence encoder once the bot answers, off the path of any reply: the
+ * first rider reply then waits for none of it (POOLPATROL_REPLY_WARMUP). A reply that comes sooner waits for the
+ * same work, not a second copy of it.
+ */
+function warmReplyReader(ctx: CliContext): void {
+  if (!ctx.settings.replyWarmup) return;
+  const started = Date.now();
+  ctx.agentDeps.classifier.prepare?.().then(
+    () => log(`Reply reader ready in ${((Date.now() - started) / 1000).toFixed(1)} s.`),
+    (error: unknown) =>
+      log(
+        `The reply reader could not get ready (${error instanceof Error ? error.message : String(error)}); the first reply will try again.`,
+      ),
+  );
 }
 
 const connectionWords = (settings: Settings) =>

@@ -101,6 +101,10 @@ const settingsSchema = z.object({
       )
       .optional(),
   ),
+  POOLPATROL_REPLY_WARMUP: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
+  ),
   POOLPATROL_RESTRICT_AUDITS: z.preprocess(
     emptyAsUndefined,
     z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
@@ -193,6 +197,11 @@ export interface Settings {
    * outside the process answering Slack; 0: the bot works every queue itself.
    */
   workerProcesses: number;
+  /**
+   * Whether the bot and the sandbox train the reply reader and load its sentence encoder right after they start,
+   * so the first rider reply does not wait seconds for it (docs/reply-buckets.md).
+   */
+  replyWarmup: boolean;
   langsmith: { apiKey: string; endpoint: string | undefined; project: string } | undefined;
 }
 
@@ -335,6 +344,7 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       retryDelaySeconds: s.POOLPATROL_SWEEP_RETRY_DELAY_SECONDS,
     },
     workerProcesses: s.POOLPATROL_WORKER_PROCESSES,
+    replyWarmup: s.POOLPATROL_REPLY_WARMUP === "true",
     langsmith: s.LANGSMITH_API_KEY
       ? { apiKey: s.LANGSMITH_API_KEY, endpoint: s.LANGSMITH_ENDPOINT, project: s.LANGSMITH_PROJECT }
       : undefined,

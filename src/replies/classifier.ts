@@ -10,7 +10,8 @@ import { type LabelledReply, readReplySet, replySets } from "./reply-corpus.js";
 import { readLanguage } from "./reply-language.js";
 import { BUCKETS, DEFAULT_MODEL_TUNING, type ModelTuning, trainReplyModel } from "./reply-model.js";
 import { replyReader, ruleSignals } from "./reply-rules.js";
-import { embeddingsOf } from "./sentence-encoder.js";
+import { asksDisputing, combineSentences, type SentenceReading, sentencesOf } from "./reply-sentences.js";
+import { embeddingsOf, loadEncoder } from "./sentence-encoder.js";
 
 export interface Classification {
   bucket: ReplyBucket;
@@ -31,6 +32,8 @@ export interface Classification {
 export interface ReplyClassifier {
   readonly name: string;
   classify(body: string, subject?: string): Promise<Classification>;
+  /** Does now what the first reply would wait for: training and loading the sentence encoder. */
+  prepare?(): Promise<void>;
 }
 
 export interface ClassifierTuning {
@@ -98,7 +101,19 @@ export function classifierWithout(file: string | undefined): ReplyClassifier {
   );
 }
 
-type BucketModel = (body: string) => Promise<{ probabilities: number[]; signals: string[]; text: string }>;
+interface ModelReading {
+  probabilities: number[];
+  signals: string[];
+  text: string;
+}
+
+interface BucketModel {
+  (body: string): Promise<ModelReading>;
+  /** Texts read by the model and the patterns, all at once. */
+  readAll(texts: string[]): Promise<ModelReading[]>;
+  /** What the patterns alone notice in each text: no meaning to encode. */
+  signalsOf(texts: string[]): string[][];
+}
 
 /** The model and the patterns' signals: each bucket's probability for a reply, in BUCKETS order. */
 export async function bucketModelFrom(
@@ -117,12 +132,22 @@ export async function bucketModelFrom(
     })),
     tuning,
   );
-  return async (body) => {
-    const reading = read(body);
-    const signals = ruleSignals(reading);
-    const [meaning] = await embeddingsOf([reading.text]);
-    return { probabilities: model.probabilities(reading.normalised, signals, meaning!), signals, text: reading.text };
+  const readAll = async (texts: string[]): Promise<ModelReading[]> => {
+    const readings = texts.map(read);
+    const meanings = await embeddingsOf(readings.map((reading) => reading.text));
+    return readings.map((reading, n) => {
+      const signals = ruleSignals(reading);
+      return {
+        probabilities: model.probabilities(reading.normalised, signals, meanings[n]!),
+        signals,
+        text: reading.text,
+      };
+    });
   };
+  const bucketModel = async (body: string) => (await readAll([body]))[0]!;
+  bucketModel.readAll = readAll;
+  bucketModel.signalsOf = (texts: string[]) => texts.map((text) => ruleSignals(read(text)));
+  return bucketModel;
 }
 
 /** A classifier that trains on `examples` the first time it reads a reply, so start-up pays nothing. */
@@ -131,17 +156,24 @@ export function classifierFrom(
   tuning: ClassifierTuning = DEFAULT_TUNING,
 ): ReplyClassifier {
   let model: Promise<BucketModel> | undefined;
+  const trained = () =>
+    (model ??= bucketModelFrom(examples(), tuning.model).catch((error: unknown) => {
+      model = undefined;
+      throw error;
+    }));
   return {
     name: "rules+linear-model",
+    async prepare() {
+      await Promise.all([trained(), loadEncoder()]);
+    },
     async classify(body: string): Promise<Classification> {
-      model ??= bucketModelFrom(examples(), tuning.model).catch((error: unknown) => {
-        model = undefined;
-        throw error;
-      });
-      const { probabilities, signals, text } = await (await model)(body);
+      const bucketModel = await trained();
+      const { probabilities, signals, text } = await bucketModel(body);
       const escalation = probabilities[BUCKETS.indexOf("escalation")]!;
       const why = `model: ${BUCKETS.map((bucket, i) => `${bucket} ${probabilities[i]!.toFixed(2)}`).join(", ")}`;
-      const patterns = signals.map((signal) => signal.replace(/^rule:/, "")).filter((name) => NEVER_MISFIRE.has(name));
+      const patterns = neverMisfiring(signals);
+      const askedDispute = sentencesOf(text).find(asksDisputing);
+      if (askedDispute) patterns.push(`disputes the findings as a question: "${askedDispute}"`);
       if (patterns.length > 0)
         return {
           bucket: "escalation",
@@ -159,26 +191,88 @@ export function classifierFrom(
           language: language.name,
           unread: true,
         };
-      if (escalation >= tuning.escalationThreshold)
-        return {
-          bucket: "escalation",
-          confidence: escalation,
-          reasons: [why, `an escalation is ${escalation.toFixed(2)} likely: a person should read it`],
-        };
-      const answerable = BUCKETS.filter((bucket) => bucket !== "escalation");
-      const best = answerable.reduce((a, b) =>
-        probabilities[BUCKETS.indexOf(b)]! > probabilities[BUCKETS.indexOf(a)]! ? b : a,
+      const whole = decide(probabilities, why, tuning);
+      const sentences = sentencesOf(text);
+      if (sentences.length < 2) return whole;
+      // The patterns first, which need no meaning encoded: a dispute anywhere decides.
+      const sentenceSignals = bucketModel.signalsOf(sentences);
+      const disputes = sentenceSignals.map(sentenceDispute);
+      let readings: SentenceReading[] = sentences.map((sentence, n) =>
+        disputes[n] ? { sentence, bucket: "escalation", dispute: disputes[n] } : { sentence },
       );
-      const confidence = probabilities[BUCKETS.indexOf(best)]!;
-      if (confidence < tuning.answerableFloor)
-        return {
-          bucket: "escalation",
-          confidence: escalation,
-          reasons: [why, `no answer fits well (${best} ${confidence.toFixed(2)}): a person should read it`],
-        };
-      return { bucket: best, confidence, reasons: [why] };
+      // An update stays an update whatever else is read in it; only a confirmation or a question can become more, and
+      // only by a sentence that tells of a change or (in a confirmation) asks: only those are read by the model.
+      const canChange = (n: number) =>
+        sentenceSignals[n]!.includes("rule:states a change") ||
+        (whole.bucket === "acknowledgment" && sentenceSignals[n]!.some((signal) => signal.startsWith("cue:question")));
+      const candidates = sentences.filter((_, n) => canChange(n));
+      if (!disputes.some(Boolean) && (whole.bucket === "acknowledgment" || whole.bucket === "question"))
+        readings = (candidates.length > 0 ? await bucketModel.readAll(candidates) : []).map((reading) => ({
+          sentence: reading.text,
+          bucket: answerableReading(reading, tuning),
+        }));
+      const combined = combineSentences(readings, whole.bucket);
+      if (!combined) return whole;
+      if (combined.bucket === "escalation")
+        return { bucket: "escalation", confidence: 0.9, reasons: [...whole.reasons, combined.reason], definite: true };
+      return { ...whole, bucket: combined.bucket, reasons: [...whole.reasons, combined.reason] };
     },
   };
+}
+
+/** The signals of patterns that escalate on their own, by name. */
+function neverMisfiring(signals: string[]): string[] {
+  return signals.map((signal) => signal.replace(/^rule:/, "")).filter((name) => NEVER_MISFIRE.has(name));
+}
+
+/** The reply's bucket from the model's probabilities, read as one text. */
+function decide(probabilities: number[], why: string, tuning: ClassifierTuning): Classification {
+  const escalation = probabilities[BUCKETS.indexOf("escalation")]!;
+  if (escalation >= tuning.escalationThreshold)
+    return {
+      bucket: "escalation",
+      confidence: escalation,
+      reasons: [why, `an escalation is ${escalation.toFixed(2)} likely: a person should read it`],
+    };
+  const answerable = BUCKETS.filter((bucket) => bucket !== "escalation");
+  const best = answerable.reduce((a, b) =>
+    probabilities[BUCKETS.indexOf(b)]! > probabilities[BUCKETS.indexOf(a)]! ? b : a,
+  );
+  const confidence = probabilities[BUCKETS.indexOf(best)]!;
+  if (confidence < tuning.answerableFloor)
+    return {
+      bucket: "escalation",
+      confidence: escalation,
+      reasons: [why, `no answer fits well (${best} ${confidence.toFixed(2)}): a person should read it`],
+    };
+  return { bucket: best, confidence, reasons: [why] };
+}
+
+/**
+ * What makes one sentence, read alone, a dispute: a never-misfire pattern on it. Not "no clear intent" or "doubt",
+ * which are about the whole reply: "Hm." or "Not sure." before a question is not one.
+ */
+function sentenceDispute(signals: string[]): string | undefined {
+  const patterns = neverMisfiring(signals).filter((name) => name !== "no clear intent" && name !== "doubt");
+  return patterns.length > 0 ? patterns.join(", ") : undefined;
+}
+
+/**
+ * The answerable bucket the model is sure of for one sentence read alone. Its escalation reading of a fragment is not
+ * trusted either way ("Quick question." alone looks unsure), and a sentence that gives the rider's shift or address
+ * without telling of a change ("My shift is 10pm to 6:30am.") is no update.
+ */
+function answerableReading(
+  { probabilities, signals }: ModelReading,
+  tuning: ClassifierTuning,
+): ReplyBucket | undefined {
+  if (probabilities[BUCKETS.indexOf("escalation")]! >= tuning.escalationThreshold) return undefined;
+  const answerable = BUCKETS.filter((bucket) => bucket !== "escalation");
+  const best = answerable.reduce((a, b) =>
+    probabilities[BUCKETS.indexOf(b)]! > probabilities[BUCKETS.indexOf(a)]! ? b : a,
+  );
+  if (probabilities[BUCKETS.indexOf(best)]! < tuning.answerableFloor) return undefined;
+  return best !== "update" || signals.includes("rule:states a change") ? best : undefined;
 }
 
 /** Why a reply in a language the embedded reader cannot read goes to a person, as the card shows it. */

@@ -69,6 +69,7 @@ export function createModelClassifier(model: AgentModel, floor: ReplyClassifier,
 
   return {
     name: `model:${model.name}+rules-floor`,
+    prepare: async () => floor.prepare?.(),
     async classify(body: string, subject?: string): Promise<Classification> {
       const embedded = await floor.classify(body, subject);
       if (embedded.bucket === "escalation" && embedded.definite)

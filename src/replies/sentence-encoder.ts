@@ -56,6 +56,11 @@ async function keepingProcessErrorHandlers<T>(load: () => Promise<T>): Promise<T
   }
 }
 
+/** Loads the encoder now, so that the first reply in new wording does not wait for it. */
+export async function loadEncoder(): Promise<void> {
+  await encoder();
+}
+
 export function textKey(text: string): string {
   return createHash("sha256").update(text).digest("hex").slice(0, 20);
 }

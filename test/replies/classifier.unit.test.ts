@@ -219,6 +219,31 @@ describe("reply classifier", () => {
     expect(await bucketOf("Do holiday weeks count for the review? I was off three days.")).toBe("question");
   });
 
+  it("sends a reply to a person when any one of its sentences disputes the findings, however politely", async () => {
+    for (const body of [
+      "Thanks for checking in, I appreciate the reminder. How can my address be too far when it's the same address I've had since I joined the van?",
+      "Good morning! Why would my shift not match when I've clocked in at 6 every day for three years? Have a nice weekend.",
+      "Hi, I read the email. Why does it say I'm on nights when I'm on days? Thanks.",
+      "Got it, thank you.\n\nOne thing: how is my home outside the limit if nothing has changed since last year?",
+      "Appreciate the heads up. All the other details look fine. The distance you measured is wrong though.",
+    ]) {
+      const result = await classifier.classify(body);
+      expect(result.bucket, body).toBe("escalation");
+    }
+    const asked = await classifier.classify(
+      "Thanks! How can my address be too far when it is the same address I have always had?",
+    );
+    expect(asked.reasons.join(" ")).toMatch(/disputes the findings as a question/);
+  });
+
+  it("keeps a polite question about how to do something, next to a confirmation, a question", async () => {
+    for (const body of [
+      "Everything you have is right. How can I update my address when I move next month?",
+      "All correct, thanks. How does the distance check work?",
+    ])
+      expect(await bucketOf(body), body).toBe("question");
+  });
+
   it("sends a reply without clear intent to a person", async () => {
     for (const body of ["what", "...", "maybe, not sure", "um, wait... what?"])
       expect(await bucketOf(body), body).toBe("escalation");
