@@ -68,7 +68,10 @@ async function prepare(example: Inputs, context: EvalContext) {
   player = scenarioPlayer(store, workflow, example.vanpool_id, new Date(example.now ?? DEFAULT_NOW));
   await player.play(example.events ?? []);
   fs.rmSync(outbox, { recursive: true, force: true });
-  const [latest] = await listCases(store.prisma, { vanpoolId: example.vanpool_id });
+  // The thread asked in is the newest case's: its alert is the one the channel shows last.
+  const [latest] = (await listCases(store.prisma, { vanpoolId: example.vanpool_id })).sort(
+    (a, b) => b.created_at.getTime() - a.created_at.getTime(),
+  );
   const conversation = createConversation(deps, {
     async recheck(caseId) {
       const result = await workflow.auditVanpool(latest!.vanpool_id);

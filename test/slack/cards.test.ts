@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { findCaseEvidence } from "../../src/data/verification-repository.js";
 import { ALICE, AUDIT_CHANNEL, BOB, CAROL, type Harness, startHarness } from "../support/bot-harness.js";
+import { exactDistancesIn } from "../support/privacy.js";
 import type { SlackMessage } from "../support/slack/fake-slack.js";
 import { buttonOf, buttonsOf } from "../support/slack/messages.js";
 import { waitFor } from "../support/wait.js";
@@ -240,6 +241,13 @@ describe("cards", () => {
       expect(JSON.stringify(modal.blocks)).not.toMatch(
         /max distance miles|tolerance minutes|day ratio|centroid|haversine|plurality|home coords|vanpool schedule/,
       );
+      // The one place an approver reads exact distances; a member reads the channel's bands.
+      expect(exactDistancesIn(JSON.stringify(modal.blocks))).not.toEqual([]);
+      await h.click(CAROL, alert, "view_evidence");
+      const memberModal = h.fake.views(CAROL).at(-1)!;
+      const memberView = JSON.stringify(h.fake.viewHistory(memberModal.id).at(-1)!.blocks);
+      expect(memberView).toMatch(/50-75 mi/);
+      expect(exactDistancesIn(memberView)).toEqual([]);
     });
 
     it("has no Re-audit button; a re-audit from a stale alert leaves it and its evidence as decided", async () => {

@@ -34,6 +34,26 @@ const openCaseOf = (vanpoolId: string) =>
 const flaggedOf = (meta: unknown) => (meta as { flagged: string[] }).flagged;
 const text = (message: SlackMessage) => JSON.stringify(message.blocks);
 
+/** ALICE asks "has wendell been flagged before?" in a case alert's thread; the Case Manager's answer. */
+async function historyAnswerIn(caseId: string): Promise<string> {
+  const { slackTs } = await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } });
+  const asked = h.fake.userMessage({
+    user: ALICE,
+    channel: AUDIT_CHANNEL,
+    text: "has wendell been flagged before?",
+    thread_ts: slackTs!,
+  });
+  await h.post(asked.body);
+  let answer: SlackMessage | undefined;
+  await waitFor("the Case Manager's answer", () => {
+    answer = h.fake
+      .thread(AUDIT_CHANNEL, slackTs!)
+      .find((m) => m.bot_id && Number(m.ts) > Number(asked.message.ts) && /flagged/.test(String(m.text)));
+    return Boolean(answer);
+  });
+  return String(answer?.text);
+}
+
 /** Alex submits the modal the last click opened, with these inputs. */
 async function submitModal(values: Record<string, string>) {
   const modal = h.fake.views(ALICE).at(-1)!;
@@ -143,6 +163,12 @@ describe("an exception survives later sweeps", { shuffle: false }, () => {
       new RegExp(
         `Flagged before\\*\\\\nEMP-1028 \\(Wendell\\)\\\\n• ${firstCase} on VP-111, opened .*: resolved; kept by a person; kept by <@U0ALICE> until .*\\(program manager decision\\); no reply`,
       ),
+    );
+
+    // The Case Manager reads the history relative to the case asked about: in the first case's thread, the later
+    // case is not an earlier one.
+    expect(await historyAnswerIn(firstCase)).toMatch(
+      /Wendell Ashby \(EMP-1028\) has not been flagged on any earlier case/,
     );
 
     // The reply deadline passes; Alex keeps everyone again, now on his new home.

@@ -635,10 +635,12 @@ const EARLIER_CASES_SHOWN = 5;
 /** A rider's earlier cases: when, how each ended for them, exceptions granted, their last reply and escalations. */
 export async function riderHistory(deps: FactsDeps, caseId: string | null, employeeIds: string[]): Promise<Facts> {
   const people = await findPeople(deps.prisma, employeeIds);
+  // "Before" means before the case asked about, not before now: a later case is not an earlier one.
+  const asked = caseId ? await findCase(deps.prisma, caseId) : undefined;
   const history = await findEarlierCasesOfRiders(
     deps.prisma,
     people.map((p) => p.employee_id),
-    { ...(caseId ? { caseId } : {}), at: deps.now() },
+    { ...(caseId ? { caseId } : {}), at: asked?.created_at ?? deps.now() },
     EARLIER_CASES_SHOWN,
   );
   const lines: string[] = [];

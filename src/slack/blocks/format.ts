@@ -41,6 +41,11 @@ export function band(miles: number | null | undefined): string {
   return typeof miles === "number" ? distanceBand(miles) : "distance unknown";
 }
 
+/** A distance as an approver reads it in private (the evidence modal): the exact figure, then its band. */
+export function exactMiles(miles: number | null | undefined): string {
+  return typeof miles === "number" ? `${miles.toFixed(1)} mi (${distanceBand(miles)})` : "distance unknown";
+}
+
 /**
  * A check's reasoning as the channel may read it: the one redaction rule (`redactFinding`), with the
  * van's pickup, which the reasoning names, shown as it is.

@@ -12,6 +12,7 @@ import {
   context,
   divider,
   escapeMrkdwn,
+  exactMiles,
   findingText,
   header,
   homeLabel,
@@ -63,6 +64,8 @@ export function evidenceModal(
   firstNames: Record<string, string> = {},
   /** The case's web page, linked at the top. */
   pageUrl?: string,
+  /** Approvers read exact distances here (docs/redaction.md); everyone else the bands the channel shows. */
+  viewer: "approver" | "member" = "member",
 ): ModalView {
   const blocks: KnownBlock[] = [
     section(
@@ -80,7 +83,8 @@ export function evidenceModal(
       header(`${check === "location" ? "📍 Location" : "🕒 Shift"}: ${result.verdict} (${result.confidence}/5)`),
       section(escapeMrkdwn(findingText(result))),
     );
-    const lines = check === "location" ? locationLines(result) : shiftLines(result);
+    const lines =
+      check === "location" ? locationLines(result, viewer === "approver" ? exactMiles : band) : shiftLines(result);
     for (let i = 0; i < lines.length; i += 12) blocks.push(section(lines.slice(i, i + 12).join("\n")));
     blocks.push(context(`Policy: ${recordedPolicyText(check, result.policy)}`));
   }
@@ -100,7 +104,10 @@ const REFERENCE_WORDS: Record<ReferenceSource, string> = {
   none: "",
 };
 
-function locationLines(result: NonNullable<LatestResults["location"]>): string[] {
+function locationLines(
+  result: NonNullable<LatestResults["location"]>,
+  distance: (miles: number | null | undefined) => string,
+): string[] {
   const pickup = result.evidence.find((e) => e.type === "vanpool_pickup");
   const lines = [
     `Pickup: ${pickup?.point_source === "pickup" ? "pickup point" : "work site"}${pickup?.address ? ` (${escapeMrkdwn(String(pickup.address))})` : ""}`,
@@ -108,7 +115,7 @@ function locationLines(result: NonNullable<LatestResults["location"]>): string[]
   for (const profile of result.evidence.filter((e) => e.type === "employee_profile")) {
     const d = result.evidence.find((e) => e.type === "distance_check" && e.employee_id === profile.employee_id);
     lines.push(
-      `• ${profile.employee_id}: ${homeLabel(profile.home_city as string | null, profile.home_zip as string | null)} ${HOME_POINT_WORDS[profile.home_point_source as HomePointSource] ?? ""} · ${band(d?.distance_miles as number | null)}${d?.method ? ` (${METHOD_WORDS[d.method as DistanceMethod] ?? d.method})` : ""} · *${d?.verdict}*${d?.fallback_reason ? ` · ${escapeMrkdwn(String(d.fallback_reason))}` : ""}`,
+      `• ${profile.employee_id}: ${homeLabel(profile.home_city as string | null, profile.home_zip as string | null)} ${HOME_POINT_WORDS[profile.home_point_source as HomePointSource] ?? ""} · ${distance(d?.distance_miles as number | null)}${d?.method ? ` (${METHOD_WORDS[d.method as DistanceMethod] ?? d.method})` : ""} · *${d?.verdict}*${d?.fallback_reason ? ` · ${escapeMrkdwn(String(d.fallback_reason))}` : ""}`,
     );
   }
   return lines;

@@ -60,6 +60,7 @@ export function registerCaseActions(app: App, deps: CaseActionDeps): void {
             data.evidence,
             firstNames(data),
             `${ctx.slack.webUrl}/web/cases/${data.record.case_id}`,
+            (await deps.isApprover(body.user.id)) ? "approver" : "member",
           )
         : "That case no longer exists.";
     });
