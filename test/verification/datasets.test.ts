@@ -31,19 +31,26 @@ describe("reply dataset", () => {
   });
 });
 
-describe("the fresh reply set kept out of training (round 14, evals/kept-out/)", () => {
-  // Measured once when written (95.9% of the 98 English replies read, 59 of 60 escalations, all 72 others to a
-  // person with their language named) and never trained on: the product's classifier does not read this folder.
-  it("keeps its figures: 95% of the replies read right, 98% of escalations caught, every other language named", async () => {
-    const file = path.join(PROJECT_ROOT, "evals", "kept-out", "reply-unseen-14.jsonl");
-    expect(replySets().map((set) => path.resolve(PROJECT_ROOT, set))).not.toContain(file);
-    const report = await runDataset(file, evalContext(settings));
-    const metrics = report.metrics as Record<string, number>;
-    expect(report.results.length).toBe(170);
-    expect(metrics.bucket_accuracy).toBeGreaterThanOrEqual(0.95);
-    expect(metrics.escalation_recall).toBeGreaterThanOrEqual(0.98);
-    expect(metrics.unread_to_person).toBe(metrics.other_languages);
-  });
+describe("the fresh reply sets kept out of training (evals/kept-out/)", () => {
+  // Each measured once when written and never trained on: the product's classifier does not read this folder.
+  // Round 14: 95.9% of the 98 English replies read, 59 of 60 escalations, all 72 others to a person.
+  // Round 15: 95.6% of the 91 replies read, 59 of 60 escalations, all 69 others to a person.
+  it.each([
+    ["reply-unseen-14.jsonl", 170],
+    ["reply-unseen-15.jsonl", 160],
+  ])(
+    "%s keeps its figures: 95 percent of the replies read right, 98 percent of escalations caught, every other language named",
+    async (name, size) => {
+      const file = path.join(PROJECT_ROOT, "evals", "kept-out", name);
+      expect(replySets().map((set) => path.resolve(PROJECT_ROOT, set))).not.toContain(file);
+      const report = await runDataset(file, evalContext(settings));
+      const metrics = report.metrics as Record<string, number>;
+      expect(report.results.length).toBe(size);
+      expect(metrics.bucket_accuracy).toBeGreaterThanOrEqual(0.95);
+      expect(metrics.escalation_recall).toBeGreaterThanOrEqual(0.98);
+      expect(metrics.unread_to_person).toBe(metrics.other_languages);
+    },
+  );
 });
 
 describe("case dataset", () => {
