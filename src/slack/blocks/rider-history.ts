@@ -3,7 +3,7 @@
 import type { EarlierCase } from "../../data/rider-history-repository.js";
 import { STATUS_LABEL } from "../../domain/case-lifecycle.js";
 import { keptInWords } from "../../domain/exceptions.js";
-import { redactPersonalDetails } from "../../domain/redaction.js";
+import { redactFinding } from "../../domain/redaction.js";
 import { deciderWords } from "./exceptions.js";
 import { BUCKET_WORDS, escapeMrkdwn, slackDate, truncate } from "./format.js";
 
@@ -26,7 +26,7 @@ export function earlierCaseLines(earlier: readonly EarlierCase[]): string[] {
       ),
       ...(escalated ? ["escalated to a person"] : []),
       last_reply
-        ? `last reply ${slackDate(last_reply.at, "{date_short}")}${last_reply.bucket ? `, read as ${BUCKET_WORDS[last_reply.bucket as keyof typeof BUCKET_WORDS] ?? "a reply"}` : ""}: “${escapeMrkdwn(truncate(redactPersonalDetails(last_reply.text).replace(/\s+/g, " ").trim(), 140))}”`
+        ? `last reply ${slackDate(last_reply.at, "{date_short}")}${last_reply.bucket ? `, read as ${BUCKET_WORDS[last_reply.bucket as keyof typeof BUCKET_WORDS] ?? "a reply"}` : ""}: “${escapeMrkdwn(truncate(redactFinding(last_reply.text).replace(/\s+/g, " ").trim(), 140))}”`
         : "no reply",
     ];
     return `• ${parts.join("; ")}`;

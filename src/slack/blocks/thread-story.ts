@@ -1,8 +1,8 @@
 // What happened on a case by email, told in its Slack thread (docs/slack.md): each rider's reply once it is read
-// (how it was read, redacted and short) and each email Pool Patrol sent (subject and first lines). Riders appear
+// (how it was read, redacted as the channel's one rule says, distances banded, and short) and each email Pool Patrol sent (subject and first lines). Riders appear
 // by id and first name, never by email address.
 import type { CaseCardData } from "../../data/case-card-repository.js";
-import { redactPersonalDetails } from "../../domain/redaction.js";
+import { redactFinding } from "../../domain/redaction.js";
 import { BUCKET_WORDS, escapeMrkdwn, riderName, slackDate, truncate } from "./format.js";
 
 export interface StoryLine {
@@ -12,7 +12,7 @@ export interface StoryLine {
 }
 
 const quoted = (text: string, limit: number) =>
-  `> ${escapeMrkdwn(truncate(redactPersonalDetails(text).replace(/\s+/g, " ").trim(), limit))}`;
+  `> ${escapeMrkdwn(truncate(redactFinding(text).replace(/\s+/g, " ").trim(), limit))}`;
 
 /** The lines the thread should have by now, oldest first: a reply once classified, an email once sent. */
 export function threadStory(data: Pick<CaseCardData, "emails" | "people">): StoryLine[] {
