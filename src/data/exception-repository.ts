@@ -175,14 +175,21 @@ export async function revokeException(
   });
 }
 
-/** For the digest: exceptions granted in [since, until), and live ones expiring before `soon`. */
+/**
+ * For the digest and the report: exceptions granted in [since, until) (without `until`, from `since` on), and live
+ * ones expiring after `until` and by `soon`.
+ */
 export async function countExceptions(
   db: Db,
-  window: { since: Date; until: Date; soon: Date },
+  window: { since: Date; until?: Date; soon: Date },
 ): Promise<{ granted: number; expiring: number }> {
   const [granted, expiring] = await Promise.all([
-    db.riderException.count({ where: { grantedAt: { gte: window.since, lt: window.until } } }),
-    db.riderException.count({ where: { revokedAt: null, expiresAt: { gt: window.until, lte: window.soon } } }),
+    db.riderException.count({
+      where: { grantedAt: { gte: window.since, ...(window.until ? { lt: window.until } : {}) } },
+    }),
+    window.until
+      ? db.riderException.count({ where: { revokedAt: null, expiresAt: { gt: window.until, lte: window.soon } } })
+      : 0,
   ]);
   return { granted, expiring };
 }

@@ -55,7 +55,7 @@ export async function programFigures(prisma: PrismaClient, since: Date, until?: 
     listCasesClosedSince(prisma, since, until),
     countRunsFinishedSince(prisma, since, until),
     countReversedCancellations(prisma, since, until),
-    countExceptions(prisma, { since, until: until ?? new Date(8.64e15), soon: since }),
+    countExceptions(prisma, { since, until, soon: since }),
     countOutboundEmails(prisma, since, until),
   ]);
   const withDecision = await casesWithHumanDecision(
