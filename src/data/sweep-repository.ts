@@ -227,6 +227,11 @@ export async function setSweepMessage(prisma: PrismaClient, sweepId: string, cha
   await prisma.sweep.update({ where: { id: sweepId }, data: { slackChannel: channel, slackTs: ts } });
 }
 
+/** Whether a Slack message is a sweep's summary: its thread holds the alerts of the cases the sweep opened. */
+export async function isSweepSummary(prisma: PrismaClient, channel: string, ts: string): Promise<boolean> {
+  return (await prisma.sweep.count({ where: { slackChannel: channel, slackTs: ts } })) > 0;
+}
+
 /** New cases of a sweep whose alert is not in Slack yet. */
 export async function casesWithoutAlert(prisma: PrismaClient, caseIds: string[]): Promise<string[]> {
   const rows = await prisma.case.findMany({

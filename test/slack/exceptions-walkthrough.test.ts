@@ -171,6 +171,21 @@ describe("an exception survives later sweeps", { shuffle: false }, () => {
       /Wendell Ashby \(EMP-1028\) has not been flagged on any earlier case/,
     );
 
+    // The new case's alert sits in the sweep summary's thread, so a question is asked there, naming the vanpool.
+    const summaryTs = alert!.thread_ts!;
+    const asked = h.fake.userMessage({
+      user: ALICE,
+      channel: AUDIT_CHANNEL,
+      text: "why did VP-111 fail?",
+      thread_ts: summaryTs,
+    });
+    await h.post(asked.body);
+    await waitFor("the answer in the sweep's thread", () =>
+      h.fake
+        .thread(AUDIT_CHANNEL, summaryTs)
+        .some((m) => m.bot_id && Number(m.ts) > Number(asked.message.ts) && /Wendell/.test(String(m.text))),
+    );
+
     // The reply deadline passes; Alex keeps everyone again, now on his new home.
     await h.bot.ctx.workflow.tick(new Date(Date.now() + 9 * DAY));
     await h.bot.idle();

@@ -13,6 +13,7 @@ import { answeredThread, rememberAnsweredThread } from "../../../data/answered-t
 import { findCaseBySlackThread, getCase } from "../../../data/case-repository.js";
 import { firstDelivery } from "../../../data/slack-event-repository.js";
 import { keptPost } from "../../../data/slack-post-repository.js";
+import { isSweepSummary } from "../../../data/sweep-repository.js";
 import { redactFinding } from "../../../domain/redaction.js";
 import { statusLine, toolStatus } from "../../../slack/answer-stream.js";
 import type { CaseMessages } from "../../../slack/case-messages.js";
@@ -77,7 +78,13 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
     }
     if (!message.thread_ts || message.thread_ts === message.ts) return;
     const record = await findCaseBySlackThread(prisma, message.channel, message.thread_ts);
-    if (!record && !(await answeredThread(prisma, message.channel, message.thread_ts))) return; // not its thread
+    // A sweep's summary thread holds its new cases' alerts (Slack has no thread under a reply): a question there
+    // is about the case it names, or the Case Manager asks which.
+    const ours =
+      record ||
+      (await answeredThread(prisma, message.channel, message.thread_ts)) ||
+      (await isSweepSummary(prisma, message.channel, message.thread_ts));
+    if (!ours) return; // not its thread
     if (!(await firstDelivery(prisma, eventIdOf(body)))) return;
     await answer(
       {
