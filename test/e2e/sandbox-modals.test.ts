@@ -174,7 +174,8 @@ describe.skipIf(!hasChromium)("every modal in the sandbox", () => {
     await message("VP-111 Bay Fair Night Run: location check failed");
     const { timeouts } = await opened.sandbox.bot.ctx.workflow.tick(new Date(Date.now() + 8 * 86_400_000));
     for (const t of timeouts) if (t.case_id) await opened.sandbox.bot.messages.syncCase(t.case_id);
-    const card = await message("Cancel membership?");
+    // Eight days on, every case still waiting proposes a cancellation: VP-111's card is the one to decide.
+    const card = await message("Cancel membership? VP-111");
     await openModal(card, "Keep everyone…", "Keep everyone", "select");
     const reasons = await modal().locator("select option").allTextContents();
     expect(reasons).toEqual(expect.arrayContaining(["Moving soon", "Medical or accommodation", "Other"]));
@@ -183,7 +184,10 @@ describe.skipIf(!hasChromium)("every modal in the sandbox", () => {
     await modal().locator("input[type=number]").fill("45");
     await shot("07-keep-everyone");
     await submitModal();
-    const k = await opened.db.prisma.case.findFirstOrThrow({ where: { vanpoolId: "VP-111" } });
+    const k = await opened.db.prisma.case.findFirstOrThrow({
+      where: { vanpoolId: "VP-111" },
+      orderBy: { createdAt: "desc" },
+    });
     await expect
       .poll(async () => (await opened.db.prisma.case.findUniqueOrThrow({ where: { id: k.id } })).status, {
         timeout: 20_000,
