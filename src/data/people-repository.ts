@@ -12,13 +12,17 @@ export interface Person {
   shift_name: string | null;
 }
 
-export async function findPeople(prisma: PrismaClient, ids: string[]): Promise<Person[]> {
-  const rows = await prisma.employee.findMany({
-    where: { id: { in: ids } },
-    include: { shift: { select: { name: true } } },
-    orderBy: { id: "asc" },
-  });
-  return rows.map((r) => ({
+/** An employee row (with its shift's name) as the conversation reads a person. */
+function toPerson(r: {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  homeCity: string;
+  homeZip: string;
+  shift: { name: string } | null;
+}): Person {
+  return {
     employee_id: r.id,
     first_name: r.firstName,
     last_name: r.lastName,
@@ -26,7 +30,16 @@ export async function findPeople(prisma: PrismaClient, ids: string[]): Promise<P
     home_city: r.homeCity,
     home_zip: r.homeZip,
     shift_name: r.shift?.name ?? null,
-  }));
+  };
+}
+
+export async function findPeople(prisma: PrismaClient, ids: string[]): Promise<Person[]> {
+  const rows = await prisma.employee.findMany({
+    where: { id: { in: ids } },
+    include: { shift: { select: { name: true } } },
+    orderBy: { id: "asc" },
+  });
+  return rows.map(toPerson);
 }
 
 /** Riders of a vanpool, active or removed (a cancelled case still names its riders). */
@@ -48,14 +61,5 @@ export async function findPeopleNamed(
     orderBy: { id: "asc" },
     take: 10,
   });
-  return rows.map((r) => ({
-    employee_id: r.id,
-    first_name: r.firstName,
-    last_name: r.lastName,
-    email: r.email,
-    home_city: r.homeCity,
-    home_zip: r.homeZip,
-    shift_name: r.shift?.name ?? null,
-    vanpool_ids: r.riders.map((x) => x.vanpoolId),
-  }));
+  return rows.map((r) => ({ ...toPerson(r), vanpool_ids: r.riders.map((x) => x.vanpoolId) }));
 }
