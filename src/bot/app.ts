@@ -12,11 +12,13 @@ import { cleanStringsIn } from "../domain/clean-text.js";
 import { createApi } from "../http/api/app.js";
 import { resendWebhookRoute } from "../http/resend-webhook-route.js";
 import { createWeb } from "../http/web/app.js";
+import { SLACK_CALLBACK_PATH } from "../http/web/slack-sign-in.js";
 import type { JobEngine } from "../queue/engine.js";
 import { createApproverCheck } from "../slack/approvers.js";
 import { createCaseMessages } from "../slack/case-messages.js";
 import { createDigest } from "../slack/digest.js";
 import { createReport } from "../slack/report.js";
+import { createSlackSignIn } from "../slack/sign-in-with-slack.js";
 import { createUserNames } from "../slack/user-names.js";
 import { registerApprovalActions } from "./listeners/actions/approvals.js";
 import { registerCaseActions } from "./listeners/actions/case-actions.js";
@@ -47,15 +49,14 @@ export async function createSlackApp(options: SlackAppOptions) {
   const { slack, deps } = options;
   const socketMode = Boolean(slack.appToken);
   // Checked here, once and awaited: Bolt would otherwise call auth.test in the background and exit on failure.
-  const identity = await new WebClient(slack.botToken, {
+  const botClient = new WebClient(slack.botToken, {
     ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
     retryConfig: { retries: options.retries ?? 2 },
     timeout: options.timeoutMs ?? 15_000,
-  }).auth
-    .test()
-    .catch((error: Error) => {
-      throw new Error(`Slack refused SLACK_BOT_TOKEN or could not be reached (auth.test: ${error.message}).`);
-    });
+  });
+  const identity = await botClient.auth.test().catch((error: Error) => {
+    throw new Error(`Slack refused SLACK_BOT_TOKEN or could not be reached (auth.test: ${error.message}).`);
+  });
   // The Resend webhook, the REST API and the web pages share the bot's HTTP port in every mode (Socket Mode: Bolt's own server on PORT).
   let inbound: InboundEmail | undefined;
   const handleWebhook: InboundEmail["handleWebhook"] = (request) => inbound!.handleWebhook(request);
@@ -69,6 +70,18 @@ export async function createSlackApp(options: SlackAppOptions) {
     secureCookie: slack.webUrl.startsWith("https:"),
     permalink: async (channel, ts) => (await app.client.chat.getPermalink({ channel, message_ts: ts })).permalink,
     userName,
+    ...(slack.signIn && {
+      slackSignIn: {
+        provider: createSlackSignIn(botClient, slack.signIn, deps.now),
+        teamId: identity.team_id!,
+        auditChannel: slack.auditChannel,
+        // Read when a sign-in starts: the address can be known only once the server listens (port 0).
+        get redirectUri() {
+          return `${slack.webUrl}${SLACK_CALLBACK_PATH}`;
+        },
+        isApprover: (userId: string) => isApprover(userId),
+      },
+    }),
   });
   const routes = [webhook, ...api.routes, ...web.routes];
   const logLevel = options.logLevel ?? LogLevel.WARN;

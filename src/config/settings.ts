@@ -88,6 +88,8 @@ const settingsSchema = z.object({
   SLACK_SIGNING_SECRET: optionalString,
   SLACK_APP_TOKEN: optionalString,
   SLACK_API_URL: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
+  SLACK_CLIENT_ID: optionalString,
+  SLACK_CLIENT_SECRET: optionalString,
   PORT: number(3000, (n) => n.int().min(0).max(65535)),
   POOLPATROL_WEB_URL: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
   POOLPATROL_AUDIT_CHANNEL: optionalString,
@@ -228,6 +230,8 @@ export interface SlackSettings {
   restrictAudits: boolean;
   /** Where people open the web pages (`/poolpatrol web` links there), without a trailing slash. */
   webUrl: string;
+  /** Sign in with Slack (OpenID Connect) on the web pages: the app's client credentials, when both are set. */
+  signIn?: { clientId: string; clientSecret: string };
 }
 
 export interface VerificationPolicy {
@@ -252,6 +256,10 @@ function slack(s: z.infer<typeof settingsSchema>): { slack: SlackSettings | unde
     ...(s.POOLPATROL_AUDIT_CHANNEL ? [] : ["POOLPATROL_AUDIT_CHANNEL"]),
   ];
   if (missing.length > 0) return { slack: undefined, slackMissing: missing };
+  if (Boolean(s.SLACK_CLIENT_ID) !== Boolean(s.SLACK_CLIENT_SECRET))
+    throw new SettingsError([
+      "SLACK_CLIENT_ID and SLACK_CLIENT_SECRET: Sign in with Slack needs both (Basic Information > App Credentials), or neither",
+    ]);
   if (s.POOLPATROL_DIGEST_CRON && !cron.validate(s.POOLPATROL_DIGEST_CRON))
     throw new SettingsError([`POOLPATROL_DIGEST_CRON: "${s.POOLPATROL_DIGEST_CRON}" is not a cron expression`]);
   return {
@@ -269,6 +277,10 @@ function slack(s: z.infer<typeof settingsSchema>): { slack: SlackSettings | unde
         .filter(Boolean),
       restrictAudits: s.POOLPATROL_RESTRICT_AUDITS === "true",
       webUrl: (s.POOLPATROL_WEB_URL ?? `http://localhost:${s.PORT}`).replace(/\/+$/, ""),
+      signIn:
+        s.SLACK_CLIENT_ID && s.SLACK_CLIENT_SECRET
+          ? { clientId: s.SLACK_CLIENT_ID, clientSecret: s.SLACK_CLIENT_SECRET }
+          : undefined,
     },
   };
 }

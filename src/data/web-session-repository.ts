@@ -1,5 +1,5 @@
-// Sign-in to the web pages: a one-time link made by `/poolpatrol web` (single use, 10 minutes) starts a
-// session whose secret rides in an HTTP-only cookie. Only the SHA-256 of each secret is stored.
+// Sign-in to the web pages: a one-time link made by `/poolpatrol web` (single use, 10 minutes), or Sign
+// in with Slack, starts a session whose secret rides in an HTTP-only cookie. Only the SHA-256 of each secret is stored.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { PrismaClient } from "./prisma.js";
@@ -74,22 +74,10 @@ export async function redeemSignInLink(pool: pg.Pool, secret: string, now: Date)
       const state = await signInLinkState(pool, secret, now);
       return { ok: false, reason: state === "valid" ? "used" : state };
     }
-    const session = newSecret();
-    await client.query(
-      `INSERT INTO web_sessions (id, secret_hash, user_id, user_name, role, created_at, expires_at)
-       VALUES ($7, $1, $2, $3, $4, ${utc(5)}, ${utc(6)})`,
-      [
-        hashOf(session),
-        link.user_id,
-        link.user_name,
-        link.role,
-        now.toISOString(),
-        new Date(now.getTime() + SESSION_HOURS * 3_600_000).toISOString(),
-        randomUUID(),
-      ],
-    );
+    const user: WebUser = { userId: link.user_id, userName: link.user_name, role: link.role };
+    const session = await insertSession(client, user, now);
     await client.query("COMMIT");
-    return { ok: true, session, user: { userId: link.user_id, userName: link.user_name, role: link.role } };
+    return { ok: true, session, user };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     throw error;
@@ -97,6 +85,28 @@ export async function redeemSignInLink(pool: pg.Pool, secret: string, now: Date)
     client.release();
   }
 }
+
+async function insertSession(db: Pick<pg.Pool, "query">, user: WebUser, now: Date): Promise<string> {
+  const session = newSecret();
+  await db.query(
+    `INSERT INTO web_sessions (id, secret_hash, user_id, user_name, role, created_at, expires_at)
+     VALUES ($7, $1, $2, $3, $4, ${utc(5)}, ${utc(6)})`,
+    [
+      hashOf(session),
+      user.userId,
+      user.userName,
+      user.role,
+      now.toISOString(),
+      new Date(now.getTime() + SESSION_HOURS * 3_600_000).toISOString(),
+      randomUUID(),
+    ],
+  );
+  return session;
+}
+
+/** Starts a session for someone Slack vouched for (Sign in with Slack); returns its secret. */
+export const startWebSession = (pool: pg.Pool, user: WebUser, now: Date): Promise<string> =>
+  insertSession(pool, user, now);
 
 /** The signed-in user of a live session, or undefined (unknown, ended or past its hours). */
 export async function findWebSession(pool: pg.Pool, secret: string, now: Date): Promise<WebUser | undefined> {

@@ -121,8 +121,11 @@ describe("signing in", () => {
       expect(page.status).toBe(303);
       expect(page.headers.get("location")).toBe("/web/sign-in");
     }
-    const help = await fetch(`${base}/web/sign-in`);
-    expect(await help.text()).toMatch(/type\s+<code>\/poolpatrol web<\/code> in Slack/);
+    const help = await (await fetch(`${base}/web/sign-in`)).text();
+    expect(help).toMatch(/type\s+<code>\/poolpatrol web<\/code> in Slack/);
+    // Without the app's client credentials Sign in with Slack is not offered, and its path is no page.
+    expect(help).not.toContain("Sign in with Slack");
+    expect((await open("/web/sign-in/slack", "")).headers.get("location")).toBe("/web/sign-in");
   });
 
   it("refuses a sign-in or sign-out posted from another site, and signing out ends the session", async () => {

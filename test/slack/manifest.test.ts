@@ -99,6 +99,7 @@ describe("manifest.json", () => {
       "views.publish": [],
       "conversations.history": ["channels:history", "groups:history"],
       "conversations.replies": ["channels:history", "groups:history"],
+      "conversations.members": ["channels:read", "groups:read"],
       "usergroups.users.list": ["usergroups:read"],
       "users.info": ["users:read"],
       "files.uploadV2": ["files:write"],
@@ -110,5 +111,10 @@ describe("manifest.json", () => {
     );
     const required = new Set([...methods].flatMap((m) => needs[m]!).concat("commands", "users:read", ...eventScopes));
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...required].sort());
+    // Sign in with Slack asks Slack for the person's identity (openid) and name (profile), nothing more.
+    const signsIn = files.some(
+      (file) => file.endsWith(".ts") && /\.openid\.connect\s*\.token\(/.test(fs.readFileSync(file, "utf8")),
+    );
+    expect(manifest.oauth_config.scopes.user ?? []).toEqual(signsIn ? ["openid", "profile"] : []);
   });
 });

@@ -28,6 +28,8 @@ export const AUDIT_CHANNEL = "C0AUDIT";
 export const ALICE = "U0ALICE"; // approver by name
 export const BOB = "U0BOB"; // approver through the user group
 export const CAROL = "U0CAROL"; // not an approver
+/** The app's client credentials for Sign in with Slack, when a harness turns it on. */
+export const SIGN_IN_CLIENT = { clientId: "1111.2222", clientSecret: "sign-in-client-secret" };
 
 export interface Harness {
   fake: FakeSlack;
@@ -72,6 +74,8 @@ export async function startHarness(
     botDatabase?: (url: string) => Promise<string>;
     /** `/poolpatrol audit all` starts a sweep, audited and announced by this instance. */
     sweeps?: boolean;
+    /** Sign in with Slack on the web pages, the audit channel having these members. */
+    slackSignIn?: { auditChannelMembers: string[] };
   } = {},
 ): Promise<Harness> {
   const fake = await startFakeSlack({
@@ -82,6 +86,10 @@ export async function startHarness(
       { id: CAROL, name: "carol" },
     ],
     usergroups: { S0APPROVERS: [BOB] },
+    ...(options.slackSignIn && {
+      openIdClients: [SIGN_IN_CLIENT],
+      channelMembers: { [AUDIT_CHANNEL]: options.slackSignIn.auditChannelMembers },
+    }),
   });
   const db = await createTestDatabase();
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
@@ -104,6 +112,7 @@ export async function startHarness(
     restrictAudits: true,
     // Set to the bot's own address once it listens.
     webUrl: "http://localhost",
+    ...(options.slackSignIn && { signIn: SIGN_IN_CLIENT }),
   };
 
   let bot!: SlackApp;

@@ -14,6 +14,7 @@ import { registerDashboard } from "./dashboard.js";
 import { registerEmployeePage } from "./employee-page.js";
 import { GOOGLE_MAP_SCRIPT, GOOGLE_MAP_SCRIPT_PATH, GOOGLE_MAP_SOURCES } from "./google-map.js";
 import { html, layout, STYLESHEET } from "./page.js";
+import { registerSlackSignIn } from "./slack-sign-in.js";
 import { registerVanpoolPage } from "./vanpool-page.js";
 
 function createWebApp(deps: WebDeps) {
@@ -66,6 +67,7 @@ function createWebApp(deps: WebDeps) {
     }),
   );
   registerSignIn(app, deps);
+  registerSlackSignIn(app, deps);
   app.use("/web/*", requireSession(deps));
   registerDashboard(app, deps);
   registerVanpoolPage(app, deps);

@@ -1,4 +1,5 @@
-// Who reads the web pages. `/poolpatrol web` in Slack gives a one-time link (single use, 10 minutes);
+// Who reads the web pages. Sign in with Slack when it is configured (slack-sign-in.ts), and always
+// `/poolpatrol web` in Slack, which gives a one-time link (single use, 10 minutes);
 // opening it shows a button whose same-site POST starts a session (a link preview fetching the
 // GET cannot use it up). The session's secret rides in an HTTP-only, SameSite=Lax cookie; the server
 // keeps its SHA-256. A page asked for without a session redirects to the page explaining how to sign in.
@@ -17,6 +18,8 @@ import type { WebDeps, WebEnv } from "./context.js";
 import { html, layout } from "./page.js";
 
 export const SESSION_COOKIE = "pp_session";
+/** Starts Sign in with Slack (slack-sign-in.ts). */
+export const SLACK_SIGN_IN_PATH = "/web/sign-in/slack";
 
 /**
  * A state-changing request must come from our own pages: the browser's Sec-Fetch-Site says so, or
@@ -40,12 +43,24 @@ const REFUSED: Record<"unknown" | "expired" | "used", string> = {
   used: "This sign-in link was used already: each link works once.",
 };
 
-function howToSignIn(problem?: string) {
+export function howToSignIn(deps: WebDeps, problem?: string) {
   return html`<h1>Sign in to Pool Patrol</h1>
 ${problem ? html`<p class="notice" role="alert">${problem}</p>` : ""}
+${deps.slackSignIn ? html`<p><a class="button" href="${SLACK_SIGN_IN_PATH}">Sign in with Slack</a></p><p>Or, in Slack,</p>` : ""}
 <p>These pages show the vanpool audit to the people in the audit channel. To sign in, type
 <code>/poolpatrol web</code> in Slack: Pool Patrol answers you privately with a link that signs you in.
 The link works once, within ${SIGN_IN_LINK_MINUTES} minutes; ask for a new one any time.</p>`;
+}
+
+/** The session's secret, HTTP-only and SameSite, for the pages under /web. */
+export function setSessionCookie(c: Context, deps: WebDeps, secret: string): void {
+  setCookie(c, SESSION_COOKIE, secret, {
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: deps.secureCookie,
+    path: "/web",
+    maxAge: SESSION_HOURS * 3600,
+  });
 }
 
 export function registerSignIn(app: Hono<WebEnv>, deps: WebDeps): void {
@@ -53,9 +68,9 @@ export function registerSignIn(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.get("/web/sign-in", async (c) => {
     const token = c.req.query("token");
-    if (!token) return c.html(layout("Sign in", undefined, howToSignIn()));
+    if (!token) return c.html(layout("Sign in", undefined, howToSignIn(deps)));
     const state = await signInLinkState(pool, token, deps.agent.now());
-    if (state !== "valid") return c.html(layout("Sign in", undefined, howToSignIn(REFUSED[state])), 410);
+    if (state !== "valid") return c.html(layout("Sign in", undefined, howToSignIn(deps, REFUSED[state])), 410);
     return c.html(
       layout(
         "Sign in",
@@ -72,24 +87,18 @@ export function registerSignIn(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.post("/web/sign-in", async (c) => {
     if (!sameSite(c))
-      return c.html(layout("Refused", undefined, howToSignIn("That request came from another site.")), 403);
+      return c.html(layout("Refused", undefined, howToSignIn(deps, "That request came from another site.")), 403);
     const form = await c.req.parseBody();
     const token = typeof form.token === "string" ? form.token : "";
     const outcome = await redeemSignInLink(pool, token, deps.agent.now());
-    if (!outcome.ok) return c.html(layout("Sign in", undefined, howToSignIn(REFUSED[outcome.reason])), 410);
-    setCookie(c, SESSION_COOKIE, outcome.session, {
-      httpOnly: true,
-      sameSite: "Lax",
-      secure: deps.secureCookie,
-      path: "/web",
-      maxAge: SESSION_HOURS * 3600,
-    });
+    if (!outcome.ok) return c.html(layout("Sign in", undefined, howToSignIn(deps, REFUSED[outcome.reason])), 410);
+    setSessionCookie(c, deps, outcome.session);
     return c.redirect("/web/", 303);
   });
 
   app.post("/web/sign-out", async (c) => {
     if (!sameSite(c))
-      return c.html(layout("Refused", undefined, howToSignIn("That request came from another site.")), 403);
+      return c.html(layout("Refused", undefined, howToSignIn(deps, "That request came from another site.")), 403);
     const secret = getCookie(c, SESSION_COOKIE);
     if (secret) await endWebSession(pool, secret);
     deleteCookie(c, SESSION_COOKIE, { path: "/web" });

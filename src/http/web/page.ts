@@ -59,6 +59,7 @@ ol.timeline li { padding: .25rem 0 .75rem 1rem; }
 .legend { list-style: none; padding: 0; margin: 0; }
 .legend li { display: flex; gap: .5rem; align-items: center; }
 td.grid { text-align: center; }
+a.button { display: inline-block; background: #14324f; color: #fff; padding: .5rem 1rem; border-radius: 4px; text-decoration: none; }
 .notice { padding: .75rem 1rem; border-left: 4px solid #14324f; background: var(--soft); }
 pre.body { white-space: pre-wrap; background: var(--soft); padding: .5rem; border-radius: 4px; }
 `;

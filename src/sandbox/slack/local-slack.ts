@@ -8,6 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Json } from "./block-kit.js";
 import { fileMethods, receiveUpload } from "./files.js";
+import { createOpenIdProvider, type OpenIdClient } from "./openid.js";
 import {
   type BlockActionInput,
   blockActionPayload,
@@ -69,6 +70,10 @@ export interface FakeSlackOptions {
   triggerTtlMs?: number;
   users?: FakeUser[];
   usergroups?: Record<string, string[]>;
+  /** Members of a channel by id (conversations.members); a channel not listed has every person in the workspace. */
+  channelMembers?: Record<string, string[]>;
+  /** Apps that may use Sign in with Slack (OpenID Connect) against this workspace. */
+  openIdClients?: OpenIdClient[];
   now?: () => number;
   /** The WebSocket URL apps.connections.open hands to Socket Mode clients. */
   socketModeUrl?: string;
@@ -189,6 +194,9 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
   ws.users.set(id.botUserId, { id: id.botUserId, name: "pool_patrol", is_bot: true });
   for (const user of options.users ?? []) ws.users.set(user.id, user);
   for (const [group, members] of Object.entries(options.usergroups ?? {})) ws.usergroups.set(group, members);
+  for (const [channel, members] of Object.entries(options.channelMembers ?? {}))
+    ws.channelMembers.set(channel, members);
+  const openId = createOpenIdProvider(ws, options.openIdClients ?? [], now);
   const stored = await options.store?.load();
   if (stored) ws.restore(stored);
   // Saves run one after another, each with the workspace as it is then, before the call is answered.
@@ -239,6 +247,12 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
       serverErrors.set(method, (serverErrors.get(method) ?? 1) - 1);
       call.response = { ok: false, error: "internal_error" };
       return send(res, 500, call.response);
+    }
+    // Sign in with Slack's token exchange authenticates the app by its client credentials, not a token.
+    if (method === "openid.connect.token") {
+      const failure = failures.get(method)?.shift();
+      call.response = failure ? { ok: false, ...failure } : openId.token(args, req.headers.authorization);
+      return send(res, 200, call.response);
     }
     const retryAfter = rateLimits.get(method)?.shift();
     if (retryAfter !== undefined) {
@@ -334,6 +348,7 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
         if (url.pathname.startsWith("/upload/") && req.method === "POST")
           return upload(url.pathname.slice("/upload/".length), req, raw, res);
         if (url.pathname.startsWith("/files/") && req.method === "GET") return download(url, res);
+        if (url.pathname === "/openid/connect/authorize") return void openId.authorize(req, res, url, raw);
         Promise.resolve(options.routes?.(req, res, url, raw) ?? false)
           .then((handled) => {
             if (!handled) send(res, 404, { ok: false, error: "not_found" });

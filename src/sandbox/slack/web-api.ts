@@ -92,6 +92,8 @@ export class Workspace {
   readonly homes = new Map<string, string>();
   readonly users = new Map<string, FakeUser>();
   readonly usergroups = new Map<string, string[]>();
+  /** Channels whose members were given; any other channel has every person in the workspace. */
+  readonly channelMembers = new Map<string, string[]>();
   readonly files = new Map<string, StoredFile>();
   /** An assistant thread's status line ("is reading the location check…", shown after the app name) by "channel:thread_ts", every one set, in order. */
   readonly statuses = new Map<string, string[]>();
@@ -630,6 +632,16 @@ export const methods: Record<string, Method> = {
     const user = ws.users.get(str(args.user) ?? "");
     if (!user) throw new ApiError("user_not_found");
     return { user: userProfile(ws, user) };
+  },
+
+  "conversations.members": (ws, args) => {
+    const channel = str(args.channel);
+    if (!channel) throw new ApiError("channel_not_found");
+    const members =
+      ws.channelMembers.get(channel) ??
+      [...ws.users.values()].filter((user) => !user.deleted && !user.is_bot).map((user) => user.id);
+    const { items, next_cursor } = page(members, args, 100);
+    return { members: items, response_metadata: { next_cursor } };
   },
 
   "usergroups.users.list": (ws, args) => {
