@@ -61,6 +61,8 @@ export async function startSandbox(
     deliverEmail: (reply) => deliverLocally(ctx.settings, reply, webhookSecret(ctx.settings)),
     idle: () => bot.idle(),
   });
+  // Sign in with Slack works against the local Slack too, with credentials made for this run.
+  const signInClient = { clientId: "sandbox.web", clientSecret: randomBytes(16).toString("hex") };
   slack = await startLocalSlack({
     port: options.port,
     host: options.host,
@@ -71,6 +73,7 @@ export async function startSandbox(
       tz: ctx.settings.timeZone,
     })),
     usergroups: { S0AUDITORS: ["U0BLAIR"] },
+    openIdClients: [signInClient],
     // The channel, its threads and App Home survive a restart, kept in the app's own database.
     store: {
       load: async () => (await loadSandboxWorkspace(ctx.db.prisma, WORKSPACE_ID)) as WorkspaceSnapshot | undefined,
@@ -106,6 +109,11 @@ export async function startSandbox(
     approvers: ["U0ALEX", "S0AUDITORS"],
     restrictAudits: true,
     webUrl: slack.baseUrl.replace("127.0.0.1", "localhost"),
+    // The browser stays on one host from the sign-in page to the approval and back: the pages take no other site.
+    signIn: {
+      ...signInClient,
+      authorizeUrl: `${slack.baseUrl.replace("127.0.0.1", "localhost")}/openid/connect/authorize`,
+    },
   };
   if (!ctx.jobs) throw new Error('The sandbox needs the job engine: open the context with jobs: "bot".');
   const sweeps = createBotSweeps({

@@ -230,8 +230,11 @@ export interface SlackSettings {
   restrictAudits: boolean;
   /** Where people open the web pages (`/poolpatrol web` links there), without a trailing slash. */
   webUrl: string;
-  /** Sign in with Slack (OpenID Connect) on the web pages: the app's client credentials, when both are set. */
-  signIn?: { clientId: string; clientSecret: string };
+  /**
+   * Sign in with Slack (OpenID Connect) on the web pages: the app's client credentials, when both are set,
+   * and where Slack's approval page is when it is not beside the Web API (the sandbox: on the pages' host).
+   */
+  signIn?: { clientId: string; clientSecret: string; authorizeUrl?: string };
 }
 
 export interface VerificationPolicy {

@@ -34,11 +34,13 @@ function claimsOf(idToken: string): Record<string, unknown> {
 
 export function createSlackSignIn(
   client: WebClient,
-  credentials: { clientId: string; clientSecret: string },
+  credentials: { clientId: string; clientSecret: string; authorizeUrl?: string },
   now: () => Date,
 ): SlackSignIn {
   // Slack's web pages sit beside its Web API (slack.com/api/ -> slack.com/openid/...), the local Slack's too.
-  const authorizeEndpoint = new URL("../openid/connect/authorize", client.slackApiUrl);
+  const authorizeEndpoint = new URL(
+    credentials.authorizeUrl ?? new URL("../openid/connect/authorize", client.slackApiUrl),
+  );
   // The exchange proves the app by its client credentials; the bot's token stays out of it. A person waits
   // in the browser, so a failure is shown at once (they sign in again) rather than retried for minutes.
   const tokenless = new WebClient(undefined, {

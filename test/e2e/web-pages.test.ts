@@ -174,6 +174,20 @@ describe.skipIf(!hasChromium)("the web pages in a browser", () => {
     await page.context().close();
   }, 120_000);
 
+  it("signs in with Slack: the workspace's approval page, then the pages as that person", async () => {
+    const page = await (await opened.browser.newContext()).newPage();
+    await page.goto(`${opened.sandbox.url.replace("127.0.0.1", "localhost")}/web/vanpools/VP-111`);
+    await page.getByRole("link", { name: "Sign in with Slack" }).click();
+    await page.getByRole("button", { name: "Continue as Casey Morgan" }).click();
+    await page.waitForURL(/\/web\/$/);
+    expect(await page.locator("header").textContent()).toMatch(/Signed in as Casey Morgan \(member\)/);
+    await shot(page, "12-signed-in-with-slack");
+    // The pending sign-in was used up: its callback, opened again, starts nothing.
+    await page.goBack();
+    expect((await page.context().cookies()).filter((c) => c.name === "pp_slack_sign_in")).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
   it("refuses a reused sign-in link with a page saying so", async () => {
     const link = await signInLink("U0CASEY");
     const page = await (await opened.browser.newContext()).newPage();

@@ -44,12 +44,16 @@ const REFUSED: Record<"unknown" | "expired" | "used", string> = {
 };
 
 export function howToSignIn(deps: WebDeps, problem?: string) {
+  const byLink = html`type <code>/poolpatrol web</code> in Slack: Pool Patrol answers you privately with a link
+that signs you in. The link works once, within ${SIGN_IN_LINK_MINUTES} minutes; ask for a new one any time.`;
   return html`<h1>Sign in to Pool Patrol</h1>
 ${problem ? html`<p class="notice" role="alert">${problem}</p>` : ""}
-${deps.slackSignIn ? html`<p><a class="button" href="${SLACK_SIGN_IN_PATH}">Sign in with Slack</a></p><p>Or, in Slack,</p>` : ""}
-<p>These pages show the vanpool audit to the people in the audit channel. To sign in, type
-<code>/poolpatrol web</code> in Slack: Pool Patrol answers you privately with a link that signs you in.
-The link works once, within ${SIGN_IN_LINK_MINUTES} minutes; ask for a new one any time.</p>`;
+<p>These pages show the vanpool audit to the people in the audit channel.</p>
+${
+  deps.slackSignIn
+    ? html`<p><a class="button" href="${SLACK_SIGN_IN_PATH}">Sign in with Slack</a></p><p>Or ${byLink}</p>`
+    : html`<p>To sign in, ${byLink}</p>`
+}`;
 }
 
 /** The session's secret, HTTP-only and SameSite, for the pages under /web. */
