@@ -8,8 +8,8 @@ import { evalContext, runDataset } from "../../evals/runner.js";
 import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
 
 const settings = parseSettings({});
-/** Each reply run trains a classifier of its own first: seconds, more on a busy machine. */
-const TRAINS = 180_000;
+/** Each reply run trains a classifier of its own first: seconds on a quiet machine, minutes at load average 24. */
+const TRAINS = 300_000;
 
 describe.each(["shift", "location"])("%s dataset", (kind) => {
   it("scores 100% with complete evidence", async () => {
