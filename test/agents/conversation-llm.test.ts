@@ -8,11 +8,8 @@ import { createConversation } from "../../src/agents/conversation/agent.js";
 import { buildAppDeps } from "../../src/app/container.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { parseSettings } from "../../src/config/settings.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { MOCK_DIR } from "../support/fixtures.js";
 import { type ChatRequest, type OpenAIStub, startOpenAIStub, textOf } from "../support/openai-stub.js";
 
 let stub: OpenAIStub;
@@ -22,8 +19,7 @@ let rechecks = 0;
 
 beforeAll(async () => {
   stub = await startOpenAIStub();
-  db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  db = await createTestDatabase({ mockData: true });
   const settings = parseSettings({
     OPENAI_API_KEY: "sk-test",
     OPENAI_BASE_URL: stub.baseUrl,

@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVerificationTools } from "../../src/agents/tools/verification-tools.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import { straightLineDistance } from "../../src/integrations/distance/straight-line.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { MOCK_DIR } from "../support/fixtures.js";
 
 let db: TestDatabase;
 let tools: ReturnType<typeof createVerificationTools>;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  db = await createTestDatabase({ mockData: true });
   tools = createVerificationTools({
     prisma: db.prisma,
     distance: straightLineDistance,

@@ -8,13 +8,10 @@ import { buildAppDeps } from "../../src/app/container.js";
 import { createSlackApp, type SlackApp } from "../../src/bot/app.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
 import { parseSettings } from "../../src/config/settings.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import type { Clock } from "../../src/queue/clock.js";
 import { type JobEngine, startJobEngine } from "../../src/queue/engine.js";
 import { QUEUE_OPTIONS } from "../../src/queue/queues.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { MOCK_DIR } from "../support/fixtures.js";
 import {
   postWebhook,
   type ResendStub,
@@ -55,8 +52,7 @@ beforeAll(async () => {
     socketModeUrl: socket.url,
     users: [{ id: "U0ALICE", name: "alice" }],
   });
-  db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  db = await createTestDatabase({ mockData: true });
   const settings = parseSettings({
     RESEND_API_KEY: "re_test_key",
     RESEND_BASE_URL: resend.baseUrl,

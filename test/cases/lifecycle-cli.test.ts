@@ -1,23 +1,36 @@
 // The whole life of cases through the real `poolpatrol` command: every step is a
 // new process, so each pending approval also survives a restart. Each test starts from the mock data
-// on a fresh database and takes its case to the step it checks itself.
+// on a fresh database and takes its case to the step it checks itself: a copy of the one `poolpatrol db seed`
+// seeded once for the file.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { recordDecision } from "../../src/data/approval-repository.js";
 import { runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase, tableCounts } from "../support/database.js";
 
+let seeded: TestDatabase;
 let db: TestDatabase;
 let env: Record<string, string>;
 let dataDir: string;
+beforeAll(async () => {
+  seeded = await createTestDatabase();
+  const seedDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-lifecycle-"));
+  try {
+    const result = await runCli(["db", "seed"], { DATABASE_URL: seeded.url, POOLPATROL_DATA_DIR: seedDir });
+    expect(result.code, result.stderr).toBe(0);
+  } finally {
+    fs.rmSync(seedDir, { recursive: true, force: true });
+  }
+});
+afterAll(async () => {
+  await seeded?.drop();
+});
 beforeEach(async () => {
-  db = await createTestDatabase();
+  db = await createTestDatabase({ copyOf: seeded });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-lifecycle-"));
   env = { DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir };
-  const seeded = await runCli(["db", "seed"], env);
-  expect(seeded.code, seeded.stderr).toBe(0);
 });
 afterEach(async () => {
   await db.drop();

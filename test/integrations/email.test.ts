@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import { sendCaseEmail } from "../../src/integrations/email/email-service.js";
 import { resendSender } from "../../src/integrations/email/resend-sender.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { MOCK_DIR } from "../support/fixtures.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
 
 let stub: ResendStub;
 let db: TestDatabase;
 beforeAll(async () => {
   stub = await startResendStub();
-  db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  db = await createTestDatabase({ mockData: true });
 });
 afterAll(async () => {
   await stub.close();

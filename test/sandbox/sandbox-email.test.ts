@@ -9,11 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliContext, openContext } from "../../src/app/context.js";
 import { type RunningSandbox, startSandbox } from "../../src/app/sandbox.js";
 import { parseSettings } from "../../src/config/settings.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import { signResendWebhook } from "../../src/integrations/email/inbound/webhook-signature.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { MOCK_DIR } from "../support/fixtures.js";
 import { type ResendStub, receivedEvent, startResendStub, WEBHOOK_SECRET } from "../support/resend-stub.js";
 
 const WENDELL = "wendell.ashby@northwind.example";
@@ -25,8 +22,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-sandbox-email-
 
 beforeAll(async () => {
   resend = await startResendStub();
-  db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  db = await createTestDatabase({ mockData: true });
   const settings = parseSettings({
     DATABASE_URL: db.url,
     POOLPATROL_DATA_DIR: dataDir,

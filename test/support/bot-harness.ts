@@ -9,9 +9,7 @@ import { createBotSweeps } from "../../src/app/bot-sweeps.js";
 import { buildAppDeps } from "../../src/app/container.js";
 import { createSlackApp, type SlackApp } from "../../src/bot/app.js";
 import { parseSettings, type SlackSettings } from "../../src/config/settings.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
 import { createDataClients } from "../../src/data/prisma.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import type { ApprovalRequest } from "../../src/generated/prisma/client.js";
 import type { EmailSender } from "../../src/integrations/email/email-sender.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
@@ -19,7 +17,6 @@ import type { Clock } from "../../src/queue/clock.js";
 import { type JobEngine, startJobEngine } from "../../src/queue/engine.js";
 import { QUEUE_OPTIONS } from "../../src/queue/queues.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
-import { MOCK_DIR } from "./fixtures.js";
 import { type FakeSlack, postSigned, type SlackMessage, startFakeSlack } from "./slack/fake-slack.js";
 import { alertOf, buttonOf, cardOf, titled, withButton } from "./slack/messages.js";
 
@@ -91,8 +88,7 @@ export async function startHarness(
       channelMembers: { [AUDIT_CHANNEL]: options.slackSignIn.auditChannelMembers },
     }),
   });
-  const db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  const db = await createTestDatabase({ mockData: true });
   const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-slack-outbox-"));
   const settings = parseSettings(options.env ?? {});
   const botUrl = options.botDatabase ? await options.botDatabase(db.url) : db.url;

@@ -1,8 +1,10 @@
-// A fresh database per test file (or per test), cloned from the migrated template.
+// A fresh database per test file (or per test), cloned from the migrated template, or from the one with
+// the mock data seeded (global-setup.ts).
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
 import { createDataClients, type DataClients, type PrismaClient } from "../../src/data/prisma.js";
+import { MOCK_TEMPLATE_DATABASE, TEMPLATE_DATABASE } from "./templates.js";
 
 export interface TestDatabase extends DataClients {
   url: string;
@@ -10,10 +12,18 @@ export interface TestDatabase extends DataClients {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+export interface TestDatabaseOptions {
+  /** With mock/ seeded. */
+  mockData?: boolean;
+  /** A copy of another test database, which nobody may be connected to (PostgreSQL refuses to copy one in use). */
+  copyOf?: TestDatabase;
+}
+
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const serverUrl = inject("postgresServerUrl");
   const name = `test_${randomBytes(6).toString("hex")}`;
-  await admin(serverUrl, `CREATE DATABASE ${name} TEMPLATE poolpatrol_template`);
+  const template = options.copyOf?.name ?? (options.mockData ? MOCK_TEMPLATE_DATABASE : TEMPLATE_DATABASE);
+  await admin(serverUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const clients = createDataClients(url.toString());

@@ -9,10 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { type CliContext, openContext } from "../../src/app/context.js";
 import { type RunningSandbox, startSandbox } from "../../src/app/sandbox.js";
 import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
-import { MOCK_DIR } from "./fixtures.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const hasChromium = fs.existsSync(CHROMIUM);
@@ -60,8 +57,7 @@ export async function openSandbox(
   const shots = path.join(PROJECT_ROOT, "test-output", name);
   fs.mkdirSync(shots, { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `poolpatrol-${name}-`));
-  const db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  const db = await createTestDatabase({ mockData: true });
   const ctx = await openContext(parseSettings({ DATABASE_URL: db.url, POOLPATROL_DATA_DIR: dataDir }), () => {}, {
     jobs: "bot",
   });

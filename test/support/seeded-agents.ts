@@ -6,11 +6,8 @@ import path from "node:path";
 import type { AgentDeps } from "../../src/agents/deps.js";
 import { buildAppDeps } from "../../src/app/container.js";
 import type { Settings } from "../../src/config/settings.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
-import { MOCK_DIR } from "./fixtures.js";
 
 export interface SeededAgents {
   db: TestDatabase;
@@ -20,8 +17,7 @@ export interface SeededAgents {
 }
 
 export async function seededAgents(settings: Settings): Promise<SeededAgents> {
-  const db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  const db = await createTestDatabase({ mockData: true });
   const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-agents-"));
   const deps = await buildAppDeps(db, settings, {
     sender: outboxSender(outbox),

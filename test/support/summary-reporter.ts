@@ -2,7 +2,11 @@
 // tier (vitest project) with its wall time: from its first file's start to its last file's end, and
 // the slowest files with theirs (where a shorter suite has to start).
 // The tiers run one after the other (sequence.groupOrder in vitest.config.ts), so these add up,
-// with the global setup (compiling the CLI, starting PostgreSQL) before them.
+// with the global setup (compiling the CLI, starting PostgreSQL) before them. Each tier's line also says how
+// busy the machine's cores were meanwhile (Linux /proc/stat, every process, the tests' children and
+// PostgreSQL included): well under 100% means a tier waits more than it computes, and more workers could help.
+import fs from "node:fs";
+import os from "node:os";
 import { performance } from "node:perf_hooks";
 import type { Reporter, TestModule } from "vitest/node";
 
@@ -10,7 +14,31 @@ interface TierTime {
   first: number;
   last: number;
   files: number;
+  cpuAtFirst?: CpuTicks;
+  cpuAtLast?: CpuTicks;
 }
+
+/** The machine's CPU time so far, busy and all, in clock ticks; undefined where /proc/stat is not. */
+interface CpuTicks {
+  busy: number;
+  total: number;
+}
+function cpuTicks(): CpuTicks | undefined {
+  try {
+    const [, ...fields] = fs.readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/);
+    // user nice system idle iowait irq softirq steal (guest time is counted in user already)
+    const ticks = fields.slice(0, 8).map(Number);
+    const total = ticks.reduce((a, b) => a + b, 0);
+    return { busy: total - ticks[3]! - (ticks[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+const busyWords = (t: TierTime) => {
+  if (!t.cpuAtFirst || !t.cpuAtLast || t.cpuAtLast.total <= t.cpuAtFirst.total) return "";
+  const share = (t.cpuAtLast.busy - t.cpuAtFirst.busy) / (t.cpuAtLast.total - t.cpuAtFirst.total);
+  return `, CPU busy ${(share * 100).toFixed(0)}% of ${os.availableParallelism()} cores`;
+};
 
 const SLOWEST_FILES = 8;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -34,7 +62,7 @@ export default class SummaryReporter implements Reporter {
     const now = performance.now();
     this.fileStarts.set(module.moduleId, now);
     if (tier) tier.first = Math.min(tier.first, now);
-    else this.tiers.set(name, { first: now, last: now, files: 0 });
+    else this.tiers.set(name, { first: now, last: now, files: 0, cpuAtFirst: cpuTicks() });
   }
 
   onTestModuleEnd(module: TestModule): void {
@@ -43,6 +71,7 @@ export default class SummaryReporter implements Reporter {
     const tier = this.tiers.get(module.project.name || "tests");
     if (!tier) return;
     tier.last = Math.max(tier.last, performance.now());
+    tier.cpuAtLast = cpuTicks();
     tier.files++;
   }
 
@@ -63,7 +92,7 @@ export default class SummaryReporter implements Reporter {
     const firstStart = Math.min(...[...this.tiers.values()].map((t) => t.first));
     const lines = [...this.tiers.entries()]
       .sort(([, a], [, b]) => a.first - b.first)
-      .map(([name, t]) => `${name} tier: ${seconds(t.last - t.first)} (${t.files} files)`);
+      .map(([name, t]) => `${name} tier: ${seconds(t.last - t.first)} (${t.files} files${busyWords(t)})`);
     if (Number.isFinite(firstStart)) lines.unshift(`setup and collection: ${seconds(firstStart - this.runStart)}`);
     const slowest = [...this.fileTimes].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_FILES);
     if (slowest.length > 1) lines.push(`slowest files: ${slowest.map((f) => `${f.file} ${seconds(f.ms)}`).join(", ")}`);

@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import { findLatestRun } from "../../src/data/verification-repository.js";
 import { type AuditServiceDeps, auditAllVanpools, latestAudit } from "../../src/verification/audit-service.js";
 import { testAuditDeps } from "../support/audit-deps.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { MOCK_DIR } from "../support/fixtures.js";
 
 let db: TestDatabase;
 let deps: AuditServiceDeps;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  db = await createTestDatabase({ mockData: true });
   deps = testAuditDeps(db);
 });
 afterAll(async () => {

@@ -97,6 +97,8 @@ describe("a bot, four workers and the CLI on one server", () => {
         POOLPATROL_AUDIT_CHANNEL: "C0AUDIT",
         POOLPATROL_APPROVERS: "U0ALICE",
         POOLPATROL_WORKER_PROCESSES: "4",
+        // No reply is read here: the reply reader's warm-up (seconds of CPU at start) would only slow the workers.
+        POOLPATROL_REPLY_WARMUP: "false",
       },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -11,8 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentDeps } from "../../src/agents/deps.js";
 import { buildAppDeps } from "../../src/app/container.js";
 import { parseSettings } from "../../src/config/settings.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { insertFixturesInBulk, seedFixtures } from "../../src/data/seed.js";
+import { insertFixturesInBulk } from "../../src/data/seed.js";
 import { findSweepTotals, type SweepTotals } from "../../src/data/sweep-repository.js";
 import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
@@ -26,7 +25,6 @@ import {
 } from "../../src/workers/sweep-jobs.js";
 import { runSweepPage } from "../../src/workers/sweep-page.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { MOCK_DIR } from "../support/fixtures.js";
 
 let db: TestDatabase;
 let deps: AgentDeps;
@@ -36,8 +34,7 @@ const announced: SweepTotals[] = [];
 const settings = { concurrency: 4, pageSize: 5, pageTimeoutSeconds: 60, retryDelaySeconds: 1 };
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  db = await createTestDatabase({ mockData: true });
   deps = await buildAppDeps(db, parseSettings({}), {
     sender: outboxSender(outbox),
     now: () => new Date("2026-11-23T16:00:00Z"),

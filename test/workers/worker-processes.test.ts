@@ -62,6 +62,8 @@ async function startBot(): Promise<RunningBot> {
       RESEND_API_KEY: "re_test_key",
       RESEND_BASE_URL: resend.baseUrl,
       POOLPATROL_SWEEP_PAGE_SIZE: String(PAGE_SIZE),
+      // No reply is read here: the reply reader's warm-up (seconds of CPU at each start) would only slow the workers.
+      POOLPATROL_REPLY_WARMUP: "false",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
