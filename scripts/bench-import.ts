@@ -23,19 +23,6 @@ const EMPLOYEES = Number(process.env.BENCH_IMPORT_EMPLOYEES ?? 100_000);
 const VANPOOLS = Number(process.env.BENCH_IMPORT_VANPOOLS ?? 20_000);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-import-"));
-const program = generateSyntheticFixtures(VANPOOLS);
-// The synthetic program has riders only; more employees (not riding) make up the workforce.
-const extra = Array.from({ length: Math.max(0, EMPLOYEES - program.employees.length) }, (_, i) => {
-  const base = program.employees[i % program.employees.length]!;
-  const id = `EMP-${9_000_000 + i}`;
-  return { ...base, employee_id: id, email: `${id.toLowerCase()}@bench.example` };
-});
-const employees = [...program.employees, ...extra].slice(0, EMPLOYEES);
-const kept = new Set(employees.map((e) => e.employee_id));
-// A coordinator left out of the employees would be refused (no such employee).
-const vanpools = program.vanpools.map((v) =>
-  v.coordinator_id && !kept.has(v.coordinator_id) ? { ...v, coordinator_id: null } : v,
-);
 
 function csv<R, F extends string>(kind: ImportKind<R, F>, records: R[], name: string): string {
   const file = path.join(dir, name);
@@ -47,20 +34,24 @@ function csv<R, F extends string>(kind: ImportKind<R, F>, records: R[], name: st
   return file;
 }
 
-let peak = 0;
-const sampler = setInterval(() => {
-  peak = Math.max(peak, process.memoryUsage().rss);
-}, 20);
-const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-const load = () =>
-  os
-    .loadavg()
-    .map((n) => n.toFixed(2))
-    .join(" ");
-
-await withBenchDatabase("import", async ({ clients }) => {
-  const { prisma } = clients;
-  await prisma.$transaction((tx) => writeShifts(prismaBulk(tx), program.shifts, "skip"));
+/**
+ * The program's CSV files, written once; nothing else of the generated program stays in memory, so
+ * the peak resident memory measured is the import's.
+ */
+function writeFiles() {
+  const program = generateSyntheticFixtures(VANPOOLS);
+  // The synthetic program has riders only; more employees (not riding) make up the workforce.
+  const extra = Array.from({ length: Math.max(0, EMPLOYEES - program.employees.length) }, (_, i) => {
+    const base = program.employees[i % program.employees.length]!;
+    const id = `EMP-${9_000_000 + i}`;
+    return { ...base, employee_id: id, email: `${id.toLowerCase()}@bench.example` };
+  });
+  const employees = [...program.employees, ...extra].slice(0, EMPLOYEES);
+  const kept = new Set(employees.map((e) => e.employee_id));
+  // A coordinator left out of the employees would be refused (no such employee).
+  const vanpools = program.vanpools.map((v) =>
+    v.coordinator_id && !kept.has(v.coordinator_id) ? { ...v, coordinator_id: null } : v,
+  );
   const employeesCsv = csv(employeeKind, employees, "employees.csv");
   const vanpoolsCsv = csv(vanpoolKind, vanpools, "vanpools.csv");
   const riders = program.vanpools.flatMap((v) =>
@@ -82,6 +73,51 @@ await withBenchDatabase("import", async ({ clients }) => {
   const due = new Set(
     riders.filter((r) => changedIds.has(r.employee_id) && withCase.has(r.vanpool_id)).map((r) => r.vanpool_id),
   );
+  return {
+    shifts: program.shifts,
+    employees: employees.length,
+    vanpools: vanpools.length,
+    files: { employeesCsv, vanpoolsCsv, ridersCsv, changedCsv },
+    withCase,
+    due,
+  };
+}
+
+let peak = 0;
+const sampler = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss);
+}, 20);
+/** CPU seconds the database server has used so far (its processes and those that ended), from /proc. */
+const serverCpu = (postmaster: number) => {
+  const ticks = (pid: number, children: boolean) => {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return [11, 12, ...(children ? [13, 14] : [])].reduce((sum, i) => sum + Number(fields[i]), 0);
+  };
+  let total = ticks(postmaster, true);
+  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (Number(stat.split(") ")[1]!.split(" ")[1]) === postmaster) total += ticks(Number(pid), false);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total / 100;
+};
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+const load = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
+
+await withBenchDatabase("import", async ({ clients }) => {
+  const { prisma } = clients;
+  const { shifts, files, withCase, due, ...counts } = writeFiles();
+  const { employeesCsv, vanpoolsCsv, ridersCsv, changedCsv } = files;
+  await prisma.$transaction((tx) => writeShifts(prismaBulk(tx), shifts, "skip"));
+  // With --expose-gc: each step starts from what is live, not from the generated program's garbage.
+  const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
   const queued: string[] = [];
   const jobs = {
     send: async (_queue: string, data: { vanpoolId: string }) => {
@@ -91,20 +127,26 @@ await withBenchDatabase("import", async ({ clients }) => {
     sendBy: async () => null,
   } as unknown as JobSender;
   console.log(
-    `poolpatrol import from CSV (${employees.length} employees, ${vanpools.length} vanpools; ${os.cpus().length} cores)`,
+    `poolpatrol import from CSV (${counts.employees} employees, ${counts.vanpools} vanpools; ${os.cpus().length} cores)`,
   );
   console.log(`Load average before: ${load()}`);
+  // The server process that started this connection's backend.
+  const backend = (await clients.pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+  const postmaster = Number(fs.readFileSync(`/proc/${backend}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
   const step = async (label: string, kind: "employees" | "vanpools" | "riders", file: string) => {
+    collect();
     const start = process.memoryUsage().rss;
     peak = start;
     const cpu = process.cpuUsage();
+    const dbCpu = serverCpu(postmaster);
     const started = performance.now();
     const result = await importFiles(clients, { kind, files: [file], dryRun: false, actor: "bench", jobs });
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
+    const dbUsed = serverCpu(postmaster) - dbCpu;
     const size = fs.statSync(file).size;
     console.log(
-      `${label.padEnd(30)} ${seconds.toFixed(2).padStart(6)} s (CPU ${((used.user + used.system) / 1e6).toFixed(1)} s)  added ${result.added.length}, changed ${result.changed.length}, unchanged ${result.unchanged}  file ${mb(size)}, peak RSS ${mb(peak)} (+${mb(peak - start)})`,
+      `${label.padEnd(30)} ${seconds.toFixed(2).padStart(6)} s (CPU: import ${((used.user + used.system) / 1e6).toFixed(1)} s, database ${dbUsed.toFixed(1)} s)  added ${result.added.length}, changed ${result.changed.length}, unchanged ${result.unchanged}  file ${mb(size)}, peak RSS ${mb(peak)} (+${mb(peak - start)})`,
     );
   };
   await step("employees, empty database", "employees", employeesCsv);
