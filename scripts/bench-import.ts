@@ -1,36 +1,28 @@
 // `npm run bench:import`: `poolpatrol import` of a synthetic program from CSV: 100,000 employees
-// (BENCH_IMPORT_EMPLOYEES) and 20,000 vanpools (BENCH_IMPORT_VANPOOLS) into an empty database, then a
-// re-import of the employees with 1% of them changed (a new home address). Prints seconds and the
-// process's peak resident memory per step, with the load average. Asserts nothing.
+// (BENCH_IMPORT_EMPLOYEES) and 20,000 vanpools (BENCH_IMPORT_VANPOOLS) into an empty database, their
+// riders, then a re-import of the employees with 1% of them changed (a new home address), with a case
+// open on every tenth vanpool: re-checks are queued (counted here) for the open cases of the changed
+// riders' vanpools. Prints seconds, the process's peak resident memory per step and how much it grew
+// during the step (run it at 25,000 and 50,000 employees to see it flat in the file's size), the
+// process's CPU time and the load average. Asserts nothing.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { stringify } from "csv-stringify/sync";
 import { importFiles } from "../src/cases/import-records.js";
-import { writeShifts } from "../src/data/seed.js";
+import { prismaBulk, writeShifts } from "../src/data/seed.js";
 import { generateSyntheticFixtures } from "../src/data/synthetic.js";
 import { employeeKind } from "../src/domain/employee-import.js";
 import type { ImportKind } from "../src/domain/record-import.js";
+import { riderKind } from "../src/domain/rider-import.js";
 import { vanpoolKind } from "../src/domain/vanpool-import.js";
+import type { JobSender } from "../src/queue/queues.js";
 import { withBenchDatabase } from "./bench-database.js";
 
 const EMPLOYEES = Number(process.env.BENCH_IMPORT_EMPLOYEES ?? 100_000);
 const VANPOOLS = Number(process.env.BENCH_IMPORT_VANPOOLS ?? 20_000);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-bench-import-"));
-const program = generateSyntheticFixtures(VANPOOLS);
-// The synthetic program has riders only; more employees (not riding) make up the workforce.
-const extra = Array.from({ length: Math.max(0, EMPLOYEES - program.employees.length) }, (_, i) => {
-  const base = program.employees[i % program.employees.length]!;
-  const id = `EMP-${9_000_000 + i}`;
-  return { ...base, employee_id: id, email: `${id.toLowerCase()}@bench.example` };
-});
-const employees = [...program.employees, ...extra].slice(0, EMPLOYEES);
-const kept = new Set(employees.map((e) => e.employee_id));
-// A coordinator left out of the employees would be refused (no such employee).
-const vanpools = program.vanpools.map((v) =>
-  v.coordinator_id && !kept.has(v.coordinator_id) ? { ...v, coordinator_id: null } : v,
-);
 
 function csv<R, F extends string>(kind: ImportKind<R, F>, records: R[], name: string): string {
   const file = path.join(dir, name);
@@ -42,10 +34,76 @@ function csv<R, F extends string>(kind: ImportKind<R, F>, records: R[], name: st
   return file;
 }
 
+/**
+ * The program's CSV files, written once; nothing else of the generated program stays in memory, so
+ * the peak resident memory measured is the import's.
+ */
+function writeFiles() {
+  const program = generateSyntheticFixtures(VANPOOLS);
+  // The synthetic program has riders only; more employees (not riding) make up the workforce.
+  const extra = Array.from({ length: Math.max(0, EMPLOYEES - program.employees.length) }, (_, i) => {
+    const base = program.employees[i % program.employees.length]!;
+    const id = `EMP-${9_000_000 + i}`;
+    return { ...base, employee_id: id, email: `${id.toLowerCase()}@bench.example` };
+  });
+  const employees = [...program.employees, ...extra].slice(0, EMPLOYEES);
+  const kept = new Set(employees.map((e) => e.employee_id));
+  // A coordinator left out of the employees would be refused (no such employee).
+  const vanpools = program.vanpools.map((v) =>
+    v.coordinator_id && !kept.has(v.coordinator_id) ? { ...v, coordinator_id: null } : v,
+  );
+  const employeesCsv = csv(employeeKind, employees, "employees.csv");
+  const vanpoolsCsv = csv(vanpoolKind, vanpools, "vanpools.csv");
+  const riders = program.vanpools.flatMap((v) =>
+    v.riders
+      .filter((r) => kept.has(r.employee_id))
+      .map((r) => ({
+        participant_id: r.participant_id,
+        vanpool_id: v.vanpool_id,
+        employee_id: r.employee_id,
+        status: "active" as const,
+      })),
+  );
+  const ridersCsv = csv(riderKind, riders, "riders.csv");
+  const changed = employees.map((e, i) => (i % 100 === 0 ? { ...e, home_address: `${i} Changed Way` } : e));
+  const changedCsv = csv(employeeKind, changed, "employees-1pct.csv");
+  // Re-checks are due where a changed rider's vanpool has an open case.
+  const withCase = new Set(vanpools.filter((_, i) => i % 10 === 0).map((v) => v.vanpool_id));
+  const changedIds = new Set(changed.filter((_, i) => i % 100 === 0).map((e) => e.employee_id));
+  const due = new Set(
+    riders.filter((r) => changedIds.has(r.employee_id) && withCase.has(r.vanpool_id)).map((r) => r.vanpool_id),
+  );
+  return {
+    shifts: program.shifts,
+    employees: employees.length,
+    vanpools: vanpools.length,
+    files: { employeesCsv, vanpoolsCsv, ridersCsv, changedCsv },
+    withCase,
+    due,
+  };
+}
+
 let peak = 0;
 const sampler = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage().rss);
 }, 20);
+/** CPU seconds the database server has used so far (its processes and those that ended), from /proc. */
+const serverCpu = (postmaster: number) => {
+  const ticks = (pid: number, children: boolean) => {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return [11, 12, ...(children ? [13, 14] : [])].reduce((sum, i) => sum + Number(fields[i]), 0);
+  };
+  let total = ticks(postmaster, true);
+  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (Number(stat.split(") ")[1]!.split(" ")[1]) === postmaster) total += ticks(Number(pid), false);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total / 100;
+};
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const load = () =>
   os
@@ -55,28 +113,57 @@ const load = () =>
 
 await withBenchDatabase("import", async ({ clients }) => {
   const { prisma } = clients;
-  await prisma.$transaction((tx) => writeShifts(tx, program.shifts, "skip"));
-  const employeesCsv = csv(employeeKind, employees, "employees.csv");
-  const vanpoolsCsv = csv(vanpoolKind, vanpools, "vanpools.csv");
-  const changed = employees.map((e, i) => (i % 100 === 0 ? { ...e, home_address: `${i} Changed Way` } : e));
-  const changedCsv = csv(employeeKind, changed, "employees-1pct.csv");
+  const { shifts, files, withCase, due, ...counts } = writeFiles();
+  const { employeesCsv, vanpoolsCsv, ridersCsv, changedCsv } = files;
+  await prisma.$transaction((tx) => writeShifts(prismaBulk(tx), shifts, "skip"));
+  // With --expose-gc: each step starts from what is live, not from the generated program's garbage.
+  const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
+  const queued: string[] = [];
+  const jobs = {
+    send: async (_queue: string, data: { vanpoolId: string }) => {
+      queued.push(data.vanpoolId);
+      return null;
+    },
+    sendBy: async () => null,
+  } as unknown as JobSender;
   console.log(
-    `poolpatrol import from CSV (${employees.length} employees, ${vanpools.length} vanpools; ${os.cpus().length} cores)`,
+    `poolpatrol import from CSV (${counts.employees} employees, ${counts.vanpools} vanpools; ${os.cpus().length} cores)`,
   );
   console.log(`Load average before: ${load()}`);
-  const step = async (label: string, kind: "employees" | "vanpools", file: string) => {
-    peak = process.memoryUsage().rss;
+  // The server process that started this connection's backend.
+  const backend = (await clients.pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+  const postmaster = Number(fs.readFileSync(`/proc/${backend}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+  const step = async (label: string, kind: "employees" | "vanpools" | "riders", file: string) => {
+    collect();
+    const start = process.memoryUsage().rss;
+    peak = start;
+    const cpu = process.cpuUsage();
+    const dbCpu = serverCpu(postmaster);
     const started = performance.now();
-    const result = await importFiles(prisma, { kind, files: [file], dryRun: false, actor: "bench" });
+    const result = await importFiles(clients, { kind, files: [file], dryRun: false, actor: "bench", jobs });
     const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    const dbUsed = serverCpu(postmaster) - dbCpu;
     const size = fs.statSync(file).size;
     console.log(
-      `${label.padEnd(34)} ${seconds.toFixed(2).padStart(6)} s  added ${result.added.length}, changed ${result.changed.length}, unchanged ${result.unchanged}  file ${mb(size)}, peak RSS ${mb(peak)}`,
+      `${label.padEnd(30)} ${seconds.toFixed(2).padStart(6)} s (CPU: import ${((used.user + used.system) / 1e6).toFixed(1)} s, database ${dbUsed.toFixed(1)} s)  added ${result.added.length}, changed ${result.changed.length}, unchanged ${result.unchanged}  file ${mb(size)}, peak RSS ${mb(peak)} (+${mb(peak - start)})`,
     );
   };
   await step("employees, empty database", "employees", employeesCsv);
   await step("vanpools, empty database", "vanpools", vanpoolsCsv);
+  await step("riders, empty database", "riders", ridersCsv);
+  // A case open on every tenth vanpool, written directly (no audit ran).
+  await clients.pool.query(
+    `INSERT INTO cases (id, vanpool_id, status, reason, failed_checks, updated_at)
+     SELECT 'CASE-BENCH' || v, v, 'pending_reply', 'location_mismatch', '{location}', now() FROM unnest($1::text[]) AS v`,
+    [[...withCase]],
+  );
+  queued.length = 0;
   await step("employees again, 1% changed", "employees", changedCsv);
+  const exact = queued.length === due.size && queued.every((v) => due.has(v));
+  console.log(
+    `Re-checks queued: ${queued.length} (${exact ? "exactly" : "NOT"} the ${due.size} vanpools with an open case and a changed rider)`,
+  );
   console.log(`Load average after: ${load()}`);
 });
 clearInterval(sampler);

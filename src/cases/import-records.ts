@@ -10,7 +10,7 @@ import { stringify } from "csv-stringify/sync";
 import { applyImport } from "../data/change-history-repository.js";
 import { FixtureError } from "../data/fixtures.js";
 import type { SqlExecutor } from "../data/job-executor.js";
-import type { PrismaClient } from "../data/prisma.js";
+import type { DataClients } from "../data/prisma.js";
 import { cleanStringsIn } from "../domain/clean-text.js";
 import { IMPORTABLE } from "../domain/import-kinds.js";
 import {
@@ -19,7 +19,7 @@ import {
   type ImportKindName,
   type ImportMapping,
   type ImportPlan,
-  planImport,
+  importPlanner,
   type SourceRow,
 } from "../domain/record-import.js";
 import { importJobs, type JobSender } from "../queue/queues.js";
@@ -39,19 +39,19 @@ export interface ImportOptions {
 
 export type ImportResult = ImportPlan<unknown> & { source: string; reaudits: string[] };
 
-export async function importFiles(prisma: PrismaClient, options: ImportOptions): Promise<ImportResult> {
+export async function importFiles(db: DataClients, options: ImportOptions): Promise<ImportResult> {
   const { kind } = IMPORTABLE[options.kind];
   const source = options.files.map((f) => path.basename(f)).join(", ");
   const mapping = options.mappingFile ? readMapping(options.kind, options.mappingFile) : defaultMapping(options.kind);
   const several = options.files.length > 1;
-  const read = [];
-  for (const file of options.files) read.push({ file, ...(await readRows(file, mapping, several)) });
+  const read: (OpenedRows & { file: string })[] = [];
+  for (const file of options.files) read.push({ file, ...(await openRows(file, mapping, several)) });
   const problems: string[] = [];
   const perFile = read.map((r) => {
     const columns = columnsFor(kind, r.header, mapping);
     problems.push(...columns.problems.map((p) => formatProblem(path.basename(r.file), p)));
     // An empty export would deactivate everything: more likely a failed export than an empty program.
-    if (r.rows.length === 0)
+    if (!r.hasRows)
       problems.push(`${path.basename(r.file)}: has no rows; an import would deactivate every ${kind.noun}`);
     return columns;
   });
@@ -62,7 +62,6 @@ export async function importFiles(prisma: PrismaClient, options: ImportOptions):
     carried: new Set([...perFile[0]!.carried].filter((f) => perFile.every((c) => c.carried.has(f)))),
   };
   const header = [...new Set(read.flatMap((r) => r.header))];
-  const rows = read.flatMap((r) => r.rows);
   const jobs = options.jobs && importJobs(options.jobs);
   const how = {
     source,
@@ -71,11 +70,14 @@ export async function importFiles(prisma: PrismaClient, options: ImportOptions):
     reaudit: jobs && ((vanpoolId: string, db: SqlExecutor) => jobs.reaudit(vanpoolId, source, options.actor, db)),
   };
   const plan = await applyImport(
-    prisma,
+    db.pool,
     options.kind,
     how,
-    (stored, refs) => {
-      const result = planImport(kind, rows, mapping, columns, stored, refs);
+    async (stored, refs) => {
+      // The rows stream through the comparison: only what changes (and what is refused) is kept.
+      const planner = importPlanner(kind, mapping, columns, stored, refs);
+      for (const r of read) for await (const row of r.rows()) planner.add(row);
+      const result = planner.finish();
       if (result.rejected.length > 0 && !options.rejectsFile)
         throw new FixtureError(result.rejected.flatMap((r) => r.problems.map((p) => formatProblem(source, p))));
       // Written before the transaction commits: a rejects file that cannot be written applies nothing.
@@ -129,12 +131,16 @@ function readMapping(kind: ImportKindName, file: string): ImportMapping {
   return parsed.data;
 }
 
-/** The file's rows as text by column, each with its line (CSV) or record number (JSON). */
-async function readRows(
-  file: string,
-  mapping: ImportMapping,
-  several: boolean,
-): Promise<{ header: string[]; rows: SourceRow[] }> {
+interface OpenedRows {
+  header: string[];
+  /** Whether the file has a row after its header. */
+  hasRows: boolean;
+  /** The file's rows as text by column, each with its line (CSV) or record number (JSON); a CSV file is read anew each time. */
+  rows(): AsyncIterable<SourceRow>;
+}
+
+/** A file's header, read now, and its rows, read as they are asked for. */
+async function openRows(file: string, mapping: ImportMapping, several: boolean): Promise<OpenedRows> {
   const source = path.basename(file);
   const from = several ? { file: source } : {};
   if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new FixtureError([`${file}: no such file`]);
@@ -150,38 +156,59 @@ async function readRows(
     const records = cleanStringsIn(data as Record<string, unknown>[]).map(flattenCoords);
     const text = (v: unknown) =>
       v === null || v === undefined ? "" : Array.isArray(v) ? v.join(mapping.list_separator) : String(v);
+    const rows = records.map((r, i) => ({
+      at: `record #${i + 1}`,
+      ...from,
+      values: Object.fromEntries(Object.entries(r).map(([k, v]) => [k, text(v)])),
+    }));
     return {
       header: [...new Set(records.flatMap((r) => Object.keys(r)))],
-      rows: records.map((r, i) => ({
-        at: `record #${i + 1}`,
-        ...from,
-        values: Object.fromEntries(Object.entries(r).map(([k, v]) => [k, text(v)])),
-      })),
+      hasRows: rows.length > 0,
+      rows: async function* () {
+        yield* rows;
+      },
     };
   }
+  const csvRows = async function* (upTo?: number): AsyncGenerator<SourceRow> {
+    const parser = fs.createReadStream(file).pipe(
+      parse({
+        bom: true,
+        columns: (names: string[]) => names.map((n) => n.trim()),
+        info: true,
+        skip_empty_lines: true,
+        ...(upTo ? { to: upTo } : {}),
+      }),
+    );
+    try {
+      for await (const { record, info } of parser as AsyncIterable<{
+        record: Record<string, string>;
+        info: { lines: number };
+      }>)
+        yield { at: `line ${info.lines}`, ...from, values: cleanStringsIn(record) };
+    } catch (error) {
+      throw new FixtureError([`${source}: not readable as CSV (${(error as Error).message})`]);
+    } finally {
+      parser.destroy();
+    }
+  };
+  const header = await csvHeader(file, source);
+  let hasRows = false;
+  for await (const _ of csvRows(1)) hasRows = true;
+  return { header, hasRows, rows: () => csvRows() };
+}
+
+/** The CSV file's column names (its first line), trimmed. */
+async function csvHeader(file: string, source: string): Promise<string[]> {
   let header: string[] = [];
-  const rows: SourceRow[] = [];
-  const parser = fs.createReadStream(file).pipe(
-    parse({
-      bom: true,
-      columns: (names: string[]) => {
-        header = names.map((n) => n.trim());
-        return header;
-      },
-      info: true,
-      skip_empty_lines: true,
-    }),
-  );
+  const parser = fs.createReadStream(file).pipe(parse({ bom: true, to_line: 1 }));
   try {
-    for await (const { record, info } of parser as AsyncIterable<{
-      record: Record<string, string>;
-      info: { lines: number };
-    }>)
-      rows.push({ at: `line ${info.lines}`, ...from, values: cleanStringsIn(record) });
+    for await (const names of parser as AsyncIterable<string[]>) header = names.map((n) => n.trim());
   } catch (error) {
     throw new FixtureError([`${source}: not readable as CSV (${(error as Error).message})`]);
+  } finally {
+    parser.destroy();
   }
-  return { header, rows };
+  return header;
 }
 
 /** The shape of mock/ (`db seed`) holds coordinates as one object (`home_coords`): read as two columns (`home_lat`, `home_lng`). */

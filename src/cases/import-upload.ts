@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { type DataImportRecord, recordDataImport } from "../data/data-import-repository.js";
 import { FixtureError } from "../data/fixtures.js";
-import type { PrismaClient } from "../data/prisma.js";
+import type { DataClients } from "../data/prisma.js";
 import { newId } from "../domain/ids.js";
 import { IMPORTABLE } from "../domain/import-kinds.js";
 import type { ImportKindName } from "../domain/record-import.js";
@@ -24,7 +24,7 @@ export interface ImportUpload {
   jobs?: JobSender;
 }
 
-export async function importUpload(prisma: PrismaClient, upload: ImportUpload): Promise<DataImportRecord> {
+export async function importUpload(db: DataClients, upload: ImportUpload): Promise<DataImportRecord> {
   const fileName = path.basename(upload.fileName.replace(/\\/g, "/"));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-upload-"));
   const row = {
@@ -42,7 +42,7 @@ export async function importUpload(prisma: PrismaClient, upload: ImportUpload): 
       mappingFile = path.join(dir, "mapping.json");
       fs.writeFileSync(mappingFile, JSON.stringify(upload.mapping));
     }
-    const result = await importFiles(prisma, {
+    const result = await importFiles(db, {
       kind: upload.kind,
       files: [file],
       mappingFile,
@@ -50,14 +50,14 @@ export async function importUpload(prisma: PrismaClient, upload: ImportUpload): 
       actor: upload.actor,
       jobs: upload.jobs,
     });
-    return await recordDataImport(prisma, {
+    return await recordDataImport(db.prisma, {
       ...row,
       outcome: upload.dryRun ? "dry_run" : "applied",
       result: describe(upload.kind, result),
     });
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error;
-    return await recordDataImport(prisma, { ...row, outcome: "refused", result: { problems: error.problems } });
+    return await recordDataImport(db.prisma, { ...row, outcome: "refused", result: { problems: error.problems } });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -30,8 +30,8 @@ export async function importCommand(
   };
   // Applying it may queue re-audits, committed with the import: that needs the job engine.
   const result = dryRun
-    ? await withDatabase(settings, (db) => importFiles(db.prisma, request))
-    : await withContext(settings, (ctx) => importFiles(ctx.db.prisma, { ...request, jobs: ctx.jobs }), {
+    ? await withDatabase(settings, (db) => importFiles(db, request))
+    : await withContext(settings, (ctx) => importFiles(ctx.db, { ...request, jobs: ctx.jobs }), {
         jobs: "worker",
       });
   const counts = {

@@ -1,9 +1,12 @@
 // Every change an import applied, one field a row (table change_history), and applying an import
 // of any kind: the stored records are read, the plan made from them, and its rows and their history
 // written in one transaction.
+
+import type pg from "pg";
 import type { ImportKindName, ImportPlan, ImportRefs } from "../domain/record-import.js";
 import { IMPORT_STORES, type ImportStore } from "./import-stores.js";
-import { type SqlExecutor, transactionExecutor } from "./job-executor.js";
+import { pgExecutor, type SqlExecutor } from "./job-executor.js";
+import { inPgTransaction } from "./pg-pool.js";
 import type { PrismaClient } from "./prisma.js";
 import { inChunks } from "./seed.js";
 
@@ -37,7 +40,7 @@ export const ENTITY_OF: Record<ImportKindName, string> = {
  * and each vanpool a rider joins.
  */
 export async function applyImport<R>(
-  prisma: PrismaClient,
+  pool: pg.Pool,
   kind: ImportKindName,
   options: {
     source: string;
@@ -45,68 +48,53 @@ export async function applyImport<R>(
     dryRun: boolean;
     reaudit?: (vanpoolId: string, db: SqlExecutor) => Promise<unknown>;
   },
-  plan: (stored: Map<string, R>, refs: ImportRefs) => ImportPlan<R>,
+  plan: (stored: Map<string, R>, refs: ImportRefs) => Promise<ImportPlan<R>>,
   idOf: (record: R) => string,
 ): Promise<ImportPlan<R> & { reaudits: string[] }> {
   const store = IMPORT_STORES[kind] as ImportStore<R>;
-  return prisma.$transaction(
-    async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('poolpatrol import'))`;
-      const stored = await store.load(tx);
-      const result = plan(stored, await loadRefs(tx));
-      const touched = await store.touched(tx, result);
-      const withOpenCase = (
-        await tx.$queryRaw<{ vanpool_id: string }[]>`
-          SELECT DISTINCT vanpool_id FROM cases
-          WHERE status NOT IN ('resolved', 'cancelled') AND vanpool_id = ANY(${touched})`
-      ).map((r) => r.vanpool_id);
-      const reaudits = [...new Set([...withOpenCase, ...(store.joined?.(result) ?? [])])].sort();
-      if (options.dryRun) return { ...result, reaudits };
-      const touchedRecords = [...result.changed, ...result.leaving];
-      await store.write(tx, [...result.added, ...touchedRecords.map((c) => c.record)], options.source);
-      const made = { entity: ENTITY_OF[kind], source_file: options.source, actor: options.actor };
-      const history = [
-        ...result.added.map((r) => ({
-          ...made,
-          entity_id: idOf(r),
-          field: ADDED_FIELD,
-          old_value: null,
-          new_value: "added",
-        })),
-        ...touchedRecords.flatMap((c) =>
-          c.changes.map((f) => ({
-            ...made,
-            entity_id: idOf(c.record),
-            field: f.field,
-            old_value: f.old,
-            new_value: f.new,
-          })),
-        ),
-      ];
-      // A first import adds every record: one statement per chunk, as the records are written.
-      await inChunks(
-        history,
-        (json) => tx.$executeRaw`
-          INSERT INTO change_history (entity, entity_id, field, old_value, new_value, source_file, actor)
-          SELECT r.entity, r.entity_id, r.field, r.old_value, r.new_value, r.source_file, r.actor
-          FROM jsonb_to_recordset(${json}::jsonb) AS r(entity text, entity_id text, field text, old_value text,
-            new_value text, source_file text, actor text)`,
-      );
-      if (options.reaudit) for (const vanpoolId of reaudits) await options.reaudit(vanpoolId, transactionExecutor(tx));
-      return { ...result, reaudits };
-    },
-    { timeout: 600_000, maxWait: 10_000 },
-  );
+  return inPgTransaction(pool, async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('poolpatrol import'))");
+    const stored = await store.load(tx);
+    const result = await plan(stored, await loadRefs(tx));
+    const touched = await store.touched(tx, result);
+    const withOpenCase = (
+      await tx.query<{ vanpool_id: string }>(
+        `SELECT DISTINCT vanpool_id FROM cases
+         WHERE status NOT IN ('resolved', 'cancelled') AND vanpool_id = ANY($1)`,
+        [touched],
+      )
+    ).rows.map((r) => r.vanpool_id);
+    const reaudits = [...new Set([...withOpenCase, ...(store.joined?.(result) ?? [])])].sort();
+    if (options.dryRun) return { ...result, reaudits };
+    const touchedRecords = [...result.changed, ...result.leaving];
+    await store.write(tx, [...result.added, ...touchedRecords.map((c) => c.record)], options.source);
+    const history = [
+      ...result.added.map((r) => ({ entity_id: idOf(r), field: ADDED_FIELD, old_value: null, new_value: "added" })),
+      ...touchedRecords.flatMap((c) =>
+        c.changes.map((f) => ({ entity_id: idOf(c.record), field: f.field, old_value: f.old, new_value: f.new })),
+      ),
+    ];
+    // A first import adds every record: one statement per chunk, as the records are written.
+    await inChunks(history, (json) =>
+      tx.query(
+        `INSERT INTO change_history (entity, entity_id, field, old_value, new_value, source_file, actor)
+         SELECT $2, r.entity_id, r.field, r.old_value, r.new_value, $3, $4
+         FROM json_to_recordset($1::json) AS r(entity_id text, field text, old_value text, new_value text)`,
+        [json, ENTITY_OF[kind], options.source, options.actor],
+      ),
+    );
+    if (options.reaudit) for (const vanpoolId of reaudits) await options.reaudit(vanpoolId, pgExecutor(tx));
+    return { ...result, reaudits };
+  });
 }
 
-async function loadRefs(tx: Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0]): Promise<ImportRefs> {
-  const shifts = await tx.shift.findMany({ select: { id: true } });
-  const employees = await tx.employee.findMany({ select: { id: true } });
-  const vanpools = await tx.vanpool.findMany({ select: { id: true, status: true } });
+async function loadRefs(tx: pg.ClientBase): Promise<ImportRefs> {
+  const ids = async (sql: string) => (await tx.query<{ ids: string[] }>(sql)).rows[0]!.ids;
+  const vanpools = await tx.query<{ id: string; status: string }>("SELECT id, status FROM vanpools");
   return {
-    shiftIds: new Set(shifts.map((s) => s.id)),
-    employeeIds: new Set(employees.map((e) => e.id)),
-    vanpools: new Map(vanpools.map((v) => [v.id, v.status === "active"])),
+    shiftIds: new Set(await ids("SELECT coalesce(array_agg(id), '{}') AS ids FROM shifts")),
+    employeeIds: new Set(await ids("SELECT coalesce(array_agg(id), '{}') AS ids FROM employees")),
+    vanpools: new Map(vanpools.rows.map((v) => [v.id, v.status === "active"])),
   };
 }
 

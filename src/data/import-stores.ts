@@ -1,14 +1,15 @@
 // What `poolpatrol import KIND` reads and writes for each kind: the stored records as the import
-// compares them, writing the added and changed ones, and the vanpools a plan touches.
+// compares them, writing the added and changed ones, and the vanpools a plan touches. Plain pg on
+// the import's transaction: Prisma spent seconds turning 100,000 rows (and their JSON) to and fro.
+import type pg from "pg";
 import type { EmployeeFixture, ShiftFixture } from "../domain/fixture-schema.js";
 import type { ImportKindName, ImportPlan } from "../domain/record-import.js";
 import type { RiderRecord } from "../domain/rider-import.js";
 import type { Schedule } from "../domain/schedule.js";
 import type { VanpoolRecord } from "../domain/vanpool-import.js";
-import type { Prisma } from "./prisma.js";
-import { inChunks, writeEmployees, writeShifts, writeVanpools } from "./seed.js";
+import { inChunks, pgBulk, writeEmployees, writeShifts, writeVanpools } from "./seed.js";
 
-type Tx = Prisma.TransactionClient;
+type Tx = pg.ClientBase;
 
 export interface ImportStore<R> {
   /** Stored records by id. */
@@ -23,38 +24,27 @@ export interface ImportStore<R> {
 /** Vanpools with an active rider among these employees. */
 const vanpoolsOfEmployees = async (tx: Tx, employeeIds: string[]) =>
   (
-    await tx.$queryRaw<{ vanpool_id: string }[]>`
-      SELECT DISTINCT vanpool_id FROM riders WHERE status = 'active' AND employee_id = ANY(${employeeIds})
-      ORDER BY vanpool_id`
-  ).map((r) => r.vanpool_id);
+    await tx.query<{ vanpool_id: string }>(
+      `SELECT DISTINCT vanpool_id FROM riders WHERE status = 'active' AND employee_id = ANY($1) ORDER BY vanpool_id`,
+      [employeeIds],
+    )
+  ).rows.map((r) => r.vanpool_id);
 
 const employees: ImportStore<EmployeeFixture> = {
   async load(tx) {
-    const rows = await tx.employee.findMany({ orderBy: { id: "asc" } });
+    const { rows } = await tx.query<EmployeeFixture & { home_lat: number | null; home_lng: number | null }>(
+      `SELECT id AS employee_id, first_name, last_name, email, work_site, home_address, home_city, home_state,
+              home_zip, home_lat, home_lng, shift_id, pto_dates, time_type, supervisor, status
+       FROM employees ORDER BY id`,
+    );
     return new Map(
-      rows.map((e) => [
-        e.id,
-        {
-          employee_id: e.id,
-          first_name: e.firstName,
-          last_name: e.lastName,
-          email: e.email,
-          work_site: e.workSite,
-          home_address: e.homeAddress,
-          home_city: e.homeCity,
-          home_state: e.homeState,
-          home_zip: e.homeZip,
-          home_coords: e.homeLat !== null && e.homeLng !== null ? { lat: e.homeLat, lng: e.homeLng } : null,
-          shift_id: e.shiftId,
-          pto_dates: e.ptoDates,
-          time_type: e.timeType as EmployeeFixture["time_type"],
-          supervisor: e.supervisor,
-          status: e.status as EmployeeFixture["status"],
-        },
+      rows.map(({ home_lat, home_lng, ...e }) => [
+        e.employee_id,
+        { ...e, home_coords: home_lat !== null && home_lng !== null ? { lat: home_lat, lng: home_lng } : null },
       ]),
     );
   },
-  write: (tx, records) => writeEmployees(tx, records, "update"),
+  write: (tx, records) => writeEmployees(pgBulk(tx), records, "update"),
   touched: (tx, plan) =>
     vanpoolsOfEmployees(
       tx,
@@ -64,69 +54,87 @@ const employees: ImportStore<EmployeeFixture> = {
 
 const shifts: ImportStore<ShiftFixture> = {
   async load(tx) {
-    const rows = await tx.shift.findMany({ orderBy: { id: "asc" } });
-    return new Map(rows.map((s) => [s.id, { id: s.id, name: s.name, schedule: s.schedule as unknown as Schedule }]));
+    const { rows } = await tx.query<ShiftFixture>("SELECT id, name, schedule FROM shifts ORDER BY id");
+    return new Map(rows.map((s) => [s.id, { id: s.id, name: s.name, schedule: s.schedule as Schedule }]));
   },
-  write: (tx, records) => writeShifts(tx, records, "update"),
+  write: (tx, records) => writeShifts(pgBulk(tx), records, "update"),
   async touched(tx, plan) {
     const changed = plan.changed.map((c) => c.record.id);
-    const on = await tx.employee.findMany({ where: { shiftId: { in: changed } }, select: { id: true } });
+    const on = await tx.query<{ id: string }>("SELECT id FROM employees WHERE shift_id = ANY($1)", [changed]);
     return vanpoolsOfEmployees(
       tx,
-      on.map((e) => e.id),
+      on.rows.map((e) => e.id),
     );
   },
 };
 
 const vanpools: ImportStore<VanpoolRecord> = {
   async load(tx) {
-    const rows = await tx.vanpool.findMany({ orderBy: { id: "asc" } });
+    const { rows } = await tx.query<{
+      id: string;
+      name: string | null;
+      work_site: string;
+      work_site_address: string;
+      work_site_lat: number;
+      work_site_lng: number;
+      pickup_address: string | null;
+      pickup_lat: number | null;
+      pickup_lng: number | null;
+      capacity: number;
+      coordinator_id: string | null;
+      status: VanpoolRecord["status"];
+      operating_schedule: Schedule | null;
+      time_zone: string | null;
+    }>(
+      `SELECT id, name, work_site, work_site_address, work_site_lat, work_site_lng, pickup_address, pickup_lat,
+              pickup_lng, capacity, coordinator_id, status, operating_schedule, time_zone
+       FROM vanpools ORDER BY id`,
+    );
     return new Map(
       rows.map((v) => [
         v.id,
         {
           vanpool_id: v.id,
           name: v.name,
-          work_site: v.workSite,
-          work_site_address: v.workSiteAddress,
-          work_site_coords: { lat: v.workSiteLat, lng: v.workSiteLng },
-          pickup_address: v.pickupAddress,
-          pickup_coords: v.pickupLat !== null && v.pickupLng !== null ? { lat: v.pickupLat, lng: v.pickupLng } : null,
+          work_site: v.work_site,
+          work_site_address: v.work_site_address,
+          work_site_coords: { lat: v.work_site_lat, lng: v.work_site_lng },
+          pickup_address: v.pickup_address,
+          pickup_coords:
+            v.pickup_lat !== null && v.pickup_lng !== null ? { lat: v.pickup_lat, lng: v.pickup_lng } : null,
           capacity: v.capacity,
-          coordinator_id: v.coordinatorId,
+          coordinator_id: v.coordinator_id,
           status: v.status,
-          operating_schedule: (v.operatingSchedule as unknown as Schedule | null) ?? null,
-          time_zone: v.timeZone,
+          operating_schedule: v.operating_schedule,
+          time_zone: v.time_zone,
         },
       ]),
     );
   },
-  write: (tx, records) => writeVanpools(tx, records, "update"),
+  write: (tx, records) => writeVanpools(pgBulk(tx), records, "update"),
   touched: async (_tx, plan) => [...plan.changed, ...plan.leaving].map((c) => c.record.vanpool_id).sort(),
 };
 
 const riders: ImportStore<RiderRecord> = {
   async load(tx) {
-    const rows = await tx.rider.findMany({ orderBy: { participantId: "asc" } });
-    return new Map(
-      rows.map((r) => [
-        r.participantId,
-        { participant_id: r.participantId, vanpool_id: r.vanpoolId, employee_id: r.employeeId, status: r.status },
-      ]),
+    const { rows } = await tx.query<RiderRecord>(
+      "SELECT participant_id, vanpool_id, employee_id, status FROM riders ORDER BY participant_id",
     );
+    return new Map(rows.map((r) => [r.participant_id, r]));
   },
   // A rider who leaves keeps the row: status removed, when and why.
   write: (tx, records, source) =>
-    inChunks(
-      records,
-      (json) => tx.$executeRaw`
-        INSERT INTO riders (participant_id, vanpool_id, employee_id, status)
+    inChunks(records, (json) =>
+      tx.query(
+        `INSERT INTO riders (participant_id, vanpool_id, employee_id, status)
         SELECT r.participant_id, r.vanpool_id, r.employee_id, r.status::"RiderStatus"
-        FROM jsonb_to_recordset(${json}::jsonb) AS r(participant_id text, vanpool_id text, employee_id text, status text)
+        FROM json_to_recordset($1::json) AS r(participant_id text, vanpool_id text, employee_id text, status text)
         ON CONFLICT (participant_id) DO UPDATE SET status = EXCLUDED.status,
           joined_at = CASE WHEN riders.status = 'removed' AND EXCLUDED.status = 'active' THEN now() ELSE riders.joined_at END,
           removed_at = CASE WHEN EXCLUDED.status = 'removed' THEN now() ELSE NULL END,
-          removed_reason = CASE WHEN EXCLUDED.status = 'removed' THEN ${`absent from the roster ${source}`} ELSE NULL END`,
+          removed_reason = CASE WHEN EXCLUDED.status = 'removed' THEN $2::text ELSE NULL END`,
+        [json, `absent from the roster ${source}`],
+      ),
     ),
   touched: async (_tx, plan) => [...new Set([...plan.changed, ...plan.leaving].map((c) => c.record.vanpool_id))].sort(),
   joined: (plan) =>

@@ -1,5 +1,7 @@
 // Writes fixtures in one transaction. Upserts by id, so seeding twice leaves the
 // same rows; a refused folder leaves the database exactly as it was.
+
+import type pg from "pg";
 import { isClosed } from "../domain/case-lifecycle.js";
 import type { EmployeeFixture, ShiftFixture, VanpoolFixture } from "../domain/fixture-schema.js";
 import { checkReferences, type ExistingIds, type Fixtures } from "./fixtures.js";
@@ -198,33 +200,46 @@ export async function inChunks<T>(items: T[], insert: (json: string) => Promise<
   for (let at = 0; at < items.length; at += CHUNK) await insert(JSON.stringify(items.slice(at, at + CHUNK)));
 }
 
+/** Runs one bulk statement whose only parameter ($1) is a chunk's JSON: in a Prisma or a pg transaction. */
+export type BulkSql = (sql: string, json: string) => Promise<unknown>;
+export const prismaBulk =
+  (tx: Tx): BulkSql =>
+  (sql, json) =>
+    tx.$executeRawUnsafe(sql, json);
+export const pgBulk =
+  (client: pg.ClientBase): BulkSql =>
+  (sql, json) =>
+    client.query(sql, [json]);
+
 // Column names are constants of this file, never input.
 const conflictClause =
   (existing: "skip" | "update") =>
   (key: string, columns: string[], updatedAt = true) =>
-    Prisma.raw(
-      existing === "skip"
-        ? "ON CONFLICT DO NOTHING"
-        : `ON CONFLICT (${key}) DO UPDATE SET ${[
-            ...columns.map((c) => `${c} = EXCLUDED.${c}`),
-            ...(updatedAt ? ["updated_at = now()"] : []),
-          ].join(", ")}`,
-    );
+    existing === "skip"
+      ? "ON CONFLICT DO NOTHING"
+      : `ON CONFLICT (${key}) DO UPDATE SET ${[
+          ...columns.map((c) => `${c} = EXCLUDED.${c}`),
+          ...(updatedAt ? ["updated_at = now()"] : []),
+        ].join(", ")}`;
 
 /** Employees in bulk (also `poolpatrol import employees`): `update` overwrites stored ids with these values. */
-export async function writeEmployees(tx: Tx, employees: EmployeeFixture[], existing: "skip" | "update"): Promise<void> {
+export async function writeEmployees(
+  run: BulkSql,
+  employees: EmployeeFixture[],
+  existing: "skip" | "update",
+): Promise<void> {
   const onConflict = conflictClause(existing);
-  await inChunks(
-    employees.map(employeeRow),
-    (json) => tx.$executeRaw`
+  await inChunks(employees.map(employeeRow), (json) =>
+    run(
+      `
       INSERT INTO employees (id, first_name, last_name, email, work_site, home_address, home_city, home_state, home_zip,
                              home_lat, home_lng, shift_id, pto_dates, time_type, supervisor, status, updated_at)
       SELECT r."id", r."firstName", r."lastName", r."email", r."workSite", r."homeAddress", r."homeCity", r."homeState",
-             r."homeZip", r."homeLat", r."homeLng", r."shiftId", ARRAY(SELECT jsonb_array_elements_text(r."ptoDates")),
+             r."homeZip", r."homeLat", r."homeLng", r."shiftId", ARRAY(SELECT json_array_elements_text(r."ptoDates")),
              r."timeType", r."supervisor", r."status", now()
-      FROM jsonb_to_recordset(${json}::jsonb) AS r("id" text, "firstName" text, "lastName" text, "email" text,
+      FROM json_to_recordset($1::json) AS r("id" text, "firstName" text, "lastName" text, "email" text,
         "workSite" text, "homeAddress" text, "homeCity" text, "homeState" text, "homeZip" text, "homeLat" float8,
-        "homeLng" float8, "shiftId" text, "ptoDates" jsonb, "timeType" text, "supervisor" text, "status" text)
+        "homeLng" float8, "shiftId" text, "ptoDates" json, "timeType" text, "supervisor" text, "status" text)
       ${onConflict("id", [
         "first_name",
         "last_name",
@@ -242,13 +257,15 @@ export async function writeEmployees(tx: Tx, employees: EmployeeFixture[], exist
         "supervisor",
         "status",
       ])}`,
+      json,
+    ),
   );
 }
 
 async function writePeopleAndVanpools(tx: Tx, fixtures: Fixtures, existing: "skip" | "update"): Promise<void> {
-  await writeShifts(tx, fixtures.shifts, existing);
-  await writeEmployees(tx, fixtures.employees, existing);
-  await writeVanpools(tx, fixtures.vanpools, existing);
+  await writeShifts(prismaBulk(tx), fixtures.shifts, existing);
+  await writeEmployees(prismaBulk(tx), fixtures.employees, existing);
+  await writeVanpools(prismaBulk(tx), fixtures.vanpools, existing);
   await inChunks(
     fixtures.vanpools.flatMap((v) =>
       v.riders.map((r) => ({
@@ -261,38 +278,41 @@ async function writePeopleAndVanpools(tx: Tx, fixtures: Fixtures, existing: "ski
       INSERT INTO riders (participant_id, vanpool_id, employee_id)
       SELECT r.participant_id, r.vanpool_id, r.employee_id
       FROM jsonb_to_recordset(${json}::jsonb) AS r(participant_id text, vanpool_id text, employee_id text)
-      ${conflictClause(existing)("participant_id", ["vanpool_id", "employee_id"], false)}`,
+      ${Prisma.raw(conflictClause(existing)("participant_id", ["vanpool_id", "employee_id"], false))}`,
   );
 }
 
 /** Shifts in bulk (also `poolpatrol import shifts`). */
-export async function writeShifts(tx: Tx, shifts: ShiftFixture[], existing: "skip" | "update"): Promise<void> {
+export async function writeShifts(run: BulkSql, shifts: ShiftFixture[], existing: "skip" | "update"): Promise<void> {
   await inChunks(
     shifts.map((s) => ({ id: s.id, name: s.name, schedule: s.schedule })),
-    (json) => tx.$executeRaw`
-      INSERT INTO shifts (id, name, schedule, updated_at)
-      SELECT r.id, r.name, r.schedule, now() FROM jsonb_to_recordset(${json}::jsonb) AS r(id text, name text, schedule jsonb)
-      ${conflictClause(existing)("id", ["name", "schedule"])}`,
+    (json) =>
+      run(
+        `INSERT INTO shifts (id, name, schedule, updated_at)
+        SELECT r.id, r.name, r.schedule, now() FROM jsonb_to_recordset($1::jsonb) AS r(id text, name text, schedule jsonb)
+        ${conflictClause(existing)("id", ["name", "schedule"])}`,
+        json,
+      ),
   );
 }
 
 /** Vanpools in bulk, without their riders (also `poolpatrol import vanpools`). */
 export async function writeVanpools(
-  tx: Tx,
+  run: BulkSql,
   vanpools: Omit<VanpoolFixture, "riders">[],
   existing: "skip" | "update",
 ): Promise<void> {
   const onConflict = conflictClause(existing);
-  await inChunks(
-    vanpools.map(vanpoolRow),
-    (json) => tx.$executeRaw`
+  await inChunks(vanpools.map(vanpoolRow), (json) =>
+    run(
+      `
       INSERT INTO vanpools (id, name, work_site, work_site_address, work_site_lat, work_site_lng, pickup_address,
                             pickup_lat, pickup_lng, capacity, coordinator_id, status, operating_schedule, time_zone,
                             updated_at)
       SELECT r."id", r."name", r."workSite", r."workSiteAddress", r."workSiteLat", r."workSiteLng", r."pickupAddress",
              r."pickupLat", r."pickupLng", r."capacity", r."coordinatorId", r."status"::"VanpoolStatus",
              r."operatingSchedule", r."timeZone", now()
-      FROM jsonb_to_recordset(${json}::jsonb) AS r("id" text, "name" text, "workSite" text, "workSiteAddress" text,
+      FROM jsonb_to_recordset($1::jsonb) AS r("id" text, "name" text, "workSite" text, "workSiteAddress" text,
         "workSiteLat" float8, "workSiteLng" float8, "pickupAddress" text, "pickupLat" float8, "pickupLng" float8,
         "capacity" int, "coordinatorId" text, "status" text, "operatingSchedule" jsonb, "timeZone" text)
       ${onConflict("id", [
@@ -310,5 +330,7 @@ export async function writeVanpools(
         "operating_schedule",
         "time_zone",
       ])}`,
+      json,
+    ),
   );
 }

@@ -238,17 +238,30 @@ export function planImport<R, F extends string>(
   stored: ReadonlyMap<string, R>,
   refs: ImportRefs,
 ): ImportPlan<R, F> {
+  const planner = importPlanner(kind, mapping, columns, stored, refs);
+  for (const row of rows) planner.add(row);
+  return planner.finish();
+}
+
+/** planImport a row at a time, for rows streamed from a file: a row is not kept once compared (unless rejected). */
+export function importPlanner<R, F extends string>(
+  kind: ImportKind<R, F>,
+  mapping: ImportMapping<F>,
+  columns: ImportColumns<F>,
+  stored: ReadonlyMap<string, R>,
+  refs: ImportRefs,
+): { add(row: SourceRow): void; finish(): ImportPlan<R, F> } {
   const plan: ImportPlan<R, F> = { added: [], changed: [], unchanged: 0, leaving: [], rejected: [] };
   const inFile = new Set<string>();
-  const firstAt = new Map<string, SourceRow>();
+  const firstAt = new Map<string, { at: string; file?: string }>();
   const check = kind.checker?.(stored, refs);
-  for (const row of rows) {
+  const add = (row: SourceRow) => {
     const id = (row.values[columns.column[kind.idField]] ?? "").trim();
     if (id) inFile.add(id);
     const mapped = mapRow(kind, row, mapping, columns);
     if ("problems" in mapped) {
       plan.rejected.push({ row, problems: mapped.problems });
-      continue;
+      return;
     }
     const incoming = mapped.record;
     const where = (field: F) => ({
@@ -264,28 +277,31 @@ export function planImport<R, F extends string>(
         ...where(kind.idField),
         rule: `duplicate id ${id} (also on ${earlier.at}${earlier.file && earlier.file !== row.file ? ` of ${earlier.file}` : ""})`,
       });
-    else firstAt.set(id, row);
+    else firstAt.set(id, { at: row.at, ...(row.file ? { file: row.file } : {}) });
     for (const p of check?.(incoming) ?? []) problems.push({ ...where(p.field), rule: p.rule });
     if (problems.length > 0) {
       plan.rejected.push({ row, problems });
-      continue;
+      return;
     }
     const before = stored.get(id);
     if (!before) {
       plan.added.push(incoming);
-      continue;
+      return;
     }
     const merged = kind.merge(incoming, before, columns.carried);
     const changes = diff(kind, before, merged);
     if (changes.length === 0) plan.unchanged++;
     else plan.changed.push({ record: merged, changes });
-  }
-  for (const [id, before] of stored) {
-    if (inFile.has(id)) continue;
-    const after = kind.leave(before);
-    if (after) plan.leaving.push({ record: after, changes: diff(kind, before, after) });
-  }
-  return plan;
+  };
+  const finish = () => {
+    for (const [id, before] of stored) {
+      if (inFile.has(id)) continue;
+      const after = kind.leave(before);
+      if (after) plan.leaving.push({ record: after, changes: diff(kind, before, after) });
+    }
+    return plan;
+  };
+  return { add, finish };
 }
 
 function diff<R, F extends string>(kind: ImportKind<R, F>, before: R, after: R): FieldChange<F>[] {

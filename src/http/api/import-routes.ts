@@ -106,7 +106,7 @@ const present = (r: DataImportRecord) => {
 export function registerImportRoutes(app: OpenAPIHono<ApiEnv>, deps: ApiDeps): void {
   app.openapi(upload, async (c) => {
     const body = c.req.valid("json");
-    const record = await importUpload(deps.agent.prisma, {
+    const record = await importUpload(deps.agent, {
       kind: body.kind,
       fileName: body.file_name,
       content: body.content,
