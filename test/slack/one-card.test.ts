@@ -81,7 +81,9 @@ describe("one card per request over a case's life", () => {
     const decided = new Map<string, string>();
     const cards = (): SlackMessage[] =>
       h.fake.thread(AUDIT_CHANNEL, alertTs).filter((m) => /^(Reply from|Follow-up to|Email to) /.test(String(m.text)));
-    const subjectOf = (m: SlackMessage) => JSON.stringify((m.blocks ?? [])[0]);
+    // Slack gives a block without an id a fresh one on each update: what a person reads is the rest.
+    const shown = (blocks: unknown) => JSON.stringify(blocks, (key, value) => (key === "block_id" ? undefined : value));
+    const subjectOf = (m: SlackMessage) => shown((m.blocks ?? [])[0]);
     /** After every event: no card changed its subject, no decided card changed at all; new cards are noted. */
     async function everyCardAsItWas(event: string) {
       await h.bot.idle();
@@ -90,10 +92,8 @@ describe("one card per request over a case's life", () => {
         const now = h.fake.messageHistory(card.ts).at(-1)!;
         if (!subjects.has(card.ts)) subjects.set(card.ts, subjectOf(now));
         expect(subjectOf(now), `the subject of ${card.text} after ${event}`).toBe(subjects.get(card.ts));
-        if (decided.has(card.ts))
-          expect(JSON.stringify(now.blocks), `${card.text} after ${event}`).toBe(decided.get(card.ts));
-        else if (/ (approved|edited|rejected) /.test(String(now.text)))
-          decided.set(card.ts, JSON.stringify(now.blocks));
+        if (decided.has(card.ts)) expect(shown(now.blocks), `${card.text} after ${event}`).toBe(decided.get(card.ts));
+        else if (/ (approved|edited|rejected) /.test(String(now.text))) decided.set(card.ts, shown(now.blocks));
       }
     }
     const reply = async (from: string, body: string, event: string) => {
@@ -143,8 +143,8 @@ describe("one card per request over a case's life", () => {
     expect(cards()).toHaveLength(requests.length);
     expect(new Set(cards().map((c) => c.ts)).size).toBe(requests.length);
 
-    for (const card of cards().filter((c) => / needs review /.test(String(c.text))))
-      await approve(card, `approving ${card.text}`);
+    // Each waiting card decided on the card as it is now (deciding one changes the case, so the other refreshes).
+    for (let next = pendingCard(); next; next = pendingCard()) await approve(next, `approving ${next.text}`);
     await reply(WENDELL, "Thanks, understood.", "a last acknowledgment");
     expect(decided.size).toBeGreaterThanOrEqual(2);
     expect(subjects.size).toBe(requests.length);
