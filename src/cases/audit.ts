@@ -6,11 +6,19 @@ import { type CaseRecord, findOpenCase } from "../data/case-repository.js";
 import { findThreadForCase } from "../data/email-repository.js";
 import { findEmployeeContacts } from "../data/employee-repository.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
+import type { ReAuditCause } from "../domain/re-audit-pacing.js";
 import { notFound } from "../errors.js";
 import type { CaseManagerResult, CaseManagerRunner } from "./case-manager-run.js";
 
 export function createAudit(deps: AgentDeps, { runCaseManager, taskCase, changed }: CaseManagerRunner) {
-  async function auditVanpool(vanpoolId: string): Promise<CaseManagerResult> {
+  /**
+   * `because`: why an open case is audited again (an import, a person), told in its thread; `key` names the audit
+   * (its job), so a retried job tells it once.
+   */
+  async function auditVanpool(
+    vanpoolId: string,
+    options: { because?: ReAuditCause; key?: string } = {},
+  ): Promise<CaseManagerResult> {
     if (!(await findVanpoolSnapshot(deps.prisma, vanpoolId)))
       throw notFound(`No vanpool ${vanpoolId}. Vanpool ids look like VP-101.`);
     return withLease(deps.pool, `vanpool:${vanpoolId}`, async () => {
@@ -25,6 +33,8 @@ export function createAudit(deps: AgentDeps, { runCaseManager, taskCase, changed
           ...(missing ? { first_emails_missing: true } : {}),
         },
         `audit:${vanpoolId}:${randomUUID()}`,
+        options.key,
+        options.because,
       );
       await changed(result.case_id);
       return result;

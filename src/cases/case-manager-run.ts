@@ -10,6 +10,9 @@ import { createApproval } from "../data/approval-repository.js";
 import { recordEvent } from "../data/audit-log.js";
 import { type CaseRecord, findCase, findCaseUpdatedSince, findOpenCase } from "../data/case-repository.js";
 import { isDatabaseError } from "../data/pg-pool.js";
+import { recordReAudit } from "../data/re-audit-repository.js";
+import { findLatestResults } from "../data/verification-repository.js";
+import type { ReAuditCause } from "../domain/re-audit-pacing.js";
 import { caseJobs } from "../queue/queues.js";
 
 export interface CaseManagerResult {
@@ -21,6 +24,9 @@ export interface CaseManagerResult {
   tools_used: string[];
   approval_id?: string;
 }
+
+/** The Case Manager's tools that run a check (`run_location_specialist`…): a turn that called one re-audited. */
+const SPECIALIST_TOOL = /^run_\w+_specialist$/;
 
 export function caseThreadId(caseId: string): string {
   return `case:${caseId}`;
@@ -36,11 +42,15 @@ export function createCaseManagerRunner(deps: AgentDeps) {
     if (caseId) await jobs?.syncCase(caseId);
   }
 
-  /** `reAuditKey` names what a re-audit of this task is for, so reading it again or retrying it counts it once. */
+  /**
+   * `reAuditKey` names what a re-audit of this task is for, so reading it again or retrying it counts it once (and
+   * the case thread tells it once); `cause` says why an audit of an open case ran (an import, a person).
+   */
   async function runCaseManager(
     task: CaseManagerTask,
     threadId: string,
     reAuditKey?: string,
+    cause?: ReAuditCause,
   ): Promise<CaseManagerResult> {
     const started = deps.now();
     let turn: AgentTurn;
@@ -101,6 +111,8 @@ export function createCaseManagerRunner(deps: AgentDeps) {
     const record = task.case
       ? await findCase(deps.prisma, task.case.case_id)
       : await latestCaseSince(task.vanpool_id, started);
+    if (task.case && record && turn.toolCalls.some((name) => SPECIALIST_TOOL.test(name)))
+      await noteReAudit(task, record, started, reAuditKey ?? threadId, cause);
     return {
       vanpool_id: task.vanpool_id,
       case_id: record?.case_id ?? null,
@@ -111,6 +123,38 @@ export function createCaseManagerRunner(deps: AgentDeps) {
       tools_used: turn.toolCalls,
       ...(approvalId ? { approval_id: approvalId } : {}),
     };
+  }
+
+  /** The re-audit this turn ran on an open case, recorded once per key for the case thread (thread-story.ts). */
+  async function noteReAudit(
+    task: CaseManagerTask,
+    after: CaseRecord,
+    started: Date,
+    key: string,
+    cause: ReAuditCause = { kind: "audit" },
+  ): Promise<void> {
+    const before = task.case!;
+    const latest = await findLatestResults(deps.prisma, task.vanpool_id);
+    const runs = Object.values(latest).flatMap((r) => (r && r.finished_at >= started ? [r.run_id] : []));
+    // Only a reply's or a timeout's re-audit is counted toward the limit; an audit asked for by hand is not.
+    const counting = task.task !== "audit";
+    await recordReAudit(deps.prisma, {
+      caseId: before.case_id,
+      key,
+      at: deps.now(),
+      cause:
+        task.task === "reply" && task.reply
+          ? { kind: "reply", from: task.reply.from }
+          : task.task === "timeout"
+            ? { kind: "timeout" }
+            : cause,
+      failed_before: before.failed_checks,
+      runs,
+      counted: counting ? after.re_audit_count > before.re_audit_count : null,
+      count: after.re_audit_count,
+      counts_from: after.re_audit_counts_from,
+      status: after.status,
+    });
   }
 
   async function latestCaseSince(vanpoolId: string, since: Date): Promise<CaseRecord | undefined> {

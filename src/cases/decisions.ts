@@ -91,9 +91,12 @@ export function createDecisions(
     choice: RiderChoice;
     actor: string;
     evidenceVersion: string;
+    /** Keep: why, and for how long (the Keep form); a keep without it is the program manager's. */
+    exception?: ExceptionChoice;
   }): Promise<DecisionResult & { complete: boolean; firstOfTwo: boolean }> {
+    const { exception, ...decided } = input;
     const vote = {
-      ...input,
+      ...decided,
       requiredApprovals: deps.settings.cancelApprovals,
       now: deps.now(),
     };
@@ -108,6 +111,7 @@ export function createDecisions(
         employeeIds: [input.employeeId],
         actor: input.actor,
         decision: KEPT_DECISION,
+        choice: exception,
       });
     const firstOfTwo = recorded.vote.kind === "first_of_two";
     if (!recorded.complete) {

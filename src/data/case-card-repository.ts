@@ -6,6 +6,7 @@ import { listCaseRiderDecisions, type RiderDecisionRecord } from "./approval-rep
 import { type CaseRecord, getCase, listCases } from "./case-repository.js";
 import { findExceptionsOn, findRiderFacts } from "./exception-repository.js";
 import type { PrismaClient } from "./prisma.js";
+import { listReAudits, type ReAuditRecord } from "./re-audit-repository.js";
 import { type EarlierCase, findEarlierCasesOfRiders } from "./rider-history-repository.js";
 import { type CaseEvidence, caseEvidenceOf } from "./verification-repository.js";
 
@@ -41,6 +42,8 @@ export interface CaseCardData {
   earlierExceptions: EarlierException[];
   /** Earlier cases of its flagged riders (rider-history-repository.ts), by employee id. */
   earlierCases: Map<string, EarlierCase[]>;
+  /** The re-audits of the case, oldest first, each with its results. */
+  reAudits: ReAuditRecord[];
 }
 
 export interface EarlierException {
@@ -96,6 +99,7 @@ export async function findCaseCardData(prisma: PrismaClient, caseId: string): Pr
       caseId: record.case_id,
       at: record.created_at,
     }),
+    reAudits: await listReAudits(prisma, caseId),
   };
 }
 

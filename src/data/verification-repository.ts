@@ -163,23 +163,37 @@ async function latestPerCheck(
       orderBy: [{ run: { finishedAt: "desc" } }, { run: { seq: "desc" } }],
       include: { run: true },
     });
-    if (row) {
-      latest[check] = {
-        check,
-        verdict: row.verdict,
-        confidence: row.confidence,
-        reasoning: row.reasoning,
-        evidence: row.evidence as SpecialistResult["evidence"],
-        flagged: row.flagged,
-        policy: row.run.policy as Record<string, number>,
-        model: row.model,
-        run_id: row.runId,
-        finished_at: row.run.finishedAt,
-        as_of: row.run.asOf,
-      };
-    }
+    if (row) latest[check] = storedResult(row);
   }
   return latest;
+}
+
+type ResultRow = Prisma.SpecialistResultGetPayload<{ include: { run: true } }>;
+
+function storedResult(row: ResultRow): StoredResult {
+  return {
+    check: row.check as StoredResult["check"],
+    verdict: row.verdict,
+    confidence: row.confidence,
+    reasoning: row.reasoning,
+    evidence: row.evidence as SpecialistResult["evidence"],
+    flagged: row.flagged,
+    policy: row.run.policy as Record<string, number>,
+    model: row.model,
+    run_id: row.runId,
+    finished_at: row.run.finishedAt,
+    as_of: row.run.asOf,
+  };
+}
+
+/** The results of these runs (a re-audit's), per check. */
+export async function findResultsOfRuns(prisma: PrismaClient, runIds: readonly string[]): Promise<LatestResults> {
+  if (runIds.length === 0) return {};
+  const rows = await prisma.specialistResult.findMany({
+    where: { runId: { in: [...runIds] } },
+    include: { run: true },
+  });
+  return Object.fromEntries(rows.map((row) => [row.check, storedResult(row)]));
 }
 
 export type CaseEvidence = LatestResults;

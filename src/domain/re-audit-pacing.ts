@@ -62,3 +62,11 @@ export function countsTowardLimit(input: { key: string; at: Date; basis: string;
 export function paceAfterCounted(at: Date, basis: string, timeZone: string): ReAuditPace {
   return { counts_from: oneBusinessDayAfter(at, timeZone), basis };
 }
+
+/** What a re-audit of an open case was for, as the case thread tells it. */
+export type ReAuditCause =
+  | { kind: "reply"; from: string }
+  | { kind: "timeout" }
+  | { kind: "import"; source: string }
+  | { kind: "person"; user: string }
+  | { kind: "audit" };

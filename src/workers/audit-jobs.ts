@@ -67,7 +67,7 @@ const failsOnlyForKept = (result: { verdict: string; flagged: string[] }, check:
 
 export interface AuditJobDeps {
   workflow: Pick<CaseWorkflow, "auditVanpool">;
-  messages: Pick<CaseMessages, "syncCase" | "postInThread">;
+  messages: Pick<CaseMessages, "syncCase">;
   client: WebClient;
   prisma: PrismaClient;
   now(): Date;
@@ -101,7 +101,12 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
       const started = deps.now();
       let result: CaseManagerResult;
       try {
-        result = await deps.workflow.auditVanpool(request.vanpoolId);
+        const to = request.answer;
+        result = await deps.workflow.auditVanpool(request.vanpoolId, {
+          key: `audit:${job.id}`,
+          because:
+            to.via === "import" ? { kind: "import", source: to.source } : { kind: "person", user: request.userId },
+        });
       } catch (error) {
         const refused = error instanceof AppError;
         if (!refused && job.retryCount < job.retryLimit) throw error;
@@ -114,7 +119,7 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
         if (refused) return { refused: (error as Error).message };
         throw error;
       }
-      await answer(request, result, started, job.id);
+      await answer(request, result, started);
       deps.log(
         `audit ${request.vanpoolId} by ${request.userId}: ${result.case_id ?? "no case"} ${result.status ?? ""}`,
       );
@@ -123,8 +128,7 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
     { concurrency: deps.concurrency },
   );
 
-  /** `jobId` names the note a click's answer leaves in the case thread: a retried job posts it once. */
-  async function answer(request: AuditRequest, result: CaseManagerResult, started: Date, jobId: string) {
+  async function answer(request: AuditRequest, result: CaseManagerResult, started: Date) {
     const { vanpoolId, answer: to } = request;
     const sameClosedCase = to.via === "click" && to.closed && result.case_id === to.caseId;
     if (!result.case_id || sameClosedCase) {
@@ -140,23 +144,9 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
       await tell(request, text);
       return;
     }
+    // A re-audit of an open case and its result are told in the case thread, once (thread-story.ts).
     await deps.messages.syncCase(result.case_id);
-    if (to.via === "import") {
-      await deps.messages.postInThread(
-        result.case_id,
-        `🔁 ${to.source} changed a rider of ${vanpoolId}; re-audited: ${STATUS_LABEL[result.status ?? ""] ?? "done"}. ${result.reasoning}`,
-        `reaudit:${jobId}`,
-      );
-      return;
-    }
-    if (to.via === "click") {
-      await deps.messages.postInThread(
-        result.case_id,
-        `🔁 <@${request.userId}> re-audited ${vanpoolId}: ${STATUS_LABEL[result.status ?? ""] ?? "done"}. ${result.reasoning}`,
-        `reaudit:${jobId}`,
-      );
-      return;
-    }
+    if (to.via !== "response_url") return;
     const where = await findCaseAlertLocation(deps.prisma, result.case_id);
     const link = where
       ? await deps.client.chat

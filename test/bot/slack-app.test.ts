@@ -246,7 +246,7 @@ describe("the Slack app", () => {
 
       await h.restart();
       for (const other of ((record.meta as { flagged?: string[] }).flagged ?? []).filter((id) => id !== "EMP-1065"))
-        await h.click(BOB, card, `keep_rider:${other}`);
+        await h.keep(BOB, card, other);
       await h.click(BOB, card, "remove_rider:EMP-1065");
       await waitFor(
         `${record.id} to be cancelled`,

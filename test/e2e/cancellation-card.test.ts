@@ -122,11 +122,20 @@ describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", ()
     await page.selectOption("#user", "U0ALEX");
     await page.waitForTimeout(300);
     await cancellationCard().getByRole("button", { name: "Keep EMP-1028 (Wendell)" }).click();
+    // Keep asks why, in the form every keep path opens.
+    const modal = page.locator("#modal");
+    await expect.poll(() => modal.locator(".dialog h2").textContent(), { timeout: 15_000 }).toBe("Keep a rider");
+    await expect.poll(() => modal.locator("select").count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await modal.locator("textarea").fill("He starts on the day shift next month.");
+    await modal.locator("select").selectOption({ label: "Moving soon" });
+    await shot("05-keep-a-rider");
+    await modal.locator("button[type=submit]").click();
+    await expect.poll(() => modal.isHidden(), { timeout: 15_000 }).toBe(true);
     await expect
       .poll(async () => (await cancellationCard().textContent()) ?? "", { timeout: 20_000 })
       .toMatch(/Kept by/);
     expect(await cancellationCard().getByRole("button", { name: "Remove EMP-1028 (Wendell)" }).count()).toBe(0);
-    await shot("05-one-rider-kept");
+    await shot("06-one-rider-kept");
 
     await restartSandbox();
     await expect.poll(() => cancellationCard().count(), { timeout: 20_000 }).toBeGreaterThan(0);

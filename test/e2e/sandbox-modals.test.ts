@@ -176,13 +176,33 @@ describe.skipIf(!hasChromium)("every modal in the sandbox", () => {
     for (const t of timeouts) if (t.case_id) await opened.sandbox.bot.messages.syncCase(t.case_id);
     // Eight days on, every case still waiting proposes a cancellation: VP-111's card is the one to decide.
     const card = await message("Cancel membership? VP-111");
-    await openModal(card, "Keep everyone…", "Keep everyone", "select");
+    // Keep … on one rider opens the same form as Keep everyone… (keepModal), and is submitted like it.
+    await openModal(card, "Keep EMP-1028 (Wendell)", "Keep a rider", "select");
+    expect(await modal().locator("select option").allTextContents()).toEqual(
+      expect.arrayContaining(["Moving soon", "Medical or accommodation", "Data error upstream", "Other"]),
+    );
+    await modal().locator("textarea").fill("ok");
+    expect(await formRefused()).toBe(true);
+    await modal().locator("textarea").fill("His new shift starts in two weeks.");
+    await modal().locator("select").selectOption({ label: "Moving soon" });
+    await modal().locator("input[type=number]").fill("20");
+    await shot("07-keep-a-rider");
+    await submitModal();
+    await expect
+      .poll(
+        async () => (await opened.db.prisma.riderException.findMany({ where: { employeeId: "EMP-1028" } })).length,
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBe(1);
+    await openModal(await message("Cancel membership? VP-111"), "Keep everyone…", "Keep everyone", "select");
     const reasons = await modal().locator("select option").allTextContents();
     expect(reasons).toEqual(expect.arrayContaining(["Moving soon", "Medical or accommodation", "Other"]));
     await modal().locator("textarea").fill("Both are moving closer in January.");
     await modal().locator("select").selectOption({ label: "Moving soon" });
     await modal().locator("input[type=number]").fill("45");
-    await shot("07-keep-everyone");
+    await shot("08-keep-everyone");
     await submitModal();
     const k = await opened.db.prisma.case.findFirstOrThrow({
       where: { vanpoolId: "VP-111" },
@@ -196,5 +216,7 @@ describe.skipIf(!hasChromium)("every modal in the sandbox", () => {
     const kept = await opened.db.prisma.riderException.findMany({ where: { caseId: k.id } });
     expect(kept.map((e) => e.employeeId).sort()).toEqual([...(k.meta as { flagged: string[] }).flagged].sort());
     for (const e of kept) expect(e.reason).toBe("moving_soon");
+    const wendell = kept.find((e) => e.employeeId === "EMP-1028")!;
+    expect(Math.round((wendell.expiresAt.getTime() - wendell.grantedAt.getTime()) / 86_400_000)).toBe(20);
   }, 180_000);
 });

@@ -193,17 +193,17 @@ describe("the sandbox API", () => {
     const { timeouts } = await sandbox.bot.ctx.workflow.tick(new Date(Date.now() + 9 * 86_400_000));
     for (const t of timeouts) if (t.case_id) await sandbox.bot.messages.syncCase(t.case_id);
     const card = (await state()).messages.find((m) => /^Cancellation of .* VP-111/.test(m.text))!;
-    const keep = (card.blocks as { elements?: { action_id: string; value: string }[] }[])
+    const remove = (card.blocks as { elements?: { action_id: string; value: string }[] }[])
       .flatMap((b) => b.elements ?? [])
-      .find((e) => e.action_id === "keep_rider:EMP-1028")!;
-    const approve = { action_id: keep.action_id, ts: card.ts, value: keep.value };
+      .find((e) => e.action_id === "remove_rider:EMP-1028")!;
+    const approve = { action_id: remove.action_id, ts: card.ts, value: remove.value };
     expect((await api("/sandbox/action", { user: "U0ALEX", ...approve })).status).toBe(200);
     await sandbox.bot.idle();
     // Blair's screen still shows the buttons.
     expect((await api("/sandbox/action", { user: "U0BLAIR", ...approve })).status).toBe(200);
     await sandbox.bot.idle();
     const told = (await state("user=U0BLAIR")).ephemerals.at(-1)!;
-    expect(told.text).toMatch(/^EMP-1028 was already decided \(kept by <@U0ALEX>\)/);
+    expect(told.text).toMatch(/^EMP-1028 was already decided \(to be removed by <@U0ALEX>\)/);
     expect(told.thread_ts).toBeDefined();
   });
 

@@ -50,7 +50,7 @@ describe("a removal under the two-person rule", () => {
     });
     const { meta } = await h.db.prisma.case.findUniqueOrThrow({ where: { id: caseId } });
     for (const other of ((meta as { flagged?: string[] }).flagged ?? []).filter((id) => id !== "EMP-1065"))
-      await h.click(ALICE, h.cancellationCardOf("VP-102"), `keep_rider:${other}`);
+      await h.keep(ALICE, h.cancellationCardOf("VP-102"), other);
 
     await h.click(BOB, h.cancellationCardOf("VP-102"), "remove_rider:EMP-1065");
     await waitFor(`${caseId} to be resolved`, async () => (await statusOf(caseId)) === "resolved");

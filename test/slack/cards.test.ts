@@ -60,7 +60,7 @@ async function givenCancellationCard(): Promise<{ caseId: string; card: SlackMes
 async function givenCancelled(): Promise<{ caseId: string; alertBeforeDecisions: SlackMessage }> {
   const { caseId, card } = await givenCancellationCard();
   const alertBeforeDecisions = h.alertOf("VP-111");
-  await h.click(ALICE, card, "keep_rider:EMP-1028");
+  await h.keep(ALICE, card, "EMP-1028");
   await h.click(BOB, h.cancellationCardOf("VP-111"), "remove_rider:EMP-1083");
   await waitFor(`${caseId} to be cancelled`, async () => (await statusOf(caseId)) === "cancelled");
   return { caseId, alertBeforeDecisions };
@@ -171,6 +171,81 @@ describe("cards", () => {
       expect(await statusOf(caseId)).toBe("pre_cancel");
     });
 
+    it("Keep … asks why in the same form as every keep path, refuses a short reason in it, and records the choice", async () => {
+      const { caseId, card } = await givenCancellationCard();
+      const opened = h.fake.views(ALICE).length;
+      await h.click(ALICE, card, "keep_rider:EMP-1028");
+      const { modal, text } = openedAtOnce(ALICE, opened, "Keep a rider");
+      expect(modal).toMatchObject({ submit: { text: "Keep" } });
+      expect(text).toContain("EMP-1028 (Wendell) keeps their seat");
+      // The rule is shown before submit, and the reasons carry their descriptions.
+      expect(text).toContain("At least 5 characters");
+      for (const reason of [
+        "Moving soon",
+        "Medical or accommodation",
+        "Data error upstream",
+        "Program manager decision",
+        "Other",
+      ])
+        expect(text).toContain(`"text":"${reason}"`);
+      expect(text).toContain("The records are wrong and are being corrected where they come from.");
+      expect(text).toMatch(/At most 180; 180 when left empty/);
+      // The same inputs as Keep everyone's form: one definition.
+      const keepAll = h.fake.views(ALICE).length;
+      await h.click(ALICE, card, /^reject_cancellation$/);
+      const everyone = openedAtOnce(ALICE, keepAll, "Keep everyone").modal;
+      const inputs = (view: { blocks?: unknown }) =>
+        (view.blocks as { type: string; block_id?: string }[]).filter((b) => b.type === "input").map((b) => b.block_id);
+      expect(inputs(everyone)).toEqual(inputs(modal));
+
+      const view = h.fake.viewHistory(h.fake.views(ALICE)[opened]!.id).at(-1)!;
+      const short = await h.post(
+        h.fake.viewSubmissionPayload({
+          user: { id: ALICE },
+          view,
+          values: { reason: "ok", exception_reason: "moving_soon" },
+        }),
+      );
+      expect(await short.json()).toMatchObject({
+        response_action: "errors",
+        errors: { reject_reason: expect.any(String) },
+      });
+      expect(await h.db.prisma.riderDecision.count()).toBe(0);
+
+      await h.post(
+        h.fake.viewSubmissionPayload({
+          user: { id: ALICE },
+          view,
+          values: { reason: "He moves to Sacramento in March.", exception_reason: "moving_soon", exception_days: "60" },
+        }),
+      );
+      await h.bot.idle();
+      const decision = await h.db.prisma.riderDecision.findFirstOrThrow({ where: { employeeId: "EMP-1028" } });
+      expect([decision.decision, decision.decidedBy]).toEqual(["keep", ALICE]);
+      const exception = await h.db.prisma.riderException.findFirstOrThrow({ where: { employeeId: "EMP-1028" } });
+      expect([exception.reason, exception.note, exception.grantedBy]).toEqual([
+        "moving_soon",
+        "He moves to Sacramento in March.",
+        ALICE,
+      ]);
+      expect(Math.round((exception.expiresAt.getTime() - exception.grantedAt.getTime()) / 86_400_000)).toBe(60);
+      expect(await statusOf(caseId)).toBe("pre_cancel");
+      expect(JSON.stringify(h.cancellationCardOf("VP-111").blocks)).toMatch(/Kept\* by <@U0ALICE>/);
+      expect(h.fake.thread(AUDIT_CHANNEL, h.alertOf("VP-111").ts).map((m) => String(m.text))).toContainEqual(
+        expect.stringMatching(
+          /decided to keep EMP-1028 \(moving soon\)\. The cancellation is carried out once every rider is decided\./,
+        ),
+      );
+
+      // A non-approver's Keep opens no form: the refusal is shown in the modal.
+      const carolOpened = h.fake.views(CAROL).length;
+      await h.click(CAROL, h.cancellationCardOf("VP-111"), "keep_rider:EMP-1083");
+      const refused = openedAtOnce(CAROL, carolOpened, "Keep a rider");
+      expect(refused.text).toContain("Only approvers can decide this. Nothing was changed.");
+      expect(refused.modal.submit).toBeUndefined();
+      expect(await h.db.prisma.riderDecision.count()).toBe(1);
+    });
+
     it("refuses a click on a card shown before the case changed, and refreshes the card", async () => {
       const { caseId, card: stale } = await givenCancellationCard();
       const thread = await h.db.prisma.emailThread.findUniqueOrThrow({ where: { caseId } });
@@ -179,7 +254,7 @@ describe("cards", () => {
         from: "wendell.ashby@northwind.example",
         body: "One more thing: my new shift starts Monday, I attached the letter from HR.",
       });
-      await h.click(ALICE, stale, "keep_rider:EMP-1028");
+      await h.click(ALICE, stale, "remove_rider:EMP-1028");
       const told = h.fake.ephemerals(ALICE).at(-1)!.message;
       expect(told.text).toMatch(/^This case changed since this card was shown .*here is the current card/);
       expect(told.thread_ts).toBe(h.alertOf("VP-111").ts);
@@ -192,7 +267,7 @@ describe("cards", () => {
 
     it("keeps one rider and removes the other, each recorded and carried out once", async () => {
       const { caseId, card: shown } = await givenCancellationCard();
-      await h.click(ALICE, shown, "keep_rider:EMP-1028");
+      await h.keep(ALICE, shown, "EMP-1028");
       expect(await statusOf(caseId)).toBe("pre_cancel");
       const card = h.cancellationCardOf("VP-111");
       expect(JSON.stringify(card.blocks)).toMatch(/Kept\* by <@U0ALICE>/);

@@ -88,7 +88,7 @@ describe("an exception survives later sweeps", { shuffle: false }, () => {
     firstCase = approval.caseId;
     expect((approval.payload as { employee_ids: string[] }).employee_ids.sort()).toEqual([WENDELL, DIEGO]);
 
-    await h.click(ALICE, h.cancellationCardOf("VP-111"), `keep_rider:${WENDELL}`);
+    await h.keep(ALICE, h.cancellationCardOf("VP-111"), WENDELL);
     await h.click(ALICE, h.cancellationCardOf("VP-111"), `remove_rider:${DIEGO}`);
     await waitFor("the cancellation to be carried out", async () =>
       Boolean(await h.db.prisma.riderDecision.findFirst({ where: { employeeId: DIEGO, outcome: "removed" } })),

@@ -142,7 +142,7 @@ describe("a scripted lifecycle, as people read it", () => {
 
     // The deadline passes on VP-111: Alice keeps Wendell, Bob removes Diego, Alice undoes it.
     const approval = await h.cancellationProposedFor("VP-111");
-    await h.click(ALICE, h.cancellationCardOf("VP-111"), "keep_rider:EMP-1028");
+    await h.keep(ALICE, h.cancellationCardOf("VP-111"), "EMP-1028");
     await h.click(BOB, h.cancellationCardOf("VP-111"), "remove_rider:EMP-1083");
     await waitFor("the cancellation carried out", async () =>
       Boolean((await h.db.prisma.approvalRequest.findUniqueOrThrow({ where: { id: approval.id } })).appliedAt),

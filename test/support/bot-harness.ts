@@ -56,6 +56,16 @@ export interface Harness {
   cardWith(vanpoolId: string, actionId: string): SlackMessage;
   /** `user` clicks the message's button `actionId` (or the one matching it); resolves once the app is idle. */
   click(user: string, message: SlackMessage, actionId: string | RegExp): Promise<Response>;
+  /**
+   * `user` clicks Keep … for a rider on a cancellation card and submits the form it opens (a reason, why they
+   * are kept, optionally fewer days); resolves once the app is idle.
+   */
+  keep(
+    user: string,
+    card: SlackMessage,
+    employeeId: string,
+    values?: { reason?: string; exception_reason?: string; exception_days?: string },
+  ): Promise<Response>;
   /** Stops this app instance and starts another on the same database and fake Slack: a restart. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -205,6 +215,19 @@ export async function startHarness(
       const action = buttonOf(message, actionId);
       const response = await harness.post(
         fake.blockActionPayload({ user: { id: user }, channel: AUDIT_CHANNEL, message, action: { ...action } }),
+      );
+      await bot.idle();
+      return response;
+    },
+    async keep(user, card, employeeId, values = {}) {
+      await harness.click(user, card, `keep_rider:${employeeId}`);
+      const view = fake.views(user).at(-1)!;
+      const response = await harness.post(
+        fake.viewSubmissionPayload({
+          user: { id: user },
+          view,
+          values: { reason: "Kept after a look at the record.", exception_reason: "program_manager", ...values },
+        }),
       );
       await bot.idle();
       return response;

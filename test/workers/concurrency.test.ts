@@ -79,7 +79,9 @@ describe("200 concurrent requests", () => {
     await settled("every click to be answered", () => clickNotes() >= clicks.length);
     const botInThread = () => h.fake.thread(AUDIT_CHANNEL, alert.ts).filter((m) => m.bot_id).length - answersBefore;
     const reauditNotes = () =>
-      h.fake.thread(AUDIT_CHANNEL, alert.ts).filter((m) => /re-audited VP-111/.test(String(m.text))).length;
+      h.fake
+        .thread(AUDIT_CHANNEL, alert.ts)
+        .filter((m) => /^🔁 Re-checked at <@U0ALICE>'s request/.test(String(m.text))).length;
     await settled("every re-audit to finish", () => reauditNotes() >= clicks.length);
     await settled("every question to be answered", () => botInThread() - reauditNotes() >= questions.length);
     console.log(`200 concurrent requests: all finished in ${Math.round(performance.now() - started)} ms`);

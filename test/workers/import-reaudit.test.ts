@@ -28,9 +28,12 @@ it("the bot re-audits the vanpool of an open case whose rider an import moved, a
   const note = await waitFor("the re-audit's note in the case thread", () =>
     h.fake
       .thread(AUDIT_CHANNEL, alert.ts)
-      .find((m) => /workers\.csv changed a rider of VP-111; re-audited/.test(String(m.text))),
+      .find((m) => /^🔁 Re-checked after workers\.csv changed a rider: /.test(String(m.text))),
   );
-  expect(String(note.text)).toMatch(/re-audited: Waiting for riders/);
+  // In words: the result of each check (a home as a city and ZIP3, a distance band) and where the case stands.
+  expect(String(note.text)).toMatch(/location (still fails|passes)/);
+  expect(String(note.text)).toMatch(/The case is now \*Waiting for riders\*\.$/);
+  expect(String(note.text)).not.toMatch(/\b\d{5}\b|@/);
   await h.bot.idle();
   expect(await h.db.prisma.verificationRun.count({ where: { vanpoolId: "VP-111" } })).toBeGreaterThan(runsBefore);
 });

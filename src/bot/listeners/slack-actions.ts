@@ -19,10 +19,11 @@ export type ApprovalAction =
       kind: "modal-decision";
       userId: string;
       value: string;
-      decision: "edit" | "reject";
+      /** `keep`: Keep … on one rider of a cancellation (the button's value names them). */
+      decision: "edit" | "reject" | "keep";
       body?: string;
       reason?: string;
-      /** Keep everyone: why the riders are kept, and for how long. */
+      /** Keep everyone, Keep …: why the riders are kept, and for how long. */
       exception?: ExceptionChoice;
     };
 

@@ -73,8 +73,10 @@ export function approvalCardFacts(
   const version = evidenceVersion(data, approval);
   if (approval.kind === "cancellation") {
     const ids = (approval.payload as { employee_ids?: string[] }).employee_ids ?? [];
+    // A decided card stays as it was decided: a reply written after the decision is not shown on it.
+    const until = approval.status === "pending" ? undefined : (approval.decided_at ?? undefined);
     return {
-      riders: ids.map((id) => ({ ...cardRider(data, id), earlier: data.earlierCases.get(id) })),
+      riders: ids.map((id) => ({ ...cardRider(data, id, until), earlier: data.earlierCases.get(id) })),
       whyNow: preCancelReason(data),
       version,
       decisions: data.riderDecisions[approval.approval_id] ?? [],

@@ -29,6 +29,7 @@ export const VIEW_CALLBACKS = {
   editReply: "edit_escalation_reply_submit",
   rejectApproval: "reject_approval_submit",
   closeResolved: "close_resolved_submit",
+  keepRider: "keep_rider_submit",
   emailRider: "email_rider_submit",
 } as const;
 export const INPUTS = {
@@ -54,6 +55,7 @@ export const EVIDENCE_TITLE = "Case evidence";
 export const EDIT_REPLY_TITLE = "Edit reply";
 export const FULL_REPLY_TITLE = "Full reply";
 export const CLOSE_RESOLVED_TITLE = "Close as resolved";
+export const KEEP_RIDER_TITLE = "Keep a rider";
 export const EMAIL_RIDER_TITLE = "Email a rider";
 export const rejectTitle = (kind: ApprovalRecord["kind"]) =>
   kind === "cancellation" ? "Keep everyone" : "Reject reply";
@@ -187,32 +189,77 @@ export function reasonRefusal(reason: string): string | undefined {
 }
 
 export function rejectModal(approval: ApprovalRecord, buttonValue: string, maxDays: number): ModalView {
+  if (approval.kind === "cancellation")
+    return keepModal({
+      callbackId: VIEW_CALLBACKS.rejectApproval,
+      metadata: buttonValue,
+      title: rejectTitle(approval.kind),
+      submit: "Keep everyone",
+      intro:
+        "No rider is removed: every rider keeps their seat with an exception, and the case is resolved with your reason recorded.",
+      reasonLabel: "Reason",
+      maxDays,
+    });
   return {
     type: "modal",
     callback_id: VIEW_CALLBACKS.rejectApproval,
     private_metadata: buttonValue,
     title: plain(rejectTitle(approval.kind)),
-    submit: plain(approval.kind === "cancellation" ? "Keep everyone" : "Reject"),
+    submit: plain("Reject"),
     close: plain("Cancel"),
     blocks: [
       context(
-        approval.kind === "cancellation"
-          ? "No rider is removed: every rider keeps their seat with an exception, and the case is resolved with your reason recorded."
-          : (approval.payload as { drafted_by?: string }).drafted_by
-            ? "Nothing is sent to the rider; the case still needs a person, who decides what happens next on its alert."
-            : "Nothing is sent to the rider; the case goes back to waiting for replies.",
+        (approval.payload as { drafted_by?: string }).drafted_by
+          ? "Nothing is sent to the rider; the case still needs a person, who decides what happens next on its alert."
+          : "Nothing is sent to the rider; the case goes back to waiting for replies.",
       ),
       reasonInput("Reason"),
-      ...(approval.kind === "cancellation" ? exceptionInputs(maxDays) : []),
     ],
   };
+}
+
+/**
+ * The one form behind every way of keeping a failing rider (Keep …, Keep everyone, Close as resolved): the
+ * decision's reason, why they are kept from the short list, and for how long. `metadata` names what is decided.
+ */
+export function keepModal(input: {
+  callbackId: string;
+  metadata: string;
+  title: string;
+  submit: string;
+  intro: string;
+  reasonLabel: string;
+  maxDays: number;
+}): ModalView {
+  return {
+    type: "modal",
+    callback_id: input.callbackId,
+    private_metadata: input.metadata,
+    title: plain(input.title),
+    submit: plain(input.submit),
+    close: plain("Cancel"),
+    blocks: [context(input.intro), reasonInput(input.reasonLabel), ...exceptionInputs(input.maxDays)],
+  };
+}
+
+/** Keep … on a cancellation card: this rider keeps their seat with an exception. */
+export function keepRiderModal(riderLabel: string, buttonValue: string, maxDays: number): ModalView {
+  return keepModal({
+    callbackId: VIEW_CALLBACKS.keepRider,
+    metadata: buttonValue,
+    title: KEEP_RIDER_TITLE,
+    submit: "Keep",
+    intro: `${escapeMrkdwn(riderLabel)} keeps their seat: later audits leave them alone for this check while the exception holds and their home or shift stays the same.`,
+    reasonLabel: "Reason",
+    maxDays,
+  });
 }
 
 /**
  * Keeping a failing rider grants an exception (docs/exceptions.md): why, from the short list, and for how long
  * (at most `maxDays`). While it holds and their facts stay the same, audits leave them alone.
  */
-export function exceptionInputs(maxDays: number): InputBlock[] {
+function exceptionInputs(maxDays: number): InputBlock[] {
   const options = Object.entries(EXCEPTION_REASONS).map(([value, r]) => ({
     text: plain(r.label[0]!.toUpperCase() + r.label.slice(1)),
     description: plain(truncate(r.description, 75)),
@@ -272,21 +319,15 @@ export function fullReplyModal(input: { rider: string; at: Date; body: string; c
 
 /** Closing a "needs a person" case: the reason is required and recorded. */
 export function closeResolvedModal(record: CaseRecord, maxDays: number): ModalView {
-  return {
-    type: "modal",
-    callback_id: VIEW_CALLBACKS.closeResolved,
-    private_metadata: record.case_id,
-    title: plain(CLOSE_RESOLVED_TITLE),
-    submit: plain("Close case"),
-    close: plain("Cancel"),
-    blocks: [
-      context(
-        `${record.case_id} · ${record.vanpool_id}: no rider is removed; the case closes with your reason, and riders still flagged are kept with an exception.`,
-      ),
-      reasonInput("Why is this resolved?"),
-      ...exceptionInputs(maxDays),
-    ],
-  };
+  return keepModal({
+    callbackId: VIEW_CALLBACKS.closeResolved,
+    metadata: record.case_id,
+    title: CLOSE_RESOLVED_TITLE,
+    submit: "Close case",
+    intro: `${record.case_id} · ${record.vanpool_id}: no rider is removed; the case closes with your reason, and riders still flagged are kept with an exception.`,
+    reasonLabel: "Why is this resolved?",
+    maxDays,
+  });
 }
 
 /** A person's email to one flagged rider: it becomes a draft on an approval card, sent only once approved. */

@@ -43,6 +43,8 @@ export function trailWhat(event: Pick<AuditEventRecord, "action" | "details">, w
       return `${who} updated the case`;
     case "case.reply_timeout":
       return "The reply deadline passed";
+    case "case.re_audited":
+      return `${who} re-checked the case (${status(d.status)} after it)`;
     case "email.sent":
       return `${who} emailed ${Array.isArray(d.to) && d.to.length > 1 ? `${d.to.length} riders` : "a rider"}`;
     case "reply.classified":

@@ -20,7 +20,7 @@ import {
 import { recordEvent } from "../../../data/audit-log.js";
 import { findCaseCardData, findRiderReply } from "../../../data/case-card-repository.js";
 import { findCaseAlertLocation } from "../../../data/slack-location-repository.js";
-import type { ExceptionChoice } from "../../../domain/exceptions.js";
+import { EXCEPTION_REASONS, type ExceptionChoice } from "../../../domain/exceptions.js";
 import type { RiderChoice } from "../../../domain/rider-decisions.js";
 import { AppError } from "../../../errors.js";
 import { caseJobs } from "../../../queue/queues.js";
@@ -42,6 +42,8 @@ import {
   FULL_REPLY_TITLE,
   fullReplyModal,
   INPUTS,
+  KEEP_RIDER_TITLE,
+  keepRiderModal,
   readExceptionChoice,
   reasonRefusal,
   rejectModal,
@@ -138,19 +140,39 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
     });
   }
 
-  for (const choice of ["remove", "keep"] as const)
-    app.action<BlockAction<ButtonAction>>(riderAction(RIDER_ACTIONS[choice]), async ({ ack, body, action }) => {
-      await queueBeforeAck(
-        (deadline) =>
-          queueSlackAction(
-            ctx,
-            body.trigger_id,
-            { kind: "rider", choice, place: placeOf(body), value: action.value ?? "" },
-            deadline,
-          ),
-        clicked(ack, body),
+  app.action<BlockAction<ButtonAction>>(riderAction(RIDER_ACTIONS.remove), async ({ ack, body, action }) => {
+    await queueBeforeAck(
+      (deadline) =>
+        queueSlackAction(
+          ctx,
+          body.trigger_id,
+          { kind: "rider", choice: "remove", place: placeOf(body), value: action.value ?? "" },
+          deadline,
+        ),
+      clicked(ack, body),
+    );
+  });
+
+  // Keeping a rider grants an exception, so it asks why, like every other keep path (keepModal).
+  app.action<BlockAction<ButtonAction>>(riderAction(RIDER_ACTIONS.keep), async ({ ack, body, action }) => {
+    await ack();
+    const place = clickPlace(body);
+    await openModalAtOnce(ctx, body.trigger_id, KEEP_RIDER_TITLE, async () => {
+      let refusal = "";
+      const say = async (text: string) => {
+        refusal = text;
+      };
+      const shown = parseButtonValue(action.value ?? "");
+      const approval = await checks.decidable(place, shown.approvalId, false, say);
+      if (!approval || !(await checks.showsCurrentCase(place, approval, shown.version, say))) return refusal;
+      if (!shown.employeeId) return "That button names no rider. Nothing was changed.";
+      return keepRiderModal(
+        await riderLabel(approval, shown.employeeId),
+        action.value ?? "",
+        ctx.deps.settings.exceptionDays,
       );
     });
+  });
 
   app.action<BlockAction<ButtonAction>>(approvalAction(UNDO_CANCELLATION), async ({ ack, body, action }) => {
     await queueBeforeAck(
@@ -165,9 +187,11 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
     );
   });
 
-  async function riderLabel(approval: ApprovalRecord): Promise<string> {
-    const rider = approvalCardFacts(await findCaseCardData(prisma, approval.case_id), approval).riders[0];
-    return rider ? riderName(rider.employee_id, rider.first_name) : "the rider";
+  /** The rider a card names (`employeeId`, else its first): "EMP-1028 (Wendell)". */
+  async function riderLabel(approval: ApprovalRecord, employeeId?: string): Promise<string> {
+    const { riders } = approvalCardFacts(await findCaseCardData(prisma, approval.case_id), approval);
+    const rider = employeeId ? riders.find((r) => r.employee_id === employeeId) : riders[0];
+    return rider ? riderName(rider.employee_id, rider.first_name) : (employeeId ?? "the rider");
   }
 
   app.action<BlockAction<ButtonAction>>(showFullReplyAction, async ({ ack, body, action }) => {
@@ -214,30 +238,34 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
     });
   });
 
-  app.view(VIEW_CALLBACKS.rejectApproval, async ({ ack, body, view }) => {
-    const reason = view.state.values[INPUTS.reason.block]?.[INPUTS.reason.action]?.value?.trim() ?? "";
-    const refused = reasonRefusal(reason);
-    if (refused) return ack({ response_action: "errors", errors: { [INPUTS.reason.block]: refused } });
-    // Keep everyone (a cancellation) asks why the riders are kept; a rejected reply draft does not.
-    const asksWhy = Boolean(view.state.values[INPUTS.exceptionReason.block]);
-    const exception = asksWhy
-      ? readExceptionChoice(view.state.values, reason, ctx.deps.settings.exceptionDays)
-      : undefined;
-    if (typeof exception === "string")
-      return ack({ response_action: "errors", errors: { [INPUTS.exceptionDays.block]: exception } });
-    const reject: ApprovalAction = {
-      kind: "modal-decision",
-      userId: body.user.id,
-      value: view.private_metadata,
-      decision: "reject",
-      reason,
-      exception,
-    };
-    await queueBeforeAck((deadline) => queueSlackAction(ctx, `${body.view.id}:${body.view.hash}`, reject, deadline), {
-      ack: () => ack(),
-      trouble: troubleInModal(ack, INPUTS.reason.block),
+  // Keep everyone (a cancellation) and Keep … ask why the riders are kept; a rejected reply draft does not.
+  for (const [callbackId, decision] of [
+    [VIEW_CALLBACKS.rejectApproval, "reject"],
+    [VIEW_CALLBACKS.keepRider, "keep"],
+  ] as const)
+    app.view(callbackId, async ({ ack, body, view }) => {
+      const reason = view.state.values[INPUTS.reason.block]?.[INPUTS.reason.action]?.value?.trim() ?? "";
+      const refused = reasonRefusal(reason);
+      if (refused) return ack({ response_action: "errors", errors: { [INPUTS.reason.block]: refused } });
+      const asksWhy = Boolean(view.state.values[INPUTS.exceptionReason.block]);
+      const exception = asksWhy
+        ? readExceptionChoice(view.state.values, reason, ctx.deps.settings.exceptionDays)
+        : undefined;
+      if (typeof exception === "string")
+        return ack({ response_action: "errors", errors: { [INPUTS.exceptionDays.block]: exception } });
+      const decided: ApprovalAction = {
+        kind: "modal-decision",
+        userId: body.user.id,
+        value: view.private_metadata,
+        decision,
+        reason,
+        exception,
+      };
+      await queueBeforeAck(
+        (deadline) => queueSlackAction(ctx, `${body.view.id}:${body.view.hash}`, decided, deadline),
+        { ack: () => ack(), trouble: troubleInModal(ack, INPUTS.reason.block) },
+      );
     });
-  });
 }
 
 /**
@@ -339,7 +367,7 @@ export function createApprovalWork(deps: ApprovalDeps) {
   async function decideRider(
     place: ClickPlace,
     approval: ApprovalRecord,
-    input: { employeeId: string; choice: RiderChoice; version: string },
+    input: { employeeId: string; choice: RiderChoice; version: string; exception?: ExceptionChoice },
     retried: boolean,
   ) {
     try {
@@ -349,6 +377,7 @@ export function createApprovalWork(deps: ApprovalDeps) {
         choice: input.choice,
         actor: place.user.id,
         evidenceVersion: input.version,
+        exception: input.exception,
       });
       await deps.messages.syncCase(approval.case_id);
       if (result.firstOfTwo)
@@ -360,7 +389,7 @@ export function createApprovalWork(deps: ApprovalDeps) {
         await note(
           approval.case_id,
           `rider:${approval.approval_id}:${input.employeeId}`,
-          `<@${place.user.id}> decided to ${input.choice} ${input.employeeId}. It is carried out once every rider is decided.`,
+          `<@${place.user.id}> decided to ${input.choice} ${input.employeeId}${input.exception ? ` (${EXCEPTION_REASONS[input.exception.reason].label})` : ""}. The cancellation is carried out once every rider is decided.`,
         );
       else if (!result.queued)
         await note(approval.case_id, `decision:${approval.approval_id}`, decisionNote(result.approval, result.note));
@@ -411,6 +440,11 @@ export function createApprovalWork(deps: ApprovalDeps) {
     if (!(await deps.isApprover(action.userId))) return tell(place, NOT_APPROVER);
     // The case may have changed while the modal was open: decide only on what the card showed.
     if (approval.status === "pending" && !(await showsCurrentCase(place, approval, shown.version))) return;
+    if (action.decision === "keep") {
+      if (!shown.employeeId) return;
+      const keep = { employeeId: shown.employeeId, choice: "keep" as const, version: shown.version ?? "" };
+      return decideRider(place, approval, { ...keep, exception: action.exception }, retried);
+    }
     await decide(place, approval.approval_id, action.decision, retried, {
       body: action.body,
       reason: action.reason,
