@@ -18,6 +18,7 @@ import { createCaseMessages } from "../slack/case-messages.js";
 import { createDigest } from "../slack/digest.js";
 import { createReport } from "../slack/report.js";
 import { createUserNames } from "../slack/user-names.js";
+import { registerAnswerFeedback } from "./listeners/actions/answer-feedback.js";
 import { registerApprovalActions } from "./listeners/actions/approvals.js";
 import { registerCaseActions } from "./listeners/actions/case-actions.js";
 import { registerExceptionActions } from "./listeners/actions/exception-actions.js";
@@ -150,6 +151,7 @@ export async function createSlackApp(options: SlackAppOptions) {
   registerAppHome(app, { ctx, isApprover });
   registerConversation(app, { ctx, messages, isApprover });
   registerAssistantThreads(app, ctx);
+  registerAnswerFeedback(app, ctx);
 
   /** Resolves when the work started so far is done: the jobs queued here (clicks, messages) and those they queued. */
   async function idle(): Promise<void> {

@@ -8,6 +8,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createAgent } from "langchain";
 import type { Settings } from "../../config/settings.js";
 import type { PrismaClient } from "../../data/prisma.js";
+import type { AnswerFact } from "../../domain/feedback-dataset.js";
 import { createAgentModel } from "../models/index.js";
 import { RulesChatModel } from "../models/rules-model.js";
 import { type Facts, vanpoolNamedByName } from "./facts.js";
@@ -48,6 +49,8 @@ export interface ConversationAnswer {
   sources: string[];
   clarified: boolean;
   model: string;
+  /** What the tools read for it, in the order they ran: the facts the answer was built from. */
+  facts: AnswerFact[];
 }
 
 type Agent = ReturnType<typeof createAgent>;
@@ -133,7 +136,8 @@ function toAnswer(turn: BaseMessage[], model: string): ConversationAnswer {
   const substantive = toolResults.some((m) => !OVERVIEWS.has(m.name ?? ""));
   const clarified = !substantive && text.includes("?");
   const answer = clarified || sources.length === 0 ? text : `${text}\n_Sources: ${sources.join("; ")}_`;
-  return { answer, sources: clarified ? [] : sources, clarified, model };
+  const facts = toolResults.map((m) => ({ tool: m.name ?? "", text: factsOf(m).text }));
+  return { answer, sources: clarified ? [] : sources, clarified, model, facts };
 }
 
 function factsOf(message: ToolMessage): Facts {
