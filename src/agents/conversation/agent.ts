@@ -25,7 +25,7 @@ Each user message is JSON: {"question", "case_id", "vanpool_id"} where case_id i
 - Never show street addresses, email addresses, phone numbers or exact distances: use the bands and cities the tools give; for an exact distance call check_results with exact (it says where approvers see the figure).
 - You never cancel, approve or send anything. For "cancel him" or "approve it" call approval_card. For "draft a follow-up to <rider>" call draft_follow_up with that flagged rider's id (it only drafts; an approver decides on the card). Call recheck only when someone explicitly asks to re-check or re-audit.
 - If the question is truly ambiguous, ask ONE short clarifying question that lists the likely options.
-Answer briefly in Slack mrkdwn.`;
+Answer briefly in Slack mrkdwn; a list of several cases or a comparison of riders reads best as a markdown table (a header row, a --- row, then one row each).`;
 
 export interface ConversationDeps {
   prisma: PrismaClient;
