@@ -20,6 +20,7 @@ import { createDigest } from "../slack/digest.js";
 import { createReport } from "../slack/report.js";
 import { createSlackSignIn } from "../slack/sign-in-with-slack.js";
 import { createUserNames } from "../slack/user-names.js";
+import { registerAnswerFeedback } from "./listeners/actions/answer-feedback.js";
 import { registerApprovalActions } from "./listeners/actions/approvals.js";
 import { registerCaseActions } from "./listeners/actions/case-actions.js";
 import { registerExceptionActions } from "./listeners/actions/exception-actions.js";
@@ -163,6 +164,7 @@ export async function createSlackApp(options: SlackAppOptions) {
   registerAppHome(app, { ctx, isApprover });
   registerConversation(app, { ctx, messages, isApprover });
   registerAssistantThreads(app, ctx);
+  registerAnswerFeedback(app, ctx);
 
   /** Resolves when the work started so far is done: the jobs queued here (clicks, messages) and those they queued. */
   async function idle(): Promise<void> {

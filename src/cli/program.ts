@@ -242,14 +242,21 @@ export function createProgram(): Command {
       (await import("./db-commands.js")).seedCommand(options),
     );
 
-  program
+  const evals = program
     .command("eval")
-    .description("score the engine on a JSONL dataset")
-    .addOption(new Option("--dataset <file>", "a dataset such as evals/datasets/shift.jsonl").makeOptionMandatory())
+    .description("score the engine on a JSONL dataset; eval export-feedback writes auditors' corrections as one")
+    .option("--dataset <file>", "a dataset such as evals/datasets/shift.jsonl (required)")
     .option("--json", "print { dataset, metrics, results }")
     .option("--langsmith", "also record a LangSmith experiment (needs LANGSMITH_API_KEY)")
-    .action(async (options: { dataset: string; json?: boolean; langsmith?: boolean }) =>
+    .action(async (options: { dataset?: string; json?: boolean; langsmith?: boolean }) =>
       (await import("./eval-command.js")).evalCommand(options),
+    );
+  evals
+    .command("export-feedback")
+    .description("auditors' corrections of answers (👎 in Slack) as a question dataset, to stdout or --out")
+    .option("--out <file>", "write the JSONL here")
+    .action(async (options: { out?: string }) =>
+      (await import("./feedback-command.js")).exportFeedbackCommand(options),
     );
 
   return program;

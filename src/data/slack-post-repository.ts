@@ -47,6 +47,15 @@ export async function streamStarted(prisma: PrismaClient, key: string, holder: s
   await prisma.slackPostIntent.updateMany({ where: { key, holder }, data: { streamTs: ts } });
 }
 
+/** Which of these messages of `channel` a post of ours already claims (kept, or a stream it started). */
+export async function claimedMessages(prisma: PrismaClient, channel: string, ts: string[]): Promise<Set<string>> {
+  const rows = await prisma.slackPostIntent.findMany({
+    where: { channel, OR: [{ ts: { in: ts } }, { streamTs: { in: ts } }] },
+    select: { ts: true, streamTs: true },
+  });
+  return new Set(rows.flatMap((row) => [row.ts, row.streamTs].filter((t): t is string => t !== null)));
+}
+
 /** The post is recorded where it belongs: the claim is no longer needed. */
 export async function dropPost(prisma: PrismaClient, key: string, holder: string): Promise<void> {
   await prisma.slackPostIntent.deleteMany({ where: { key, holder } });

@@ -7,6 +7,7 @@ const prefixes = {
   approval: "APR",
   exception: "EXC",
   import: "IMP",
+  answer: "ANS",
 } as const;
 export type IdKind = keyof typeof prefixes;
 
@@ -16,7 +17,7 @@ export type IdKind = keyof typeof prefixes;
  */
 export const ID_HEX = "(?:[0-9A-F]{16}|[0-9A-F]{8})";
 
-/** CASE-/THREAD-/MSG-/APR-/EXC-/IMP- followed by 16 upper-case hex digits (64 random bits). */
+/** CASE-/THREAD-/MSG-/APR-/EXC-/IMP-/ANS- followed by 16 upper-case hex digits (64 random bits). */
 export function newId(kind: IdKind): string {
   return `${prefixes[kind]}-${randomBytes(8).toString("hex").toUpperCase()}`;
 }

@@ -2,9 +2,12 @@
 // check…"), then the text streamed into the thread as it is written, ending with its sources.
 // Posted once like every other message (post-once.ts): a retry after a crash mid-stream finishes
 // the message it started, so a thread never shows two answers; the status is cleared on failure.
+// The answer's mrkdwn is sent as standard markdown (markdown.ts), a table it wrote as a table block.
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { keptPost } from "../data/slack-post-repository.js";
+import { splitTable } from "./blocks/answer.js";
+import { mrkdwnToMarkdown } from "./markdown.js";
 import { type PostOnceDeps, postKeptOnce, postOnce } from "./post-once.js";
 
 const CHECKS: Record<string, string> = { location: "the location check", shift: "the shift check" };
@@ -83,21 +86,32 @@ export function statusLine(client: WebClient, place: AnswerPlace, log: (message:
   };
 }
 
-/** Posts `text` (and `blocks` after it) once for `key`: streamed into its thread, or as one message at the top of a DM. */
+/**
+ * Posts the answer `answer` (mrkdwn) once for `key`, its table and then `blocks` after its text: streamed into its
+ * thread, or as one message at the top of a DM.
+ */
 export async function postAnswerOnce(
   deps: PostOnceDeps,
   key: string,
   place: AnswerPlace,
-  text: string,
-  blocks?: KnownBlock[],
+  answer: string,
+  extra: KnownBlock[] = [],
 ): Promise<{ channel: string; ts: string }> {
+  const { text, table } = splitTable(mrkdwnToMarkdown(answer));
+  const after: KnownBlock[] = [...(table ? [table] : []), ...extra];
+  const blocks = after.length > 0 ? after : undefined;
   const { threadTs } = place;
-  if (!threadTs) return postKeptOnce(deps, key, { channel: place.channel, text, ...(blocks ? { blocks } : {}) });
+  if (!threadTs)
+    return postKeptOnce(deps, key, {
+      channel: place.channel,
+      text: answer,
+      blocks: [{ type: "markdown", text }, ...after],
+    });
   const { client } = deps;
   const channel = place.channel;
   return postOnce(deps, {
     key,
-    args: { channel, thread_ts: threadTs, text },
+    args: { channel, thread_ts: threadTs, text: answer },
     posted: () => keptPost(deps.prisma, key),
     async deliver({ unfinished, started, metadata }) {
       if (unfinished) {
@@ -106,8 +120,8 @@ export async function postAnswerOnce(
         await client.chat.update({
           channel,
           ts: unfinished,
-          text,
-          blocks: [{ type: "markdown", text }, ...(blocks ?? [])],
+          text: answer,
+          blocks: [{ type: "markdown", text }, ...after],
           metadata,
         });
         return { channel, ts: unfinished };

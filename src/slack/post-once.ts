@@ -6,12 +6,16 @@
 // two replicas never post the same message; a holder renews its claim just before it posts, so one
 // whose claim ran out meanwhile (a starved process, a slow lookup) leaves the post to the next.
 // A streamed post (an answer written as it comes) records its message as its stream starts, so
-// a retry after a crash mid-stream finishes that message instead of starting a second one.
+// a retry after a crash mid-stream finishes that message instead of starting a second one. A stream
+// carries no metadata until it stops: a crash between chat.startStream and that record leaves a
+// message the retry finds as the thread's bot message since the attempt that carries no key and that
+// no post of ours claims, and finishes it.
 import { randomUUID } from "node:crypto";
 import type { ChatPostMessageArguments, WebClient } from "@slack/web-api";
 import type { PrismaClient } from "../data/prisma.js";
 import type { SlackLocation } from "../data/slack-message-repository.js";
 import {
+  claimedMessages,
   dropPost,
   holdPost,
   keepPost,
@@ -89,15 +93,16 @@ export async function postOnce(deps: PostOnceDeps, post: OncePost): Promise<Slac
           await dropPost(prisma, post.key, holder);
           return recorded;
         }
-        const found =
-          claim.earlier && !claim.streamTs ? await findPosted(deps.client, post, claim.intendedAt) : undefined;
+        const lookup = claim.earlier && !claim.streamTs ? await findPosted(deps, post, claim.intendedAt) : undefined;
+        const found = lookup?.finished;
+        const unfinished = claim.streamTs ?? lookup?.unfinished;
         // The lookup may have outlasted the hold: post only while the claim is still ours.
         if (!found && !(await renewPost(prisma, post.key, holder, holdMs))) continue;
         const at =
           found ??
           (post.deliver
             ? await post.deliver({
-                ...(claim.streamTs ? { unfinished: claim.streamTs } : {}),
+                ...(unfinished ? { unfinished } : {}),
                 started: (ts) => streamStarted(prisma, post.key, holder, ts),
                 metadata: metadataOf(post.key),
               })
@@ -128,22 +133,36 @@ async function send(client: WebClient, post: OncePost): Promise<SlackLocation> {
   return { channel: posted.channel ?? post.args.channel, ts: posted.ts! };
 }
 
-/** The message an earlier attempt posted under `post.key`, looked for since that attempt. */
-async function findPosted(client: WebClient, post: OncePost, since: Date): Promise<SlackLocation | undefined> {
+/**
+ * The message an earlier attempt posted under `post.key`, looked for since that attempt; for a streamed
+ * post, else the stream it started and never recorded (a bot message in its thread with no key of ours).
+ */
+async function findPosted(
+  deps: PostOnceDeps,
+  post: OncePost,
+  since: Date,
+): Promise<{ finished?: SlackLocation; unfinished?: string } | undefined> {
+  const { client } = deps;
   const { channel } = post.args;
   const thread = "thread_ts" in post.args ? post.args.thread_ts : undefined;
   const window = { channel, oldest: slackTs(new Date(since.getTime() - CLOCK_SLACK_MS)), include_all_metadata: true };
+  const keyless: string[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < LOOKUP_PAGES; page++) {
     const found = thread
       ? await client.conversations.replies({ ...window, ts: thread, limit: PAGE_SIZE, cursor })
       : await client.conversations.history({ ...window, limit: PAGE_SIZE, cursor });
     const message = found.messages?.find((m) => carriesKey(m.metadata, post.key));
-    if (message?.ts) return { channel, ts: message.ts };
+    if (message?.ts) return { finished: { channel, ts: message.ts } };
+    for (const m of found.messages ?? [])
+      if (m.ts && m.bot_id && m.ts !== thread && m.metadata?.event_type !== POST_EVENT_TYPE) keyless.push(m.ts);
     cursor = found.response_metadata?.next_cursor;
-    if (!found.has_more || !cursor) return undefined;
+    if (!found.has_more || !cursor) break;
   }
-  return undefined;
+  if (!post.deliver || !thread || keyless.length === 0) return undefined;
+  const claimed = await claimedMessages(deps.prisma, channel, keyless);
+  const unfinished = keyless.find((ts) => !claimed.has(ts));
+  return unfinished ? { unfinished } : undefined;
 }
 
 /** The Web API types leave a payload's fields open (`{}`): read ours as a plain record. */

@@ -3,6 +3,7 @@
 // way, and one answer in the thread however often the job is retried.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "../support/bot-harness.js";
+import { failNextWrite, faultFired } from "../support/db-faults.js";
 import type { SlackMessage } from "../support/slack/fake-slack.js";
 
 let h: Harness;
@@ -96,6 +97,41 @@ describe("a streamed answer", () => {
     await h.bot.idle();
     expect(answersIn(thread)).toHaveLength(1);
     expect(h.fake.statuses(AUDIT_CHANNEL, thread).filter((s) => s === "").length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("a crash between starting the stream and storing where it is", () => {
+  /** The thread holds one answer, finished (no longer streaming), ending with its sources. */
+  async function oneFinishedAnswer(thread: string) {
+    await expect
+      .poll(() => answersIn(thread).map((m) => `${m.streaming}:${/_Sources: /.test(String(m.text))}`), {
+        timeout: 20_000,
+      })
+      .toEqual(["false:true"]);
+    await h.bot.idle();
+    expect(answersIn(thread)).toHaveLength(1);
+    expect(h.fake.callsTo("chat.startStream").filter((c) => c.body.thread_ts === thread)).toHaveLength(1);
+  }
+
+  it("Slack took chat.startStream but its answer was lost: the retry finishes that message, not a second one", async () => {
+    h.fake.loseResponseNext("chat.startStream");
+    const thread = await mentionThread("why did VP-111 fail?");
+    await h.bot.idle();
+    await oneFinishedAnswer(thread);
+    expect(String(answersIn(thread)[0]!.text)).toMatch(/Location check: fail/);
+  });
+
+  it("the write of the stream's message failed after it started: the retry finishes that message", async () => {
+    await failNextWrite(h.db.prisma, {
+      name: "stream_ts",
+      table: "slack_post_intents",
+      column: "stream_ts",
+      when: "NEW.key LIKE 'answer:%'",
+    });
+    const thread = await mentionThread("what did the riders of VP-111 say?");
+    await h.bot.idle();
+    await oneFinishedAnswer(thread);
+    expect(await faultFired(h.db.prisma, "stream_ts")).toBe(true);
   });
 });
 

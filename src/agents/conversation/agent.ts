@@ -8,6 +8,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createAgent } from "langchain";
 import type { Settings } from "../../config/settings.js";
 import type { PrismaClient } from "../../data/prisma.js";
+import type { AnswerFact } from "../../domain/feedback-dataset.js";
 import { createAgentModel } from "../models/index.js";
 import { RulesChatModel } from "../models/rules-model.js";
 import { type Facts, vanpoolNamedByName } from "./facts.js";
@@ -24,7 +25,7 @@ Each user message is JSON: {"question", "case_id", "vanpool_id"} where case_id i
 - Never show street addresses, email addresses, phone numbers or exact distances: use the bands and cities the tools give; for an exact distance call check_results with exact (it says where approvers see the figure).
 - You never cancel, approve or send anything. For "cancel him" or "approve it" call approval_card. For "draft a follow-up to <rider>" call draft_follow_up with that flagged rider's id (it only drafts; an approver decides on the card). Call recheck only when someone explicitly asks to re-check or re-audit.
 - If the question is truly ambiguous, ask ONE short clarifying question that lists the likely options.
-Answer briefly in Slack mrkdwn.`;
+Answer briefly in Slack mrkdwn; a list of several cases or a comparison of riders reads best as a markdown table (a header row, a --- row, then one row each).`;
 
 export interface ConversationDeps {
   prisma: PrismaClient;
@@ -48,6 +49,8 @@ export interface ConversationAnswer {
   sources: string[];
   clarified: boolean;
   model: string;
+  /** What the tools read for it, in the order they ran: the facts the answer was built from. */
+  facts: AnswerFact[];
 }
 
 type Agent = ReturnType<typeof createAgent>;
@@ -133,7 +136,8 @@ function toAnswer(turn: BaseMessage[], model: string): ConversationAnswer {
   const substantive = toolResults.some((m) => !OVERVIEWS.has(m.name ?? ""));
   const clarified = !substantive && text.includes("?");
   const answer = clarified || sources.length === 0 ? text : `${text}\n_Sources: ${sources.join("; ")}_`;
-  return { answer, sources: clarified ? [] : sources, clarified, model };
+  const facts = toolResults.map((m) => ({ tool: m.name ?? "", text: factsOf(m).text }));
+  return { answer, sources: clarified ? [] : sources, clarified, model, facts };
 }
 
 function factsOf(message: ToolMessage): Facts {

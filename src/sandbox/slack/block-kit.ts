@@ -93,6 +93,10 @@ class Checker {
   blocks(blocks: unknown, surface: Surface, pointer: string): void {
     if (!this.items(blocks, 0, MAX_BLOCKS[surface], pointer)) return;
     blocks.forEach((block, i) => this.block(block, `${pointer}/${i}`));
+    const of = (type: string) => blocks.filter((b) => isObject(b) && b.type === type) as Json[];
+    if (of("table").length > 1) this.fail(pointer, "only one table block is allowed per message");
+    const markdown = of("markdown").reduce((sum, b) => sum + (typeof b.text === "string" ? b.text.length : 0), 0);
+    if (markdown > 12000) this.fail(pointer, "markdown blocks must be less than 12001 characters together");
   }
 
   private block(block: unknown, p: string): void {
@@ -143,9 +147,33 @@ class Checker {
         else this.element(block.element, `${p}/element`);
         break;
       case "markdown":
+        if (typeof block.text !== "string" || block.text === "") this.fail(`${p}/text`, "must provide a string");
         this.length(block.text, 12000, `${p}/text`);
         break;
+      case "context_actions":
+        if (this.items(block.elements, 1, 5, `${p}/elements`))
+          block.elements.forEach((el, i) => this.element(el, `${p}/elements/${i}`));
+        break;
+      case "table":
+        this.table(block, p);
+        break;
     }
+  }
+
+  private table(block: Json, p: string): void {
+    if (!this.items(block.rows, 1, 100, `${p}/rows`)) return;
+    block.rows.forEach((row, r) => {
+      if (!this.items(row, 1, 20, `${p}/rows/${r}`)) return;
+      row.forEach((cell, c) => {
+        const at = `${p}/rows/${r}/${c}`;
+        if (!isObject(cell)) return this.fail(at, "must provide an object");
+        if (cell.type === "raw_text") {
+          if (typeof cell.text !== "string" || cell.text === "") this.fail(`${at}/text`, "must provide a string");
+        } else if (cell.type !== "raw_number" && cell.type !== "rich_text")
+          this.fail(`${at}/type`, "must be one of raw_text, raw_number, rich_text");
+      });
+    });
+    if (block.column_settings !== undefined) this.items(block.column_settings, 0, 20, `${p}/column_settings`);
   }
 
   private element(el: unknown, p: string): void {
@@ -183,6 +211,19 @@ class Checker {
         break;
       case "image":
         this.length(el.alt_text, 2000, `${p}/alt_text`);
+        break;
+      case "feedback_buttons":
+        for (const side of ["positive_button", "negative_button"]) {
+          const b = el[side];
+          if (!isObject(b)) {
+            this.fail(`${p}/${side}`, "must provide an object");
+            continue;
+          }
+          this.text(b.text, `${p}/${side}/text`, 75, { plainOnly: true, required: true });
+          if (typeof b.value !== "string" || b.value === "") this.fail(`${p}/${side}/value`, "must provide a string");
+          this.length(b.value, 2000, `${p}/${side}/value`);
+          this.length(b.accessibility_label, 75, `${p}/${side}/accessibility_label`);
+        }
         break;
     }
   }

@@ -155,6 +155,8 @@ export interface FakeSlack {
   failNext(method: string, error: string, extra?: Json): void;
   /** The next call to `method` fails as a Slack outage does: HTTP 500, nothing done. */
   serverErrorNext(method: string): void;
+  /** The next call of `method` takes effect, but its answer is lost (HTTP 500): a crash right after Slack took it. */
+  loseResponseNext(method: string): void;
   /** The next `times` calls to `method` are refused as Slack refuses too many: HTTP 429 with Retry-After. */
   rateLimitNext(method: string, retryAfterSeconds: number, times?: number): void;
   /** The next call to `method` is answered as things stand when it arrives, but the answer is sent `ms` later. */
@@ -213,6 +215,7 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
   const rateLimits = new Map<string, number[]>();
   const delays = new Map<string, number[]>();
   const serverErrors = new Map<string, number>();
+  const lostResponses = new Map<string, number>();
   const responseUrls = new Map<string, { context: ResponseContext; uses: number }>();
   const responseCalls: ResponseCall[] = [];
 
@@ -261,6 +264,10 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
       return void res.end(JSON.stringify(call.response));
     }
     call.response = answer(method, token, args);
+    if (lostResponses.get(method)) {
+      lostResponses.set(method, (lostResponses.get(method) ?? 1) - 1);
+      return void persist().then(() => send(res, 500, { ok: false, error: "internal_error" }));
+    }
     const response = call.response;
     const delay = delays.get(method)?.shift() ?? 0;
     const reply = (body: Json) => (delay ? void setTimeout(() => send(res, 200, body), delay) : send(res, 200, body));
@@ -419,6 +426,9 @@ export async function startLocalSlack(options: FakeSlackOptions = {}): Promise<F
     },
     statuses: (channel, threadTs) => [...(ws.statuses.get(`${channel}:${threadTs}`) ?? [])],
     suggestedPrompts: (channel, threadTs) => ws.suggestedPrompts.get(`${channel}:${threadTs}`),
+    loseResponseNext(method) {
+      lostResponses.set(method, (lostResponses.get(method) ?? 0) + 1);
+    },
     serverErrorNext(method) {
       serverErrors.set(method, (serverErrors.get(method) ?? 0) + 1);
     },

@@ -273,6 +273,13 @@ function actionFrom({ block_id, element }: Rendered, input: ActionInput): Json {
   const type = String(element.type);
   const base = { type, block_id, action_id: element.action_id };
   if (type === "button") return { ...base, text: element.text, ...pick(element, ["value", "style", "url"]) };
+  if (type === "feedback_buttons") {
+    const clicked = [element.positive_button, element.negative_button].find(
+      (b) => isObject(b) && b.value === input.value,
+    ) as Json | undefined;
+    if (!clicked) throw new Error(`feedback buttons "${String(element.action_id)}" have no button "${input.value}"`);
+    return { ...base, text: clicked.text, value: clicked.value };
+  }
   const { action_id: _a, block_id: _b, value, values, ...rest } = input;
   if (type === "static_select" || type === "overflow" || type === "radio_buttons") {
     return {

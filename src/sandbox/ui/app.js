@@ -70,6 +70,61 @@ function mrkdwn(text) {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL marks placeholders no typed text can contain
   return s.replace(/\u0000(\d+)\u0000/g, (_, i) => tokens[Number(i)]);
 }
+// ---------- markdown (streamed text and markdown blocks read standard markdown, not mrkdwn) ----------
+function inlineMarkdown(escaped) {
+  return escaped
+    .replace(/`([^`\n]+)`/g, "<code>$1</code>")
+    .replace(/\*\*([^*\n]+)\*\*/g, "<strong>$1</strong>")
+    .replace(/(^|[^*\w])\*([^*\n]+)\*(?![*\w])/g, "$1<em>$2</em>")
+    .replace(/(^|[^_\w])_([^_\n]+)_(?![_\w])/g, "$1<em>$2</em>")
+    .replace(/~~([^~\n]+)~~/g, "<del>$1</del>")
+    .replace(
+      /\[([^\]]+)\]\(((?:https?|mailto):[^)\s]+)\)/g,
+      (_, label, href) => `<a href="${href}" target="_blank" rel="noopener">${label}</a>`,
+    );
+}
+function markdown(text) {
+  const out = [];
+  let list = null;
+  let items = [];
+  const close = () => {
+    if (list) out.push(`<${list}>${items.join("")}</${list}>`);
+    list = null;
+    items = [];
+  };
+  for (const raw of String(text).split("\n")) {
+    const line = escapeHtml(raw);
+    const bullet = /^\s*[-*•]\s+(.*)$/.exec(line);
+    const item = bullet || /^\s*\d+[.)]\s+(.*)$/.exec(line);
+    if (item) {
+      const kind = bullet ? "ul" : "ol";
+      if (list !== kind) close();
+      list = kind;
+      items.push(`<li>${inlineMarkdown(item[1])}</li>`);
+      continue;
+    }
+    close();
+    const heading = /^#{1,6}\s+(.*)$/.exec(line);
+    if (heading) out.push(`<div class="md-heading">${inlineMarkdown(heading[1])}</div>`);
+    else if (line.startsWith("&gt; ")) out.push(`<blockquote>${inlineMarkdown(line.slice(5))}</blockquote>`);
+    else out.push(line.trim() ? `<div>${inlineMarkdown(line)}</div>` : `<div class="md-gap"></div>`);
+  }
+  close();
+  return out.join("");
+}
+function tableHtml(b) {
+  const cell = (c) => escapeHtml(c.type === "rich_text" ? JSON.stringify(c.elements) : (c.text ?? ""));
+  const [head = [], ...rows] = b.rows || [];
+  return `<table class="block-table"><thead><tr>${head.map((c) => `<th>${cell(c)}</th>`).join("")}</tr></thead><tbody>${rows
+    .map((r) => `<tr>${r.map((c) => `<td>${cell(c)}</td>`).join("")}</tr>`)
+    .join("")}</tbody></table>`;
+}
+function feedbackButtons(el, source) {
+  const one = (b, title) =>
+    `<button class="btn feedback" title="${title}" data-action="${escapeHtml(el.action_id)}" data-value="${escapeHtml(b.value)}" data-ts="${escapeHtml(source.ts || "")}" data-source="${source.kind}">${escapeHtml(b.text.text)}</button>`;
+  return one(el.positive_button, "Good answer") + one(el.negative_button, "Bad answer");
+}
+
 const textOf = (t) => (!t ? "" : t.type === "plain_text" ? escapeHtml(t.text) : mrkdwn(t.text));
 
 // ---------- Block Kit ----------
@@ -91,7 +146,14 @@ function blocks(list, source) {
         case "divider":
           return `<hr class="block-divider">`;
         case "markdown":
-          return `<div class="block-markdown">${mrkdwn(b.text || "")}</div>`;
+          return `<div class="block-markdown">${markdown(b.text || "")}</div>`;
+        case "table":
+          return tableHtml(b);
+        case "context_actions":
+          return `<div class="block-context-actions">${(b.elements || [])
+            .filter((e) => e.type === "feedback_buttons")
+            .map((e) => feedbackButtons(e, source))
+            .join("")}</div>`;
         case "actions":
           return `<div class="block-actions">${(b.elements || [])
             .filter((e) => e.type === "button")
@@ -133,11 +195,16 @@ function messageHtml(m, options) {
     hour: "numeric",
     minute: "2-digit",
   });
-  const body = m.blocks?.length
-    ? blocks(m.blocks, { kind: "message", ts: m.ts })
-    : m.text || !m.files
-      ? `<div>${mrkdwn(m.text || "")}</div>`
-      : "";
+  // A streamed message is its markdown text, then the blocks its stream stopped with (a table, feedback);
+  // once replaced by an update whose blocks carry the text, it is those blocks.
+  const streamed = m.streaming !== undefined && !(m.blocks || []).some((b) => b.type === "markdown");
+  const body = streamed
+    ? `<div class="block-markdown">${markdown(m.text || "")}</div>${blocks(m.blocks, { kind: "message", ts: m.ts })}`
+    : m.blocks?.length
+      ? blocks(m.blocks, { kind: "message", ts: m.ts })
+      : m.text || !m.files
+        ? `<div>${mrkdwn(m.text || "")}</div>`
+        : "";
   // A reply also sent to the channel opens its parent's thread, as in Slack; an ephemeral has no thread.
   const thread = m.thread_ts || m.ts;
   const replies =

@@ -9,6 +9,7 @@
 // queued with QUESTION_DEADLINE_MS to spare rather than the ack's.
 import type { App } from "@slack/bolt";
 import { createConversation } from "../../../agents/conversation/agent.js";
+import { recordAnswer } from "../../../data/answer-repository.js";
 import { answeredThread, rememberAnsweredThread } from "../../../data/answered-thread-repository.js";
 import { findCaseBySlackThread, getCase } from "../../../data/case-repository.js";
 import { firstDelivery } from "../../../data/slack-event-repository.js";
@@ -16,6 +17,7 @@ import { keptPost } from "../../../data/slack-post-repository.js";
 import { isSweepSummary } from "../../../data/sweep-repository.js";
 import { redactFinding } from "../../../domain/redaction.js";
 import { statusLine, toolStatus } from "../../../slack/answer-stream.js";
+import { feedbackBlock } from "../../../slack/blocks/answer.js";
 import type { CaseMessages } from "../../../slack/case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
 import { type Asked, type ConversationAction, queueSlackAction } from "../slack-actions.js";
@@ -121,6 +123,8 @@ export function registerConversation(app: App, deps: ConversationDeps): void {
   });
 }
 
+const vanpoolNamed = (text: string) => /\bVP-\d{3,}\b/.exec(text)?.[0] ?? null;
+
 /** The job that answers a question: the Case Manager's conversation, posted where it was asked. */
 export function createConversationWork(deps: ConversationDeps) {
   const { ctx } = deps;
@@ -150,15 +154,33 @@ export function createConversationWork(deps: ConversationDeps) {
       const status = statusLine(ctx.client, place, ctx.log.warn);
       status.set("is reading the question…");
       try {
-        const { answer: text } = await conversation.ask({
+        const askerIsApprover = await deps.isApprover(asked.userId);
+        const reply = await conversation.ask({
           threadId: asked.conversationId,
           question: asked.text,
           caseId: asked.caseId,
-          askerIsApprover: await deps.isApprover(asked.userId),
+          askerIsApprover,
           onTool: (tool, input) => status.set(toolStatus(tool, input)),
         });
+        // Stored before it is posted, so its feedback buttons name an answer that exists.
+        const answerId = await recordAnswer(prisma, {
+          postKey: key,
+          channel: asked.channel,
+          threadTs: asked.threadTs,
+          conversationId: asked.conversationId,
+          caseId: asked.caseId,
+          vanpoolId: asked.caseId
+            ? (await getCase(prisma, asked.caseId)).vanpool_id
+            : (vanpoolNamed(asked.text) ?? vanpoolNamed(reply.facts.map((f) => f.text).join("\n"))),
+          question: asked.text,
+          answer: reply.answer,
+          facts: reply.facts,
+          askedBy: asked.userId,
+          askerIsApprover,
+          askedAt: ctx.deps.now(),
+        });
         await status.settled();
-        await deps.messages.postAnswer(key, place, text);
+        await deps.messages.postAnswer(key, place, reply.answer, [feedbackBlock(answerId)]);
       } finally {
         // A posted reply clears it in Slack, but a failure or an answer finished by an update does not.
         await status.clear();

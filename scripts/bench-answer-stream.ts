@@ -1,0 +1,126 @@
+// `npm run bench`, streamed answers: 500 questions asked in case threads while every vanpool is audited
+// again in the background (a sweep's work in the same process), each answered as the bot answers it
+// (the Case Manager's conversation, the answer stored, then streamed through chat.startStream /
+// appendStream / stopStream to the local Slack over HTTP). Prints the time from the question to the
+// first streamed words (startStream accepted) and to the full answer (stopStream accepted), p50/p95,
+// with the load average. Offline: rules model, embedded PostgreSQL, local Slack. Asserts nothing.
+import os from "node:os";
+import path from "node:path";
+import { WebClient } from "@slack/web-api";
+import { createConversation } from "../src/agents/conversation/agent.js";
+import { buildAppDeps } from "../src/app/container.js";
+import { createCaseWorkflow } from "../src/cases/case-workflow.js";
+import { PROJECT_ROOT, parseSettings } from "../src/config/settings.js";
+import { recordAnswer } from "../src/data/answer-repository.js";
+import { listCases } from "../src/data/case-repository.js";
+import { readFixtureDir } from "../src/data/fixtures.js";
+import { seedFixtures } from "../src/data/seed.js";
+import { listVanpoolIds } from "../src/data/vanpool-repository.js";
+import { outboxSender } from "../src/integrations/email/outbox.js";
+import { startLocalSlack } from "../src/sandbox/slack/local-slack.js";
+import { postAnswerOnce } from "../src/slack/answer-stream.js";
+import { feedbackBlock } from "../src/slack/blocks/answer.js";
+import { createChannelPacer } from "../src/slack/channel-pacer.js";
+import { withBenchDatabase } from "./bench-database.js";
+
+const QUESTIONS = Number(process.argv[2] ?? 500);
+const ASKED = [
+  "why did this case fail?",
+  "and the other rider?",
+  "what did the rider say?",
+  "when does this case time out?",
+  "what emails did we send?",
+  "did the shift check pass?",
+  "what's the policy on distance?",
+  "how many cases wait for a person?",
+];
+const CHANNEL = "C0BENCH";
+
+await withBenchDatabase("answer-stream", async ({ clients, outbox }) => {
+  await seedFixtures(clients.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
+  const deps = await buildAppDeps(clients, parseSettings({}), { sender: outboxSender(outbox) });
+  const workflow = createCaseWorkflow(deps);
+  const vanpools = await listVanpoolIds(clients.prisma);
+  for (const id of vanpools) await workflow.auditVanpool(id);
+  const cases = await listCases(clients.prisma);
+  const slack = await startLocalSlack();
+  const client = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+  const once = { prisma: clients.prisma, client, pacer: createChannelPacer(clients.prisma, { intervalMs: 0, client }) };
+  const conversation = createConversation(deps, {
+    recheck: async () => ({ text: "not used", sources: [] }),
+    draftFollowUp: async () => ({ approval_id: "not used", existing: false }),
+  });
+
+  let sweeping = true;
+  let audited = 0;
+  const sweep = (async () => {
+    while (sweeping) for (const id of vanpools) if (sweeping) await workflow.auditVanpool(id), audited++;
+  })();
+
+  const first: number[] = [];
+  const full: number[] = [];
+  for (let i = 0; i < QUESTIONS; i++) {
+    const record = cases[i % cases.length]!;
+    const thread = slack.userMessage({ user: "U0BENCH", channel: CHANNEL, text: `case ${record.case_id}` }).message.ts;
+    const question = ASKED[i % ASKED.length]!;
+    const startsBefore = slack.callsTo("chat.startStream").length;
+    const started = performance.now();
+    const startedAt = Date.now();
+    const reply = await conversation.ask({
+      threadId: `bench-${i}`,
+      question,
+      caseId: record.case_id,
+      askerIsApprover: true,
+    });
+    const key = `answer:bench-${i}`;
+    const answerId = await recordAnswer(clients.prisma, {
+      postKey: key,
+      channel: CHANNEL,
+      threadTs: thread,
+      conversationId: `bench-${i}`,
+      caseId: record.case_id,
+      vanpoolId: record.vanpool_id,
+      question,
+      answer: reply.answer,
+      facts: reply.facts,
+      askedBy: "U0BENCH",
+      askerIsApprover: true,
+      askedAt: new Date(),
+    });
+    await postAnswerOnce(
+      once,
+      key,
+      { channel: CHANNEL, threadTs: thread, userId: "U0BENCH", teamId: slack.teamId },
+      reply.answer,
+      [feedbackBlock(answerId)],
+    );
+    full.push(performance.now() - started);
+    const startCall = slack.callsTo("chat.startStream")[startsBefore];
+    first.push(startCall ? startCall.at - startedAt : Number.NaN);
+  }
+  sweeping = false;
+  await sweep;
+  await slack.close();
+  const at = (list: number[], p: number) => {
+    const sorted = [...list].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+  };
+  console.log(
+    `\nStreamed answers (rules model, ${QUESTIONS} questions in ${cases.length} case threads, ${audited} vanpool audits running beside them, ${os.cpus().length} cores, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")})`,
+  );
+  console.log("                      p50 ms   p95 ms   max ms");
+  for (const [name, list] of [
+    ["first streamed words", first],
+    ["full answer", full],
+  ] as const)
+    console.log(
+      `${name.padEnd(21)} ${at(list, 0.5).toFixed(0).padStart(7)} ${at(list, 0.95).toFixed(0).padStart(8)} ${Math.max(
+        ...list,
+      )
+        .toFixed(0)
+        .padStart(8)}`,
+    );
+});
