@@ -18,6 +18,8 @@ export interface ImportStore<R> {
   touched(tx: Tx, plan: ImportPlan<R>): Promise<string[]>;
   /** Vanpools a rider joins: audited whether or not they have a case. */
   joined?(plan: ImportPlan<R>): string[];
+  /** Other vanpools audited whether or not they have a case (a rider whose employment may have ended). */
+  audited?(tx: Tx, plan: ImportPlan<R>): Promise<string[]>;
 }
 
 /** Vanpools with an active rider among these employees. */
@@ -50,6 +52,7 @@ const employees: ImportStore<EmployeeFixture> = {
           time_type: e.timeType as EmployeeFixture["time_type"],
           supervisor: e.supervisor,
           status: e.status as EmployeeFixture["status"],
+          separation_date: e.separationDate,
         },
       ]),
     );
@@ -59,6 +62,14 @@ const employees: ImportStore<EmployeeFixture> = {
     vanpoolsOfEmployees(
       tx,
       [...plan.changed, ...plan.leaving].map((c) => c.record.employee_id),
+    ),
+  // A status or separation date that changes may end an employment: the employment check decides.
+  audited: (tx, plan) =>
+    vanpoolsOfEmployees(
+      tx,
+      [...plan.changed, ...plan.leaving]
+        .filter((c) => c.changes.some((f) => f.field === "status" || f.field === "separation_date"))
+        .map((c) => c.record.employee_id),
     ),
 };
 

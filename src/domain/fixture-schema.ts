@@ -51,6 +51,8 @@ export const employeeFixture = z
     time_type: z.enum(["full_time", "part_time"]),
     supervisor: z.string().nullable().optional(),
     status: z.enum(["active", "on_leave", "terminated"]).default("active"),
+    /** The last day of employment, when the HR export gives one. */
+    separation_date: isoDate.nullable().optional(),
   })
   .strict();
 

@@ -137,7 +137,7 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
       {
         name: "recheck",
         description:
-          "Audit the case's vanpool again now (both checks). Only for approvers, only when they explicitly ask for a re-check.",
+          "Audit the case's vanpool again now (every check). Only for approvers, only when they explicitly ask for a re-check.",
         schema: z.object({ case_id: caseId }),
       },
     ),

@@ -1,7 +1,8 @@
 // The API's shapes, defined once in zod: the handlers' types, the request validation and the OpenAPI
 // document all come from these. Fields marked "pii" are present only for tokens with the pii scope.
 import { z } from "@hono/zod-openapi";
-import { CASE_STATUSES } from "../../domain/case-lifecycle.js";
+import { CASE_REASONS, CASE_STATUSES } from "../../domain/case-lifecycle.js";
+import { CHECK_KINDS } from "../../domain/specialist-result.js";
 
 const pii = (description: string) => ({ description: `${description} (pii scope only)` });
 
@@ -125,8 +126,8 @@ export const CaseSchema = z
     vanpool_id: z.string(),
     status: CaseStatusSchema,
     status_label: z.string().openapi({ example: "waiting for replies" }),
-    reason: z.enum(["location_mismatch", "shift_mismatch", "both", "inconclusive"]),
-    failed_checks: z.array(z.enum(["location", "shift"])),
+    reason: z.enum(CASE_REASONS),
+    failed_checks: z.array(z.enum(CHECK_KINDS)),
     flagged: z.array(z.string()),
     details: z.string(),
     outcome: z.enum(["verified", "resolved", "cancelled"]).nullable(),
