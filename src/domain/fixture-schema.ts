@@ -1,10 +1,12 @@
 // The JSON shapes of mock/ (and of any folder given to `poolpatrol db seed --from`).
 // snake_case as in the seeds; riders are listed inside each vanpool and employees
 // carry their shift id.
+
 import { z } from "zod";
 import { CASE_STATUSES } from "./case-lifecycle.js";
 import { idPattern } from "./ids.js";
 import { isTimeZone } from "./schedule.js";
+import { CHECK_KINDS } from "./specialist-result.js";
 
 const isoDate = z
   .string()
@@ -95,7 +97,7 @@ export const caseFixture = z
     vanpool_id: z.string().min(1),
     status: caseStatusSchema,
     reason: z.enum(["location_mismatch", "shift_mismatch", "both", "inconclusive"]),
-    failed_checks: z.array(z.enum(["location", "shift"])),
+    failed_checks: z.array(z.enum(CHECK_KINDS)),
     meta: z.record(z.string(), z.unknown()).default({}),
     outcome: z.enum(["verified", "resolved", "cancelled"]).nullable().default(null),
     re_audit_count: z.number().int().min(0).default(0),

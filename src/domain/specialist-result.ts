@@ -5,6 +5,13 @@ export type Verdict = "pass" | "fail" | "inconclusive";
 /** Every check, in the order people read them. */
 export const CHECK_KINDS = ["location", "shift", "employment"] as const;
 export type CheckKind = (typeof CHECK_KINDS)[number];
+/** Each check's name and icon as people read them. */
+export const CHECK_TITLES: Record<CheckKind, string> = {
+  location: "Location",
+  shift: "Shift",
+  employment: "Employment",
+};
+export const CHECK_ICONS: Record<CheckKind, string> = { location: "📍", shift: "🕒", employment: "🪪" };
 
 export interface EvidenceItem {
   type: string;

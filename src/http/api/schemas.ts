@@ -157,7 +157,7 @@ export const TimelineEventSchema = z
 
 export const CheckResultSchema = z
   .object({
-    check: z.enum(["location", "shift"]),
+    check: z.enum(CHECK_KINDS),
     verdict: z.enum(["pass", "fail", "inconclusive"]),
     confidence: z.number().int(),
     reasoning: z.string(),
@@ -169,7 +169,11 @@ export const CheckResultSchema = z
   .openapi("CheckResult");
 
 export const CaseDetailSchema = CaseSchema.extend({
-  evidence: z.object({ location: CheckResultSchema.optional(), shift: CheckResultSchema.optional() }),
+  evidence: z.object({
+    location: CheckResultSchema.optional(),
+    shift: CheckResultSchema.optional(),
+    employment: CheckResultSchema.optional(),
+  }),
   timeline: z.array(TimelineEventSchema),
 }).openapi("CaseDetail");
 

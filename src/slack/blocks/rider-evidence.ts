@@ -2,6 +2,7 @@
 // distance band, or their shift against the van's. Never a street address.
 import { type EmploymentEnded, endedInWords } from "../../domain/employment-policy.js";
 import {
+  CHECK_ICONS,
   CHECK_KINDS,
   type CheckKind,
   type EvidenceItem,
@@ -14,8 +15,6 @@ export type CheckResult = Pick<
   "verdict" | "confidence" | "reasoning" | "evidence" | "flagged" | "policy"
 >;
 export type LatestResults = Partial<Record<CheckKind, CheckResult>>;
-
-const CHECK_ICONS: Record<CheckKind, string> = { location: "📍", shift: "🕒", employment: "🪪" };
 
 /** The riders a result is about: its failing riders, or those it could not decide. */
 export function concernedRiders(result: CheckResult): string[] {
