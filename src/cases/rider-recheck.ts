@@ -4,6 +4,7 @@
 import type { AgentDeps } from "../agents/deps.js";
 import { recordEvent } from "../data/audit-log.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
+import { CHECK_KINDS } from "../domain/specialist-result.js";
 import { auditVanpool } from "../verification/audit.js";
 
 export async function ridersStillFailing(
@@ -15,7 +16,7 @@ export async function ridersStillFailing(
   if (!snapshot) return new Set(input.employeeIds);
   const audit = await auditVanpool(snapshot, deps);
   const failing = new Set(
-    [audit.location, audit.shift].flatMap((result) => (result.verdict === "fail" ? result.flagged : [])),
+    CHECK_KINDS.flatMap((check) => (audit[check].verdict === "fail" ? audit[check].flagged : [])),
   );
   const still = new Set(input.employeeIds.filter((id) => failing.has(id)));
   for (const employeeId of input.employeeIds)

@@ -9,6 +9,7 @@ import type { PrismaClient } from "../data/prisma.js";
 import { findLatestResults } from "../data/verification-repository.js";
 import { CASE_STATUSES, type CaseStatus, isCaseStatus, replyDeadline } from "../domain/case-lifecycle.js";
 import { isId } from "../domain/ids.js";
+import { CHECK_KINDS } from "../domain/specialist-result.js";
 import { invalidInput } from "../errors.js";
 import { out, UsageError } from "./command-kit.js";
 import { verdictLabel } from "./format.js";
@@ -50,7 +51,7 @@ export async function showCase(prisma: PrismaClient, caseId: string): Promise<st
       : []),
     "",
     "Evidence (latest results):",
-    ...(["location", "shift"] as const).flatMap((check) => {
+    ...CHECK_KINDS.flatMap((check) => {
       const r = results[check];
       return r
         ? [

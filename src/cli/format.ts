@@ -1,7 +1,14 @@
 // Plain-text rendering of audits for the terminal.
 import { dayInWords } from "../domain/dates.js";
 import { keptInWords, type RiderException } from "../domain/exceptions.js";
-import type { EvidenceItem, SpecialistResult, VanpoolAudit, Verdict } from "../domain/specialist-result.js";
+import {
+  CHECK_KINDS,
+  CHECK_TITLES,
+  type EvidenceItem,
+  type SpecialistResult,
+  type VanpoolAudit,
+  type Verdict,
+} from "../domain/specialist-result.js";
 import type { AuditSummary } from "../verification/audit-service.js";
 
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
@@ -16,14 +23,16 @@ export function formatAudit(audit: VanpoolAudit & { run_id?: string }): string {
     ...formatCheck(audit.location),
     "",
     ...formatCheck(audit.shift),
+    "",
+    ...formatCheck(audit.employment),
   ];
-  const flagged = [...new Set([...audit.location.flagged, ...audit.shift.flagged])];
+  const flagged = [...new Set(CHECK_KINDS.flatMap((check) => audit[check].flagged))];
   lines.push("", flagged.length > 0 ? `Flagged riders: ${flagged.join(", ")}` : "Flagged riders: none");
   return lines.join("\n");
 }
 
 function formatCheck(result: SpecialistResult): string[] {
-  const title = result.check === "location" ? "Location" : "Shift";
+  const title = CHECK_TITLES[result.check];
   const lines = [
     `${title}: ${verdictLabel(result.verdict)}  confidence ${result.confidence}/5`,
     `  ${result.reasoning}`,

@@ -1,7 +1,9 @@
 // The REST API's lists: one page at a time in keyset order (a cursor is the last row's key), each a
 // fixed handful of queries over pg, never one per row.
+
 import type pg from "pg";
 import { type CaseStatus, CLOSED_STATUSES } from "../domain/case-lifecycle.js";
+import type { CheckKind } from "../domain/specialist-result.js";
 import type { AuditEventRecord } from "./audit-log.js";
 import { type CaseRecord, toCaseRecord } from "./case-repository.js";
 import type { PrismaClient } from "./prisma.js";
@@ -225,7 +227,7 @@ export type CheckResultRecord = Pick<
 export interface CaseDetail {
   record: CaseRecord;
   /** The latest result of each check the case stands on, as `caseEvidenceOf` reads it. */
-  evidence: Partial<Record<"location" | "shift", CheckResultRecord>>;
+  evidence: Partial<Record<CheckKind, CheckResultRecord>>;
   events: AuditEventRecord[];
   /** The van's work site and pickup addresses: places, shown as they are. */
   places: (string | null)[];

@@ -37,7 +37,7 @@ export const ENTITY_OF: Record<ImportKindName, string> = {
  * with them (it throws to refuse the file) and, unless `dryRun`, writes the added, changed and
  * leaving records with one history row per changed field. All or nothing; imports run one at a time.
  * Re-audits (committed with the import): each vanpool with an open case whose riders' facts change,
- * and each vanpool a rider joins.
+ * each vanpool a rider joins, and each vanpool of a rider whose employment status or separation date changes.
  */
 export async function applyImport<R>(
   pool: pg.Pool,
@@ -64,7 +64,13 @@ export async function applyImport<R>(
         [touched],
       )
     ).rows.map((r) => r.vanpool_id);
-    const reaudits = [...new Set([...withOpenCase, ...(store.joined?.(result) ?? [])])].sort();
+    const reaudits = [
+      ...new Set([
+        ...withOpenCase,
+        ...(store.joined?.(result) ?? []),
+        ...((await store.audited?.(tx, result)) ?? []),
+      ]),
+    ].sort();
     if (options.dryRun) return { ...result, reaudits };
     const touchedRecords = [...result.changed, ...result.leaving];
     await store.write(tx, [...result.added, ...touchedRecords.map((c) => c.record)], options.source);

@@ -41,7 +41,15 @@ export async function findRiderFacts(db: Db, employeeIds: readonly string[]): Pr
   if (employeeIds.length === 0) return new Map();
   const rows = await db.employee.findMany({
     where: { id: { in: [...employeeIds] } },
-    select: { id: true, homeZip: true, homeLat: true, homeLng: true, shift: { select: { id: true, schedule: true } } },
+    select: {
+      id: true,
+      homeZip: true,
+      homeLat: true,
+      homeLng: true,
+      status: true,
+      separationDate: true,
+      shift: { select: { id: true, schedule: true } },
+    },
   });
   return new Map(
     rows.map((row) => [
@@ -52,6 +60,7 @@ export async function findRiderFacts(db: Db, employeeIds: readonly string[]): Pr
           ? null
           : { lat: row.homeLat, lng: row.homeLng }) satisfies LatLng | null,
         shift: row.shift ? { shift_id: row.shift.id, schedule: row.shift.schedule as unknown as Schedule } : null,
+        employment: { status: row.status, separation_date: row.separationDate },
       },
     ]),
   );

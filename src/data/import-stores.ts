@@ -19,6 +19,8 @@ export interface ImportStore<R> {
   touched(tx: Tx, plan: ImportPlan<R>): Promise<string[]>;
   /** Vanpools a rider joins: audited whether or not they have a case. */
   joined?(plan: ImportPlan<R>): string[];
+  /** Other vanpools audited whether or not they have a case (a rider whose employment may have ended). */
+  audited?(tx: Tx, plan: ImportPlan<R>): Promise<string[]>;
 }
 
 /** Vanpools with an active rider among these employees. */
@@ -34,7 +36,8 @@ const employees: ImportStore<EmployeeFixture> = {
   async load(tx) {
     const { rows } = await tx.query<EmployeeFixture & { home_lat: number | null; home_lng: number | null }>(
       `SELECT id AS employee_id, first_name, last_name, email, work_site, home_address, home_city, home_state,
-              home_zip, home_lat, home_lng, shift_id, pto_dates, time_type, supervisor, status
+              home_zip, home_lat, home_lng, shift_id, pto_dates, time_type, supervisor, status,
+              separation_date
        FROM employees ORDER BY id`,
     );
     return new Map(
@@ -49,6 +52,14 @@ const employees: ImportStore<EmployeeFixture> = {
     vanpoolsOfEmployees(
       tx,
       [...plan.changed, ...plan.leaving].map((c) => c.record.employee_id),
+    ),
+  // A status or separation date that changes may end an employment: the employment check decides.
+  audited: (tx, plan) =>
+    vanpoolsOfEmployees(
+      tx,
+      [...plan.changed, ...plan.leaving]
+        .filter((c) => c.changes.some((f) => f.field === "status" || f.field === "separation_date"))
+        .map((c) => c.record.employee_id),
     ),
 };
 

@@ -120,6 +120,7 @@ function employeeRow(e: EmployeeFixture) {
     timeType: e.time_type,
     supervisor: e.supervisor ?? null,
     status: e.status,
+    separationDate: e.separation_date ?? null,
   };
 }
 
@@ -233,13 +234,15 @@ export async function writeEmployees(
     run(
       `
       INSERT INTO employees (id, first_name, last_name, email, work_site, home_address, home_city, home_state, home_zip,
-                             home_lat, home_lng, shift_id, pto_dates, time_type, supervisor, status, updated_at)
+                             home_lat, home_lng, shift_id, pto_dates, time_type, supervisor, status, separation_date,
+                             updated_at)
       SELECT r."id", r."firstName", r."lastName", r."email", r."workSite", r."homeAddress", r."homeCity", r."homeState",
              r."homeZip", r."homeLat", r."homeLng", r."shiftId", ARRAY(SELECT json_array_elements_text(r."ptoDates")),
-             r."timeType", r."supervisor", r."status", now()
+             r."timeType", r."supervisor", r."status", r."separationDate", now()
       FROM json_to_recordset($1::json) AS r("id" text, "firstName" text, "lastName" text, "email" text,
         "workSite" text, "homeAddress" text, "homeCity" text, "homeState" text, "homeZip" text, "homeLat" float8,
-        "homeLng" float8, "shiftId" text, "ptoDates" json, "timeType" text, "supervisor" text, "status" text)
+        "homeLng" float8, "shiftId" text, "ptoDates" json, "timeType" text, "supervisor" text, "status" text,
+        "separationDate" text)
       ${onConflict("id", [
         "first_name",
         "last_name",
@@ -256,6 +259,7 @@ export async function writeEmployees(
         "time_type",
         "supervisor",
         "status",
+        "separation_date",
       ])}`,
       json,
     ),

@@ -27,7 +27,12 @@ type EmployeeRow = Pick<
   | "homeLat"
   | "homeLng"
   | "ptoDates"
-> & { shift: Pick<Prisma.ShiftGetPayload<object>, "id" | "name" | "schedule"> | null };
+  | "status"
+  | "separationDate"
+> & {
+  shift: Pick<Prisma.ShiftGetPayload<object>, "id" | "name" | "schedule"> | null;
+  statusSince?: { on: string; source: string } | null;
+};
 type VanpoolRow = Omit<Prisma.VanpoolGetPayload<object>, "createdAt" | "updatedAt"> & {
   riders: { participantId: string; employee: EmployeeRow }[];
 };
@@ -51,7 +56,32 @@ export async function findVanpoolSnapshots(prisma: PrismaClient, query: VanpoolQ
     ...(query.take ? { take: query.take } : {}),
     include: vanpoolWithRiders,
   });
-  return rows.map(toVanpoolSnapshot);
+  const since = await statusSince(
+    prisma,
+    rows.flatMap((v) => v.riders.filter((r) => r.employee.status !== "active").map((r) => r.employee.id)),
+  );
+  return rows.map((v) =>
+    toVanpoolSnapshot({
+      ...v,
+      riders: v.riders.map((r) => ({
+        ...r,
+        employee: { ...r.employee, statusSince: since.get(r.employee.id) ?? null },
+      })),
+    }),
+  );
+}
+
+/** When each employee's stored status last changed, and by which import (the change history). */
+async function statusSince(
+  prisma: PrismaClient,
+  employeeIds: string[],
+): Promise<Map<string, { on: string; source: string }>> {
+  if (employeeIds.length === 0) return new Map();
+  const rows = await prisma.changeHistory.findMany({
+    where: { entity: "employee", field: "status", entityId: { in: employeeIds } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return new Map(rows.map((r) => [r.entityId, { on: r.createdAt.toISOString().slice(0, 10), source: r.sourceFile }]));
 }
 
 /**
@@ -86,8 +116,13 @@ async function snapshotsOverPg(
       `SELECT r.vanpool_id AS "vanpoolId", r.participant_id AS "participantId", e.id, e.first_name AS "firstName",
               e.last_name AS "lastName", e.email, e.work_site AS "workSite", e.home_city AS "homeCity",
               e.home_state AS "homeState", e.home_zip AS "homeZip", e.home_lat AS "homeLat", e.home_lng AS "homeLng",
-              COALESCE(e.pto_dates, '{}') AS "ptoDates", s.id AS "shiftId", s.name AS "shiftName",
-              s.schedule AS "shiftSchedule"
+              COALESCE(e.pto_dates, '{}') AS "ptoDates", e.status, e.separation_date AS "separationDate",
+              s.id AS "shiftId", s.name AS "shiftName", s.schedule AS "shiftSchedule",
+              CASE WHEN e.status <> 'active' THEN (
+                SELECT json_build_object('on', to_char(h.created_at, 'YYYY-MM-DD'), 'source', h.source_file)
+                FROM change_history h
+                WHERE h.entity = 'employee' AND h.entity_id = e.id AND h.field = 'status'
+                ORDER BY h.created_at DESC, h.id DESC LIMIT 1) END AS "statusSince"
        FROM riders r JOIN employees e ON e.id = r.employee_id LEFT JOIN shifts s ON s.id = e.shift_id
        WHERE r.vanpool_id = ANY($1::text[]) AND r.status = 'active'
        ORDER BY r.vanpool_id, r.employee_id`,
@@ -185,6 +220,11 @@ function toEmployeeFields(row: EmployeeRow): Omit<RiderSnapshot, "participant_id
       ? { shift_id: row.shift.id, name: row.shift.name, schedule: row.shift.schedule as unknown as Schedule }
       : null,
     pto_dates: row.ptoDates,
+    employment: {
+      status: row.status,
+      separation_date: row.separationDate,
+      status_since: row.statusSince ?? null,
+    },
   };
 }
 

@@ -2,7 +2,13 @@
 // evidence that "why did this case fail?" reads later.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import type { SpecialistResult, VanpoolAudit, Verdict } from "../domain/specialist-result.js";
+import {
+  CHECK_KINDS,
+  type CheckKind,
+  type SpecialistResult,
+  type VanpoolAudit,
+  type Verdict,
+} from "../domain/specialist-result.js";
 import type { Prisma, PrismaClient } from "./prisma.js";
 
 export interface StoredRun {
@@ -37,7 +43,7 @@ export async function saveAudits(
       as_of: audit.as_of,
       started_at: audit.started_at,
       finished_at: audit.finished_at,
-      results: [audit.location, audit.shift].map((r) => ({ ...r, model: "rules" })),
+      results: CHECK_KINDS.map((check) => ({ ...audit[check], model: "rules" })),
     })),
   );
 }
@@ -135,7 +141,7 @@ export async function findLatestRun(prisma: PrismaClient, vanpoolId: string): Pr
 }
 
 export type StoredResult = StoredRun["results"][number] & { run_id: string; finished_at: Date; as_of: string };
-export type LatestResults = Partial<Record<"location" | "shift", StoredResult>>;
+export type LatestResults = Partial<Record<CheckKind, StoredResult>>;
 
 /**
  * The newest stored result of each check for a vanpool (a selective re-audit updates one),
@@ -157,7 +163,7 @@ async function latestPerCheck(
   runWhere: Prisma.VerificationRunWhereInput,
 ): Promise<LatestResults> {
   const latest: LatestResults = {};
-  for (const check of ["location", "shift"] as const) {
+  for (const check of CHECK_KINDS) {
     const row = await prisma.specialistResult.findFirst({
       where: { check, run: runWhere },
       orderBy: [{ run: { finishedAt: "desc" } }, { run: { seq: "desc" } }],
@@ -243,7 +249,7 @@ export async function findLatestResultsOf(pool: pg.Pool, vanpoolIds: string[]): 
   if (vanpoolIds.length === 0) return latest;
   const { rows } = await pool.query<{
     vanpool_id: string;
-    check: "location" | "shift";
+    check: CheckKind;
     verdict: Verdict;
     confidence: number;
     reasoning: string;

@@ -1,6 +1,6 @@
 // The case lifecycle (docs/case-lifecycle.md) as a state machine. Every tool that changes a case
 // asks this module first; nothing here does I/O.
-import type { CheckKind, Verdict } from "./specialist-result.js";
+import { CHECK_KINDS, type CheckKind, type Verdict } from "./specialist-result.js";
 
 export const CASE_STATUSES = [
   "open",
@@ -13,7 +13,14 @@ export const CASE_STATUSES = [
   "cancelled",
 ] as const;
 export type CaseStatus = (typeof CASE_STATUSES)[number];
-export type CaseReason = "location_mismatch" | "shift_mismatch" | "both" | "inconclusive";
+export const CASE_REASONS = [
+  "location_mismatch",
+  "shift_mismatch",
+  "both",
+  "inconclusive",
+  "employment_ended",
+] as const;
+export type CaseReason = (typeof CASE_REASONS)[number];
 export type ReplyBucket = "acknowledgment" | "question" | "update" | "escalation";
 export type OutreachTemplate = "location_mismatch" | "shift_mismatch" | "both_mismatch";
 
@@ -63,7 +70,9 @@ export function assertTransition(from: CaseStatus, to: CaseStatus): void {
   }
 }
 
+/** A rider who no longer works here decides the case: it goes to a person, not to the riders. */
 export function caseReason(failedChecks: readonly CheckKind[]): CaseReason {
+  if (failedChecks.includes("employment")) return "employment_ended";
   if (failedChecks.includes("location") && failedChecks.includes("shift")) return "both";
   if (failedChecks.includes("location")) return "location_mismatch";
   if (failedChecks.includes("shift")) return "shift_mismatch";
@@ -74,6 +83,8 @@ export function outreachTemplate(failedChecks: readonly CheckKind[]): OutreachTe
   const reason = caseReason(failedChecks);
   if (reason === "inconclusive")
     throw new LifecycleError("No check failed: there is nothing to write to riders about.");
+  if (reason === "employment_ended")
+    throw new LifecycleError("A rider no longer works here: a person decides their removal, and no one is emailed.");
   return reason === "both" ? "both_mismatch" : reason;
 }
 
@@ -108,11 +119,17 @@ export function deadlineAfterReturn(returnDate: string): Date {
 export type AuditDecision =
   | { kind: "no_case"; outcome: "verified" }
   | { kind: "open_case"; status: "pending_reply"; reason: CaseReason; email: true }
-  | { kind: "open_case"; status: "hitl_review"; reason: "inconclusive"; email: false };
+  | { kind: "open_case"; status: "hitl_review"; reason: "inconclusive"; email: false }
+  | { kind: "open_case"; status: "pre_cancel"; reason: "employment_ended"; email: false };
 
-/** First audit of a vanpool with no open case. */
-export function decideAfterAudit(verdicts: Record<CheckKind, Verdict>): AuditDecision {
-  const failed = (Object.keys(verdicts) as CheckKind[]).filter((c) => verdicts[c] === "fail");
+/**
+ * First audit of a vanpool with no open case. A rider whose employment ended is never emailed: the case
+ * goes straight to an approver, who is asked to remove them (docs/verification-policy.md).
+ */
+export function decideAfterAudit(verdicts: Partial<Record<CheckKind, Verdict>>): AuditDecision {
+  if (verdicts.employment === "fail")
+    return { kind: "open_case", status: "pre_cancel", reason: "employment_ended", email: false };
+  const failed = CHECK_KINDS.filter((c) => verdicts[c] === "fail");
   if (failed.length > 0) return { kind: "open_case", status: "pending_reply", reason: caseReason(failed), email: true };
   if (Object.values(verdicts).includes("inconclusive"))
     return { kind: "open_case", status: "hitl_review", reason: "inconclusive", email: false };
@@ -144,7 +161,7 @@ export function decideAfterReAudit(trigger: ReAuditTrigger, passed: boolean, reA
 /** Which checks a re-audit repeats: the failed ones, or just the one a reply speaks of. */
 export function checksToReAudit(failedChecks: readonly CheckKind[], mentioned?: CheckKind): CheckKind[] {
   if (mentioned && failedChecks.includes(mentioned)) return [mentioned];
-  return failedChecks.length > 0 ? [...failedChecks] : ["location", "shift"];
+  return failedChecks.length > 0 ? [...failedChecks] : [...CHECK_KINDS];
 }
 
 /**

@@ -21,6 +21,7 @@ export const EMPLOYEE_FIELDS = [
   "time_type",
   "supervisor",
   "status",
+  "separation_date",
 ] as const;
 export type EmployeeField = (typeof EMPLOYEE_FIELDS)[number];
 
@@ -60,6 +61,7 @@ export const employeeKind: ImportKind<EmployeeFixture, EmployeeField> = {
     time_type: read.raw("time_type"),
     supervisor: read.optional("supervisor"),
     status: read.optional("status") ?? "active",
+    separation_date: ((text) => (text === null ? null : read.day(text)))(read.optional("separation_date")),
   }),
   schema: employeeFixture,
   fieldOf: ([top, index, part]) =>
@@ -83,6 +85,7 @@ export const employeeKind: ImportKind<EmployeeFixture, EmployeeField> = {
     time_type: e.time_type,
     supervisor: e.supervisor ?? null,
     status: e.status,
+    separation_date: e.separation_date ?? null,
   }),
   merge: (incoming, before, carried) => ({
     ...incoming,
@@ -91,6 +94,7 @@ export const employeeKind: ImportKind<EmployeeFixture, EmployeeField> = {
     pto_dates: carried.has("pto_dates") ? incoming.pto_dates : before.pto_dates,
     supervisor: carried.has("supervisor") ? incoming.supervisor : before.supervisor,
     status: carried.has("status") ? incoming.status : before.status,
+    separation_date: carried.has("separation_date") ? incoming.separation_date : before.separation_date,
   }),
   leave: (before) => (before.status === "terminated" ? null : { ...before, status: "terminated" }),
   checker: (stored, refs) => {

@@ -39,18 +39,20 @@ export interface ExceptionChoice {
 /** What a check read about a rider: their home for location, their shift for shift. */
 export type CheckFacts =
   | { check: "location"; home_zip: string | null; home_coords: LatLng | null }
-  | { check: "shift"; shift_id: string | null; schedule: Schedule | null };
+  | { check: "shift"; shift_id: string | null; schedule: Schedule | null }
+  | { check: "employment"; status: string; separation_date: string | null };
 
 export interface RiderFactsSource {
   home_zip: string | null;
   home_coords: LatLng | null;
   shift: { shift_id: string; schedule: Schedule } | null;
+  employment: { status: string; separation_date: string | null };
 }
 
 export function checkFacts(check: CheckKind, rider: RiderFactsSource): CheckFacts {
-  return check === "location"
-    ? { check, home_zip: rider.home_zip, home_coords: rider.home_coords }
-    : { check, shift_id: rider.shift?.shift_id ?? null, schedule: rider.shift?.schedule ?? null };
+  if (check === "location") return { check, home_zip: rider.home_zip, home_coords: rider.home_coords };
+  if (check === "employment") return { check, ...rider.employment };
+  return { check, shift_id: rider.shift?.shift_id ?? null, schedule: rider.shift?.schedule ?? null };
 }
 
 /** Same facts: the same home point, or the same shift with the same hours. */
@@ -63,6 +65,8 @@ export function sameFacts(a: CheckFacts, b: CheckFacts): boolean {
     );
   if (a.check === "shift" && b.check === "shift")
     return a.shift_id === b.shift_id && JSON.stringify(a.schedule ?? null) === JSON.stringify(b.schedule ?? null);
+  if (a.check === "employment" && b.check === "employment")
+    return a.status === b.status && a.separation_date === b.separation_date;
   return false;
 }
 
@@ -132,5 +136,6 @@ export function keptInWords(exception: Pick<RiderException, "reason">, who: stri
 export function lapsedInWords(kind: Exclude<Coverage["kind"], "covered" | "none">, check: CheckKind): string {
   if (kind === "expired") return "it has expired";
   if (kind === "revoked") return "it was revoked";
+  if (check === "employment") return "their HR record changed since";
   return check === "location" ? "their home changed since" : "their shift changed since";
 }

@@ -1,10 +1,12 @@
 // The JSON shapes of mock/ (and of any folder given to `poolpatrol db seed --from`).
 // snake_case as in the seeds; riders are listed inside each vanpool and employees
 // carry their shift id.
+
 import { z } from "zod";
 import { CASE_STATUSES } from "./case-lifecycle.js";
 import { idPattern } from "./ids.js";
 import { isTimeZone } from "./schedule.js";
+import { CHECK_KINDS } from "./specialist-result.js";
 
 const isoDate = z
   .string()
@@ -51,6 +53,8 @@ export const employeeFixture = z
     time_type: z.enum(["full_time", "part_time"]),
     supervisor: z.string().nullable().optional(),
     status: z.enum(["active", "on_leave", "terminated"]).default("active"),
+    /** The last day of employment, when the HR export gives one. */
+    separation_date: isoDate.nullable().optional(),
   })
   .strict();
 
@@ -93,7 +97,7 @@ export const caseFixture = z
     vanpool_id: z.string().min(1),
     status: caseStatusSchema,
     reason: z.enum(["location_mismatch", "shift_mismatch", "both", "inconclusive"]),
-    failed_checks: z.array(z.enum(["location", "shift"])),
+    failed_checks: z.array(z.enum(CHECK_KINDS)),
     meta: z.record(z.string(), z.unknown()).default({}),
     outcome: z.enum(["verified", "resolved", "cancelled"]).nullable().default(null),
     re_audit_count: z.number().int().min(0).default(0),

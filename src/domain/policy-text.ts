@@ -1,4 +1,5 @@
 // The program's rules in the words riders and auditors read, from the policy a check recorded.
+import type { CheckKind } from "./specialist-result.js";
 
 /** Where riders appeal a decision, as the policy (policy/program-policy.md, "Appeals") says. */
 export const APPEAL_ADDRESS = "vanpool-program@northwind.example";
@@ -11,7 +12,8 @@ export function toleranceText(minutes: number): string {
 }
 
 /** The rule a check applied, e.g. "homes within 50 miles of the pickup". */
-export function recordedPolicyText(check: "location" | "shift", policy: Record<string, unknown>): string {
+export function recordedPolicyText(check: CheckKind, policy: Record<string, unknown>): string {
+  if (check === "employment") return "a rider still works here: not terminated, and any separation date not yet passed";
   if (check === "location") return `homes within ${Number(policy.max_distance_miles)} miles of the pickup`;
   const percent = Math.round(Number(policy.min_compatible_day_ratio) * 100);
   return `a shift starting and ending within ${toleranceText(Number(policy.tolerance_minutes))} of the van's on at least ${percent}% of its days`;

@@ -15,6 +15,8 @@ export interface RiderSnapshot {
   home_coords: LatLng | null;
   shift: { shift_id: string; name: string; schedule: Schedule } | null;
   pto_dates: string[];
+  /** employees.status, the HR export's separation date, and when the status last changed (by which import). */
+  employment: { status: string; separation_date: string | null; status_since: { on: string; source: string } | null };
 }
 
 export interface VanpoolSnapshot {

@@ -1,8 +1,17 @@
-// The check-result contract (docs/verification-policy.md), shared by both checks and by every consumer
+// The check-result contract (docs/verification-policy.md), shared by every check and by every consumer
 // of stored results (CLI, evals, agents, Slack).
 
 export type Verdict = "pass" | "fail" | "inconclusive";
-export type CheckKind = "location" | "shift";
+/** Every check, in the order people read them. */
+export const CHECK_KINDS = ["location", "shift", "employment"] as const;
+export type CheckKind = (typeof CHECK_KINDS)[number];
+/** Each check's name and icon as people read them. */
+export const CHECK_TITLES: Record<CheckKind, string> = {
+  location: "Location",
+  shift: "Shift",
+  employment: "Employment",
+};
+export const CHECK_ICONS: Record<CheckKind, string> = { location: "📍", shift: "🕒", employment: "🪪" };
 
 export interface EvidenceItem {
   type: string;
@@ -36,17 +45,18 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** One vanpool's audit: both checks and their combined verdict. */
+/** One vanpool's audit: every check and their combined verdict. */
 export interface VanpoolAudit {
   vanpool_id: string;
   as_of: string;
   verdict: Verdict;
   location: SpecialistResult;
   shift: SpecialistResult;
+  employment: SpecialistResult;
   started_at: Date;
   finished_at: Date;
 }
 
-export function failedChecks(audit: Pick<VanpoolAudit, "location" | "shift">): CheckKind[] {
-  return (["location", "shift"] as const).filter((check) => audit[check].verdict === "fail");
+export function failedChecks(audit: Partial<Pick<VanpoolAudit, CheckKind>>): CheckKind[] {
+  return CHECK_KINDS.filter((check) => audit[check]?.verdict === "fail");
 }

@@ -77,6 +77,19 @@ export const importJobs = (jobs: JobSender) => ({
     jobs.send(QUEUES.auditVanpool, { vanpoolId, userId: actor, answer: { via: "import", source } }, inTx(db)),
 });
 
+/**
+ * A sweep's vanpool with a rider who no longer works here, committed with the sweep's page: the Case Manager
+ * opens its case and asks an approver to remove them (the sweep opens no such case itself). One job per sweep.
+ */
+export const sweepJobs = (jobs: JobSender) => ({
+  handOff: (vanpoolId: string, sweepId: string, db: SqlExecutor) =>
+    jobs.send(
+      QUEUES.auditVanpool,
+      { vanpoolId, userId: `sweep:${sweepId}`, answer: { via: "sweep", sweepId } },
+      { id: jobIdFor(`handoff:${sweepId}:${vanpoolId}`), ...inTx(db) },
+    ),
+});
+
 export function caseJobs(jobs: JobSender) {
   return {
     applyDecision: (approvalId: string, db?: SqlExecutor) =>

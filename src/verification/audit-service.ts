@@ -6,6 +6,7 @@ import { countVanpools, findActiveVanpoolSnapshots, findVanpoolSnapshots } from 
 import { findLatestResults, saveAudits } from "../data/verification-repository.js";
 import type { VanpoolSnapshot } from "../domain/snapshot.js";
 import {
+  CHECK_KINDS,
   type CheckKind,
   combineVerdicts,
   failedChecks,
@@ -73,7 +74,7 @@ export async function auditAllVanpools(
 function addToSummary(summary: AuditSummary, audit: VanpoolAudit): void {
   summary.byVerdict[audit.verdict]++;
   if (audit.verdict === "pass") return;
-  const reason = [audit.location, audit.shift]
+  const reason = CHECK_KINDS.map((check) => audit[check])
     .filter((r) => r.verdict !== "pass")
     .map((r) => `${r.check}: ${riderNotes(r).join(", ")}`)
     .join("; ");
@@ -174,15 +175,16 @@ export async function latestAudit(
   vanpoolId: string,
 ): Promise<VanpoolAudit & { run_id: string }> {
   const latest = await findLatestResults(prisma, vanpoolId);
-  if (!latest.location || !latest.shift) throw notFound(`${vanpoolId} has not been audited yet.`);
-  const { location, shift } = latest;
-  const newest = location.finished_at > shift.finished_at ? location : shift;
+  const { location, shift, employment } = latest;
+  if (!location || !shift || !employment) throw notFound(`${vanpoolId} has not been audited yet.`);
+  const newest = [location, shift, employment].reduce((a, b) => (b.finished_at > a.finished_at ? b : a));
   return {
     vanpool_id: vanpoolId,
     as_of: newest.as_of,
-    verdict: combineVerdicts([location.verdict, shift.verdict]),
+    verdict: combineVerdicts([location.verdict, shift.verdict, employment.verdict]),
     location,
     shift,
+    employment,
     started_at: newest.finished_at,
     finished_at: newest.finished_at,
     run_id: newest.run_id,

@@ -1,6 +1,7 @@
-// Audits one vanpool: both checks in parallel, combined into one verdict.
+// Audits one vanpool: every check in parallel, combined into one verdict.
 
 import type { VerificationPolicy } from "../config/settings.js";
+import { type EmploymentCheckInput, evaluateEmployment } from "../domain/employment-policy.js";
 import { dateInTimeZone, isTimeZone } from "../domain/schedule.js";
 import { evaluateShift, type ShiftCheckInput } from "../domain/shift-policy.js";
 import type { VanpoolSnapshot } from "../domain/snapshot.js";
@@ -51,6 +52,20 @@ export function toShiftInput(snapshot: VanpoolSnapshot, asOf: string): ShiftChec
   };
 }
 
+/** `today` is the audit week's first day: today in the vanpool's time zone. */
+export function toEmploymentInput(snapshot: VanpoolSnapshot, today: string): EmploymentCheckInput {
+  return {
+    vanpool: { vanpool_id: snapshot.vanpool_id },
+    riders: snapshot.riders.map((r) => ({
+      employee_id: r.employee_id,
+      first_name: r.first_name,
+      last_name: r.last_name,
+      ...r.employment,
+    })),
+    today,
+  };
+}
+
 export function auditWeekStart(snapshot: VanpoolSnapshot, deps: Pick<AuditDeps, "defaultTimeZone">, now: Date): string {
   const timeZone = snapshot.time_zone ?? deps.defaultTimeZone;
   if (!isTimeZone(timeZone)) throw new Error(`unknown time zone "${timeZone}" (fix the vanpool's time_zone)`);
@@ -66,6 +81,7 @@ export async function runCheck(
 ): Promise<SpecialistResult> {
   if (check === "location")
     return checkLocation(toLocationInput(snapshot), deps.distance, { maxDistanceMiles: deps.policy.maxDistanceMiles });
+  if (check === "employment") return evaluateEmployment(toEmploymentInput(snapshot, asOf));
   return evaluateShift(toShiftInput(snapshot, asOf), {
     toleranceMinutes: deps.policy.shiftToleranceMinutes,
     minCompatibleDayRatio: deps.policy.minCompatibleDayRatio,
@@ -75,16 +91,18 @@ export async function runCheck(
 export async function auditVanpool(snapshot: VanpoolSnapshot, deps: AuditDeps): Promise<VanpoolAudit> {
   const startedAt = deps.now();
   const asOf = auditWeekStart(snapshot, deps, startedAt);
-  const [location, shift] = await Promise.all([
+  const [location, shift, employment] = await Promise.all([
     runCheck("location", snapshot, deps, asOf),
     runCheck("shift", snapshot, deps, asOf),
+    runCheck("employment", snapshot, deps, asOf),
   ]);
   return {
     vanpool_id: snapshot.vanpool_id,
     as_of: asOf,
-    verdict: combineVerdicts([location.verdict, shift.verdict]),
+    verdict: combineVerdicts([location.verdict, shift.verdict, employment.verdict]),
     location,
     shift,
+    employment,
     started_at: startedAt,
     finished_at: deps.now(),
   };

@@ -11,6 +11,7 @@ import type { PrismaClient } from "../data/prisma.js";
 import { findCaseAlertLocation } from "../data/slack-location-repository.js";
 import { findLatestResults, type LatestResults } from "../data/verification-repository.js";
 import { STATUS_LABEL } from "../domain/case-lifecycle.js";
+import { CHECK_KINDS } from "../domain/specialist-result.js";
 import { AppError } from "../errors.js";
 import type { JobEngine } from "../queue/engine.js";
 import { QUEUES } from "../queue/queues.js";
@@ -26,7 +27,8 @@ import { type ClickPlace, tellClicker } from "../slack/tell-clicker.js";
 export type AuditAnswerTo =
   | { via: "response_url"; url: string }
   | { via: "click"; place: ClickPlace; caseId: string; closed: boolean }
-  | { via: "import"; source: string };
+  | { via: "import"; source: string }
+  | { via: "sweep"; sweepId: string };
 
 export interface AuditRequest {
   vanpoolId: string;
@@ -51,8 +53,10 @@ export function storedVerdict(
   kept: readonly KeptRider[] = [],
 ): { passed: true } | { passed: false; why: string } {
   const problems: string[] = [];
-  for (const check of ["location", "shift"] as const) {
+  for (const check of CHECK_KINDS) {
     const result = results[check];
+    // A Case Manager on a model may leave the employment check out: a result older than this audit is not its own.
+    if (check === "employment" && (!result || result.finished_at < since)) continue;
     if (!result || result.finished_at < since) problems.push(`the ${check} check did not run`);
     else if (result.verdict !== "pass" && !failsOnlyForKept(result, check, kept))
       problems.push(`the ${check} check ${VERDICT_WORDS[result.verdict]}`);
@@ -90,6 +94,7 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
   const tell = async (request: AuditRequest, text: string) => {
     const to = request.answer;
     if (to.via === "import") deps.log(`re-audit after the import of ${to.source}: ${text}`);
+    else if (to.via === "sweep") deps.log(`audit handed over by sweep ${to.sweepId}: ${text}`);
     else if (to.via === "response_url") await respond(to.url, text);
     else await tellClicker(deps.client, to.place, text);
   };
@@ -139,8 +144,8 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
         : kept.length
           ? `${vanpoolId}: no case opened and no email sent. Failing but kept: ${kept.map((k) => keptLine(k.exception)).join("; ")}.`
           : to.via === "click"
-            ? `${vanpoolId} passes both checks; no new case is needed.`
-            : `${vanpoolId} passes both checks; no case needed.`;
+            ? `${vanpoolId} passes every check; no new case is needed.`
+            : `${vanpoolId} passes every check; no case needed.`;
       await tell(request, text);
       return;
     }

@@ -16,7 +16,7 @@ import {
   type SweepTotals,
 } from "../data/sweep-repository.js";
 import { type JobEngine, jobIdFor, type QueueDefaults } from "../queue/engine.js";
-import type { JobSender } from "../queue/queues.js";
+import { type JobSender, sweepJobs } from "../queue/queues.js";
 import {
   finishPageNotChecked,
   runSweepPage,
@@ -167,6 +167,9 @@ export function sweepPageDeps(
     concurrency: deps.settings.concurrency,
     queueOutreach: async (db, job) => {
       await engine.send(SWEEP_QUEUES.outreach, job, { id: outreachJobId(job.sweepId, job.page), db });
+    },
+    queueHandOff: async (db, vanpoolId, sweepId) => {
+      await sweepJobs(engine).handOff(vanpoolId, sweepId, db);
     },
   };
 }

@@ -44,6 +44,8 @@ export interface SweepPageDeps {
   concurrency: number;
   /** Queues the first emails of the page's new cases inside the page's transaction. */
   queueOutreach(db: SqlExecutor, job: SweepOutreachJob): Promise<void>;
+  /** Queues the Case Manager's audit of a vanpool with a rider who no longer works here (CasePlan.handOff). */
+  queueHandOff(db: SqlExecutor, vanpoolId: string, sweepId: string): Promise<void>;
 }
 
 /** Runs the page; returns the cases whose first emails it queued (none when the page was done already). */
@@ -95,6 +97,7 @@ export async function runSweepPage(deps: SweepPageDeps, job: SweepPageJob): Prom
       outreach = [...resumed, ...opened.filter((c) => emailsOnOpening(c.status)).map((c) => c.case_id)];
       if (outreach.length > 0)
         await deps.queueOutreach(db, { sweepId: job.sweepId, page: job.page, caseIds: outreach });
+      for (const vanpoolId of plan.handOff) await deps.queueHandOff(db, vanpoolId, job.sweepId);
     },
   });
   return outreach;
@@ -104,8 +107,8 @@ export async function runSweepPage(deps: SweepPageDeps, job: SweepPageJob): Prom
 async function storedVerdicts(deps: AgentDeps, vanpoolIds: string[]): Promise<AuditVerdicts[]> {
   const latest = await findLatestResultsOf(deps.pool, vanpoolIds);
   return vanpoolIds.flatMap((vanpoolId) => {
-    const { location, shift } = latest.get(vanpoolId) ?? {};
-    return location && shift ? [{ vanpool_id: vanpoolId, location, shift }] : [];
+    const { location, shift, employment } = latest.get(vanpoolId) ?? {};
+    return location && shift ? [{ vanpool_id: vanpoolId, location, shift, employment }] : [];
   });
 }
 

@@ -68,10 +68,35 @@ describe("facts and expiry", () => {
       shift_id: "SHIFT_NIGHT",
       schedule: [{ day: "Mon" as const, start_time: "22:00", end_time: "06:00" }],
     };
-    const a = checkFacts("shift", { home_zip: "1", home_coords: null, shift: night });
-    expect(sameFacts(a, checkFacts("shift", { home_zip: "2", home_coords: null, shift: night }))).toBe(true);
+    const a = checkFacts("shift", {
+      home_zip: "1",
+      home_coords: null,
+      employment: { status: "active", separation_date: null },
+      shift: night,
+    });
+    expect(
+      sameFacts(
+        a,
+        checkFacts("shift", {
+          home_zip: "2",
+          home_coords: null,
+          employment: { status: "active", separation_date: null },
+          shift: night,
+        }),
+      ),
+    ).toBe(true);
     const moved = { ...night, schedule: [{ day: "Mon" as const, start_time: "21:00", end_time: "06:00" }] };
-    expect(sameFacts(a, checkFacts("shift", { home_zip: "1", home_coords: null, shift: moved }))).toBe(false);
+    expect(
+      sameFacts(
+        a,
+        checkFacts("shift", {
+          home_zip: "1",
+          home_coords: null,
+          employment: { status: "active", separation_date: null },
+          shift: moved,
+        }),
+      ),
+    ).toBe(false);
   });
 
   it("lasts the maximum unless the decider chose fewer days, never more", () => {

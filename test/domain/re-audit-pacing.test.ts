@@ -59,6 +59,7 @@ const snapshot = (over: Partial<VanpoolSnapshot["riders"][number]> = {}): Vanpoo
       home_zip: "95965",
       home_coords: null,
       shift: null,
+      employment: { status: "active", separation_date: null, status_since: null },
       pto_dates: [],
       ...over,
     },

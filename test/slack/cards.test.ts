@@ -342,7 +342,7 @@ describe("cards", () => {
       expect(await findCaseEvidence(h.db.prisma, caseId)).toEqual(evidenceBefore);
       expect(JSON.stringify(h.fake.find((m) => m.ts === alert.ts)!.blocks)).toBe(alertBlocks);
       expect(h.fake.ephemerals(ALICE).at(-1)!.message.text).toMatch(
-        /is closed and stays as decided|passes both checks; no new case is needed|no case opened and no email sent\. Failing but kept: EMP-1028/,
+        /is closed and stays as decided|passes every check; no new case is needed|no case opened and no email sent\. Failing but kept: EMP-1028/,
       );
     });
   });

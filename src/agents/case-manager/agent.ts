@@ -11,7 +11,7 @@ import {
   type ReAuditTrigger,
   statusInWords,
 } from "../../domain/case-lifecycle.js";
-import type { CheckKind, Verdict } from "../../domain/specialist-result.js";
+import { CHECK_KINDS, type CheckKind, type Verdict } from "../../domain/specialist-result.js";
 import type { AgentDeps } from "../deps.js";
 import { endRunOnToolFailure } from "../logged-tool.js";
 import { createAgentModel } from "../models/index.js";
@@ -23,9 +23,10 @@ import { createCaseManagerTools } from "./tools.js";
 export const CASE_MANAGER_PROMPT_VERSION = "case-manager-v2";
 const SYSTEM_PROMPT = `You are Pool Patrol's Case Manager for a vanpool subsidy program. You receive a JSON task with the vanpool, its open case (if any) and what happened.
 Facts come only from the specialists; never decide a verdict yourself. Lifecycle:
-- task "audit" with an open case: run both specialists; both pass -> close_case. Still failing with first_emails_missing true: run_outreach purpose "initial" (only riders never written to are emailed).
+- A rider the employment specialist flags no longer works here and is never emailed: upsert_case status pre_cancel (failed check employment, flagged = those riders), then cancel_membership for them in its own turn.
+- task "audit" with an open case: run the three specialists; all pass -> close_case. Still failing with first_emails_missing true: run_outreach purpose "initial" (only riders never written to are emailed).
 - Riders a specialist lists as "kept" (a person's exception) count as not flagged, and a check failing only for them as passing.
-- task "audit" with no case: run both specialists in parallel. All pass: stop (no case). Any fail: upsert_case (status pending_reply, failed checks, flagged riders, details), then run_outreach purpose "initial". Only inconclusive: upsert_case with status hitl_review and no email.
+- task "audit" with no case: run the three specialists (location, shift, employment) in parallel. All pass: stop (no case). Any fail: upsert_case (status pending_reply, failed checks, flagged riders, details), then run_outreach purpose "initial". Only inconclusive: upsert_case with status hitl_review and no email.
 - task "reply": run_outreach purpose "reply" with the message id. escalation / hitl_required: upsert_case status hitl_review. question: stop. acknowledgment or update: re-run only the specialists of the failed checks, with case_id.
 - task "timeout": re-run the specialists of the failed checks with case_id.
 - After a re-audit: all pass -> (for an update, run_outreach "confirmation") then close_case. Still failing: acknowledgment -> upsert_case hitl_review; update -> upsert_case pending_reply then run_outreach "follow_up"; timeout, or the third re-audit -> upsert_case pre_cancel, then cancel_membership for the flagged riders in its own turn.
@@ -50,6 +51,7 @@ export interface CaseManagerTask {
 interface SpecialistAnswer {
   verdict: Verdict;
   flagged: string[];
+  reasoning: string;
   re_audit_count: number | null;
   /** Flagged riders a person kept by an exception. */
   kept: string[];
@@ -65,6 +67,7 @@ function specialistAnswer(turn: Turn, check: CheckKind): SpecialistAnswer | unde
   return {
     verdict: answer.verdict ?? "inconclusive",
     flagged: answer.flagged ?? [],
+    reasoning: answer.reasoning ?? "",
     re_audit_count: answer.re_audit_count ?? null,
     kept: ((answer as { kept?: { employee_id: string }[] }).kept ?? []).map((k) => k.employee_id),
   };
@@ -101,19 +104,22 @@ export function caseManagerRules(turn: Turn): ToolCallPlan[] | { final: string }
   }
 
   if (task.task === "audit" && !task.case) {
-    const found = { location: spec("location"), shift: spec("shift") };
-    if (!found.location || !found.shift)
-      return [specialistCall("location", task.vanpool_id, null), specialistCall("shift", task.vanpool_id, null)];
-    const answers = { location: withoutKeptRiders(found.location), shift: withoutKeptRiders(found.shift) };
-    const decision = decideAfterAudit({ location: answers.location.verdict, shift: answers.shift.verdict });
-    const kept = unique([...found.location.kept, ...found.shift.kept]);
+    const found = CHECK_KINDS.map(spec);
+    if (found.some((a) => !a)) return allSpecialists(task.vanpool_id);
+    const answers = Object.fromEntries(CHECK_KINDS.map((c, i) => [c, withoutKeptRiders(found[i]!)])) as Record<
+      CheckKind,
+      SpecialistAnswer
+    >;
+    const decision = decideAfterAudit(Object.fromEntries(CHECK_KINDS.map((c) => [c, answers[c].verdict])));
+    const kept = unique(found.flatMap((a) => a!.kept));
     if (decision.kind === "no_case")
       return {
         final: kept.length
           ? `${task.vanpool_id}: no case; ${kept.join(", ")} still fail${kept.length === 1 ? "s" : ""} but a person kept them by an exception.`
-          : `${task.vanpool_id}: verified, both checks pass; no case.`,
+          : `${task.vanpool_id}: verified, every check passes; no case.`,
       };
-    const failed = (["location", "shift"] as const).filter((c) => answers[c].verdict === "fail");
+    if (decision.status === "pre_cancel") return departedRiders(turn, task, answers.employment, caseId ?? null);
+    const failed = CHECK_KINDS.filter((c) => answers[c].verdict === "fail");
     if (!upserted) {
       const flagged = unique(failed.flatMap((c) => answers[c].flagged));
       return [
@@ -246,21 +252,60 @@ function reAudit(turn: Turn, task: CaseManagerTask, trigger: ReAuditTrigger): To
 /** An audit asked for on a vanpool whose case is open: fresh evidence, closed if it now passes. */
 function manualReAudit(turn: Turn, task: CaseManagerTask): ToolCallPlan[] | { final: string } {
   const current = task.case!;
-  const location = specialistAnswer(turn, "location");
-  const shift = specialistAnswer(turn, "shift");
-  if (!location || !shift)
-    return [specialistCall("location", task.vanpool_id, null), specialistCall("shift", task.vanpool_id, null)];
-  const failing = [location, shift].some((a) => a.verdict === "fail");
+  const found = CHECK_KINDS.map((c) => specialistAnswer(turn, c));
+  if (found.some((a) => !a)) return allSpecialists(task.vanpool_id);
+  const departed = withoutKeptRiders(specialistAnswer(turn, "employment")!);
+  if (departed.verdict === "fail" && current.status !== "pre_cancel")
+    return departedRiders(turn, task, departed, current.case_id);
   // Fixed data closes the case even while a cancellation waits: that request then expires.
-  if (!failing && location.verdict === "pass" && shift.verdict === "pass") {
+  if (found.every((a) => a!.verdict === "pass")) {
     if (!turn.called.includes("close_case"))
-      return [{ name: "close_case", args: { case_id: current.case_id, reason: "A new audit passes both checks." } }];
-    return { final: `${current.case_id}: resolved, both checks now pass.` };
+      return [{ name: "close_case", args: { case_id: current.case_id, reason: "A new audit passes every check." } }];
+    return { final: `${current.case_id}: resolved, every check now passes.` };
   }
   if (task.first_emails_missing && !turn.called.includes("run_outreach"))
     return [{ name: "run_outreach", args: { case_id: current.case_id, purpose: "initial" } }];
   return { final: `${current.case_id}: still ${statusInWords(current.status)}; the new evidence is stored.` };
 }
+
+/**
+ * Riders whose employment ended: no email to anyone, the case goes to an approver with their removal proposed,
+ * decided like any cancellation (docs/verification-policy.md).
+ */
+function departedRiders(
+  turn: Turn,
+  task: CaseManagerTask,
+  employment: SpecialistAnswer,
+  caseId: string | null,
+): ToolCallPlan[] | { final: string } {
+  const upserted = latest<{ case_id: string }>(turn, "upsert_case");
+  const id = caseId ?? upserted?.case_id ?? null;
+  const flagged = employment.flagged;
+  if (!upserted)
+    return [
+      {
+        name: "upsert_case",
+        args: {
+          vanpool_id: task.vanpool_id,
+          ...(id ? { case_id: id } : {}),
+          status: "pre_cancel",
+          failed_checks: ["employment"],
+          flagged,
+          details: describeFailure(["employment"], flagged, "pre_cancel"),
+        },
+      },
+    ];
+  if (!turn.called.includes("cancel_membership"))
+    return [
+      {
+        name: "cancel_membership",
+        args: { case_id: id, employee_ids: flagged, reason: employment.reasoning || "They no longer work here." },
+      },
+    ];
+  return { final: `${id}: ${statusInWords("pre_cancel")}; the riders no longer work here.` };
+}
+
+const allSpecialists = (vanpoolId: string) => CHECK_KINDS.map((c) => specialistCall(c, vanpoolId, null));
 
 function specialistCall(check: CheckKind, vanpoolId: string, caseId: string | null): ToolCallPlan {
   return { name: `run_${check}_specialist`, args: { vanpool_id: vanpoolId, case_id: caseId } };
@@ -268,6 +313,8 @@ function specialistCall(check: CheckKind, vanpoolId: string, caseId: string | nu
 
 export function describeFailure(failed: readonly CheckKind[], flagged: string[], status: string): string {
   if (failed.length === 0) return "Some riders could not be checked (missing data); a person should review.";
+  if (failed.includes("employment"))
+    return `${flagged.join(", ")} no longer work${flagged.length === 1 ? "s" : ""} here; their removal waits for an approver, and no one is emailed.`;
   return `${failed.join(" and ")} check${failed.length > 1 ? "s" : ""} failed for ${flagged.join(", ")}; ${status === "pending_reply" ? "riders emailed" : "waiting for review"}.`;
 }
 

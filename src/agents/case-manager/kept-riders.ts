@@ -5,12 +5,14 @@ import { findExceptionsOn, findRiderFacts } from "../../data/exception-repositor
 import type { PrismaClient } from "../../data/prisma.js";
 import { findLatestResults } from "../../data/verification-repository.js";
 import { checkFacts, exceptionCoverage, type RiderException } from "../../domain/exceptions.js";
-import type { CheckKind, Verdict } from "../../domain/specialist-result.js";
+import { CHECK_KINDS, type CheckKind, type Verdict } from "../../domain/specialist-result.js";
 
 export interface CheckVerdicts {
   vanpool_id: string;
   location: { verdict: Verdict; flagged: string[] };
   shift: { verdict: Verdict; flagged: string[] };
+  /** Absent from results stored before the employment check existed. */
+  employment?: { verdict: Verdict; flagged: string[] };
 }
 
 export interface KeptRider {
@@ -19,8 +21,6 @@ export interface KeptRider {
   exception: RiderException;
 }
 
-const CHECKS: CheckKind[] = ["location", "shift"];
-
 /** Per vanpool, its failing riders that a live exception covers now. */
 export async function findKeptRiders(
   prisma: PrismaClient,
@@ -28,7 +28,7 @@ export async function findKeptRiders(
   now: Date,
 ): Promise<Map<string, KeptRider[]>> {
   const kept = new Map<string, KeptRider[]>();
-  const failing = audits.filter((a) => CHECKS.some((c) => a[c].verdict === "fail"));
+  const failing = audits.filter((a) => CHECK_KINDS.some((c) => a[c]?.verdict === "fail"));
   const exceptions = await findExceptionsOn(
     prisma,
     failing.map((a) => a.vanpool_id),
@@ -36,8 +36,8 @@ export async function findKeptRiders(
   if (exceptions.length === 0) return kept;
   const facts = await findRiderFacts(prisma, [...new Set(exceptions.map((e) => e.employee_id))]);
   for (const audit of failing)
-    for (const check of CHECKS)
-      for (const employeeId of audit[check].verdict === "fail" ? audit[check].flagged : []) {
+    for (const check of CHECK_KINDS)
+      for (const employeeId of audit[check]?.verdict === "fail" ? audit[check].flagged : []) {
         const source = facts.get(employeeId);
         if (!source) continue;
         const coverage = exceptionCoverage(
@@ -60,19 +60,20 @@ export async function findKeptRiders(
  */
 export function withoutKept<T extends CheckVerdicts>(audit: T, kept: readonly KeptRider[]): T {
   const result = { ...audit };
-  for (const check of CHECKS) {
-    const flagged = audit[check].flagged.filter((id) => !kept.some((k) => k.check === check && k.employee_id === id));
-    result[check] = {
-      verdict: audit[check].verdict === "fail" && flagged.length === 0 ? "pass" : audit[check].verdict,
-      flagged,
-    };
+  for (const check of CHECK_KINDS) {
+    const found = audit[check];
+    if (!found) continue;
+    const flagged = found.flagged.filter((id) => !kept.some((k) => k.check === check && k.employee_id === id));
+    result[check] = { verdict: found.verdict === "fail" && flagged.length === 0 ? "pass" : found.verdict, flagged };
   }
   return result;
 }
 
 /** The riders of a vanpool's latest audit that fail but a live exception keeps (the status answer, an audit's answer). */
 export async function keptRidersOf(prisma: PrismaClient, vanpoolId: string, now: Date): Promise<KeptRider[]> {
-  const { location, shift } = await findLatestResults(prisma, vanpoolId);
+  const { location, shift, employment } = await findLatestResults(prisma, vanpoolId);
   if (!location || !shift) return [];
-  return (await findKeptRiders(prisma, [{ vanpool_id: vanpoolId, location, shift }], now)).get(vanpoolId) ?? [];
+  return (
+    (await findKeptRiders(prisma, [{ vanpool_id: vanpoolId, location, shift, employment }], now)).get(vanpoolId) ?? []
+  );
 }

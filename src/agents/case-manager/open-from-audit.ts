@@ -6,7 +6,7 @@
 import { type CaseRecord, changeCase } from "../../data/case-repository.js";
 import type { NewCase } from "../../data/sweep-repository.js";
 import { caseReason, decideAfterAudit } from "../../domain/case-lifecycle.js";
-import type { CheckKind } from "../../domain/specialist-result.js";
+import { CHECK_KINDS } from "../../domain/specialist-result.js";
 import type { AgentDeps } from "../deps.js";
 import { describeFailure } from "./agent.js";
 import { type CheckVerdicts, type KeptRider, withoutKept } from "./kept-riders.js";
@@ -15,7 +15,12 @@ export type AuditVerdicts = CheckVerdicts;
 
 export interface CasePlan {
   open: NewCase[];
-  /** Open cases whose vanpool now passes both checks. */
+  /**
+   * Vanpools with a rider who no longer works here: the Case Manager opens (or moves) their case and asks an
+   * approver to remove them, which needs its turn (the cancellation request), so the sweep does not.
+   */
+  handOff: string[];
+  /** Open cases whose vanpool now passes every check. */
   resolve: string[];
   /** Cases this same sweep opened before a crash: counted as its new cases again, their emails finished. */
   resumed: CaseRecord[];
@@ -23,8 +28,6 @@ export interface CasePlan {
   /** The exceptions that kept failing riders from a case (or from this sweep's count of them). */
   kept: string[];
 }
-
-const CHECKS: CheckKind[] = ["location", "shift"];
 
 /**
  * `open` holds the vanpools' open cases; `actor` names the sweep; `kept` the failing riders a live exception
@@ -36,7 +39,7 @@ export function planCases(
   actor: string,
   kept: Map<string, KeptRider[]> = new Map(),
 ): CasePlan {
-  const plan: CasePlan = { open: [], resolve: [], resumed: [], stillFailing: 0, kept: [] };
+  const plan: CasePlan = { open: [], handOff: [], resolve: [], resumed: [], stillFailing: 0, kept: [] };
   for (const audit of audits) {
     const keptHere = kept.get(audit.vanpool_id) ?? [];
     plan.kept.push(...keptHere.map((k) => k.exception.exception_id));
@@ -44,20 +47,26 @@ export function planCases(
     if (current?.meta.opened_by === actor) plan.resumed.push(current);
     else if (current) {
       // An open case is decided on the facts: it resolves only when every rider passes.
-      if (audit.location.verdict === "pass" && audit.shift.verdict === "pass") plan.resolve.push(current.case_id);
+      if (CHECK_KINDS.every((check) => (audit[check]?.verdict ?? "pass") === "pass"))
+        plan.resolve.push(current.case_id);
+      else if (current.status !== "pre_cancel" && withoutKept(audit, keptHere).employment?.verdict === "fail")
+        plan.handOff.push(audit.vanpool_id);
       else plan.stillFailing++;
     } else {
       const decidedOn = withoutKept(audit, keptHere);
-      const decision = decideAfterAudit({ location: decidedOn.location.verdict, shift: decidedOn.shift.verdict });
-      if (decision.kind === "open_case") plan.open.push(newCase(decidedOn, decision.status));
+      const decision = decideAfterAudit(
+        Object.fromEntries(CHECK_KINDS.map((check) => [check, decidedOn[check]?.verdict ?? "pass"])),
+      );
+      if (decision.kind === "open_case" && decision.status === "pre_cancel") plan.handOff.push(audit.vanpool_id);
+      else if (decision.kind === "open_case") plan.open.push(newCase(decidedOn, decision.status));
     }
   }
   return plan;
 }
 
 function newCase(audit: AuditVerdicts, status: NewCase["status"]): NewCase {
-  const failed = CHECKS.filter((check) => audit[check].verdict === "fail");
-  const flagged = [...new Set(failed.flatMap((check) => audit[check].flagged))];
+  const failed = CHECK_KINDS.filter((check) => audit[check]?.verdict === "fail");
+  const flagged = [...new Set(failed.flatMap((check) => audit[check]?.flagged ?? []))];
   return {
     vanpool_id: audit.vanpool_id,
     status,
@@ -69,7 +78,7 @@ function newCase(audit: AuditVerdicts, status: NewCase["status"]): NewCase {
 }
 
 export async function resolvePassingCase(deps: AgentDeps, caseId: string, actor: string): Promise<void> {
-  const reason = "A new audit passes both checks.";
+  const reason = "A new audit passes every check.";
   await changeCase(deps.prisma, caseId, {
     status: "resolved",
     outcome: "resolved",

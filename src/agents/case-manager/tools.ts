@@ -6,6 +6,7 @@ import { z } from "zod";
 import { findDecidedUnapplied, listRiderDecisions } from "../../data/approval-repository.js";
 import { changeCase, findOpenCase, getCase, openCase } from "../../data/case-repository.js";
 import { caseReason, LifecycleError } from "../../domain/case-lifecycle.js";
+import { CHECK_KINDS, type CheckKind } from "../../domain/specialist-result.js";
 import type { AgentDeps } from "../deps.js";
 import { agentRunIdOf, logged } from "../logged-tool.js";
 import { runOutreach } from "../outreach/run-outreach.js";
@@ -13,15 +14,20 @@ import { runSpecialist } from "../specialists/run-specialist.js";
 import { carryOutCancellation } from "./cancellation.js";
 import { findKeptRiders } from "./kept-riders.js";
 
-const checkEnum = z.enum(["location", "shift"]);
+const checkEnum = z.enum(CHECK_KINDS);
 const statusEnum = z.enum(["open", "verification", "pending_reply", "re_audit", "hitl_review", "pre_cancel"]);
 const ACTOR = "agent:case_manager";
 /** A failure of these ends the Case Manager's run (see ToolFailedError). */
 const STATE_CHANGING = { changesState: true };
 const NOTHING = { verdict: "pass" as const, flagged: [] };
+const SPECIALIST_ROLES: Record<CheckKind, string> = {
+  location: "Location Specialist (home-to-pickup distance)",
+  shift: "Shift Specialist (shift against the van's schedule)",
+  employment: "Employment Specialist (whether each rider still works here, from the HR record)",
+};
 
 export function createCaseManagerTools(deps: AgentDeps) {
-  const specialist = (check: "location" | "shift") =>
+  const specialist = (check: CheckKind) =>
     tool(
       logged(
         deps.prisma,
@@ -44,7 +50,7 @@ export function createCaseManagerTools(deps: AgentDeps) {
               ? ((
                   await findKeptRiders(
                     deps.prisma,
-                    [{ vanpool_id, location: NOTHING, shift: NOTHING, [check]: result }],
+                    [{ vanpool_id, location: NOTHING, shift: NOTHING, employment: NOTHING, [check]: result }],
                     deps.now(),
                   )
                 ).get(vanpool_id) ?? [])
@@ -69,7 +75,7 @@ export function createCaseManagerTools(deps: AgentDeps) {
       ),
       {
         name: `run_${check}_specialist`,
-        description: `Run the ${check === "location" ? "Location Specialist (home-to-pickup distance)" : "Shift Specialist (shift against the van's schedule)"} on a vanpool. Pass case_id when this re-checks an open case: it then counts as a re-audit. "kept" lists flagged riders a person kept by an exception: they are not flagged on a case.`,
+        description: `Run the ${SPECIALIST_ROLES[check]} on a vanpool. Pass case_id when this re-checks an open case: it then counts as a re-audit. "kept" lists flagged riders a person kept by an exception: they are not flagged on a case.`,
         schema: z.object({ vanpool_id: z.string(), case_id: z.string().nullable().optional() }),
       },
     );
@@ -82,7 +88,7 @@ export function createCaseManagerTools(deps: AgentDeps) {
         vanpool_id: string;
         case_id?: string | null;
         status: z.infer<typeof statusEnum>;
-        failed_checks?: ("location" | "shift")[];
+        failed_checks?: CheckKind[];
         flagged?: string[];
         details?: string;
       }) => {
@@ -217,5 +223,5 @@ export function createCaseManagerTools(deps: AgentDeps) {
     },
   );
 
-  return [specialist("location"), specialist("shift"), upsertCase, runOutreachTool, closeCase, cancelMembership];
+  return [...CHECK_KINDS.map(specialist), upsertCase, runOutreachTool, closeCase, cancelMembership];
 }

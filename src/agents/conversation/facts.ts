@@ -21,7 +21,7 @@ import { dateInWords, dayAndTimeInWords } from "../../domain/dates.js";
 import { distanceBand } from "../../domain/geo.js";
 import { EXACT_DISTANCE_WHERE, redactFinding, redactPersonalDetails, zip3 } from "../../domain/redaction.js";
 import { describeSchedule } from "../../domain/schedule.js";
-import { type CheckKind, plural } from "../../domain/specialist-result.js";
+import { CHECK_ICONS, CHECK_TITLES, type CheckKind, plural } from "../../domain/specialist-result.js";
 import { AppError } from "../../errors.js";
 import { earlierCaseLines } from "../../slack/blocks/rider-history.js";
 import { actorWords, mentionSlackIds } from "../../slack/blocks/trail.js";
@@ -274,7 +274,7 @@ function uncheckedRiders(result: StoredResult): string[] {
     .map((e) => String(e.employee_id));
 }
 
-const label = (check: CheckKind) => (check === "location" ? "📍 Location check" : "🕒 Shift check");
+const label = (check: CheckKind) => `${CHECK_ICONS[check]} ${CHECK_TITLES[check]} check`;
 
 function pickup(result: StoredResult): string {
   const limit = result.policy.max_distance_miles;

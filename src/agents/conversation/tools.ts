@@ -2,9 +2,11 @@
 // ways an action asked for in a thread can go: a re-check (approvers only, checked
 // from who asked, never from the model's arguments) and a pointer to the approval
 // card (nothing is cancelled, approved or sent from a conversation).
+
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
+import { CHECK_KINDS } from "../../domain/specialist-result.js";
 import {
   approvalPointer,
   caseOverview,
@@ -66,7 +68,7 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
         schema: z.object({
           case_id: caseId.optional(),
           vanpool_id: z.string().optional().describe("VP-… id, only for a vanpool that has no case"),
-          check: z.enum(["location", "shift"]).optional(),
+          check: z.enum(CHECK_KINDS).optional(),
           employee_ids: riders,
           only_failing: z.boolean().optional().describe("true for 'why did it fail': only the failing checks"),
           exact: z.boolean().optional().describe("true when the exact distance is asked: adds where approvers see it"),
@@ -137,7 +139,7 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
       {
         name: "recheck",
         description:
-          "Audit the case's vanpool again now (both checks). Only for approvers, only when they explicitly ask for a re-check.",
+          "Audit the case's vanpool again now (every check). Only for approvers, only when they explicitly ask for a re-check.",
         schema: z.object({ case_id: caseId }),
       },
     ),

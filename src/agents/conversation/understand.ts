@@ -100,6 +100,9 @@ const CHECK_WORDS: Record<CheckKind, Record<string, number>> = {
   shift: words(
     "shift:3 shifts:3 schedule:3 hours:3 time:1 runs:1 run:1 night:2 swing:2 compatible:2 days:1 works:1 graveyard:2 roster:1 match:2 line:2 overlap:2 align:2 matches:2",
   ),
+  employment: words(
+    "employment:3 employed:3 terminated:3 termination:3 quit:2 left:2 leaves:1 separation:3 departed:3 hr:2 fired:3 resigned:3",
+  ),
 };
 
 /** "what the policy says" is about the policy, not a rider's reply. */

@@ -1,6 +1,6 @@
 // The removal notice: once a person approved a cancellation and the riders were
 // removed, each removed rider is told why (their own facts) and how to appeal, as the
-// program policy promises. Keyed per case and rider, so it goes once however often it runs.
+// program policy promises; a rider who no longer works here is not. Keyed per case and rider, so it goes once however often it runs.
 
 import { getCase } from "../../data/case-repository.js";
 import { findEmployeeContacts } from "../../data/employee-repository.js";
@@ -31,7 +31,10 @@ export async function sendRemovalNotices(
   if (!van) throw notFound(`No vanpool ${record.vanpool_id}.`);
   const results = await findLatestResults(deps.prisma, record.vanpool_id);
   const sent = [];
+  // Someone who no longer works here is never written to at their work address (docs/verification-policy.md).
+  const departed = new Set(results.employment?.verdict === "fail" ? results.employment.flagged : []);
   for (const rider of await findEmployeeContacts(deps.prisma, input.employeeIds)) {
+    if (departed.has(rider.id)) continue;
     const facts = riderFacts(
       van,
       { employee_id: rider.id, first_name: rider.firstName },

@@ -1,4 +1,4 @@
-// The Location and Shift Specialists. The engine computes the facts; with an LLM
+// The Location, Shift and Employment Specialists. The engine computes the facts; with an LLM
 // configured, the specialist agent reasons over its tools and must agree with the
 // engine, or the result becomes inconclusive and goes to a human. A model that fails
 // falls back to the engine's answer, and the run log says so.
@@ -43,10 +43,12 @@ export async function runSpecialist(
   const startedAt = deps.now();
   const asOf = auditWeekStart(snapshot, deps, startedAt);
   const engine = await runCheck(check, snapshot, deps, asOf);
-  const model = createAgentModel(check, deps.settings, () => ({ final: "" }));
+  // The employment check only reads the HR record: no model weighs it.
+  const judged = check === "employment" ? undefined : check;
+  const model = judged && createAgentModel(judged, deps.settings, () => ({ final: "" }));
   let result: SpecialistResult & { model: string } = { ...engine, model: "rules" };
 
-  if (!model.isRules) {
+  if (judged && model && !model.isRules) {
     try {
       const tools = createVerificationTools(deps);
       const agent = createAgent({
@@ -56,7 +58,7 @@ export async function runSpecialist(
             ? [tools.getEmployeeProfile, tools.checkCommuteDistance]
             : [tools.getEmployeeShifts, tools.getVanpoolRoster],
         responseFormat: specialistAnswer,
-        systemPrompt: SPECIALIST_PROMPTS[check],
+        systemPrompt: SPECIALIST_PROMPTS[judged],
       });
       const controller = new AbortController();
       const task = {

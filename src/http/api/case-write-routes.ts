@@ -158,7 +158,7 @@ async function openCaseId(deps: ApiDeps, vanpoolId: string): Promise<string | un
 }
 
 function summaryOf(vanpoolId: string, result: CaseManagerResult, record: CaseRecord | undefined): string {
-  if (!record) return `${vanpoolId} passes both checks; no case is needed.`;
+  if (!record) return `${vanpoolId} passes every check; no case is needed.`;
   const status = STATUS_LABEL[record.status] ?? record.status;
   return `${record.case_id} (${vanpoolId}) is ${status}. ${result.reasoning}`.trim();
 }

@@ -1,6 +1,7 @@
 // Records as the API shows them. Without the pii scope (docs/redaction.md): a home is its city and
 // ZIP3, never a street address, full ZIP, email address or exact coordinates, and stored text
 // (evidence, audit details, email bodies) passes through the same redaction Slack uses.
+
 import type { z } from "@hono/zod-openapi";
 import type { CheckResultRecord, EmployeeRecord } from "../../data/api-read-repository.js";
 import type { AuditEventRecord } from "../../data/audit-log.js";
@@ -10,6 +11,7 @@ import { STATUS_LABEL } from "../../domain/case-lifecycle.js";
 import type { LatLng } from "../../domain/geo.js";
 import { redactPersonalDetails, redactRecord, zip3 } from "../../domain/redaction.js";
 import type { RiderSnapshot } from "../../domain/snapshot.js";
+import { CHECK_KINDS, type CheckKind } from "../../domain/specialist-result.js";
 import { addressOf } from "../../integrations/email/reply-address.js";
 import type {
   CaseDetailSchema,
@@ -115,12 +117,12 @@ export function presentEvent(e: AuditEventRecord, pii: boolean): z.infer<typeof 
 
 /** `places`: the van's work site and pickup addresses, shown as they are. */
 export function presentEvidence(
-  evidence: Partial<Record<"location" | "shift", CheckResultRecord>>,
+  evidence: Partial<Record<CheckKind, CheckResultRecord>>,
   pii: boolean,
   places: (string | null)[],
 ): z.infer<typeof CaseDetailSchema>["evidence"] {
   const out: z.infer<typeof CaseDetailSchema>["evidence"] = {};
-  for (const check of ["location", "shift"] as const) {
+  for (const check of CHECK_KINDS) {
     const r = evidence[check];
     if (!r) continue;
     out[check] = {

@@ -1,7 +1,8 @@
 // The API's shapes, defined once in zod: the handlers' types, the request validation and the OpenAPI
 // document all come from these. Fields marked "pii" are present only for tokens with the pii scope.
 import { z } from "@hono/zod-openapi";
-import { CASE_STATUSES } from "../../domain/case-lifecycle.js";
+import { CASE_REASONS, CASE_STATUSES } from "../../domain/case-lifecycle.js";
+import { CHECK_KINDS } from "../../domain/specialist-result.js";
 
 const pii = (description: string) => ({ description: `${description} (pii scope only)` });
 
@@ -125,8 +126,8 @@ export const CaseSchema = z
     vanpool_id: z.string(),
     status: CaseStatusSchema,
     status_label: z.string().openapi({ example: "waiting for replies" }),
-    reason: z.enum(["location_mismatch", "shift_mismatch", "both", "inconclusive"]),
-    failed_checks: z.array(z.enum(["location", "shift"])),
+    reason: z.enum(CASE_REASONS),
+    failed_checks: z.array(z.enum(CHECK_KINDS)),
     flagged: z.array(z.string()),
     details: z.string(),
     outcome: z.enum(["verified", "resolved", "cancelled"]).nullable(),
@@ -156,7 +157,7 @@ export const TimelineEventSchema = z
 
 export const CheckResultSchema = z
   .object({
-    check: z.enum(["location", "shift"]),
+    check: z.enum(CHECK_KINDS),
     verdict: z.enum(["pass", "fail", "inconclusive"]),
     confidence: z.number().int(),
     reasoning: z.string(),
@@ -168,7 +169,11 @@ export const CheckResultSchema = z
   .openapi("CheckResult");
 
 export const CaseDetailSchema = CaseSchema.extend({
-  evidence: z.object({ location: CheckResultSchema.optional(), shift: CheckResultSchema.optional() }),
+  evidence: z.object({
+    location: CheckResultSchema.optional(),
+    shift: CheckResultSchema.optional(),
+    employment: CheckResultSchema.optional(),
+  }),
   timeline: z.array(TimelineEventSchema),
 }).openapi("CaseDetail");
 

@@ -1,6 +1,7 @@
 // A case, /web/cases/{id}: its status and what happens next, the evidence of each check per rider, the
 // timeline (every audit, email, reply and decision with who and when), the approval requests and
 // their outcomes, and a link to its thread in Slack, where anything is decided.
+
 import type { Hono } from "hono";
 import { nextSteps } from "../../agents/conversation/facts.js";
 import { findCaseDetail } from "../../data/api-read-repository.js";
@@ -8,6 +9,7 @@ import { listApprovals } from "../../data/approval-repository.js";
 import { findPeople } from "../../data/people-repository.js";
 import { findCaseAlertLocation } from "../../data/slack-location-repository.js";
 import { redactFinding, redactPersonalDetails } from "../../domain/redaction.js";
+import { CHECK_KINDS, CHECK_TITLES } from "../../domain/specialist-result.js";
 import { notFound } from "../../errors.js";
 import { REASON_WORDS } from "../../slack/blocks/format.js";
 import { trailWhat } from "../../slack/blocks/trail.js";
@@ -78,21 +80,22 @@ export function registerCasePage(app: Hono<WebEnv>, deps: WebDeps): void {
 <p>${words(next.text.replace(/\*/g, ""))}</p>
 
 <h2 id="evidence-h">Evidence</h2>
-${(["location", "shift"] as const).map((check) => {
+${CHECK_KINDS.map((check) => {
   const result = evidence[check];
-  if (!result)
-    return html`<h3>${check === "location" ? "Location" : "Shift"} check</h3><p>Not checked for this case.</p>`;
+  if (!result) return html`<h3>${CHECK_TITLES[check]} check</h3><p>Not checked for this case.</p>`;
   return html`<section aria-labelledby="ev-${check}">
-<h3 id="ev-${check}">${check === "location" ? "Location" : "Shift"} check: ${verdictBadge(result.verdict)} <span class="muted">confidence ${result.confidence} of 5, ${when(result.finished_at)}</span></h3>
+<h3 id="ev-${check}">${CHECK_TITLES[check]} check: ${verdictBadge(result.verdict)} <span class="muted">confidence ${result.confidence} of 5, ${when(result.finished_at)}</span></h3>
 <p>${words(result.reasoning)}</p>
 ${
-  check === "location"
-    ? html`<table><thead><tr><th scope="col">Rider</th><th scope="col">Home</th><th scope="col">From the pickup</th><th scope="col">Verdict</th></tr></thead><tbody>
+  check === "employment"
+    ? ""
+    : check === "location"
+      ? html`<table><thead><tr><th scope="col">Rider</th><th scope="col">Home</th><th scope="col">From the pickup</th><th scope="col">Verdict</th></tr></thead><tbody>
   ${[...locations].map(
     ([id, l]) =>
       html`<tr><th scope="row">${rider(id)}</th><td>${homeWords(user, { home_city: l.city, home_zip: l.zip })}</td><td>${distanceWords(user, l.miles)}</td><td>${verdictBadge(l.verdict)}</td></tr>`,
   )}</tbody></table>`
-    : html`<table><thead><tr><th scope="col">Rider</th><th scope="col">Shift</th><th scope="col">Compatible days</th><th scope="col">Verdict</th></tr></thead><tbody>
+      : html`<table><thead><tr><th scope="col">Rider</th><th scope="col">Shift</th><th scope="col">Compatible days</th><th scope="col">Verdict</th></tr></thead><tbody>
   ${[...shifts].map(
     ([id, s]) =>
       html`<tr><th scope="row">${rider(id)}</th><td>${s.shiftName ?? "No shift on record"}</td><td>${s.operatingDays ? `${s.compatibleDays} of ${s.operatingDays}` : "–"}</td><td>${verdictBadge(s.verdict)}</td></tr>`,

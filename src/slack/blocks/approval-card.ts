@@ -73,10 +73,14 @@ export interface CardRider {
   earlier?: readonly EarlierCase[];
 }
 
-/** Why the case came to a cancellation: nobody fixed it by the reply deadline, or the third re-audit still failed. */
+/**
+ * Why the case came to a cancellation: nobody fixed it by the reply deadline, the third re-audit still failed, or
+ * riders no longer work here (`departed`: each one's "terminated on November 20"; they were never emailed).
+ */
 export type PreCancelReason =
   | { kind: "deadline"; deadline: Date | null; failing: string[] }
-  | { kind: "third_re_audit"; count: number; failing: string[] };
+  | { kind: "third_re_audit"; count: number; failing: string[] }
+  | { kind: "employment_ended"; failing: string[]; departed: Record<string, string> };
 
 export interface ApprovalCardFacts {
   riders: CardRider[];
@@ -227,7 +231,7 @@ export function approvalCard(
       `${decided ? cancellationHeadline(approval, [...decisions.values()]) : "⚠️ Cancel membership?"} ${vanpoolId} · ${approval.case_id}`,
     ),
     section(
-      `${decided ? `Cancellation of *${who}* from *${vanpoolId}*: each rider's outcome is below.` : `Decide for each rider: remove *${who}* from *${vanpoolId}*, or keep them.`}${options.facts?.whyNow ? `\n*Why ${decided ? "it was asked" : "now"}:* ${whyNow(options.facts.whyNow)}` : ""}`,
+      `${decided ? `Cancellation of *${who}* from *${vanpoolId}*: each rider's outcome is below.` : removalQuestion(payload.employee_ids, names, vanpoolId, options.facts?.whyNow ?? null)}${options.facts?.whyNow ? `\n*Why ${decided ? "it was asked" : "now"}:* ${whyNow(options.facts.whyNow)}` : ""}`,
     ),
     ...payload.employee_ids.slice(0, 10).flatMap(riderBlocks),
     ...(payload.employee_ids.length > 10
@@ -308,6 +312,8 @@ function riderSection(employeeId: string, rider: CardRider | undefined, why: Pre
       `💬 Replied ${slackDate(reply.at)} · ${reply.answered_at ? `answered ${slackDate(reply.answered_at)}` : "not answered yet"}`,
       quote(redactPersonalDetails(reply.body), 600),
     );
+  } else if (why?.kind === "employment_ended" && why.departed[employeeId]) {
+    lines.push("✉️ Not emailed: they no longer work here.");
   } else {
     const deadline = why?.kind === "deadline" && why.deadline ? ` by the deadline, ${slackDate(why.deadline)}` : "";
     lines.push(`💬 No reply${deadline}.`);
@@ -316,7 +322,22 @@ function riderSection(employeeId: string, rider: CardRider | undefined, why: Pre
   return lines.join("\n");
 }
 
+/** "Derek (EMP-1042) no longer works here (terminated on November 20): remove from VP-104?" for riders who left. */
+function removalQuestion(ids: string[], names: string[], vanpoolId: string, why: PreCancelReason | null): string {
+  if (why?.kind !== "employment_ended")
+    return `Decide for each rider: remove *${names.join(" and ")}* from *${vanpoolId}*, or keep them.`;
+  return ids
+    .map((id, i) =>
+      why.departed[id]
+        ? `*${names[i]}* no longer works here (${why.departed[id]}): remove from *${vanpoolId}*?`
+        : `Remove *${names[i]}* from *${vanpoolId}*?`,
+    )
+    .join("\n");
+}
+
 function whyNow(why: PreCancelReason): string {
+  if (why.kind === "employment_ended")
+    return "the HR records say they no longer work here, so no one was emailed; the removal waits for you.";
   const failing = why.failing.length ? why.failing.join(" and ") : "the checks";
   if (why.kind === "deadline")
     return `the reply deadline${why.deadline ? ` (${slackDate(why.deadline)})` : ""} passed and a re-audit still fails ${failing}.`;

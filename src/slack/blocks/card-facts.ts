@@ -5,7 +5,7 @@ import type { ApprovalRecord } from "../../data/approval-repository.js";
 import type { CaseCardData } from "../../data/case-card-repository.js";
 import { MAX_RE_AUDITS, replyDeadline } from "../../domain/case-lifecycle.js";
 import type { ApprovalCardFacts, CardRider, PreCancelReason } from "./approval-card.js";
-import { riderFailingFacts } from "./rider-evidence.js";
+import { departedInWords, riderFailingFacts } from "./rider-evidence.js";
 
 export function firstNames(data: Pick<CaseCardData, "people">): Record<string, string> {
   return Object.fromEntries(data.people.map((p) => [p.employee_id, p.first_name]));
@@ -38,6 +38,8 @@ export function cardRider(data: CaseCardData, employeeId: string, until?: Date):
 export function preCancelReason(data: CaseCardData): PreCancelReason {
   const { record, preCancel } = data;
   const failing = [...record.failed_checks];
+  if (failing.includes("employment"))
+    return { kind: "employment_ended", failing, departed: departedInWords(data.evidence.employment) };
   const afterTimeout = preCancel ? preCancel.afterTimeout : record.re_audit_count < MAX_RE_AUDITS;
   if (!afterTimeout) return { kind: "third_re_audit", count: Math.max(record.re_audit_count, MAX_RE_AUDITS), failing };
   const lastEmail = data.emails

@@ -1,11 +1,13 @@
 // The case alert in the audit channel: what failed, the key evidence, confidence,
 // status and what happens next. Its thread is where the case is discussed.
+
 import type { KnownBlock } from "@slack/types";
 import type { EarlierException } from "../../data/case-card-repository.js";
 import type { CaseRecord } from "../../data/case-repository.js";
 import type { EarlierCase } from "../../data/rider-history-repository.js";
 import { isClosed, MAX_RE_AUDITS, replyDeadline } from "../../domain/case-lifecycle.js";
 import { lapsedInWords } from "../../domain/exceptions.js";
+import { CHECK_ICONS, CHECK_KINDS, CHECK_TITLES } from "../../domain/specialist-result.js";
 import { keptLine } from "./exceptions.js";
 import {
   actions,
@@ -87,7 +89,7 @@ export function caseAlert({
       `*Flagged riders*\n${record.flagged.map((id) => riderName(id, firstNames[id])).join(", ") || "none"}`,
       `*Confidence of the failed ${record.failed_checks.length > 1 ? "checks" : "check"}*\n${confidenceWords(confidence, results)}`,
     ]),
-    ...(["location", "shift"] as const).flatMap((check) => {
+    ...CHECK_KINDS.flatMap((check) => {
       const result = results[check];
       if (!result || result.verdict === "pass") return [];
       const lines = concernedRiders(result).flatMap((id) => {
@@ -97,7 +99,7 @@ export function caseAlert({
       const verdict = result.verdict === "fail" ? "failed" : "could not decide";
       return [
         section(
-          `*${check === "location" ? "📍 Location" : "🕒 Shift"}: ${verdict}*\n${lines.join("\n") || escapeMrkdwn(findingText(result))}`,
+          `*${CHECK_ICONS[check]} ${CHECK_TITLES[check]}: ${verdict}*\n${lines.join("\n") || escapeMrkdwn(findingText(result))}`,
         ),
       ];
     }),

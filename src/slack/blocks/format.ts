@@ -11,6 +11,7 @@ import type {
   PlainTextElement,
   SectionBlock,
 } from "@slack/types";
+import type { CaseReason } from "../../domain/case-lifecycle.js";
 import { distanceBand } from "../../domain/geo.js";
 import { redactFinding, zip3 } from "../../domain/redaction.js";
 
@@ -109,11 +110,12 @@ export function age(since: Date, now: Date): string {
   return `${Math.floor(hours / 24)} days`;
 }
 
-export const REASON_WORDS: Record<"location_mismatch" | "shift_mismatch" | "both" | "inconclusive", string> = {
+export const REASON_WORDS: Record<CaseReason, string> = {
   location_mismatch: "lives too far",
   shift_mismatch: "shift does not match",
   both: "too far and shift does not match",
   inconclusive: "data missing",
+  employment_ended: "no longer works here",
 };
 
 export { STATUS_LABEL } from "../../domain/case-lifecycle.js";

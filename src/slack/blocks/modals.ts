@@ -1,5 +1,6 @@
 // Modals: the full cited evidence of a case, the editor for a drafted reply, and
 // the reason for a rejection. Titles stay within Slack's 24 characters.
+
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import type { ApprovalRecord } from "../../data/approval-repository.js";
 import type { CaseRecord } from "../../data/case-repository.js";
@@ -7,6 +8,7 @@ import { EXCEPTION_REASONS, type ExceptionChoice, isExceptionReason } from "../.
 import type { DistanceMethod, HomePointSource } from "../../domain/location-policy.js";
 import { recordedPolicyText } from "../../domain/policy-text.js";
 import type { ReferenceSource } from "../../domain/shift-policy.js";
+import { CHECK_ICONS, CHECK_KINDS, CHECK_TITLES } from "../../domain/specialist-result.js";
 import {
   band,
   context,
@@ -23,7 +25,7 @@ import {
   slackDate,
   truncate,
 } from "./format.js";
-import type { LatestResults } from "./rider-evidence.js";
+import { type LatestResults, riderLine } from "./rider-evidence.js";
 
 export const VIEW_CALLBACKS = {
   editReply: "edit_escalation_reply_submit",
@@ -77,16 +79,23 @@ export function evidenceModal(
       ? [context(`<${pageUrl}|Open the case page>: evidence per rider, the timeline, emails and decisions.`)]
       : []),
   ];
-  for (const check of ["location", "shift"] as const) {
+  for (const check of CHECK_KINDS) {
     const result = results[check];
     if (!result) continue;
     blocks.push(
       divider,
-      header(`${check === "location" ? "📍 Location" : "🕒 Shift"}: ${result.verdict} (${result.confidence}/5)`),
+      header(`${CHECK_ICONS[check]} ${CHECK_TITLES[check]}: ${result.verdict} (${result.confidence}/5)`),
       section(escapeMrkdwn(findingText(result))),
     );
     const lines =
-      check === "location" ? locationLines(result, viewer === "approver" ? exactMiles : band) : shiftLines(result);
+      check === "location"
+        ? locationLines(result, viewer === "approver" ? exactMiles : band)
+        : check === "shift"
+          ? shiftLines(result)
+          : result.flagged.flatMap((id) => {
+              const line = riderLine(check, result, id);
+              return line ? [`• ${id} ${line}`] : [];
+            });
     for (let i = 0; i < lines.length; i += 12) blocks.push(section(lines.slice(i, i + 12).join("\n")));
     blocks.push(context(`Policy: ${recordedPolicyText(check, result.policy)}`));
   }

@@ -135,7 +135,7 @@ export function createConversationWork(deps: ConversationDeps) {
       const result = await ctx.workflow.auditVanpool(record.vanpool_id);
       await deps.messages.syncCase(caseId);
       return {
-        text: `🔁 Re-checked ${record.vanpool_id} (both checks ran): ${redactFinding(result.reasoning)}`,
+        text: `🔁 Re-checked ${record.vanpool_id} (every check ran): ${redactFinding(result.reasoning)}`,
         sources: [`new audit of ${record.vanpool_id}`],
       };
     },
