@@ -65,11 +65,7 @@ export async function applyImport<R>(
       )
     ).rows.map((r) => r.vanpool_id);
     const reaudits = [
-      ...new Set([
-        ...withOpenCase,
-        ...(store.joined?.(result) ?? []),
-        ...((await store.audited?.(tx, result)) ?? []),
-      ]),
+      ...new Set([...withOpenCase, ...(store.joined?.(result) ?? []), ...((await store.audited?.(tx, result)) ?? [])]),
     ].sort();
     if (options.dryRun) return { ...result, reaudits };
     const touchedRecords = [...result.changed, ...result.leaving];
