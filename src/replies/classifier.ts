@@ -6,6 +6,7 @@
 import path from "node:path";
 import { PROJECT_ROOT } from "../config/settings.js";
 import type { ReplyBucket } from "../domain/case-lifecycle.js";
+import { type ConcernCategory, concernIn } from "./reply-concerns.js";
 import { type LabelledReply, readReplySet, replySets } from "./reply-corpus.js";
 import { readLanguage } from "./reply-language.js";
 import {
@@ -206,9 +207,21 @@ function classifierOver(load: () => Promise<BucketModel>, tuning: ClassifierTuni
       const patterns = neverMisfiring(signals);
       const askedDispute = sentencesOf(text).find(asksDisputing);
       if (askedDispute) patterns.push(`disputes the findings as a question: "${askedDispute}"`);
-      if (patterns.length > 0) return { bucket: "escalation", confidence: 0.9, reasons: patterns, definite: true };
+      const raised = raisedConcern(text);
+      if (raised) patterns.push(raised);
       // Language first (docs/reply-buckets.md): the encoder reads English only, so any other reading is a guess.
       const language = readLanguage(text);
+      if (patterns.length > 0)
+        return language.english
+          ? { bucket: "escalation", confidence: 0.9, reasons: patterns, definite: true }
+          : {
+              bucket: "escalation",
+              confidence: 0.9,
+              reasons: [unreadReason(language.name!), ...patterns],
+              definite: true,
+              language: language.name,
+              unread: true,
+            };
       if (!language.english)
         return {
           bucket: "escalation",
@@ -247,6 +260,23 @@ function classifierOver(load: () => Promise<BucketModel>, tuning: ClassifierTuni
     },
   };
 }
+
+/** A dispute, safety, health, legal or HR matter, or complaint a sentence raises, in any language (reply-concerns.ts). */
+function raisedConcern(text: string): string | undefined {
+  for (const sentence of sentencesOf(text)) {
+    const concern = concernIn(sentence);
+    if (concern) return `raises a ${CONCERN_WORDS[concern.category]} ("${concern.words}"): a person should read it`;
+  }
+  return undefined;
+}
+
+const CONCERN_WORDS: Record<ConcernCategory, string> = {
+  dispute: "dispute of the findings",
+  safety: "safety concern",
+  "health or accommodation": "health or accommodation matter",
+  "legal or HR": "legal or HR matter",
+  complaint: "complaint",
+};
 
 /** The signals of patterns that escalate on their own, by name. */
 function neverMisfiring(signals: string[]): string[] {
