@@ -104,9 +104,13 @@ export function createRulesClassifier(tuning: ClassifierTuning = DEFAULT_TUNING)
   return trainedOnce;
 }
 
-/** The classifier trained on every labelled set but `file` (the set being scored), so a score is never memory. */
+/**
+ * The classifier trained on every labelled set but `file` (the set being scored), so a score is never memory. A set
+ * no training reads (a fresh one in evals/kept-out/) is scored by the product's own classifier.
+ */
 export function classifierWithout(file: string | undefined): ReplyClassifier {
-  const left = file && path.resolve(file);
+  const left = file && path.resolve(PROJECT_ROOT, file);
+  if (!replySets().some((set) => path.resolve(PROJECT_ROOT, set) === left)) return createRulesClassifier();
   return classifierFrom(() =>
     replySets()
       .filter((set) => path.resolve(PROJECT_ROOT, set) !== left)

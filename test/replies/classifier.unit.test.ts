@@ -116,7 +116,9 @@ describe("reply classifier", () => {
   });
 
   it("keeps a reply in another language that raises a concern unread with a person, its language named", async () => {
-    const result = await classifier.classify("Tôi chuyển sang ca ngày từ thứ Hai. Tôi không cảm thấy an toàn trên xe sớm.");
+    const result = await classifier.classify(
+      "Tôi chuyển sang ca ngày từ thứ Hai. Tôi không cảm thấy an toàn trên xe sớm.",
+    );
     expect(result).toMatchObject({ bucket: "escalation", definite: true, language: "Vietnamese", unread: true });
     expect(result.reasons[0]).toBe("reply in Vietnamese: a person should read it");
     expect(result.reasons[1]).toMatch(/safety concern/);
