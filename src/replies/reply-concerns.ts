@@ -20,8 +20,8 @@ const END = String.raw`(?![\p{L}\p{N}])`;
 const VOCABULARIES: Record<ConcernCategory, { words: string[]; unspaced?: string[] }> = {
   dispute: {
     words: [
-      // English: the findings denied or sent back.
-      String.raw`please (?:re-?)?check (?:it |this |that |my \w+ )?again`,
+      // English: the findings denied. "Please check again" is not here: after a change told it asks for the re-audit
+      // ("the portal shows my new address now, please check again"), and the English reader sees the change.
       "(?:a |some )?misunderstanding",
       "(?:that|this|it)(?:'s| is) not (?:so|the case)",
       // Spanish
@@ -143,7 +143,7 @@ const VOCABULARIES: Record<ConcernCategory, { words: string[]; unspaced?: string
   "health or accommodation": {
     words: [
       "my (?:doctor|physician|surgery|condition|disability|pregnancy|injury|treatment|medication|therapy|illness|diagnosis|health(?! (?:coverage|plan|insurance|benefits)))",
-      String.raw`(?:i'?m|i am|i've been|i was|i got) (?:\w+ )?(?:pregnant|disabled|sick|ill|injured|hurt|recovering|in the hospital|hospitali[sz]ed)`,
+      String.raw`(?:i'?m|i am|i've been|i was|i got) (?:\w+ )?(?:pregnant|disabled|sick(?! (?:of|and tired))|ill|injured|hurt|recovering|in the hospital|hospitali[sz]ed)`,
       "(?:medical|health|doctor'?s?) (?:reasons?|issues?|problems?|conditions?|restrictions?|notes?|orders?|leave)",
       String.raw`(?:an? |reasonable |disability )?accommodations?|disabilit(?:y|ies)|wheelchair|chemo\w*|cancer|fmla|dialysis|light duty`,
       "médic[oa]s?|médica|salud|discapacidad|embarazada|cirugía|enfermedad|incapacidad|licencia médica|ajuste razonable",

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { type ConcernCategory, concernIn } from "../../src/replies/reply-concerns.js";
 
 const raised: [ConcernCategory, string, string][] = [
-  ["dispute", "English", "To be clear, please check again: my shift is the same one I signed up with."],
+  ["dispute", "English", "That is not the case: my shift is the same one I signed up with."],
   ["dispute", "English", "I think there is some misunderstanding about where I live."],
   ["dispute", "Spanish", "Creo que hay un malentendido, siempre he trabajado de día."],
   ["dispute", "Spanish", "Eso no es correcto, revisen otra vez por favor."],
@@ -74,6 +74,8 @@ describe("concerns a reply raises, by meaning", () => {
     ["a polite 'afraid'", "I'm afraid I can't make the Tuesday van anymore, I'm on nights now."],
     ["a check the rider will do", "Thanks, I'll check again next week and let you know."],
     ["a question on when the program checks", "When will you check again?"],
+    ["a re-audit asked for after a change", "The portal shows my new address now. Please check again."],
+    ["an idiom", "I'm sick of the early alarm but that's life; all correct."],
   ])("hears no concern in %s", (_what, sentence) => {
     expect(concernIn(sentence), sentence).toBeUndefined();
   });
