@@ -1,11 +1,11 @@
-// How long the embedded reply classifier takes: the first reply of a process, phase by phase (reading the
-// labelled sets and their stored vectors, training, loading the sentence encoder for wording no stored vector
-// holds, as any real reply's is), then each reply after it. Wall time moves with the machine's load; CPU time less
-// so: both are printed. Asserts nothing.   npx tsx scripts/bench-replies.ts
+// How long the embedded reply classifier takes: the first reply of a process, phase by phase (reading the model the
+// build trained, dist/reply-model.json; then loading the sentence encoder for wording no stored vector holds, as any
+// real reply's is), then each reply after it. Wall time moves with the machine's load; CPU time less so: both are
+// printed. Asserts nothing.   npm run build && npx tsx scripts/bench-replies.ts
 import { performance } from "node:perf_hooks";
-import { bucketModelFrom, createRulesClassifier } from "../src/replies/classifier.js";
-import { readReplySet, replySets } from "../src/replies/reply-corpus.js";
-import { encode } from "../src/replies/sentence-encoder.js";
+import { createRulesClassifier } from "../src/replies/classifier.js";
+import { readReplySet } from "../src/replies/reply-corpus.js";
+import { readSavedModel, SAVED_MODEL_FILE } from "../src/replies/reply-model-file.js";
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 const rssAtStart = process.memoryUsage().rss;
@@ -21,27 +21,23 @@ async function phase<T>(name: string, run: () => Promise<T>): Promise<T> {
   const cpuMs = (used.user + used.system) / 1000;
   total = { wall: total.wall + wall, cpu: total.cpu + cpuMs };
   console.log(
-    `  ${name.padEnd(52)}${`${wall.toFixed(0)} ms`.padStart(10)}${`${cpuMs.toFixed(0)} ms CPU`.padStart(14)}${`+${mb(process.memoryUsage().rss - rss)}`.padStart(9)}`,
+    `  ${name.padEnd(58)}${`${wall.toFixed(0)} ms`.padStart(10)}${`${cpuMs.toFixed(0)} ms CPU`.padStart(14)}${`+${mb(process.memoryUsage().rss - rss)}`.padStart(9)}`,
   );
   return result;
 }
 
+if (!readSavedModel())
+  console.log(`(no ${SAVED_MODEL_FILE} trained from the sets as they are: \`npm run build\`; this run trains)`);
 console.log("reply classifier, the first reply of a process:");
-const corpus = await phase("read the labelled sets", async () => replySets().flatMap(readReplySet));
-await phase("read them, the stored vectors, and train", () => bucketModelFrom(corpus));
-await phase("load the sentence encoder, encode one new reply", () =>
-  encode(["Hi, got your note and everything you have for me is still right."]),
+const classifier = createRulesClassifier();
+await phase("a reply a sure pattern decides: the model, no meaning", () =>
+  classifier.classify("Please take me off this list, I'm not comfortable sharing that."),
+);
+await phase("then a reply in new wording: the sentence encoder loads", () =>
+  classifier.classify("Hello, thanks for writing. Everything you list for me is still how it is."),
 );
 console.log(
   `  first reply in all: ${total.wall.toFixed(0)} ms (${total.cpu.toFixed(0)} ms CPU), +${mb(process.memoryUsage().rss - rssAtStart)} resident`,
-);
-
-// What the bot does at start-up (POOLPATROL_REPLY_WARMUP), then a rider's first reply after it.
-const classifier = createRulesClassifier();
-await phase("a new classifier gets ready, as the bot does at start-up", () => classifier.prepare!());
-total = { wall: 0, cpu: 0 };
-await phase("its first reply, in new wording", () =>
-  classifier.classify("Hello, thanks for writing. Everything you list for me is still how it is."),
 );
 const replies = readReplySet("evals/datasets/reply-unseen-3.jsonl").map((reply) => `Hello,\n${reply.body}`);
 const each: number[] = [];

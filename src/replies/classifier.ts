@@ -6,10 +6,19 @@
 import path from "node:path";
 import { PROJECT_ROOT } from "../config/settings.js";
 import type { ReplyBucket } from "../domain/case-lifecycle.js";
+import { type ConcernCategory, concernIn } from "./reply-concerns.js";
 import { type LabelledReply, readReplySet, replySets } from "./reply-corpus.js";
 import { readLanguage } from "./reply-language.js";
-import { BUCKETS, DEFAULT_MODEL_TUNING, type ModelTuning, trainReplyModel } from "./reply-model.js";
-import { replyReader, ruleSignals } from "./reply-rules.js";
+import {
+  BUCKETS,
+  DEFAULT_MODEL_TUNING,
+  type ModelTuning,
+  type ReplyModel,
+  replyModelOf,
+  trainReplyModel,
+} from "./reply-model.js";
+import { readSavedModel, type SavedBucketModel } from "./reply-model-file.js";
+import { knownWords, replyReader, ruleSignals } from "./reply-rules.js";
 import { asksDisputing, combineSentences, type SentenceReading, sentencesOf } from "./reply-sentences.js";
 import { embeddingsOf, loadEncoder } from "./sentence-encoder.js";
 
@@ -87,13 +96,21 @@ let trainedOnce: ReplyClassifier | undefined;
 export function createRulesClassifier(tuning: ClassifierTuning = DEFAULT_TUNING): ReplyClassifier {
   const corpus = () => replySets().flatMap(readReplySet);
   if (tuning !== DEFAULT_TUNING) return classifierFrom(corpus, tuning);
-  trainedOnce ??= classifierFrom(corpus);
+  // The model the build trained on the same sets and code (reply-model-file.ts), else trained now.
+  trainedOnce ??= classifierOver(async () => {
+    const saved = readSavedModel();
+    return saved ? bucketModelOf(new Map(saved.words), replyModelOf(saved.model)) : bucketModelFrom(corpus());
+  }, DEFAULT_TUNING);
   return trainedOnce;
 }
 
-/** The classifier trained on every labelled set but `file` (the set being scored), so a score is never memory. */
+/**
+ * The classifier trained on every labelled set but `file` (the set being scored), so a score is never memory. A set
+ * no training reads (a fresh one in evals/kept-out/) is scored by the product's own classifier.
+ */
 export function classifierWithout(file: string | undefined): ReplyClassifier {
-  const left = file && path.resolve(file);
+  const left = file && path.resolve(PROJECT_ROOT, file);
+  if (!replySets().some((set) => path.resolve(PROJECT_ROOT, set) === left)) return createRulesClassifier();
   return classifierFrom(() =>
     replySets()
       .filter((set) => path.resolve(PROJECT_ROOT, set) !== left)
@@ -113,6 +130,10 @@ interface BucketModel {
   readAll(texts: string[]): Promise<ModelReading[]>;
   /** What the patterns alone notice in each text: no meaning to encode. */
   signalsOf(texts: string[]): string[][];
+  /** The rider's own words in a reply and what the patterns notice in them. */
+  patternsOf(body: string): { signals: string[]; text: string };
+  /** The trained model and the words it spells by, as data (reply-model-file.ts). */
+  saved(): SavedBucketModel;
 }
 
 /** The model and the patterns' signals: each bucket's probability for a reply, in BUCKETS order. */
@@ -120,7 +141,8 @@ export async function bucketModelFrom(
   examples: Pick<LabelledReply, "body" | "bucket">[],
   tuning: ModelTuning = DEFAULT_MODEL_TUNING,
 ): Promise<BucketModel> {
-  const read = replyReader(examples.map((example) => example.body));
+  const words = knownWords(examples.map((example) => example.body));
+  const read = replyReader(words);
   const readings = examples.map((example) => read(example.body));
   const meanings = await embeddingsOf(readings.map((reading) => reading.text));
   const model = trainReplyModel(
@@ -132,6 +154,12 @@ export async function bucketModelFrom(
     })),
     tuning,
   );
+  return bucketModelOf(words, model);
+}
+
+/** The bucket model of a trained model and the words its spelling corrector knows. */
+export function bucketModelOf(words: Map<string, number>, model: ReplyModel): BucketModel {
+  const read = replyReader(words);
   const readAll = async (texts: string[]): Promise<ModelReading[]> => {
     const readings = texts.map(read);
     const meanings = await embeddingsOf(readings.map((reading) => reading.text));
@@ -147,6 +175,11 @@ export async function bucketModelFrom(
   const bucketModel = async (body: string) => (await readAll([body]))[0]!;
   bucketModel.readAll = readAll;
   bucketModel.signalsOf = (texts: string[]) => texts.map((text) => ruleSignals(read(text)));
+  bucketModel.patternsOf = (body: string) => {
+    const reading = read(body);
+    return { signals: ruleSignals(reading), text: reading.text };
+  };
+  bucketModel.saved = (): SavedBucketModel => ({ words: [...words], model: model.saved() });
   return bucketModel;
 }
 
@@ -155,9 +188,14 @@ export function classifierFrom(
   examples: () => Pick<LabelledReply, "body" | "bucket">[],
   tuning: ClassifierTuning = DEFAULT_TUNING,
 ): ReplyClassifier {
+  return classifierOver(() => bucketModelFrom(examples(), tuning.model), tuning);
+}
+
+/** A classifier over the bucket model `load` gives, loaded the first time it reads a reply. */
+function classifierOver(load: () => Promise<BucketModel>, tuning: ClassifierTuning): ReplyClassifier {
   let model: Promise<BucketModel> | undefined;
   const trained = () =>
-    (model ??= bucketModelFrom(examples(), tuning.model).catch((error: unknown) => {
+    (model ??= load().catch((error: unknown) => {
       model = undefined;
       throw error;
     }));
@@ -168,29 +206,36 @@ export function classifierFrom(
     },
     async classify(body: string): Promise<Classification> {
       const bucketModel = await trained();
-      const { probabilities, signals, text } = await bucketModel(body);
-      const escalation = probabilities[BUCKETS.indexOf("escalation")]!;
-      const why = `model: ${BUCKETS.map((bucket, i) => `${bucket} ${probabilities[i]!.toFixed(2)}`).join(", ")}`;
+      // What needs no meaning encoded decides first: the sure patterns, then the language.
+      const { signals, text } = bucketModel.patternsOf(body);
       const patterns = neverMisfiring(signals);
       const askedDispute = sentencesOf(text).find(asksDisputing);
       if (askedDispute) patterns.push(`disputes the findings as a question: "${askedDispute}"`);
-      if (patterns.length > 0)
-        return {
-          bucket: "escalation",
-          confidence: Math.max(escalation, 0.9),
-          reasons: [...patterns, why],
-          definite: true,
-        };
+      const raised = raisedConcern(text);
+      if (raised) patterns.push(raised);
       // Language first (docs/reply-buckets.md): the encoder reads English only, so any other reading is a guess.
       const language = readLanguage(text);
+      if (patterns.length > 0)
+        return language.english
+          ? { bucket: "escalation", confidence: 0.9, reasons: patterns, definite: true }
+          : {
+              bucket: "escalation",
+              confidence: 0.9,
+              reasons: [unreadReason(language.name!), ...patterns],
+              definite: true,
+              language: language.name,
+              unread: true,
+            };
       if (!language.english)
         return {
           bucket: "escalation",
           confidence: 0,
-          reasons: [unreadReason(language.name!), why],
+          reasons: [unreadReason(language.name!)],
           language: language.name,
           unread: true,
         };
+      const { probabilities } = await bucketModel(body);
+      const why = `model: ${BUCKETS.map((bucket, i) => `${bucket} ${probabilities[i]!.toFixed(2)}`).join(", ")}`;
       const whole = decide(probabilities, why, tuning);
       const sentences = sentencesOf(text);
       if (sentences.length < 2) return whole;
@@ -219,6 +264,23 @@ export function classifierFrom(
     },
   };
 }
+
+/** A dispute, safety, health, legal or HR matter, or complaint a sentence raises, in any language (reply-concerns.ts). */
+function raisedConcern(text: string): string | undefined {
+  for (const sentence of sentencesOf(text)) {
+    const concern = concernIn(sentence);
+    if (concern) return `raises a ${CONCERN_WORDS[concern.category]} ("${concern.words}"): a person should read it`;
+  }
+  return undefined;
+}
+
+const CONCERN_WORDS: Record<ConcernCategory, string> = {
+  dispute: "dispute of the findings",
+  safety: "safety concern",
+  "health or accommodation": "health or accommodation matter",
+  "legal or HR": "legal or HR matter",
+  complaint: "complaint",
+};
 
 /** The signals of patterns that escalate on their own, by name. */
 function neverMisfiring(signals: string[]): string[] {

@@ -31,6 +31,16 @@ export const DEFAULT_MODEL_TUNING: ModelTuning = { epochs: 12, learningRate: 0.6
 export interface ReplyModel {
   /** Probability of each bucket, in BUCKETS order. */
   probabilities(text: string, signals: string[], meaning: number[]): number[];
+  /** The trained model as data, to be read back by `replyModelOf` without training. */
+  saved(): SavedReplyModel;
+}
+
+/** A trained model: its features by number, their idf, and one weight per bucket for each feature (float32, base64). */
+export interface SavedReplyModel {
+  features: string[];
+  idf: number[];
+  weights: string;
+  bias: number[];
 }
 
 /** A signal weighs about as much as a third of the words: the rules help, the words still decide. */
@@ -184,8 +194,42 @@ export function trainReplyModel(examples: LabelledText[], tuning: ModelTuning = 
       }
     }
   }
+  return modelOf(vocabulary, idf, weights, bias);
+}
+
+/** The model `saved` holds, as trained: reading it back costs milliseconds where training costs seconds. */
+export function replyModelOf(saved: SavedReplyModel): ReplyModel {
+  const bytes = Buffer.from(saved.weights, "base64");
+  const weights = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+  return modelOf(
+    new Map(saved.features.map((name, index) => [name, index])),
+    Float64Array.from(saved.idf),
+    weights,
+    Float64Array.from(saved.bias),
+  );
+}
+
+function modelOf(
+  vocabulary: Vocabulary,
+  idf: Float64Array,
+  weights: Float64Array | Float32Array,
+  bias: Float64Array,
+): ReplyModel {
+  const classes = BUCKETS.length;
+  const probabilitiesOf = ({ indices, values }: SparseVector): number[] => {
+    const scores = Array.from(bias);
+    for (let i = 0; i < indices.length; i++)
+      for (let k = 0; k < classes; k++) scores[k]! += weights[indices[i]! * classes + k]! * values[i]!;
+    return softmax(scores);
+  };
   return {
     probabilities: (text, signals, meaning) =>
       probabilitiesOf(vectorise(countsOf(text, vocabulary, false), signals, idf, vocabulary, false, meaning)),
+    saved: () => ({
+      features: [...vocabulary.keys()],
+      idf: Array.from(idf),
+      weights: Buffer.from(Float32Array.from(weights).buffer).toString("base64"),
+      bias: Array.from(bias),
+    }),
   };
 }

@@ -2,7 +2,7 @@
 // situations), cues for the answerable buckets, stated changes and denied problems. The classifier's model
 // weighs what they notice; the few that never misfire on any labelled reply escalate on their own.
 import type { ReplyBucket } from "../domain/case-lifecycle.js";
-import { spellingCorrector } from "./reply-spelling.js";
+import { spellingCorrector, wordFrequencies } from "./reply-spelling.js";
 import { extractReplyText } from "./reply-text.js";
 
 /** Phrases that always need a human, whatever else the reply says. */
@@ -206,9 +206,17 @@ export interface Reading {
   readings: string[];
 }
 
-/** Reads replies as riders write them; typos are corrected towards the words of `knownReplies`. */
-export function replyReader(knownReplies: string[]): (body: string) => Reading {
-  const spelling = spellingCorrector(knownReplies.map((body) => extractReplyText(body).reply));
+/** The words of known replies, as the reader's spelling corrector counts them. */
+export function knownWords(knownReplies: string[]): Map<string, number> {
+  return wordFrequencies(knownReplies.map((body) => extractReplyText(body).reply));
+}
+
+/**
+ * Reads replies as riders write them; typos are corrected towards the words of `knownReplies` (or those words,
+ * already counted by `knownWords`).
+ */
+export function replyReader(knownReplies: string[] | Map<string, number>): (body: string) => Reading {
+  const spelling = spellingCorrector(Array.isArray(knownReplies) ? knownWords(knownReplies) : knownReplies);
   return (body) => {
     const text = extractReplyText(body).reply.replace(EMOJI_MODIFIERS, "");
     const written = text.toLowerCase();

@@ -52,10 +52,16 @@ export interface SpellingCorrector {
   normalise(text: string): string;
 }
 
-export function spellingCorrector(knownTexts: string[]): SpellingCorrector {
+/** How often each word of `knownTexts` is written: all a corrector knows of them. */
+export function wordFrequencies(knownTexts: string[]): Map<string, number> {
   const frequency = new Map<string, number>();
   for (const text of knownTexts)
     for (const word of words(text.toLowerCase())) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  return frequency;
+}
+
+export function spellingCorrector(knownTexts: string[] | Map<string, number>): SpellingCorrector {
+  const frequency = Array.isArray(knownTexts) ? wordFrequencies(knownTexts) : knownTexts;
   const byInitial = new Map<string, string[]>();
   for (const word of [...frequency.keys()].sort((a, b) => frequency.get(b)! - frequency.get(a)!)) {
     if (word.length < MIN_CORRECTED_LENGTH - 1 || frequency.get(word)! < TRUSTED_FREQUENCY) continue;

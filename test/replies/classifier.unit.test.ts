@@ -105,6 +105,25 @@ describe("reply classifier", () => {
     expect(result.reasons[0]).toBe(`reply in ${language}: a person should read it`);
   });
 
+  // Issue 29, DESIGN's first rule: a concern said in passing inside a plain update or confirmation is for a person.
+  it.each([
+    ["safety", "Starting Monday I'm on the 7am shift. I also can't ride the early van for safety reasons."],
+    ["health", "New address is 41 Birch Ln as of the 3rd. My doctor says I shouldn't sit that long, FYI."],
+    ["complaint", "Yes, the address is right. Honestly this whole process feels unfair to people on nights."],
+    ["legal", "Moved to Tracy on the 2nd. I have already filed a grievance about the way this was done."],
+  ])("sends a %s matter mentioned in passing to a person, whatever else the reply says", async (_kind, body) => {
+    expect(await classifier.classify(body)).toMatchObject({ bucket: "escalation", definite: true });
+  });
+
+  it("keeps a reply in another language that raises a concern unread with a person, its language named", async () => {
+    const result = await classifier.classify(
+      "Tôi chuyển sang ca ngày từ thứ Hai. Tôi không cảm thấy an toàn trên xe sớm.",
+    );
+    expect(result).toMatchObject({ bucket: "escalation", definite: true, language: "Vietnamese", unread: true });
+    expect(result.reasons[0]).toBe("reply in Vietnamese: a person should read it");
+    expect(result.reasons[1]).toMatch(/safety concern/);
+  });
+
   it("reads a confirmation whose signature gives a job title as the confirmation", async () => {
     for (const body of [
       "Yes, that's all correct. Thanks!\n\nDana Whitaker\nEscalations Coordinator\nFremont Assembly",
