@@ -4,7 +4,7 @@
 import type { ImportKindName, ImportPlan, ImportRefs } from "../domain/record-import.js";
 import { IMPORT_STORES, type ImportStore } from "./import-stores.js";
 import { type SqlExecutor, transactionExecutor } from "./job-executor.js";
-import type { PrismaClient } from "./prisma.js";
+import type { Prisma, PrismaClient } from "./prisma.js";
 import { inChunks } from "./seed.js";
 
 export interface ChangeRecord {
@@ -44,6 +44,8 @@ export async function applyImport<R>(
     actor: string;
     dryRun: boolean;
     reaudit?: (vanpoolId: string, db: SqlExecutor) => Promise<unknown>;
+    /** Runs in the import's transaction once it is written (the import's own record, its summary's job). */
+    applied?: (result: ImportPlan<R> & { reaudits: string[] }, tx: Prisma.TransactionClient) => Promise<void>;
   },
   plan: (stored: Map<string, R>, refs: ImportRefs) => ImportPlan<R>,
   idOf: (record: R) => string,
@@ -92,6 +94,7 @@ export async function applyImport<R>(
           FROM jsonb_to_recordset(${json}::jsonb) AS r(entity text, entity_id text, field text, old_value text,
             new_value text, source_file text, actor text)`,
       );
+      await options.applied?.({ ...result, reaudits }, tx);
       if (options.reaudit) for (const vanpoolId of reaudits) await options.reaudit(vanpoolId, transactionExecutor(tx));
       return { ...result, reaudits };
     },
