@@ -98,6 +98,9 @@ export async function importFiles(prisma: PrismaClient, options: ImportOptions):
       importId === undefined
         ? undefined
         : async (result: ImportPlan<unknown> & { reaudits: string[] }, tx: Prisma.TransactionClient) => {
+            // A file that matches the database writes nothing, not even its record.
+            const changes = result.added.length + result.changed.length + result.leaving.length;
+            if (changes === 0) return;
             await recordAppliedImport(
               tx,
               {
@@ -110,8 +113,7 @@ export async function importFiles(prisma: PrismaClient, options: ImportOptions):
               },
               result.reaudits,
             );
-            const changes = result.added.length + result.changed.length + result.leaving.length;
-            if (jobs && changes > 0) await jobs.summary(importId, transactionExecutor(tx));
+            if (jobs) await jobs.summary(importId, transactionExecutor(tx));
           },
   };
   const plan = await applyImport(
