@@ -51,8 +51,14 @@ export async function importUpload(prisma: PrismaClient, upload: ImportUpload): 
       // Applied: kept in the import's own transaction.
       ...(upload.dryRun ? {} : { importId: row.id }),
     });
-    if (!upload.dryRun) return (await findDataImport(prisma, row.id))!;
-    return await recordDataImport(prisma, { ...row, outcome: "dry_run", result: describeImport(upload.kind, result) });
+    // An applied import that changed something was kept in its transaction; one that changed nothing is kept now.
+    const kept = upload.dryRun ? null : await findDataImport(prisma, row.id);
+    if (kept) return kept;
+    return await recordDataImport(prisma, {
+      ...row,
+      outcome: upload.dryRun ? "dry_run" : "applied",
+      result: describeImport(upload.kind, result),
+    });
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error;
     return await recordDataImport(prisma, { ...row, outcome: "refused", result: { problems: error.problems } });
