@@ -7,15 +7,17 @@ import { outageLog } from "../data/pg-pool.js";
 import { startClock } from "../queue/clock.js";
 import type { JobEngine } from "../queue/engine.js";
 import { createApproverCheck } from "../slack/approvers.js";
+import { createImportAnnouncer } from "../slack/import-summary-post.js";
 import { registerAuditJobs } from "../workers/audit-jobs.js";
 import { recoverAbandonedRuns, registerCaseJobs } from "../workers/case-jobs.js";
+import { registerImportJobs, scheduleImportSync } from "../workers/import-jobs.js";
 import { registerSlackActionJobs } from "../workers/slack-action-jobs.js";
 import { queueMissingAlerts, registerSlackJobs } from "../workers/slack-jobs.js";
 
 export async function startBotJobs(
   bot: SlackApp,
   engine: JobEngine,
-  settings: Pick<Settings, "schedule" | "timeZone" | "jobs">,
+  settings: Pick<Settings, "schedule" | "timeZone" | "jobs" | "importSync" | "httpTimeoutMs">,
   options: { now?: () => Date; recoverEveryMs?: number } = {},
 ) {
   const { deps, workflow, log } = bot.ctx;
@@ -43,6 +45,20 @@ export async function startBotJobs(
     log: log.info,
     concurrency: settings.jobs.concurrency,
   });
+  const sync = settings.importSync;
+  await registerImportJobs(engine, {
+    announcer: createImportAnnouncer(bot.ctx),
+    sync: sync && {
+      prisma: deps.prisma,
+      pool: deps.pool,
+      settings: sync,
+      now: deps.now,
+      log: log.info,
+      httpTimeoutMs: settings.httpTimeoutMs,
+    },
+  });
+  const syncSchedule =
+    sync && scheduleImportSync(engine, { cron: sync.cron, timezone: settings.timeZone, log: log.warn });
   const clock = startClock(engine, {
     digestCron: settings.schedule.digestCron,
     timezone: settings.timeZone,
@@ -69,6 +85,7 @@ export async function startBotJobs(
     ...clock,
     stop() {
       clearInterval(recovering);
+      syncSchedule?.stop();
       clock.stop();
     },
   };

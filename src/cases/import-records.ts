@@ -3,13 +3,16 @@
 // difference with the stored records (or, with dryRun, only reports it). Several files are one
 // import (an id in two of them is a duplicate). A file with any bad row changes nothing, unless
 // rejectsFile is given: then the good rows are applied and the bad ones written there with their reasons.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse";
 import { stringify } from "csv-stringify/sync";
+import type pg from "pg";
 import { applyImport } from "../data/change-history-repository.js";
+import { recordAppliedImport } from "../data/data-import-repository.js";
 import { FixtureError } from "../data/fixtures.js";
-import type { SqlExecutor } from "../data/job-executor.js";
+import { pgExecutor, type SqlExecutor } from "../data/job-executor.js";
 import type { DataClients } from "../data/prisma.js";
 import { cleanStringsIn } from "../domain/clean-text.js";
 import { IMPORTABLE } from "../domain/import-kinds.js";
@@ -35,13 +38,29 @@ export interface ImportOptions {
   actor: string;
   /** Queues the re-audit of each vanpool the import touches (none on a dry run). */
   jobs?: JobSender;
+  /**
+   * The id an applied import is kept under (data_imports), written in its transaction with its
+   * re-checks and the job posting its channel summary (when it changed something).
+   */
+  importId?: string;
 }
 
 export type ImportResult = ImportPlan<unknown> & { source: string; reaudits: string[] };
 
-export async function importFiles(db: DataClients, options: ImportOptions): Promise<ImportResult> {
+/** SHA-256 of the kind and the files' bytes: the same export read again has the same hash. */
+export function contentHash(kind: ImportKindName, files: string[]): string {
+  const hash = createHash("sha256").update(kind);
+  for (const file of files) hash.update("\0").update(fs.readFileSync(file));
+  return hash.digest("hex");
+}
+
+/**
+ * Opens the files and checks what can be checked without the database: the mapping, each file's
+ * format and columns, and that it has rows. Throws FixtureError naming what is wrong. The rows
+ * themselves are read (streamed) when the import is planned.
+ */
+export async function readImport(options: Pick<ImportOptions, "kind" | "files" | "mappingFile">) {
   const { kind } = IMPORTABLE[options.kind];
-  const source = options.files.map((f) => path.basename(f)).join(", ");
   const mapping = options.mappingFile ? readMapping(options.kind, options.mappingFile) : defaultMapping(options.kind);
   const several = options.files.length > 1;
   const read: (OpenedRows & { file: string })[] = [];
@@ -62,12 +81,41 @@ export async function importFiles(db: DataClients, options: ImportOptions): Prom
     carried: new Set([...perFile[0]!.carried].filter((f) => perFile.every((c) => c.carried.has(f)))),
   };
   const header = [...new Set(read.flatMap((r) => r.header))];
+  return { kind, mapping, columns, header, read, several };
+}
+
+export async function importFiles(db: DataClients, options: ImportOptions): Promise<ImportResult> {
+  const { kind, mapping, columns, header, read, several } = await readImport(options);
+  const source = options.files.map((f) => path.basename(f)).join(", ");
   const jobs = options.jobs && importJobs(options.jobs);
+  const { importId } = options;
   const how = {
     source,
     actor: options.actor,
     dryRun: options.dryRun,
-    reaudit: jobs && ((vanpoolId: string, db: SqlExecutor) => jobs.reaudit(vanpoolId, source, options.actor, db)),
+    reaudit:
+      jobs && ((vanpoolId: string, db: SqlExecutor) => jobs.reaudit(vanpoolId, source, options.actor, db, importId)),
+    applied:
+      importId === undefined
+        ? undefined
+        : async (result: ImportPlan<unknown> & { reaudits: string[] }, tx: pg.PoolClient) => {
+            // A file that matches the database writes nothing, not even its record.
+            const changes = result.added.length + result.changed.length + result.leaving.length;
+            if (changes === 0) return;
+            await recordAppliedImport(
+              tx,
+              {
+                id: importId,
+                kind: options.kind,
+                source_file: source,
+                actor: options.actor,
+                result: describeImport(options.kind, result),
+                content_sha256: contentHash(options.kind, options.files),
+              },
+              result.reaudits,
+            );
+            if (jobs) await jobs.summary(importId, pgExecutor(tx));
+          },
   };
   const plan = await applyImport(
     db.pool,
@@ -87,6 +135,26 @@ export async function importFiles(db: DataClients, options: ImportOptions): Prom
     (record) => kind.text(record)[kind.idField] ?? "",
   );
   return { ...plan, source };
+}
+
+/** An import's result as kept (data_imports): counts, each record's id and each change field by field. */
+export function describeImport(kindName: ImportKindName, result: ImportPlan<unknown> & { reaudits: string[] }) {
+  const { kind } = IMPORTABLE[kindName];
+  const id = (record: unknown) => kind.text(record)[kind.idField] ?? "";
+  return {
+    counts: {
+      added: result.added.length,
+      changed: result.changed.length,
+      unchanged: result.unchanged,
+      leaving: result.leaving.length,
+      rejected: result.rejected.length,
+    },
+    added: result.added.map(id),
+    changed: result.changed.map((c) => ({ id: id(c.record), changes: c.changes })),
+    leaving: result.leaving.map((c) => ({ id: id(c.record), changes: c.changes })),
+    reaudits: result.reaudits,
+    problems: [],
+  };
 }
 
 function writeRejects(file: string, header: string[], plan: ImportPlan<unknown>, source: string, several: boolean) {

@@ -4,14 +4,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type DataImportRecord, recordDataImport } from "../data/data-import-repository.js";
+import { type DataImportRecord, findDataImport, recordDataImport } from "../data/data-import-repository.js";
 import { FixtureError } from "../data/fixtures.js";
 import type { DataClients } from "../data/prisma.js";
 import { newId } from "../domain/ids.js";
-import { IMPORTABLE } from "../domain/import-kinds.js";
 import type { ImportKindName } from "../domain/record-import.js";
 import type { JobSender } from "../queue/queues.js";
-import { type ImportResult, importFiles } from "./import-records.js";
+import { describeImport, importFiles } from "./import-records.js";
 
 export interface ImportUpload {
   kind: ImportKindName;
@@ -49,11 +48,16 @@ export async function importUpload(db: DataClients, upload: ImportUpload): Promi
       dryRun: upload.dryRun,
       actor: upload.actor,
       jobs: upload.jobs,
+      // Applied: kept in the import's own transaction.
+      ...(upload.dryRun ? {} : { importId: row.id }),
     });
+    // An applied import that changed something was kept in its transaction; one that changed nothing is kept now.
+    const kept = upload.dryRun ? null : await findDataImport(db.prisma, row.id);
+    if (kept) return kept;
     return await recordDataImport(db.prisma, {
       ...row,
       outcome: upload.dryRun ? "dry_run" : "applied",
-      result: describe(upload.kind, result),
+      result: describeImport(upload.kind, result),
     });
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error;
@@ -61,24 +65,4 @@ export async function importUpload(db: DataClients, upload: ImportUpload): Promi
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** An import's result as kept: counts, each record's id and each change field by field. */
-function describe(kindName: ImportKindName, result: ImportResult): Record<string, unknown> {
-  const { kind } = IMPORTABLE[kindName];
-  const id = (record: unknown) => kind.text(record)[kind.idField] ?? "";
-  return {
-    counts: {
-      added: result.added.length,
-      changed: result.changed.length,
-      unchanged: result.unchanged,
-      leaving: result.leaving.length,
-      rejected: result.rejected.length,
-    },
-    added: result.added.map(id),
-    changed: result.changed.map((c) => ({ id: id(c.record), changes: c.changes })),
-    leaving: result.leaving.map((c) => ({ id: id(c.record), changes: c.changes })),
-    reaudits: result.reaudits,
-    problems: [],
-  };
 }

@@ -4,6 +4,7 @@ import os from "node:os";
 import { loadSettings, withContext, withDatabase } from "../app/context.js";
 import { importFiles } from "../cases/import-records.js";
 import { ADDED_FIELD, changeHistory, ENTITY_OF } from "../data/change-history-repository.js";
+import { newId } from "../domain/ids.js";
 import { IMPORTABLE } from "../domain/import-kinds.js";
 import { type FieldChange, formatProblem, IMPORT_KINDS, type ImportKindName } from "../domain/record-import.js";
 import { out, UsageError } from "./command-kit.js";
@@ -20,6 +21,7 @@ export async function importCommand(
   const actor = `cli:${options.as?.trim() || os.userInfo().username}`;
   const dryRun = options.dryRun === true;
   const settings = loadSettings();
+  const importId = newId("import");
   const request = {
     kind: kindName,
     files,
@@ -31,7 +33,7 @@ export async function importCommand(
   // Applying it may queue re-audits, committed with the import: that needs the job engine.
   const result = dryRun
     ? await withDatabase(settings, (db) => importFiles(db, request))
-    : await withContext(settings, (ctx) => importFiles(ctx.db, { ...request, jobs: ctx.jobs }), {
+    : await withContext(settings, (ctx) => importFiles(ctx.db, { ...request, jobs: ctx.jobs, importId }), {
         jobs: "worker",
       });
   const counts = {
@@ -79,6 +81,7 @@ export async function importCommand(
       "",
       `${dryRun ? "Would re-audit" : "Re-audit queued for"} (an open case with a rider this file changes${kindName === "riders" ? ", or a rider joining" : ""}): ${result.reaudits.join(", ")}`,
     );
+  if (!dryRun && changes > 0) lines.push("", `Kept as ${importId}; the bot posts its summary in the audit channel.`);
   if (counts.rejected > 0)
     lines.push(
       "",

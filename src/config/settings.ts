@@ -131,6 +131,27 @@ const settingsSchema = z.object({
   POOLPATROL_SWEEP_PAGE_SIZE: number(500, (n) => n.int("must be a whole number").min(10).max(5000)),
   POOLPATROL_SWEEP_PAGE_TIMEOUT_SECONDS: number(900, (n) => n.int("must be a whole number of seconds").min(5)),
   POOLPATROL_SWEEP_RETRY_DELAY_SECONDS: number(5, (n) => n.int("must be a whole number of seconds").min(1)),
+  POOLPATROL_IMPORT_CRON: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine((v) => cron.validate(v), { error: "is not a cron expression" })
+      .optional(),
+  ),
+  POOLPATROL_IMPORT_DIR: optionalString,
+  POOLPATROL_IMPORT_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url({ error: "must be a URL" })
+      .refine((v) => v.includes("{kind}"), "must contain {kind}, replaced by employees, shifts, vanpools and riders")
+      .refine(
+        (v) => v.startsWith("https://") || /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(v),
+        "must be an https:// URL (plain http only to localhost, for tests)",
+      )
+      .optional(),
+  ),
+  POOLPATROL_IMPORT_TOKEN: optionalString,
+  POOLPATROL_IMPORT_MAPPINGS: optionalString,
   POOLPATROL_WORKER_PROCESSES: number(1, (n) => n.int("must be a whole number").min(0).max(16)),
   LANGSMITH_API_KEY: optionalString,
   LANGSMITH_ENDPOINT: z.preprocess(emptyAsUndefined, z.url({ error: "must be a URL" }).optional()),
@@ -194,6 +215,8 @@ export interface Settings {
     pageTimeoutSeconds: number;
     retryDelaySeconds: number;
   };
+  /** The scheduled import sync (docs/import.md): absent unless POOLPATROL_IMPORT_CRON is set. */
+  importSync: ImportSyncSettings | undefined;
   /**
    * `poolpatrol worker` processes a bot or the sandbox starts and supervises, so a sweep's CPU work runs
    * outside the process answering Slack; 0: the bot works every queue itself.
@@ -205,6 +228,14 @@ export interface Settings {
    */
   replyWarmup: boolean;
   langsmith: { apiKey: string; endpoint: string | undefined; project: string } | undefined;
+}
+
+export interface ImportSyncSettings {
+  cron: string;
+  /** Where the files are: a folder an export job drops files into, or a URL with `{kind}` in it. */
+  source: { dir: string } | { url: string; token: string | undefined };
+  /** A folder with `<kind>.mapping.json` files (default: the import folder itself). */
+  mappingsDir: string | undefined;
 }
 
 export type AgentName = "case_manager" | "outreach" | "location" | "shift";
@@ -308,6 +339,26 @@ function models(s: z.infer<typeof settingsSchema>): Record<AgentName, string> {
   return chosen;
 }
 
+function importSync(s: z.infer<typeof settingsSchema>): ImportSyncSettings | undefined {
+  const dir = s.POOLPATROL_IMPORT_DIR && path.resolve(s.POOLPATROL_IMPORT_DIR);
+  const url = s.POOLPATROL_IMPORT_URL;
+  if (!s.POOLPATROL_IMPORT_CRON) {
+    if (dir || url)
+      throw new SettingsError(["POOLPATROL_IMPORT_CRON: must be set to sync from POOLPATROL_IMPORT_DIR or _URL"]);
+    return undefined;
+  }
+  if (Boolean(dir) === Boolean(url))
+    throw new SettingsError([
+      "POOLPATROL_IMPORT_CRON: needs exactly one of POOLPATROL_IMPORT_DIR and POOLPATROL_IMPORT_URL",
+    ]);
+  const mappingsDir = s.POOLPATROL_IMPORT_MAPPINGS ? path.resolve(s.POOLPATROL_IMPORT_MAPPINGS) : dir || undefined;
+  return {
+    cron: s.POOLPATROL_IMPORT_CRON,
+    source: dir ? { dir } : { url: url!, token: s.POOLPATROL_IMPORT_TOKEN },
+    mappingsDir,
+  };
+}
+
 export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const parsed = settingsSchema.safeParse(env);
   if (!parsed.success) {
@@ -358,6 +409,7 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       pageTimeoutSeconds: s.POOLPATROL_SWEEP_PAGE_TIMEOUT_SECONDS,
       retryDelaySeconds: s.POOLPATROL_SWEEP_RETRY_DELAY_SECONDS,
     },
+    importSync: importSync(s),
     workerProcesses: s.POOLPATROL_WORKER_PROCESSES,
     replyWarmup: s.POOLPATROL_REPLY_WARMUP === "true",
     langsmith: s.LANGSMITH_API_KEY

@@ -47,6 +47,8 @@ export async function applyImport<R>(
     actor: string;
     dryRun: boolean;
     reaudit?: (vanpoolId: string, db: SqlExecutor) => Promise<unknown>;
+    /** Runs in the import's transaction once it is written (the import's own record, its summary's job). */
+    applied?: (result: ImportPlan<R> & { reaudits: string[] }, tx: pg.PoolClient) => Promise<void>;
   },
   plan: (stored: Map<string, R>, refs: ImportRefs) => Promise<ImportPlan<R>>,
   idOf: (record: R) => string,
@@ -85,6 +87,7 @@ export async function applyImport<R>(
         [json, ENTITY_OF[kind], options.source, options.actor],
       ),
     );
+    await options.applied?.({ ...result, reaudits }, tx);
     if (options.reaudit) for (const vanpoolId of reaudits) await options.reaudit(vanpoolId, pgExecutor(tx));
     return { ...result, reaudits };
   });

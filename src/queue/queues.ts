@@ -18,6 +18,8 @@ export const QUEUES = {
   threadNote: "slack-thread-note",
   digest: "slack-digest",
   slackAction: "slack-action",
+  importSummary: "import-summary",
+  importSync: "import-sync",
 } as const;
 
 export const QUEUE_OPTIONS: Record<(typeof QUEUES)[keyof typeof QUEUES], QueueDefaults> = {
@@ -35,6 +37,10 @@ export const QUEUE_OPTIONS: Record<(typeof QUEUES)[keyof typeof QUEUES], QueueDe
   [QUEUES.digest]: { retryLimit: 4, expireInSeconds: 300 },
   // A click, modal or message taken in before its ack; the person sees the outcome in Slack.
   [QUEUES.slackAction]: { retryLimit: 3, retryDelay: 1, expireInSeconds: 600 },
+  // Posted once, then updated as the import's re-checks finish: one waiting update per import is enough.
+  [QUEUES.importSummary]: { retryLimit: 6, expireInSeconds: 120, policy: "stately" },
+  // The next slot is the retry: a folder that is missing now is missing a second later.
+  [QUEUES.importSync]: { retryLimit: 0, expireInSeconds: 1800 },
 };
 
 /** One reply timeout: the case, the email whose reply it waited for and when it fell due. */
@@ -73,8 +79,20 @@ const sendRow = (jobs: JobSender, { name, data, ...options }: JobRow, db?: SqlEx
  * the bot's audit worker runs it and notes the outcome in the case's thread.
  */
 export const importJobs = (jobs: JobSender) => ({
-  reaudit: (vanpoolId: string, source: string, actor: string, db: SqlExecutor) =>
-    jobs.send(QUEUES.auditVanpool, { vanpoolId, userId: actor, answer: { via: "import", source } }, inTx(db)),
+  reaudit: (vanpoolId: string, source: string, actor: string, db: SqlExecutor, importId?: string) =>
+    jobs.send(
+      QUEUES.auditVanpool,
+      { vanpoolId, userId: actor, answer: { via: "import", source, ...(importId ? { importId } : {}) } },
+      inTx(db),
+    ),
+  /** Posts or updates the import's channel summary; updates asked for while one waits collapse into it. */
+  summary: (importId: string, db?: SqlExecutor) =>
+    jobs.send(QUEUES.importSummary, { importId }, { singletonKey: importId, ...inTx(db) }),
+  /** Tells the channel a scheduled sync failed (once per slot). */
+  syncFailed: (slot: string) =>
+    jobs.send(QUEUES.importSummary, { syncSlot: slot }, { id: jobIdFor(`sync-failed:${slot}`), singletonKey: slot }),
+  /** The sync of one slot: the same job id on every replica, so one runs. */
+  sync: (slot: string) => jobs.send(QUEUES.importSync, { slot }, { id: jobIdFor(`import-sync:${slot}`) }),
 });
 
 /**

@@ -6,6 +6,7 @@
 import { listCasesNeedingPerson } from "../data/case-card-repository.js";
 import { claimDigestSlot, digestCases, lastScheduledDigestAt, recordDigestPosted } from "../data/digest-repository.js";
 import { countExceptions } from "../data/exception-repository.js";
+import { failedSyncsSince } from "../data/import-sync-repository.js";
 import { programFigures } from "../data/program-figures.js";
 import { digestLocation } from "../data/slack-message-repository.js";
 import { replyDeadline } from "../domain/case-lifecycle.js";
@@ -23,7 +24,7 @@ export function createDigest(ctx: ChannelContext, options: { channelIntervalMs?:
 
   async function build(since: Date) {
     const now = ctx.deps.now();
-    const [cases, figures, needsPerson, exceptions] = await Promise.all([
+    const [cases, figures, needsPerson, exceptions, failedSyncs] = await Promise.all([
       digestCases(prisma),
       programFigures(prisma, since, now),
       listCasesNeedingPerson(prisma),
@@ -32,6 +33,7 @@ export function createDigest(ctx: ChannelContext, options: { channelIntervalMs?:
         until: now,
         soon: new Date(now.getTime() + EXPIRING_SOON_DAYS * 86_400_000),
       }),
+      failedSyncsSince(prisma, since),
     ]);
     return digestMessage({
       since,
@@ -53,6 +55,7 @@ export function createDigest(ctx: ChannelContext, options: { channelIntervalMs?:
       })),
       figures,
       expiringExceptions: exceptions.expiring,
+      failedSyncs,
     });
   }
 

@@ -7,14 +7,16 @@ import type { WebClient } from "@slack/web-api";
 import { type KeptRider, keptRidersOf } from "../agents/case-manager/kept-riders.js";
 import type { CaseManagerResult } from "../cases/case-manager-run.js";
 import type { CaseWorkflow } from "../cases/case-workflow.js";
+import { finishRecheck } from "../data/data-import-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
 import { findCaseAlertLocation } from "../data/slack-location-repository.js";
 import { findLatestResults, type LatestResults } from "../data/verification-repository.js";
 import { STATUS_LABEL } from "../domain/case-lifecycle.js";
+import { recheckOutcome } from "../domain/import-summary.js";
 import { CHECK_KINDS } from "../domain/specialist-result.js";
 import { AppError } from "../errors.js";
 import type { JobEngine } from "../queue/engine.js";
-import { QUEUES } from "../queue/queues.js";
+import { importJobs, QUEUES } from "../queue/queues.js";
 import { keptLine } from "../slack/blocks/exceptions.js";
 import { truncate } from "../slack/blocks/format.js";
 import type { CaseMessages } from "../slack/case-messages.js";
@@ -27,7 +29,7 @@ import { type ClickPlace, tellClicker } from "../slack/tell-clicker.js";
 export type AuditAnswerTo =
   | { via: "response_url"; url: string }
   | { via: "click"; place: ClickPlace; caseId: string; closed: boolean }
-  | { via: "import"; source: string }
+  | { via: "import"; source: string; importId?: string }
   | { via: "sweep"; sweepId: string };
 
 export interface AuditRequest {
@@ -121,10 +123,12 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
             ? truncate((error as Error).message, 300)
             : `The audit of ${request.vanpoolId} could not finish (${truncate((error as Error).message, 200)}). Try again in a minute; if it keeps failing, an admin can see it in \`poolpatrol jobs\`.`,
         );
+        await recheckDone(request, () => ({ outcome: "failed", caseId: null }));
         if (refused) return { refused: (error as Error).message };
         throw error;
       }
       await answer(request, result, started);
+      await recheckDone(request, (openCaseId) => recheckOutcome(openCaseId, result));
       deps.log(
         `audit ${request.vanpoolId} by ${request.userId}: ${result.case_id ?? "no case"} ${result.status ?? ""}`,
       );
@@ -132,6 +136,14 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
     },
     { concurrency: deps.concurrency },
   );
+
+  /** A re-check an import asked for: its outcome is kept and the import's channel summary updated. */
+  async function recheckDone(request: AuditRequest, decide: Parameters<typeof finishRecheck>[2]) {
+    const to = request.answer;
+    if (to.via !== "import" || !to.importId) return;
+    const key = { importId: to.importId, vanpoolId: request.vanpoolId };
+    if (await finishRecheck(deps.prisma, key, decide, deps.now())) await importJobs(engine).summary(to.importId);
+  }
 
   async function answer(request: AuditRequest, result: CaseManagerResult, started: Date) {
     const { vanpoolId, answer: to } = request;

@@ -124,7 +124,13 @@ describe("importing an HRIS export", { shuffle: false }, () => {
     // Diego and Trung ride VP-111, which has an open case: its re-audit is queued, once.
     expect(result.stdout).toContain("Re-audit queued for (an open case with a rider this file changes): VP-111");
     expect(await reauditJobs()).toEqual([
-      { data: { vanpoolId: "VP-111", userId: "cli:hr-sync", answer: { via: "import", source: "workers.csv" } } },
+      {
+        data: {
+          vanpoolId: "VP-111",
+          userId: "cli:hr-sync",
+          answer: { via: "import", source: "workers.csv", importId: expect.stringMatching(/^IMP-/) },
+        },
+      },
     ]);
   });
 

@@ -26,6 +26,8 @@ export interface DigestInput {
   figures: ProgramFigures;
   /** Exceptions ending within two weeks. */
   expiringExceptions: number;
+  /** Scheduled import syncs that failed in the window (newest first), with why. */
+  failedSyncs?: { started_at: Date; error: string | null }[];
 }
 
 const list = (items: string[], empty: string, max = 10) =>
@@ -76,6 +78,17 @@ export function digestMessage(d: DigestInput): SlackMessage {
           "None",
         )}`,
       ),
+      ...(d.failedSyncs?.length
+        ? [
+            section(
+              `*Import sync failed (${d.failedSyncs.length})*\n${list(
+                d.failedSyncs.map((f) => `• ${slackDate(f.started_at)} · ${f.error ?? "no reason kept"}`),
+                "None",
+                5,
+              )}\nNothing was changed by a failed sync; \`poolpatrol jobs\` shows each.`,
+            ),
+          ]
+        : []),
       section(
         `*Closed*\nResolved: ${resolved.length ? resolved.join(", ") : "none"}\nCancelled: ${cancelled.length ? cancelled.join(", ") : "none"}`,
       ),
