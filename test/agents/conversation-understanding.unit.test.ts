@@ -4,7 +4,12 @@
 import { describe, expect, it } from "vitest";
 import { findPolicySections, relevantSentences } from "../../src/agents/conversation/policy-search.js";
 import { questionParts } from "../../src/agents/conversation/rules.js";
-import { type RosterEntry, understand, vanpoolNamedIn } from "../../src/agents/conversation/understand.js";
+import {
+  type RosterEntry,
+  understand,
+  type VanpoolName,
+  vanpoolsNamedIn,
+} from "../../src/agents/conversation/understand.js";
 import { loadPolicy } from "../../src/agents/outreach/policy.js";
 import { redactFinding } from "../../src/domain/redaction.js";
 
@@ -54,6 +59,12 @@ describe("understanding a question", () => {
     expect(understand("who signed off on this?", roster).topics).toEqual(["status"]);
   });
 });
+
+/** The one vanpool the question names best, if exactly one. */
+const vanpoolNamedIn = (question: string, vanpools: VanpoolName[]) => {
+  const best = vanpoolsNamedIn(question, vanpools);
+  return best.length === 1 ? best[0]!.vanpool_id : undefined;
+};
 
 describe("a vanpool named by its name", () => {
   const vanpools = [
