@@ -123,6 +123,9 @@ export async function caseOverview(deps: FactsDeps, caseId: string): Promise<Cas
     `Opened ${day(deps, record.created_at)} because ${REASON_WORDS[record.reason]}.`,
     flaggedNames.length ? `Flagged: ${flaggedNames.join(", ")}.` : "No rider is flagged.",
     `Re-audits so far: ${record.re_audit_count} of ${MAX_RE_AUDITS}.`,
+    ...(isClosed(record.status)
+      ? []
+      : ["While the case is open every rider keeps their seat: no one is removed unless an approver approves it."]),
     "Timeline:",
     ...timeline.map(([at, what]) => `• ${day(deps, at)}: ${what}`),
   ].join("\n");
@@ -501,7 +504,7 @@ export async function nextSteps(deps: FactsDeps, caseId: string, employeeIds: st
       const window = record.last_outbound_at
         ? ` The riders' reply window ${replyDeadline(record.last_outbound_at) <= deps.now() ? "closed" : "closes"} on *${day(deps, replyDeadline(record.last_outbound_at))}* (7 days after the last email).`
         : "";
-      text = `${caseId} is waiting for a person to review ${record.flagged.map((id) => nameOf(people, id)).join(", ") || "it"}.${window} ${pending.length ? `Waiting: ${pending.map((a) => cardWords(a.kind)).join(", ")} in the case thread.` : "No approval card is waiting; an approver can re-check the data or decide how to proceed."} Nothing times out automatically while a person reviews it.`;
+      text = `${caseId} is waiting for a person to review ${record.flagged.map((id) => nameOf(people, id)).join(", ") || "it"}.${window} ${pending.length ? `Waiting: ${pending.map((a) => cardWords(a.kind)).join(", ")} in the case thread.` : "No approval card is waiting; an approver can re-check the data or decide how to proceed."} Nothing times out automatically while a person reviews it, and nothing is cancelled without an approver.`;
       break;
     }
     case "pre_cancel":
@@ -537,6 +540,14 @@ export async function vanpoolsNamedByName(prisma: PrismaClient, question: string
   const named = namedSubject(question);
   if (named.caseId || named.vanpoolId) return [];
   return vanpoolsNamedIn(question, await findVanpoolsNameContaining(prisma, nameSearchWords(question)));
+}
+
+/** The latest case of the one person a question names, for a question asked outside any case ("was cody ever flagged?"). */
+export async function caseOfRiderNamed(prisma: PrismaClient, question: string): Promise<string | undefined> {
+  const people = await findPeopleNamed(prisma, nameSearchWords(question));
+  if (people.length !== 1) return undefined;
+  const [latestCase] = await listCasesOfRider(prisma, people[0]!.employee_id);
+  return latestCase?.case_id;
 }
 
 export async function vanpoolOverview(deps: FactsDeps, vanpoolId: string): Promise<CaseFacts | Facts> {
@@ -708,11 +719,15 @@ export async function riderHistory(deps: FactsDeps, caseId: string | null, emplo
   for (const person of people) {
     const earlier = history.get(person.employee_id) ?? [];
     if (earlier.length === 0) {
-      lines.push(`${riderName(person)} has not been flagged on any earlier case: this is the first.`);
+      lines.push(
+        `${riderName(person)} has not been flagged on any ${caseId ? "earlier case: this is the first" : "case"}.`,
+      );
       continue;
     }
     lines.push(
-      `${riderName(person)} was flagged before, on ${plural(earlier.length, "earlier case")}:`,
+      caseId
+        ? `${riderName(person)} was flagged before, on ${plural(earlier.length, "earlier case")}:`
+        : `${riderName(person)} has been flagged on ${plural(earlier.length, "case")}:`,
       ...earlierCaseLines(earlier).flatMap((line, at) => [
         line,
         ...earlier[at]!.exceptions.filter((e) => e.note.trim()).map(

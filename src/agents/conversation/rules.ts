@@ -28,6 +28,8 @@ export interface ConversationTask {
   vanpool_id?: string;
   /** Vanpools the question's words fit equally ("the night van"), as "Name (VP-…)". */
   vanpools_named?: string[];
+  /** Asked outside any case: the latest case of the one rider the question names ("was cody ever flagged?"). */
+  rider_case_id?: string;
 }
 
 /** The case or vanpool the question names: by id, else by a vanpool's name. */
@@ -156,7 +158,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
       return [{ name: "program_figures", args: {} }];
     if (named.caseId) return [{ name: "case_overview", args: { case_id: named.caseId } }];
     if (named.vanpoolId) return [{ name: "vanpool_overview", args: { vanpool_id: named.vanpoolId } }];
-    const caseId = task.case_id ?? context.caseId;
+    const caseId = task.case_id ?? context.caseId ?? task.rider_case_id;
     if (caseId) return [{ name: "case_overview", args: { case_id: caseId } }];
     const choices = task.vanpools_named ?? [];
     if (choices.length > 1)
@@ -242,7 +244,8 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
       calls.push({
         name: "rider_history",
         args: {
-          case_id: caseId,
+          // Asked about a rider, not a case: every case of theirs is history.
+          ...(caseId === task.rider_case_id && !task.case_id ? {} : { case_id: caseId }),
           employee_ids: employee_ids ?? roster.filter((r) => r.flagged).map((r) => r.employee_id),
         },
       });

@@ -328,7 +328,7 @@ const OFF_THE_VAN =
 const WAITING_ON =
   /\bwhat(?:'?s| is| are)? (?:(?:it|this|that|we|they|the case|this case|this one) )?(?:still )?(?:waiting|left|remaining|outstanding|pending|holding)\b|\b(waiting|wait) on (me|us)\b|\b(anything|something) (still )?(waiting|pending|left|outstanding|for me)\b|\bneeds? (me|us)\b/;
 /** "doesn't an hour count?", "does PTO count": whether something counts under the rule. */
-const ASKS_IF_IT_COUNTS = /\b(does|do|doesnt|dont|would|wouldnt|will|should|shouldnt|isnt)\b.*\bcount(s|ed)?\b/;
+const ASKS_IF_IT_COUNTS = /\b(does|do|doesn'?t|don'?t|would|wouldn'?t|will|should|shouldn'?t|isn'?t)\b.*\bcount(s|ed)?\b/;
 const EMAIL_WORDS = /\b(e-?mails?|repl(y|ies)|draft|message|follow[- ]?up|letter|wording|response)\b/;
 const COMPARES = /\b(compare|compared|comparison|vs|versus|difference|different|differ)\b/;
 /** Everyday words that are also someone's name in the roster of employees ("grace period"). */
@@ -383,6 +383,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const adjusted = scores.map(([topic, s]) => {
     if (topic === "policy" && asksTheRule) return [topic, s + 6] as const;
     if (topic === "status" && (WHERE_IT_STANDS.test(lower) || OFF_THE_VAN.test(lower))) return [topic, s + 4] as const;
+    if (topic === "next" && WHERE_IT_STANDS.test(lower)) return [topic, s + 4] as const;
     if (topic === "status" && /\b(just|we) (approved|okayed|rejected|decided)\b/.test(lower) && !approvedAnEmail)
       return [topic, s + 4] as const;
     if (topic === "next" && WAITING_ON.test(lower)) return [topic, s + 4] as const;
