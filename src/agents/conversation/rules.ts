@@ -6,7 +6,6 @@
 import { latest, type ToolCallPlan, type Turn } from "../models/rules-model.js";
 import type { CaseFacts, Facts } from "./facts.js";
 import {
-  CANNOT_ANSWER,
   CLARIFYING_OPTIONS,
   type NamedSubject,
   namedSubject,
@@ -193,7 +192,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
   if (elsewhere?.text && u.riderIds.length === 0) return { final: elsewhere.text };
   if (!elsewhere && u.otherNames?.length && u.riderIds.length === 0)
     return [{ name: "riders_elsewhere", args: { case_id: caseId, names: u.otherNames } }];
-  if ((u.clarify === CLARIFYING_OPTIONS || u.clarify === CANNOT_ANSWER) && (named.caseId || named.vanpoolId))
+  if (u.clarify === CLARIFYING_OPTIONS && (named.caseId || named.vanpoolId))
     u = { topics: named.vanpoolId && !named.caseId ? ["vanpool", "checks"] : ["status", "checks"], riderIds: [] };
   if (u.clarify) return { final: u.clarify };
   // The first call read the subject; anything after it answered the question.
@@ -221,7 +220,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
   // "why no emails went out?": the emails, and the checks that explain them.
   const whyNone =
     u.topics.includes("emails") &&
-    /\bwhy\b.*\b(no|not|never|nobody|nothing|didn'?t|hasn'?t|haven'?t|wasn'?t|weren'?t)\b/i.test(question);
+    /\b(why|how come)\b.*\b(no|not|never|nobody|nothing|didn'?t|hasn'?t|haven'?t|wasn'?t|weren'?t)\b/i.test(question);
   const topics = whyNone && !u.topics.includes("checks") ? [...u.topics, "checks" as const] : u.topics;
   for (const topic of u.action ? [] : topics) {
     if (topic === "checks" || topic === "flagged")
@@ -281,7 +280,7 @@ function noteFor(u: Understanding, roster: RosterEntry[]): string | undefined {
     return "Whether an email was opened or read is not tracked: Pool Patrol records when each email went out, and every reply.";
   if (off?.kind === "unknown") {
     const riders = roster.filter((r) => u.riderIds.includes(r.employee_id)).map((r) => r.first_name);
-    return `I don't have ${off.words.join(" ")} on record: the record holds the checks, replies, emails and deadlines. What it holds${riders.length ? ` on ${riders.join(" and ")}` : ""}:`;
+    return `I can't answer that from the record: it holds the checks, the riders' replies, the emails and the deadlines. What it holds${riders.length ? ` on ${riders.join(" and ")}` : ""}:`;
   }
   if (u.unflagged) return "Only riders who fail a check are flagged; the others passed:";
   return undefined;

@@ -80,7 +80,7 @@ const LEXICON: Record<Topic, Record<string, number>> = {
     "when:2 deadline:3 due:3 timeout:3 expire:3 expires:3 expiry:3 until:2 next:3 happens:2 happen:2 date:1 overdue:3 clock:2 soon:2 time:1 long:1 left:1 wait:1 waiting:1 after:1 then:1 window:3 expired:3 lapse:3 lapsed:3",
   ),
   status: words(
-    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 audited:1 reaudits:2 reaudit:1 removed:3 member:2 membership:3 signed:2 decision:2",
+    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 deal:2 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 audited:1 reaudits:2 reaudit:1 removed:3 member:2 membership:3 signed:2 decision:2",
   ),
   flagged: words("who:2 which:1 riders:2 rider:1 flagged:2 people:2 employees:2 involved:3 names:2 list:2 members:2"),
   policy: words(
@@ -295,7 +295,7 @@ const ASKS_EXACT =
   /\b(exact|exactly|precise|precisely|actual|specific)\b.*\b(miles?|mileage|distance|far)\b|\b(miles?|mileage|distance)\b.*\b(exact|exactly|precise)\b/;
 /** Someone says a rider's home or shift changed, and asks why the check still fails. */
 const REPORTS_A_CLAIM =
-  /\b(says?|said|claims?|claimed|told (me|us)|insists?|swears?|according to)\b.*\b(why|still|what would|what will|how come|is that (what|right|true|correct|accurate|so)|do(es)? (we|that|the record)|on (record|file)|what we have|match(es)?)\b/;
+  /\b(says?|said|claims?|claimed|told (me|us)|insists?|swears?|according to)\b.*\b(why|still|what would|what will|how come|is that (what|right|true|correct|accurate|so)|do(es)? (we|that|the record)|on (record|file)|what we have|match(es)?|records?|agree)\b/;
 /** "what would he need to change to pass", "if she went to days would she pass": what would change the result. */
 const ASKS_WHAT_WOULD_PASS =
   /\bwhat (would|will|does|do) (s?he|they|it|\w+) (need|have|has) to\b|\bto (pass|qualify|stay on|keep (his|her|their) seat)\b|\bwhat would (make|it take|change)\b|\b(if|suppose|say)\b.*\b(would|will|could|does|do)\b.*\b(pass|qualify|be (fine|ok|okay|compatible|allowed))\b/;
@@ -304,13 +304,15 @@ const ASKS_UNFLAGGED =
   /\b(other|remaining)\s+(\d+|two|three|four|five|six|seven|riders|people|members)\b|\bthe (rest|others)\b|\bwhy only\b|\beveryone else\b|\b(not|n'?t|never) (been )?flagged\b|\bunflagged\b/;
 /** What an email said, not only that it went. */
 const ASKS_WORDING =
-  /\bwhat (exactly )?(did|have|has) (we|you|pool patrol|it) (just |actually )?(send|sent|say|said|tell|told|write|wrote|ask|asked)\b|\b(exact|actual) (words|wording|text)\b|\bwhat (did|does) (the|our|that|this|his|her|their) (last |latest |new )?(e-?mail|message|letter|follow-?up) say\b|\b(wording|contents?|body) of\b/;
+  /\bquote\b|\bshow me (the|our) (e-?mail|message|letter)|\bwhat (did|does) (the|our|that|this) [\w\s-]{0,30}?(e-?mail|message|letter|follow-?up|reply|response) (to \w+ )?(actually |exactly |really )?say\b|\bwhat (exactly )?(did|have|has) (we|you|pool patrol|it) (just |actually )?(send|sent|say|said|tell|told|write|wrote|ask|asked)\b|\b(exact|actual) (words|wording|text)\b|\bwhat (did|does) (the|our|that|this|his|her|their) (last |latest |new )?(e-?mail|message|letter|follow-?up) say\b|\b(wording|contents?|body) of\b/;
 /** Contact details the channel never shows. */
 const ASKS_CONTACT =
   /\be-?mail (address|addr)|\bphone\b|\bcell( number)?\b|\bmobile( number)?\b|\bcontact (info|details|number)|\b(home|street) address\b|\b(his|her|their) address\b|\bwhere exactly (do|does) (s?he|they|\w+) live\b/;
 /** What Pool Patrol does not record: whether an email was opened or read. */
 const ASKS_UNTRACKED =
   /\b(open(ed|s)?|read|click(ed)?|seen|view(ed)?) (the |our |my |his |her |that |this |an |any )?(e-?mails?|messages?|letters?)\b|\bread receipts?\b|\bopen rate\b/;
+const ASKS_SOMETHING =
+  /\?|^\W*(what|whats|who|whos|when|where|why|how|is|are|was|were|will|can|could|would|does|do|did|has|have|need|give|tell|show|send|find)\b/;
 /** Words of a question that ask nothing by themselves. */
 const FILLER = new Set(
   "about tell know need want get got going now yet still here one some thing things actually really also like think guess else more much very right".split(
@@ -328,7 +330,8 @@ const OFF_THE_VAN =
 const WAITING_ON =
   /\bwhat(?:'?s| is| are)? (?:(?:it|this|that|we|they|the case|this case|this one) )?(?:still )?(?:waiting|left|remaining|outstanding|pending|holding)\b|\b(waiting|wait) on (me|us)\b|\b(anything|something) (still )?(waiting|pending|left|outstanding|for me)\b|\bneeds? (me|us)\b/;
 /** "doesn't an hour count?", "does PTO count": whether something counts under the rule. */
-const ASKS_IF_IT_COUNTS = /\b(does|do|doesn'?t|don'?t|would|wouldn'?t|will|should|shouldn'?t|isn'?t)\b.*\bcount(s|ed)?\b/;
+const ASKS_IF_IT_COUNTS =
+  /\b(does|do|doesn'?t|don'?t|would|wouldn'?t|will|should|shouldn'?t|isn'?t)\b.*\bcount(s|ed)?\b/;
 const EMAIL_WORDS = /\b(e-?mails?|repl(y|ies)|draft|message|follow[- ]?up|letter|wording|response)\b/;
 const COMPARES = /\b(compare|compared|comparison|vs|versus|difference|different|differ)\b/;
 /** Everyday words that are also someone's name in the roster of employees ("grace period"). */
@@ -366,7 +369,10 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
 
   const scores = (Object.keys(LEXICON) as Topic[]).map((topic) => [topic, score(toks, LEXICON[topic])] as const);
   // "what did we send her" is about our emails, "what did she say" about her reply.
-  const weSent = /\b(we|you|pool patrol)\b.*\b(send|sent|tell|told|email(ed)?|write|wrote|ask(ed)?)\b/.test(lower);
+  const weSent =
+    /\b(we|you|pool patrol)\b.*\b(send|sent|tell|told|email(ed)?|write|wrote|ask(ed)?)\b|\bour (reply|response|answer|e-?mail|message|letter)\b/.test(
+      lower,
+    );
   // "the reply window", "when are replies due": the deadline, not what was written.
   const replyDeadline = /\brepl(y|ies) (window|deadline|period|clock|due|by)\b|\brepl(y|ies) (is|are) due\b/.test(
     lower,
@@ -497,6 +503,9 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
         .slice(0, 2)
         .map(([t]) => t);
   }
+  // "does that hour count against her?" with Lucia named: the rule, and how she does against it.
+  if (topics.length === 1 && topics[0] === "policy" && mentioned.length > 0 && !asksTheRule)
+    topics = ["policy", "checks"];
   // "who else besides Diego": the riders named are the ones left out.
   const excluded = /\b(besides|other than|except|apart from|aside from)\b/.test(lower) ? named : [];
   // A rider named with "who" is about that rider's results, not the list.
@@ -597,7 +606,8 @@ function offRecordIn(
     asksTheRule || /\b(who|policy|update|change|fix|correct|wrong|moved|visible|private)\b/.test(lower);
   if (ASKS_CONTACT.test(lower) && !aboutTheRule) return { kind: "contact" };
   if (ASKS_UNTRACKED.test(lower)) return { kind: "untracked" };
-  if (topics.length > 0) return undefined;
+  // Only a question or a request can ask for something the record lacks ("hmm, interesting" asks nothing).
+  if (topics.length > 0 || !ASKS_SOMETHING.test(lower)) return undefined;
   const names = roster.flatMap((r) => [r.first_name, r.last_name].map((n) => n.toLowerCase()));
   const words = toks.filter(
     (t) =>
