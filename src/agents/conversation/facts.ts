@@ -361,12 +361,12 @@ function stillOnRecord(
   person: Person | undefined,
   limit?: number,
   schedule?: string,
-  rule = "the van's hours",
+  rule?: string,
 ): string {
   const who = person?.first_name ?? "The rider";
   if (check === "location")
     return `↳ ${who}'s home on record is still in ${person?.home_city ?? "the same place"} (${zip3(person?.home_zip)}), so the check still fails. It passes once the Employee Portal (My Profile > Home Address) shows a home within ${limit ? `${limit} mi of the pickup` : "the distance limit"} and the van is checked again.`;
-  return `↳ ${who}'s shift on record is still ${person?.shift_name ?? "no shift"}${schedule ? ` (${schedule})` : ""}, so the check still fails. It passes with ${rule}, once that shift is recorded (the supervisor or HR updates it in the Employee Portal, My Schedule) and the van is checked again.`;
+  return `↳ ${who}'s shift on record is still ${person?.shift_name ?? "no shift"}${schedule ? ` (${schedule})` : ""}, so the check still fails. It passes once the new shift is recorded (the supervisor or HR updates it in the Employee Portal, My Schedule) and the van is checked again${rule ? `: it needs ${rule}` : ""}.`;
 }
 
 const verdictWord = (v: unknown) => (v === "fail" ? "fails" : v === "pass" ? "passes" : "could not be checked");
