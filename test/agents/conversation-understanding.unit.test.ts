@@ -4,7 +4,12 @@
 import { describe, expect, it } from "vitest";
 import { findPolicySections, relevantSentences } from "../../src/agents/conversation/policy-search.js";
 import { questionParts } from "../../src/agents/conversation/rules.js";
-import { type RosterEntry, understand, vanpoolNamedIn } from "../../src/agents/conversation/understand.js";
+import {
+  type RosterEntry,
+  understand,
+  type VanpoolName,
+  vanpoolsNamedIn,
+} from "../../src/agents/conversation/understand.js";
 import { loadPolicy } from "../../src/agents/outreach/policy.js";
 import { redactFinding } from "../../src/domain/redaction.js";
 
@@ -54,6 +59,12 @@ describe("understanding a question", () => {
     expect(understand("who signed off on this?", roster).topics).toEqual(["status"]);
   });
 });
+
+/** The one vanpool the question names best, if exactly one. */
+const vanpoolNamedIn = (question: string, vanpools: VanpoolName[]) => {
+  const best = vanpoolsNamedIn(question, vanpools);
+  return best.length === 1 ? best[0]!.vanpool_id : undefined;
+};
 
 describe("a vanpool named by its name", () => {
   const vanpools = [
@@ -168,5 +179,95 @@ describe("understanding what an auditor asks (issue 26)", () => {
 
   it("reads 'by when does he have to respond' as a deadline", () => {
     expect(understand("by when does Brent have to respond", roster).topics[0]).toBe("next");
+  });
+});
+
+describe("understanding by meaning, not by phrasing (issue 26, second round)", () => {
+  const van = [
+    ...roster,
+    { employee_id: "EMP-1002", first_name: "Trung", last_name: "Nguyen", flagged: false, traits: ["San Leandro"] },
+    { employee_id: "EMP-1026", first_name: "Yesenia", last_name: "Mora", flagged: false, traits: ["San Leandro"] },
+  ];
+
+  it("reads where a case stands, what it waits on and whether a rider is off the van as status and next steps", () => {
+    expect(understand("where's this case at", roster).topics).toEqual(expect.arrayContaining(["status", "next"]));
+    expect(understand("so what's it waiting on now", roster).topics[0]).toBe("next");
+    expect(understand("anything waiting on me here?", roster).topics[0]).toBe("next");
+    expect(understand("is brent actually off the van now?", roster).topics[0]).toBe("status");
+    // "we approved the cancellation" is about the case; "the email we approved" about what was sent.
+    expect(understand("we approved the cancellation, is it done?", roster).topics[0]).toBe("status");
+    expect(understand("did the email we approved go to lucia?", roster).topics[0]).toBe("emails");
+  });
+
+  it("answers 'what would he need to pass' and a hypothetical with what would change the result", () => {
+    for (const q of [
+      "what would brent have to change to pass",
+      "if lucia moved to a full day schedule would she pass?",
+      "lucia says she's on days now, is that what we have?",
+    ])
+      expect(understand(q, roster), q).toMatchObject({ claim: true, topics: ["checks"] });
+  });
+
+  it("reads 'does an hour count?' as the rule, and 'starts' is not a typo of 'stats'", () => {
+    const u = understand("lucia starts an hour late, doesn't that count?", roster);
+    expect(u.topics).toContain("policy");
+    expect(u.topics).not.toContain("program");
+  });
+
+  it("asks about the riders who were not flagged when the question says so", () => {
+    const u = understand("why only those two? what about the rest", roster, { topics: ["flagged"], riderIds: [] });
+    expect(u).toMatchObject({ unflagged: true, riderIds: ["EMP-1054"], topics: ["checks"] });
+  });
+
+  it("asks which rider when a description fits two", () => {
+    expect(understand("what about the san leandro rider", van).clarify).toMatch(/Trung Nguyen .* or Yesenia Mora/);
+  });
+
+  it("quotes an email when its wording is asked", () => {
+    expect(understand("what exactly did we send lucia?", roster)).toMatchObject({ topics: ["emails"], quote: true });
+    expect(understand("did we email lucia?", roster).quote).toBeUndefined();
+  });
+
+  it("says honestly what the record cannot give: contact details, opens, and facts it does not hold", () => {
+    expect(understand("need brent's phone number", roster).offRecord).toEqual({ kind: "contact" });
+    // Who may see an address is the privacy rule, not a request for one.
+    expect(understand("who can see his home address?", roster).offRecord).toBeUndefined();
+    expect(understand("did lucia ever open the email", roster).offRecord).toEqual({ kind: "untracked" });
+    expect(understand("what's brent's salary?", roster)).toMatchObject({
+      offRecord: { kind: "unknown", words: ["salary"] },
+      riderIds: ["EMP-1011"],
+    });
+    expect(understand("will it rain in folsom tomorrow", roster).clarify).toMatch(
+      /^I can't answer that from the record/,
+    );
+    // A follow-up carries the thread's topic: nothing in it is off the record.
+    expect(understand("and lucia?", roster, { topics: ["checks"], riderIds: [] }).offRecord).toBeUndefined();
+  });
+
+  it("reads 'the last case' and 'ever flagged' as a rider's history", () => {
+    expect(understand("did lucia push back on the last case?", roster).topics).toEqual(["history"]);
+    expect(understand("has brent ever been flagged", roster).topics).toEqual(["history"]);
+  });
+
+  it("splits a question joined by '+' into its parts", () => {
+    expect(questionParts("why did brent fail + when is his reply due")).toEqual([
+      "why did brent fail",
+      "when is his reply due",
+    ]);
+  });
+});
+
+describe("vanpools named by part of their name", () => {
+  const vanpools = [
+    { vanpool_id: "VP-105", name: "Night Owl Vanpool" },
+    { vanpool_id: "VP-111", name: "Bay Fair Night Run" },
+    { vanpool_id: "VP-113", name: "Elk Grove Commuters" },
+  ];
+  const ids = (q: string) => vanpoolsNamedIn(q, vanpools).map((v) => v.vanpool_id);
+
+  it("finds a vanpool by the first words of its name, and every vanpool a word like 'the night van' fits", () => {
+    expect(ids("why did bay fair fail")).toEqual(["VP-111"]);
+    expect(ids("is the night van ok?")).toEqual(["VP-105", "VP-111"]);
+    expect(ids("is the night owl van ok?")).toEqual(["VP-105"]);
   });
 });

@@ -5,6 +5,7 @@ import { listApprovals } from "../../data/approval-repository.js";
 import { eventsFor } from "../../data/audit-log.js";
 import { type CaseRecord, countCasesByStatus, findCase, listCases } from "../../data/case-repository.js";
 import { findThreadForCase, type MessageRecord } from "../../data/email-repository.js";
+import { findExceptionsOn } from "../../data/exception-repository.js";
 import { findPeople, findPeopleNamed, findRiderIds, type Person } from "../../data/people-repository.js";
 import type { PrismaClient } from "../../data/prisma.js";
 import { programFigures } from "../../data/program-figures.js";
@@ -18,6 +19,7 @@ import {
 } from "../../data/verification-repository.js";
 import { CASE_STATUSES, isClosed, MAX_RE_AUDITS, replyDeadline, statusInWords } from "../../domain/case-lifecycle.js";
 import { dateInWords, dayAndTimeInWords } from "../../domain/dates.js";
+import { keptInWords, type RiderException } from "../../domain/exceptions.js";
 import { distanceBand } from "../../domain/geo.js";
 import { EXACT_DISTANCE_WHERE, redactFinding, redactPersonalDetails, zip3 } from "../../domain/redaction.js";
 import { describeSchedule } from "../../domain/schedule.js";
@@ -27,7 +29,14 @@ import { earlierCaseLines } from "../../slack/blocks/rider-history.js";
 import { actorWords, mentionSlackIds } from "../../slack/blocks/trail.js";
 import { loadPolicy, type PolicySection } from "../outreach/policy.js";
 import { findPolicySections, relevantSentences } from "./policy-search.js";
-import { namedSubject, nameSearchWords, type RosterEntry, riderName, vanpoolNamedIn } from "./understand.js";
+import {
+  namedSubject,
+  nameSearchWords,
+  type RosterEntry,
+  riderName,
+  type VanpoolName,
+  vanpoolsNamedIn,
+} from "./understand.js";
 
 export interface FactsDeps {
   prisma: PrismaClient;
@@ -114,6 +123,9 @@ export async function caseOverview(deps: FactsDeps, caseId: string): Promise<Cas
     `Opened ${day(deps, record.created_at)} because ${REASON_WORDS[record.reason]}.`,
     flaggedNames.length ? `Flagged: ${flaggedNames.join(", ")}.` : "No rider is flagged.",
     `Re-audits so far: ${record.re_audit_count} of ${MAX_RE_AUDITS}.`,
+    ...(isClosed(record.status)
+      ? []
+      : ["While the case is open every rider keeps their seat: no one is removed unless an approver approves it."]),
     "Timeline:",
     ...timeline.map(([at, what]) => `• ${day(deps, at)}: ${what}`),
   ].join("\n");
@@ -201,6 +213,9 @@ export async function checkResults(
       ? failing
       : (["location", "shift"] as const);
   const asked = options.employee_ids?.length ? options.employee_ids : undefined;
+  const exceptions = (await findExceptionsOn(deps.prisma, [vanpoolId])).filter(
+    (e) => !e.revoked_at && e.expires_at > deps.now(),
+  );
   const parts: string[] = [];
   const sources: string[] = [];
   for (const check of checks) {
@@ -227,10 +242,11 @@ export async function checkResults(
       sources.push(caseId ? `case record ${caseId}` : `vanpool record ${vanpoolId}`);
       continue;
     }
-    const riders = (asked ?? (result.flagged.length ? result.flagged : uncheckedRiders(result))).flatMap((id) => {
+    const riders = (asked ?? (result.flagged.length ? result.flagged : failingRiders(result))).flatMap((id) => {
       const line = riderLine(check, result, id, people);
+      const kept = exceptions.find((e) => e.employee_id === id && e.check === check);
       const change = options.what_would_change ? whatWouldChange(check, result, id, people) : undefined;
-      return change ? [line, `  ${change}`] : [line];
+      return [line, ...(kept ? [`  ${keptLine(deps, kept)}`] : []), ...(change ? [`  ${change}`] : [])];
     });
     const closedNote = record && isClosed(record.status) ? " (the evidence the case was decided on)" : "";
     const reference = check === "shift" ? shiftReference(result) : pickup(result);
@@ -242,6 +258,7 @@ export async function checkResults(
     );
     sources.push(`the ${check} check of ${day(deps, result.finished_at)}`);
   }
+  if (checks.length > 1 && failing.length > 1) parts.unshift("Both checks failed: location and shift.");
   // "Is this a location problem?" on a shift case: say what the case is about.
   const elsewhere = failing.filter((c) => !checks.includes(c));
   if (elsewhere.length && checks.every((c) => results[c]?.verdict === "pass"))
@@ -265,13 +282,21 @@ function recordedFor(details: string, check: CheckKind): string {
   return part?.[1] ?? details;
 }
 
-/** Riders a check could not decide (no home location, no shift): what an inconclusive result is waiting for. */
-function uncheckedRiders(result: StoredResult): string[] {
-  if (result.verdict !== "inconclusive") return [];
+/**
+ * Riders a result names without flagging them: those a check could not decide (no home location,
+ * no shift), or those who fail but are kept by a person's exception (no case opens for them).
+ */
+function failingRiders(result: StoredResult): string[] {
   const type = result.check === "location" ? "distance_check" : "employee_shift";
-  return result.evidence
-    .filter((e) => e.type === type && e.verdict !== "pass" && e.verdict !== "fail")
-    .map((e) => String(e.employee_id));
+  const wanted =
+    result.verdict === "inconclusive" ? (v: unknown) => v !== "pass" && v !== "fail" : (v: unknown) => v === "fail";
+  return result.evidence.filter((e) => e.type === type && wanted(e.verdict)).map((e) => String(e.employee_id));
+}
+
+/** A rider kept by a person: by whom, until when, and why, so a failing check opens no case. */
+function keptLine(deps: FactsDeps, kept: RiderException): string {
+  const why = kept.note.trim() ? `: “${redactFinding(kept.note.trim())}”` : "";
+  return `↳ ${keptInWords(kept, actorWords(kept.granted_by), day(deps, kept.expires_at))}${why}. While this exception holds, a failing ${kept.check} check opens no case for them.`;
 }
 
 const label = (check: CheckKind) => `${CHECK_ICONS[check]} ${CHECK_TITLES[check]} check`;
@@ -306,7 +331,8 @@ function riderLine(check: CheckKind, result: StoredResult, id: string, people: P
     shift.compatible_days !== undefined
       ? ` Compatible on ${shift.compatible_days} of ${shift.operating_days} operating days (needs ${Math.round(Number(result.policy.min_compatible_day_ratio ?? 0.8) * 100)}%).`
       : "";
-  return `• ${who}: ${verdictWord(shift.verdict)}. On ${shift.shift_name ?? "no recorded shift"}${shift.schedule ? ` (${shift.schedule})` : ""}.${days}`;
+  if (!shift.shift_name) return `• ${who}: ${verdictWord(shift.verdict)}: no shift on file.`;
+  return `• ${who}: ${verdictWord(shift.verdict)}. On ${shift.shift_name}${shift.schedule ? ` (${shift.schedule})` : ""}.${days}`;
 }
 
 /** A rider says their facts changed: what the record still says, and what would make the check pass. */
@@ -323,14 +349,24 @@ function whatWouldChange(check: CheckKind, result: StoredResult, id: string, peo
   }
   const shift = result.evidence.find((e) => e.type === "employee_shift" && e.employee_id === id);
   if (shift?.verdict !== "fail") return undefined;
-  return stillOnRecord(check, person, undefined, shift.schedule ? String(shift.schedule) : undefined);
+  const reference = result.evidence.find((e) => e.type === "shift_reference")?.description;
+  const tolerance = Number(result.policy.tolerance_minutes ?? 60);
+  const share = Math.round(Number(result.policy.min_compatible_day_ratio ?? 0.8) * 100);
+  const rule = `a shift that starts and ends within ${tolerance} minutes of the van's hours${reference ? ` (${reference})` : ""} on at least ${share}% of its operating days`;
+  return stillOnRecord(check, person, undefined, shift.schedule ? String(shift.schedule) : undefined, rule);
 }
 
-function stillOnRecord(check: CheckKind, person: Person | undefined, limit?: number, schedule?: string): string {
+function stillOnRecord(
+  check: CheckKind,
+  person: Person | undefined,
+  limit?: number,
+  schedule?: string,
+  rule?: string,
+): string {
   const who = person?.first_name ?? "The rider";
   if (check === "location")
     return `↳ ${who}'s home on record is still in ${person?.home_city ?? "the same place"} (${zip3(person?.home_zip)}), so the check still fails. It passes once the Employee Portal (My Profile > Home Address) shows a home within ${limit ? `${limit} mi of the pickup` : "the distance limit"} and the van is checked again.`;
-  return `↳ ${who}'s shift on record is still ${person?.shift_name ?? "no shift"}${schedule ? ` (${schedule})` : ""}, so the check still fails. It passes once the new shift is recorded (the supervisor or HR updates it in the Employee Portal, My Schedule) and the van is checked again.`;
+  return `↳ ${who}'s shift on record is still ${person?.shift_name ?? "no shift"}${schedule ? ` (${schedule})` : ""}, so the check still fails. It passes once the new shift is recorded (the supervisor or HR updates it in the Employee Portal, My Schedule) and the van is checked again${rule ? `: it needs ${rule}` : ""}.`;
 }
 
 const verdictWord = (v: unknown) => (v === "fail" ? "fails" : v === "pass" ? "passes" : "could not be checked");
@@ -385,7 +421,15 @@ function stripQuoted(body: string): string {
     .trim();
 }
 
-export async function emailsSent(deps: FactsDeps, caseId: string, employeeIds: string[] = []): Promise<Facts> {
+/** How much of an email's body an answer quotes. */
+const QUOTED_EMAIL_CHARS = 700;
+
+export async function emailsSent(
+  deps: FactsDeps,
+  caseId: string,
+  employeeIds: string[] = [],
+  options: { quote?: boolean } = {},
+): Promise<Facts> {
   const record = await findCase(deps.prisma, caseId);
   if (!record) return notFoundCase(caseId);
   const { people } = await roster(deps.prisma, record);
@@ -400,14 +444,26 @@ export async function emailsSent(deps: FactsDeps, caseId: string, employeeIds: s
     : emails;
   if (wanted.length === 0)
     return {
-      text: `No email has been sent on ${caseId}${employeeIds.length ? " to that rider" : ""}.`,
+      text: `No email has been sent on ${caseId}${employeeIds.length ? " to that rider" : ""}. It is ${statusInWords(record.status)}; it opened because ${REASON_WORDS[record.reason]}.`,
       sources: [`case record ${caseId}`],
     };
   const lines = wanted.map(
     (m) => `• ${day(deps, m.at)}: to ${recipients(people, m)}, "${redactPersonalDetails(m.subject)}" (${m.status})`,
   );
+  const newest = wanted.at(-1)!;
+  const body = redactPersonalDetails(stripQuoted(newest.body)).replace(/\n{2,}/g, "\n");
+  const quoted = options.quote
+    ? [
+        `The newest, of ${day(deps, newest.at)}, says:`,
+        ...(body.length > QUOTED_EMAIL_CHARS ? `${body.slice(0, QUOTED_EMAIL_CHARS)}…` : body)
+          .split("\n")
+          .map((l) => `> ${l}`),
+      ]
+    : [];
   return {
-    text: `${wanted.length} email${wanted.length === 1 ? "" : "s"} sent on ${caseId}:\n${lines.join("\n")}`,
+    text: [`${wanted.length} email${wanted.length === 1 ? "" : "s"} sent on ${caseId}:`, ...lines, ...quoted].join(
+      "\n",
+    ),
     sources: [...new Set(wanted.map((m) => `the email of ${day(deps, m.at)}`))],
   };
 }
@@ -438,12 +494,19 @@ export async function nextSteps(deps: FactsDeps, caseId: string, employeeIds: st
         `\nNext: a reply that says the data changed triggers a re-audit of the ${checks} check. With no reply by the deadline (it times out), the Case Manager re-audits the ${checks} check; if it still fails, the case moves to cancellation pending and an approver must approve any cancellation. Re-audits so far: ${record.re_audit_count} of ${MAX_RE_AUDITS}.` +
         (record.re_audit_counts_from && record.re_audit_counts_from > deps.now()
           ? ` A reply's re-audit counts toward the ${MAX_RE_AUDITS} again from *${dayAndTime(deps, record.re_audit_counts_from)}* (one business day after the last counted one, as the emails promise), or at once if the data changed; a reply before then is still re-checked and answered.`
+          : "") +
+        (pending.length
+          ? `\nWaiting for an approver in the case thread: the ${pending.map((a) => cardWords(a.kind)).join(" and the ")}.`
           : "");
       break;
     }
-    case "hitl_review":
-      text = `${caseId} is waiting for a person. ${pending.length ? `Waiting: ${pending.map((a) => cardWords(a.kind)).join(", ")} in the case thread.` : "No approval card is waiting; an approver can re-check the data or decide how to proceed."} Nothing times out automatically while a person reviews it.`;
+    case "hitl_review": {
+      const window = record.last_outbound_at
+        ? ` The riders' reply window ${replyDeadline(record.last_outbound_at) <= deps.now() ? "closed" : "closes"} on *${day(deps, replyDeadline(record.last_outbound_at))}* (7 days after the last email).`
+        : "";
+      text = `${caseId} is waiting for a person to review ${record.flagged.map((id) => nameOf(people, id)).join(", ") || "it"}.${window} ${pending.length ? `Waiting: ${pending.map((a) => cardWords(a.kind)).join(", ")} in the case thread.` : "No approval card is waiting; an approver can re-check the data or decide how to proceed."} Nothing times out automatically while a person reviews it, and nothing is cancelled without an approver.`;
       break;
+    }
     case "pre_cancel":
       text = `${caseId} is waiting for an approver to decide on cancellation. ${pending.length ? `The ${pending.map((a) => cardWords(a.kind)).join(", ")} is in the case thread: Approve or Reject there.` : "No card is waiting."} Nothing is cancelled without an approver.`;
       break;
@@ -472,11 +535,19 @@ export function policySections(question: string, headings: string[] = []): Facts
   };
 }
 
-/** The vanpool a question names by its name rather than its id ("the Night Owl vanpool"), if any. */
-export async function vanpoolNamedByName(prisma: PrismaClient, question: string): Promise<string | undefined> {
+/** The vanpools a question names by name rather than id ("the Night Owl vanpool"): one, several that fit equally, or none. */
+export async function vanpoolsNamedByName(prisma: PrismaClient, question: string): Promise<VanpoolName[]> {
   const named = namedSubject(question);
-  if (named.caseId || named.vanpoolId) return undefined;
-  return vanpoolNamedIn(question, await findVanpoolsNameContaining(prisma, nameSearchWords(question)));
+  if (named.caseId || named.vanpoolId) return [];
+  return vanpoolsNamedIn(question, await findVanpoolsNameContaining(prisma, nameSearchWords(question)));
+}
+
+/** The latest case of the one person a question names, for a question asked outside any case ("was cody ever flagged?"). */
+export async function caseOfRiderNamed(prisma: PrismaClient, question: string): Promise<string | undefined> {
+  const people = await findPeopleNamed(prisma, nameSearchWords(question));
+  if (people.length !== 1) return undefined;
+  const [latestCase] = await listCasesOfRider(prisma, people[0]!.employee_id);
+  return latestCase?.case_id;
 }
 
 export async function vanpoolOverview(deps: FactsDeps, vanpoolId: string): Promise<CaseFacts | Facts> {
@@ -648,12 +719,21 @@ export async function riderHistory(deps: FactsDeps, caseId: string | null, emplo
   for (const person of people) {
     const earlier = history.get(person.employee_id) ?? [];
     if (earlier.length === 0) {
-      lines.push(`${riderName(person)} has not been flagged on any earlier case: this is the first.`);
+      lines.push(
+        `${riderName(person)} has not been flagged on any ${caseId ? "earlier case: this is the first" : "case"}.`,
+      );
       continue;
     }
     lines.push(
-      `${riderName(person)} was flagged before, on ${plural(earlier.length, "earlier case")}:`,
-      ...earlierCaseLines(earlier),
+      caseId
+        ? `${riderName(person)} was flagged before, on ${plural(earlier.length, "earlier case")}:`
+        : `${riderName(person)} has been flagged on ${plural(earlier.length, "case")}:`,
+      ...earlierCaseLines(earlier).flatMap((line, at) => [
+        line,
+        ...earlier[at]!.exceptions.filter((e) => e.note.trim()).map(
+          (e) => `  ↳ why kept: “${redactFinding(e.note.trim())}”`,
+        ),
+      ]),
     );
     for (const { record } of earlier) sources.add(`case record ${record.case_id}`);
   }

@@ -25,6 +25,10 @@ export interface ConversationTask {
   case_id: string | null;
   /** A vanpool the question names by its name ("the Night Owl vanpool"), found before the agent runs. */
   vanpool_id?: string;
+  /** Vanpools the question's words fit equally ("the night van"), as "Name (VP-…)". */
+  vanpools_named?: string[];
+  /** Asked outside any case: the latest case of the one rider the question names ("was cody ever flagged?"). */
+  rider_case_id?: string;
 }
 
 /** The case or vanpool the question names: by id, else by a vanpool's name. */
@@ -48,7 +52,7 @@ const TOPIC_OF_TOOL: Record<string, Topic> = {
 export function questionParts(question: string): string[] {
   const parts = question
     .split(
-      /\?\s+|;\s*|\s+-\s+(?=\w)|,?\s+\b(?:and|also|plus)\b\s*(?=(?:also\s+)?(?:why|what|when|how|who|whos|is|are|did|does|has|have|can|will|where|which|by)\b)|,\s*also\b|\.\s+(?=[A-Z])/i,
+      /\?\s+|;\s*|\s+[-+&]\s+(?=\w)|,?\s+\b(?:and|also|plus)\b\s*(?=(?:also\s+)?(?:why|what|when|how|who|whos|is|are|did|does|has|have|can|will|where|which|by)\b)|,\s*also\b|\.\s+(?=[A-Z])/i,
     )
     .map((p) => p.trim())
     .filter((p) => /[a-z0-9]/i.test(p));
@@ -59,7 +63,8 @@ export function questionParts(question: string): string[] {
 function understandParts(question: string, roster: RosterEntry[], context: ThreadContext): Understanding {
   const whole = understand(question, roster, context);
   const parts = questionParts(question);
-  if (parts.length < 2 || whole.action || whole.exact || whole.claim) return whole;
+  if (parts.length < 2 || whole.action || whole.exact || whole.claim || whole.unflagged || whole.offRecord)
+    return whole;
   const understood: Understanding[] = [];
   let carried = context;
   for (const part of parts) {
@@ -152,8 +157,11 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
       return [{ name: "program_figures", args: {} }];
     if (named.caseId) return [{ name: "case_overview", args: { case_id: named.caseId } }];
     if (named.vanpoolId) return [{ name: "vanpool_overview", args: { vanpool_id: named.vanpoolId } }];
-    const caseId = task.case_id ?? context.caseId;
+    const caseId = task.case_id ?? context.caseId ?? task.rider_case_id;
     if (caseId) return [{ name: "case_overview", args: { case_id: caseId } }];
+    const choices = task.vanpools_named ?? [];
+    if (choices.length > 1)
+      return { final: `Which vanpool do you mean: ${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}?` };
     if (general.topics.includes("policy")) return [{ name: "policy_sections", args: { question } }];
     return { final: NO_CASE_QUESTION };
   }
@@ -188,7 +196,8 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     u = { topics: named.vanpoolId && !named.caseId ? ["vanpool", "checks"] : ["status", "checks"], riderIds: [] };
   if (u.clarify) return { final: u.clarify };
   // The first call read the subject; anything after it answered the question.
-  if (turn.called.slice(1).some((n) => n !== "riders_elsewhere")) return { final: compose(turn, u.topics) };
+  const note = noteFor(u, roster);
+  if (turn.called.slice(1).some((n) => n !== "riders_elsewhere")) return { final: compose(turn, u.topics, note) };
   const askedAboutVanpool = turn.called[0] === "vanpool_overview";
 
   const calls: ToolCallPlan[] = [];
@@ -208,7 +217,12 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     calls.push({ name: "draft_follow_up", args: { case_id: caseId, employee_id: to } });
   } else if (u.action === "recheck") calls.push({ name: "recheck", args: { case_id: caseId } });
   else if (u.action) calls.push({ name: "approval_card", args: { case_id: caseId, wanted: u.action } });
-  for (const topic of u.action ? [] : u.topics) {
+  // "why no emails went out?": the emails, and the checks that explain them.
+  const whyNone =
+    u.topics.includes("emails") &&
+    /\b(why|how come)\b.*\b(no|not|never|nobody|nothing|didn'?t|hasn'?t|haven'?t|wasn'?t|weren'?t)\b/i.test(question);
+  const topics = whyNone && !u.topics.includes("checks") ? [...u.topics, "checks" as const] : u.topics;
+  for (const topic of u.action ? [] : topics) {
     if (topic === "checks" || topic === "flagged")
       calls.push({
         name: "check_results",
@@ -222,20 +236,25 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
         },
       });
     if (topic === "replies") calls.push({ name: "rider_replies", args: { case_id: caseId, employee_ids } });
-    if (topic === "emails") calls.push({ name: "emails_sent", args: { case_id: caseId, employee_ids } });
+    if (topic === "emails")
+      calls.push({ name: "emails_sent", args: { case_id: caseId, employee_ids, ...(u.quote ? { quote: true } : {}) } });
     if (topic === "next") calls.push({ name: "next_steps", args: { case_id: caseId, employee_ids } });
     if (topic === "history")
       calls.push({
         name: "rider_history",
         args: {
-          case_id: caseId,
+          // Asked about a rider, not a case: every case of theirs is history.
+          ...(caseId === task.rider_case_id && !task.case_id ? {} : { case_id: caseId }),
           employee_ids: employee_ids ?? roster.filter((r) => r.flagged).map((r) => r.employee_id),
         },
       });
     if (topic === "policy")
       calls.push({
         name: "policy_sections",
-        args: { question: u.check ? `${question} (${u.check === "location" ? "distance miles" : "shift"})` : question },
+        args:
+          u.offRecord?.kind === "contact"
+            ? { question, headings: ["Privacy"] }
+            : { question: u.check ? `${question} (${u.check === "location" ? "distance miles" : "shift"})` : question },
       });
     if (topic === "program") calls.push({ name: "program_figures", args: {} });
     if (topic === "vanpool" && !askedAboutVanpool)
@@ -248,17 +267,30 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
       );
   }
   const unique = calls.filter((c, i) => calls.findIndex((d) => JSON.stringify(d) === JSON.stringify(c)) === i);
-  if (unique.length === 0) return { final: compose(turn, u.topics) };
+  if (unique.length === 0) return { final: compose(turn, u.topics, note) };
   return unique;
 }
 
+/** What the answer says before its facts: what it cannot give, or how the facts answer. */
+function noteFor(u: Understanding, roster: RosterEntry[]): string | undefined {
+  const off = u.offRecord;
+  if (off?.kind === "contact")
+    return "I don't share riders' email addresses, phone numbers or home addresses in Slack: answers show home towns and ZIP3 (953xx) only. To reach a rider, an approver can ask me to _draft a follow-up_; it goes out once approved.";
+  if (off?.kind === "untracked")
+    return "Whether an email was opened or read is not tracked: Pool Patrol records when each email went out, and every reply.";
+  if (off?.kind === "unknown") {
+    const riders = roster.filter((r) => u.riderIds.includes(r.employee_id)).map((r) => r.first_name);
+    return `I can't answer that from the record: it holds the checks, the riders' replies, the emails and the deadlines. What it holds${riders.length ? ` on ${riders.join(" and ")}` : ""}:`;
+  }
+  if (u.unflagged) return "Only riders who fail a check are flagged; the others passed:";
+  return undefined;
+}
+
 /** The answer: the facts of every tool this turn called, the overview first when it is the subject. */
-function compose(turn: Turn, topics: Topic[]): string {
+function compose(turn: Turn, topics: Topic[], note?: string): string {
   const overviews = turn.results.filter((r) => r.name === "case_overview" || r.name === "vanpool_overview");
   const asked = turn.results.filter((r) => !overviews.includes(r));
   const withOverview = asked.length === 0 || topics.includes("status") || topics.includes("vanpool");
-  return (withOverview ? [...overviews, ...asked] : asked)
-    .map((r) => (r.content as Facts).text)
-    .filter(Boolean)
-    .join("\n\n");
+  const facts = (withOverview ? [...overviews, ...asked] : asked).map((r) => (r.content as Facts).text);
+  return [note, ...facts].filter(Boolean).join("\n\n");
 }

@@ -87,10 +87,15 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
       description: "The riders' email replies on the case, in full (street addresses, phones and emails redacted).",
       schema: z.object({ case_id: caseId, employee_ids: riders }),
     }),
-    tool(async ({ case_id, employee_ids }) => emailsSent(deps, case_id, employee_ids), {
+    tool(async ({ case_id, employee_ids, quote }) => emailsSent(deps, case_id, employee_ids, { quote }), {
       name: "emails_sent",
-      description: "The emails Pool Patrol sent on the case: when, to whom, subject.",
-      schema: z.object({ case_id: caseId, employee_ids: riders }),
+      description:
+        "The emails Pool Patrol sent on the case: when, to whom, subject; with quote, the newest one's text. With none sent, why.",
+      schema: z.object({
+        case_id: caseId,
+        employee_ids: riders,
+        quote: z.boolean().optional().describe("true when what an email said is asked: quotes the newest one"),
+      }),
     }),
     tool(async ({ case_id, employee_ids }) => nextSteps(deps, case_id, employee_ids), {
       name: "next_steps",

@@ -50,7 +50,16 @@ export interface Understanding {
   compare?: boolean;
   /** Words that may be names of people not on this case ("cancel Diego" in another case's thread). */
   otherNames?: string[];
+  /** The riders the case did not flag are asked about ("why only those 2? what about the other 3"). */
+  unflagged?: boolean;
+  /** What an email said is asked, not only that it went ("what exactly did we send greg?"). */
+  quote?: boolean;
+  /** Something the record does not hold, or the channel never shows: answered honestly, then what is known. */
+  offRecord?: OffRecord;
 }
+
+/** Asked-for things the answer cannot give: contact details (never shown), what is not tracked, anything else unknown. */
+export type OffRecord = { kind: "contact" } | { kind: "untracked" } | { kind: "unknown"; words: string[] };
 
 export interface NamedSubject {
   caseId?: string;
@@ -71,7 +80,7 @@ const LEXICON: Record<Topic, Record<string, number>> = {
     "when:2 deadline:3 due:3 timeout:3 expire:3 expires:3 expiry:3 until:2 next:3 happens:2 happen:2 date:1 overdue:3 clock:2 soon:2 time:1 long:1 left:1 wait:1 waiting:1 after:1 then:1 window:3 expired:3 lapse:3 lapsed:3",
   ),
   status: words(
-    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 audited:1 reaudits:2 reaudit:1 removed:3 member:2 membership:3 signed:2 decision:2",
+    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 deal:2 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 audited:1 reaudits:2 reaudit:1 removed:3 member:2 membership:3 signed:2 decision:2",
   ),
   flagged: words("who:2 which:1 riders:2 rider:1 flagged:2 people:2 employees:2 involved:3 names:2 list:2 members:2"),
   policy: words(
@@ -98,7 +107,7 @@ const CHECK_WORDS: Record<CheckKind, Record<string, number>> = {
     "location:3 distance:3 far:3 miles:3 mile:3 live:3 lives:3 living:2 home:2 address:3 zip:3 commute:2 pickup:2 away:2 moved:2 move:1",
   ),
   shift: words(
-    "shift:3 shifts:3 schedule:3 hours:3 time:1 runs:1 run:1 night:2 swing:2 compatible:2 days:1 works:1 graveyard:2 roster:1 match:2 line:2 overlap:2 align:2 matches:2",
+    "shift:3 shifts:3 schedule:3 hours:3 time:1 runs:1 run:1 night:2 nights:2 swing:2 compatible:2 days:1 works:1 graveyard:2 roster:1 match:2 line:2 overlap:2 align:2 matches:2 start:2 starts:2 started:1 end:1 ends:2 early:1 late:1",
   ),
   employment: words(
     "employment:3 employed:3 terminated:3 termination:3 quit:2 left:2 leaves:1 separation:3 departed:3 hr:2 fired:3 resigned:3",
@@ -112,7 +121,7 @@ const ASKS_ABOUT_THE_PAST = /^(did|have|has|had|was|were|when|who|why|how)\b/;
 const PRONOUNS = new Set(["he", "him", "his", "she", "her", "hers", "himself", "herself"]);
 const PLURAL = new Set(["they", "them", "their", "both", "everyone", "all", "each"]);
 const STOP = new Set(
-  "a an the and or of to in on at is are was were be been do does did has have had it its this that what whats how i me my we us our you your for with from about any there can could would should will just please pool patrol case".split(
+  "a an the and or of to in on at is are was were be been do does did has have had it its this that what whats thats hows hes shes theres how i me my we us our you your for with from about any there can could would should will just please pool patrol case ok okay so hey hi".split(
     " ",
   ),
 );
@@ -229,20 +238,21 @@ function nameStrength(asked: string[], name: string): number {
   for (let k = key.length; k >= 1; k--) {
     const at = indexOfRun(asked, key.slice(0, k));
     if (at.some((i) => VEHICLE_WORDS.has(asked[i + k] ?? ""))) return k;
-    if (at.length > 0 && k === key.length && k >= 2 && key.every((w) => !KNOWN.has(w))) return k;
+    // "why did bay fair fail": the start of a name, two words or more that are no everyday word here.
+    if (at.length > 0 && k >= 2 && key.slice(0, k).every((w) => !KNOWN.has(w))) return k;
   }
-  return 0;
+  // "the night van": a word anywhere in the name, then a word like "van".
+  return key.some((w) => indexOfRun(asked, [w]).some((i) => VEHICLE_WORDS.has(asked[i + 1] ?? ""))) ? 1 : 0;
 }
 
-/** The one vanpool among `candidates` the question names by its name, if exactly one is named best. */
-export function vanpoolNamedIn(question: string, candidates: VanpoolName[]): string | undefined {
+/** The vanpools among `candidates` the question names best by their name: one, several that fit equally, or none. */
+export function vanpoolsNamedIn(question: string, candidates: VanpoolName[]): VanpoolName[] {
   const asked = tokens(question).filter((t) => t !== "and");
   const scored = candidates
-    .map((c) => ({ id: c.vanpool_id, strength: c.name ? nameStrength(asked, c.name) : 0 }))
+    .map((c) => ({ c, strength: c.name ? nameStrength(asked, c.name) : 0 }))
     .filter((c) => c.strength > 0)
     .sort((a, b) => b.strength - a.strength);
-  if (scored.length === 0 || scored[1]?.strength === scored[0]!.strength) return undefined;
-  return scored[0]!.id;
+  return scored.filter((s) => s.strength === scored[0]!.strength).map((s) => s.c);
 }
 
 function mentionedRiders(text: string, toks: string[], roster: RosterEntry[]): string[] {
@@ -288,9 +298,44 @@ const ASKS_EXACT =
   /\b(exact|exactly|precise|precisely|actual|specific)\b.*\b(miles?|mileage|distance|far)\b|\b(miles?|mileage|distance)\b.*\b(exact|exactly|precise)\b/;
 /** Someone says a rider's home or shift changed, and asks why the check still fails. */
 const REPORTS_A_CLAIM =
-  /\b(says?|said|claims?|claimed|told (me|us)|insists?|swears?|according to)\b.*\b(why|still|what would|what will|how come)\b/;
+  /\b(says?|said|claims?|claimed|told (me|us)|insists?|swears?|according to)\b.*\b(why|still|what would|what will|how come|is that (what|right|true|correct|accurate|so)|do(es)? (we|that|the record)|on (record|file)|what we have|match(es)?|records?|agree)\b/;
+/** "what would he need to change to pass", "if she went to days would she pass": what would change the result. */
+const ASKS_WHAT_WOULD_PASS =
+  /\bwhat (would|will|does|do) (s?he|they|it|\w+) (need|have|has) to\b|\bto (pass|qualify|stay on|keep (his|her|their) seat)\b|\bwhat would (make|it take|change)\b|\b(if|suppose|say)\b.*\b(would|will|could|does|do)\b.*\b(pass|qualify|be (fine|ok|okay|compatible|allowed))\b/;
+/** The riders the case did not flag: "the other 3 riders", "why only those two", "the rest". */
+const ASKS_UNFLAGGED =
+  /\b(other|remaining)\s+(\d+|two|three|four|five|six|seven|riders|people|members)\b|\bthe (rest|others)\b|\bwhy only\b|\beveryone else\b|\b(not|n'?t|never) (been )?flagged\b|\bunflagged\b/;
+/** What an email said, not only that it went. */
+const ASKS_WORDING =
+  /\bquote\b|\bshow me (the|our) (e-?mail|message|letter)|\bwhat (did|does) (the|our|that|this) [\w\s-]{0,30}?(e-?mail|message|letter|follow-?up|reply|response) (to \w+ )?(actually |exactly |really )?say\b|\bwhat (exactly )?(did|have|has) (we|you|pool patrol|it) (just |actually )?(send|sent|say|said|tell|told|write|wrote|ask|asked)\b|\b(exact|actual) (words|wording|text)\b|\bwhat (did|does) (the|our|that|this|his|her|their) (last |latest |new )?(e-?mail|message|letter|follow-?up) say\b|\b(wording|contents?|body) of\b/;
+/** Contact details the channel never shows. */
+const ASKS_CONTACT =
+  /\be-?mail (address|addr)|\bphone\b|\bcell( number)?\b|\bmobile( number)?\b|\bcontact (info|details|number)|\b(home|street) address\b|\b(his|her|their) address\b|\bwhere exactly (do|does) (s?he|they|\w+) live\b/;
+/** What Pool Patrol does not record: whether an email was opened or read. */
+const ASKS_UNTRACKED =
+  /\b(open(ed|s)?|read|click(ed)?|seen|view(ed)?) (the |our |my |his |her |that |this |an |any )?(e-?mails?|messages?|letters?)\b|\bread receipts?\b|\bopen rate\b/;
+const ASKS_SOMETHING =
+  /\?|^\W*(what|whats|who|whos|when|where|why|how|is|are|was|were|will|can|could|would|does|do|did|has|have|need|give|tell|show|send|find)\b/;
+/** Words of a question that ask nothing by themselves. */
+const FILLER = new Set(
+  "about tell know need want get got going now yet still here one some thing things actually really also like think guess else more much very right".split(
+    " ",
+  ),
+);
 const ASKS_HISTORY =
-  /\b(flagged|reviewed|audited|caught|reported|been through a review) before\b|\bearlier cases?\b|\bprevious(ly)? (cases?|reviews?|flagged)\b|\bprior (cases?|reviews?)\b|\bfirst (review|case|time being)\b|\blast time\b|\bbefore\?$/;
+  /\b(flagged|reviewed|audited|caught|reported|been through a review) before\b|\bearlier cases?\b|\bprevious(ly)? (cases?|reviews?|flagged)\b|\bprior (cases?|reviews?)\b|\bfirst (review|case|time being)\b|\blast time\b|\bbefore\?$|\b(last|previous|prior|earlier|old|past|other) (case|review|audit)s?\b|\bever (been )?(flagged|reviewed|audited|caught)\b|\blet (s?he|him|her|them|\w+) off\b/;
+/** "where's this case at", "where does it stand". */
+const WHERE_IT_STANDS = /\bwhere('?s| is| are| does| do)\b.*\b(at|stand|stands|standing)\b|\bwhere are we\b/;
+/** "is he off the van now", "still riding". */
+const OFF_THE_VAN =
+  /\b(off|taken off|removed from|out of|still on|back on) (the |this |his |her |their )?(van|vanpool|roster)\b/;
+/** "what's it waiting on", "what's left", "anything waiting on me". */
+const WAITING_ON =
+  /\bwhat(?:'?s| is| are)? (?:(?:it|this|that|we|they|the case|this case|this one) )?(?:still )?(?:waiting|left|remaining|outstanding|pending|holding)\b|\b(waiting|wait) on (me|us)\b|\b(anything|something) (still )?(waiting|pending|left|outstanding|for me)\b|\bneeds? (me|us)\b/;
+/** "doesn't an hour count?", "does PTO count": whether something counts under the rule. */
+const ASKS_IF_IT_COUNTS =
+  /\b(does|do|doesn'?t|don'?t|would|wouldn'?t|will|should|shouldn'?t|isn'?t)\b.*\bcount(s|ed)?\b/;
+const EMAIL_WORDS = /\b(e-?mails?|repl(y|ies)|draft|message|follow[- ]?up|letter|wording|response)\b/;
 const COMPARES = /\b(compare|compared|comparison|vs|versus|difference|different|differ)\b/;
 /** Everyday words that are also someone's name in the roster of employees ("grace period"). */
 const NOT_A_NAME = new Set("grace hill bell dunn gill mora lin mai rao cho shah stein greene carter kim".split(" "));
@@ -303,6 +348,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const flagged = roster.filter((r) => r.flagged).map((r) => r.employee_id);
   const mentioned = mentionedRiders(question, toks, roster);
   const named = mentioned.length ? mentioned : describedRiders(lower, toks, roster);
+  const unflagged = ASKS_UNFLAGGED.test(lower) && named.length === 0 && roster.some((r) => !r.flagged);
   const saysOther = /\b(the )?other (one|rider|person|employee|guy|lady|woman|man)?\b|\bsecond (one|rider)\b/.test(
     lower,
   );
@@ -326,7 +372,10 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
 
   const scores = (Object.keys(LEXICON) as Topic[]).map((topic) => [topic, score(toks, LEXICON[topic])] as const);
   // "what did we send her" is about our emails, "what did she say" about her reply.
-  const weSent = /\b(we|you|pool patrol)\b.*\b(send|sent|tell|told|email(ed)?|write|wrote|ask(ed)?)\b/.test(lower);
+  const weSent =
+    /\b(we|you|pool patrol)\b.*\b(send|sent|tell|told|email(ed)?|write|wrote|ask(ed)?)\b|\bour (reply|response|answer|e-?mail|message|letter)\b/.test(
+      lower,
+    );
   // "the reply window", "when are replies due": the deadline, not what was written.
   const replyDeadline = /\brepl(y|ies) (window|deadline|period|clock|due|by)\b|\brepl(y|ies) (is|are) due\b/.test(
     lower,
@@ -338,8 +387,16 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       lower,
     );
   const howLongUntil = /\bhow long\b/.test(lower) && !/\bhow long (has|have|had|did|was|were)\b/.test(lower);
+  // "we just approved the cancellation": the case's state; "the email we just approved": what was sent.
+  const approvedAnEmail = /\b(just|we) (approved|okayed)\b/.test(lower) && EMAIL_WORDS.test(lower);
   const adjusted = scores.map(([topic, s]) => {
     if (topic === "policy" && asksTheRule) return [topic, s + 6] as const;
+    if (topic === "status" && (WHERE_IT_STANDS.test(lower) || OFF_THE_VAN.test(lower))) return [topic, s + 4] as const;
+    if (topic === "next" && WHERE_IT_STANDS.test(lower)) return [topic, s + 4] as const;
+    if (topic === "status" && /\b(just|we) (approved|okayed|rejected|decided)\b/.test(lower) && !approvedAnEmail)
+      return [topic, s + 4] as const;
+    if (topic === "next" && WAITING_ON.test(lower)) return [topic, s + 4] as const;
+    if (topic === "policy" && ASKS_IF_IT_COUNTS.test(lower)) return [topic, s + 5] as const;
     if (topic === "policy" && /\bwhat (can|could|should) (s?he|they|the riders?|\w+) do\b/.test(lower))
       return [topic, s + 4] as const;
     if (topic === "next" && /\bhow many (re-?checks?|re-?audits?)\b.*\b(left|remain)/.test(lower))
@@ -350,7 +407,10 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       /\bby when\b|\b(have|has|need|needs) to (respond|reply|answer)\b|\b(respond|reply|answer) by\b/.test(lower)
     )
       return [topic, s + 4] as const;
-    if (topic === "emails" && /\b(just|we) (approved|okayed|sent|send)\b|\bemail\b.*\b(go|went|gone) out\b/.test(lower))
+    if (
+      topic === "emails" &&
+      (approvedAnEmail || /\b(just|we) (sent|send)\b|\bemail\b.*\b(go|went|gone) out\b/.test(lower))
+    )
       return [topic, s + 4] as const;
     if (topic === "emails" && weSent) return [topic, s + 3] as const;
     if (topic === "replies" && (weSent || POLICY_SAYS.test(lower) || replyDeadline))
@@ -446,6 +506,9 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
         .slice(0, 2)
         .map(([t]) => t);
   }
+  // "does that hour count against her?" with Lucia named: the rule, and how she does against it.
+  if (topics.length === 1 && topics[0] === "policy" && mentioned.length > 0 && !asksTheRule)
+    topics = ["policy", "checks"];
   // "who else besides Diego": the riders named are the ones left out.
   const excluded = /\b(besides|other than|except|apart from|aside from)\b/.test(lower) ? named : [];
   // A rider named with "who" is about that rider's results, not the list.
@@ -465,7 +528,13 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   }
 
   let riderIds = excluded.length ? flagged.filter((id) => !excluded.includes(id)) : named;
-  if (riderIds.length === 0 && saysOther) {
+  // "the San Leandro rider" when two riders live there: ask which.
+  if (mentioned.length === 0 && named.length > 1 && !plural)
+    return { topics, action, check, riderIds: [], clarify: whichRider(roster, named) };
+  if (unflagged) {
+    riderIds = roster.filter((r) => !r.flagged).map((r) => r.employee_id);
+    if (topics.every((t) => t === "flagged" || t === "checks")) topics = ["checks"];
+  } else if (riderIds.length === 0 && saysOther) {
     const focus = context?.riderIds ?? [];
     const others = flagged.filter((id) => !focus.includes(id));
     if (focus.length === 0 && flagged.length > 2)
@@ -502,23 +571,60 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       !rosterNames.has(t) &&
       ![...rosterNames].some((n) => sameWord(t, n)),
   );
-  const claim = REPORTS_A_CLAIM.test(lower) && (riderIds.length > 0 || pronoun);
+  const claim = (REPORTS_A_CLAIM.test(lower) || ASKS_WHAT_WOULD_PASS.test(lower)) && (riderIds.length > 0 || pronoun);
   const compare = COMPARES.test(lower);
-  if (exact) {
+  const offRecord = offRecordIn(lower, toks, roster, topics, asksTheRule);
+  if (offRecord?.kind === "contact") topics = ["policy"];
+  else if (offRecord?.kind === "untracked") topics = ["emails"];
+  else if (exact) {
     topics = ["checks"];
     check = "location";
   } else if (claim || (compare && riderIds.length > 1)) topics = ["checks"];
+  const quote = topics.includes("emails") && ASKS_WORDING.test(lower);
   const extra = {
     ...(exact ? { exact } : {}),
     ...(claim ? { claim } : {}),
     ...(compare ? { compare } : {}),
     ...(otherNames.length ? { otherNames } : {}),
+    ...(unflagged ? { unflagged } : {}),
+    ...(quote ? { quote } : {}),
+    ...(offRecord ? { offRecord } : {}),
   };
   if (topics.length === 0 && !action) {
     if (riderIds.length > 0) topics = ["checks", "replies"];
-    else return { topics, check, riderIds, clarify: CLARIFYING_OPTIONS, ...extra };
+    else return { topics, check, riderIds, clarify: offRecord ? CANNOT_ANSWER : CLARIFYING_OPTIONS, ...extra };
   }
   return { topics, action, check: compare ? undefined : check, riderIds, ...extra };
+}
+
+/** What the question asks that no answer here can give: contact details, what is not tracked, or words nothing knows. */
+function offRecordIn(
+  lower: string,
+  toks: string[],
+  roster: RosterEntry[],
+  topics: Topic[],
+  asksTheRule: boolean,
+): OffRecord | undefined {
+  const aboutTheRule =
+    asksTheRule || /\b(who|policy|update|change|fix|correct|wrong|moved|visible|private)\b/.test(lower);
+  if (ASKS_CONTACT.test(lower) && !aboutTheRule) return { kind: "contact" };
+  if (ASKS_UNTRACKED.test(lower)) return { kind: "untracked" };
+  // Only a question or a request can ask for something the record lacks ("hmm, interesting" asks nothing).
+  if (topics.length > 0 || !ASKS_SOMETHING.test(lower)) return undefined;
+  const names = roster.flatMap((r) => [r.first_name, r.last_name].map((n) => n.toLowerCase()));
+  const words = toks.filter(
+    (t) =>
+      t.length >= 3 &&
+      !/\d/.test(t) &&
+      !STOP.has(t) &&
+      !FILLER.has(t) &&
+      !KNOWN.has(t) &&
+      !PRONOUNS.has(t) &&
+      !PLURAL.has(t) &&
+      !A_PERSON.test(t) &&
+      !names.some((n) => sameWord(t, n)),
+  );
+  return words.length ? { kind: "unknown", words } : undefined;
 }
 
 export function whichRider(roster: RosterEntry[], ids: string[], asking = "do you mean"): string {
@@ -528,6 +634,9 @@ export function whichRider(roster: RosterEntry[], ids: string[], asking = "do yo
 
 export const riderName = (r: Pick<RosterEntry, "employee_id" | "first_name" | "last_name">) =>
   `${r.first_name} ${r.last_name} (${r.employee_id})`;
+
+export const CANNOT_ANSWER =
+  "I can't answer that from the record. I can tell you *why the case was flagged* (the check results), *what the riders replied*, *which emails we sent*, *what happens next and when*, a rider's *earlier cases*, or *the policy* behind it. Which would help?";
 
 export const CLARIFYING_OPTIONS =
   "I'm not sure what you want to know (approvers can also say _re-check location_). Do you mean *why the case was flagged* (the check results), *what the riders replied*, *which emails we sent*, *what happens next and when*, or *the policy* behind it?";
