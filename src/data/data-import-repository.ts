@@ -3,6 +3,7 @@
 
 import type pg from "pg";
 import type { RecheckOutcome } from "../domain/import-summary.js";
+import type { DataImport } from "../generated/prisma/client.js";
 import type { Prisma, PrismaClient } from "./prisma.js";
 
 export interface DataImportRecord {
@@ -34,20 +35,20 @@ export async function recordDataImport(
   return { ...row, created_at: stored.createdAt };
 }
 
+const toRecord = (r: DataImport): DataImportRecord => ({
+  id: r.id,
+  kind: r.kind,
+  source_file: r.sourceFile,
+  actor: r.actor,
+  dry_run: r.dryRun,
+  outcome: r.outcome as DataImportRecord["outcome"],
+  result: r.result as Record<string, unknown>,
+  created_at: r.createdAt,
+});
+
 export async function findDataImport(prisma: PrismaClient, id: string): Promise<DataImportRecord | null> {
   const r = await prisma.dataImport.findUnique({ where: { id } });
-  return (
-    r && {
-      id: r.id,
-      kind: r.kind,
-      source_file: r.sourceFile,
-      actor: r.actor,
-      dry_run: r.dryRun,
-      outcome: r.outcome as DataImportRecord["outcome"],
-      result: r.result as Record<string, unknown>,
-      created_at: r.createdAt,
-    }
-  );
+  return r && toRecord(r);
 }
 
 export interface ImportRecheckRecord {
@@ -99,14 +100,7 @@ export async function findImportSummary(prisma: PrismaClient, id: string): Promi
   });
   if (!r) return null;
   return {
-    id: r.id,
-    kind: r.kind,
-    source_file: r.sourceFile,
-    actor: r.actor,
-    dry_run: r.dryRun,
-    outcome: r.outcome as DataImportRecord["outcome"],
-    result: r.result as Record<string, unknown>,
-    created_at: r.createdAt,
+    ...toRecord(r),
     content_sha256: r.contentSha256,
     slack: r.slackChannel && r.slackTs ? { channel: r.slackChannel, ts: r.slackTs } : null,
     details_ts: r.detailsTs,

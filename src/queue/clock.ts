@@ -21,6 +21,26 @@ export function scheduledSlot(task: Pick<ScheduledTask, "match">, at: Date): Dat
   return minute;
 }
 
+/**
+ * node-cron as the clock of a schedule of its own (the sweep, the import sync): each firing asks for
+ * the job of its slot with `request`, which sends it with a slot-derived id (one job per slot, whoever asks).
+ */
+export function scheduleSlots(
+  name: string,
+  options: { cron: string; timezone: string; log: (line: string) => void },
+  what: string,
+  request: (firedAt: Date) => Promise<unknown>,
+): { stop(): void } {
+  const task = cron.schedule(
+    options.cron,
+    (context) => {
+      request(context.date).catch((error) => options.log(`Could not start ${what}: ${(error as Error).message}`));
+    },
+    { timezone: options.timezone, name },
+  );
+  return { stop: () => task.stop() };
+}
+
 export interface ClockOptions {
   digestCron: string;
   timezone: string;

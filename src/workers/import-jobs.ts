@@ -1,7 +1,7 @@
 // Import jobs in the bot (or the sandbox): each import's channel summary (posted, then updated as
 // its re-checks finish), a failed sync's notice, and the scheduled sync itself, one job per slot.
-import cron from "node-cron";
 import { type ImportSyncDeps, runImportSync } from "../cases/import-sync.js";
+import { scheduleSlots } from "../queue/clock.js";
 import type { JobEngine } from "../queue/engine.js";
 import { importJobs, type JobSender, QUEUES } from "../queue/queues.js";
 import type { createImportAnnouncer } from "../slack/import-summary-post.js";
@@ -24,19 +24,11 @@ export async function registerImportJobs(
 /** The slot of a sync firing: its minute in UTC, the same on every replica. */
 export const syncSlot = (at: Date) => `sync-${at.toISOString().slice(0, 16)}Z`;
 
-/** node-cron is the clock; each firing asks for the sync of its slot (one job per slot, whoever asks). */
-export function scheduleImportSync(
+/** Each firing of POOLPATROL_IMPORT_CRON asks for the sync of its slot. */
+export const scheduleImportSync = (
   jobs: JobSender,
   options: { cron: string; timezone: string; log: (line: string) => void },
-): { stop(): void } {
-  const task = cron.schedule(
-    options.cron,
-    (context) => {
-      importJobs(jobs)
-        .sync(syncSlot(context.date))
-        .catch((error) => options.log(`Could not start the scheduled import sync: ${(error as Error).message}`));
-    },
-    { timezone: options.timezone, name: "poolpatrol-import-sync" },
+) =>
+  scheduleSlots("poolpatrol-import-sync", options, "the scheduled import sync", (at) =>
+    importJobs(jobs).sync(syncSlot(at)),
   );
-  return { stop: () => task.stop() };
-}

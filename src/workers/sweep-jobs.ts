@@ -1,7 +1,6 @@
 // Sweeps as jobs of the one job engine: a start job per slot plans the pages, page jobs
 // (spread over every worker process) audit and open cases, and a finish job announces the
 // result. A sweep's id is its slot, so N replicas firing the same schedule make one sweep.
-import cron from "node-cron";
 import type { AgentDeps } from "../agents/deps.js";
 import { sendFirstEmails } from "../cases/first-emails.js";
 import type { PrismaClient } from "../data/prisma.js";
@@ -15,6 +14,7 @@ import {
   markSweepFinished,
   type SweepTotals,
 } from "../data/sweep-repository.js";
+import { scheduleSlots } from "../queue/clock.js";
 import { type JobEngine, jobIdFor, type QueueDefaults } from "../queue/engine.js";
 import { type JobSender, sweepJobs } from "../queue/queues.js";
 import {
@@ -200,18 +200,10 @@ export async function requestManualSweep(
 }
 
 /** node-cron is the clock; each firing asks for the sweep of its slot. */
-export function scheduleSweeps(
+export const scheduleSweeps = (
   jobs: JobSender,
   options: { cron: string; timezone: string; log: (line: string) => void },
-): { stop(): void } {
-  const task = cron.schedule(
-    options.cron,
-    (context) => {
-      requestSweep(jobs, { slot: scheduledSlot(context.date), trigger: "schedule" }).catch((error) =>
-        options.log(`Could not start the scheduled sweep: ${(error as Error).message}`),
-      );
-    },
-    { timezone: options.timezone, name: "poolpatrol-sweep" },
+) =>
+  scheduleSlots("poolpatrol-sweep", options, "the scheduled sweep", (at) =>
+    requestSweep(jobs, { slot: scheduledSlot(at), trigger: "schedule" }),
   );
-  return { stop: () => task.stop() };
-}

@@ -9,6 +9,7 @@
 // ack (see action-jobs.ts): the checks and the decision run in it, so a click Slack saw
 // taken is never lost to a crash.
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
+import type { ModalView } from "@slack/types";
 import { undoCancellation } from "../../../cases/undo-cancellation.js";
 import {
   AlreadyDecidedError,
@@ -100,6 +101,29 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
   // The Edit and Reject buttons check before opening their modal; the submission is checked again in its job.
   const checks = createApprovalWork(deps);
 
+  /**
+   * Opens a decision's modal at once, filled in when the button's approval can still be decided and
+   * the card shows the case as it is now; otherwise the modal says why.
+   */
+  function openForDecidable(
+    triggerId: string,
+    place: ClickPlace,
+    buttonValue: string,
+    title: string,
+    fill: (approval: ApprovalRecord, shown: ReturnType<typeof parseButtonValue>) => Promise<ModalView | string>,
+  ) {
+    return openModalAtOnce(ctx, triggerId, title, async () => {
+      let refusal = "";
+      const say = async (text: string) => {
+        refusal = text;
+      };
+      const shown = parseButtonValue(buttonValue);
+      const approval = await checks.decidable(place, shown.approvalId, false, say);
+      if (!approval || !(await checks.showsCurrentCase(place, approval, shown.version, say))) return refusal;
+      return fill(approval, shown);
+    });
+  }
+
   for (const [actionId, decision] of [
     [APPROVAL_ACTIONS.approveReply, "approve"],
     [APPROVAL_ACTIONS.rejectCancellation, "reject-modal"],
@@ -124,14 +148,7 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
         decision === "edit-modal"
           ? EDIT_REPLY_TITLE
           : rejectTitle(actionId === APPROVAL_ACTIONS.rejectCancellation ? "cancellation" : "escalation_reply");
-      await openModalAtOnce(ctx, body.trigger_id, title, async () => {
-        let refusal = "";
-        const say = async (text: string) => {
-          refusal = text;
-        };
-        const shown = parseButtonValue(action.value ?? "");
-        const approval = await checks.decidable(place, shown.approvalId, false, say);
-        if (!approval || !(await checks.showsCurrentCase(place, approval, shown.version, say))) return refusal;
+      await openForDecidable(body.trigger_id, place, action.value ?? "", title, async (approval) => {
         const value = action.value ?? approval.approval_id;
         return decision === "edit-modal"
           ? editReplyModal(approval, await riderLabel(approval), value)
@@ -157,14 +174,7 @@ export function registerApprovalActions(app: App, deps: ApprovalDeps): void {
   app.action<BlockAction<ButtonAction>>(riderAction(RIDER_ACTIONS.keep), async ({ ack, body, action }) => {
     await ack();
     const place = clickPlace(body);
-    await openModalAtOnce(ctx, body.trigger_id, KEEP_RIDER_TITLE, async () => {
-      let refusal = "";
-      const say = async (text: string) => {
-        refusal = text;
-      };
-      const shown = parseButtonValue(action.value ?? "");
-      const approval = await checks.decidable(place, shown.approvalId, false, say);
-      if (!approval || !(await checks.showsCurrentCase(place, approval, shown.version, say))) return refusal;
+    await openForDecidable(body.trigger_id, place, action.value ?? "", KEEP_RIDER_TITLE, async (approval, shown) => {
       if (!shown.employeeId) return "That button names no rider. Nothing was changed.";
       return keepRiderModal(
         await riderLabel(approval, shown.employeeId),
