@@ -248,10 +248,21 @@ export async function startJobEngine(options: {
       return id;
     },
     async sendBy(deadline, name, data, sendOptions = {}) {
-      const connecting = pool.connect();
-      // A connection that comes too late is closed, not used.
-      connecting.then((late) => Date.now() >= deadline && late.release(true)).catch(() => {});
-      const client = await within(deadline, connecting);
+      // A connection that comes after this call gave up is closed, not used. "Gave up" is the race's
+      // outcome, not the clock: on a busy machine the deadline's timer can fire after the connection came.
+      let gaveUp = false;
+      const connecting = pool.connect().then((client) => {
+        if (gaveUp) client.release(true);
+        return client;
+      });
+      connecting.catch(() => {});
+      let client: Awaited<typeof connecting>;
+      try {
+        client = await within(deadline, connecting);
+      } catch (error) {
+        gaveUp = true;
+        throw error;
+      }
       let committing = false;
       try {
         await within(deadline, client.query("BEGIN"));
