@@ -91,6 +91,7 @@ describe("agents on an OpenAI-compatible model", () => {
     expect(Object.keys(tools).sort()).toEqual([
       "cancel_membership",
       "close_case",
+      "run_employment_specialist",
       "run_location_specialist",
       "run_outreach",
       "run_shift_specialist",

@@ -47,7 +47,7 @@ describe("poolpatrol audit", () => {
       case: { vanpool_id: "VP-103" },
     });
     expect(audit.shift.flagged).toHaveLength(1);
-    expect(await db.prisma.verificationRun.count()).toBe(before + 2);
+    expect(await db.prisma.verificationRun.count()).toBe(before + 3);
   });
 
   it("sweeps every active vanpool, opens a case for each failing one, and counts them again as still failing", async () => {
@@ -94,6 +94,7 @@ describe("poolpatrol db seed", () => {
     expect(runs.map((r) => r.vanpoolId)).toEqual(["VP-102", "VP-103", "VP-113", "VP-114", "VP-115"]);
     const vp103 = runs.find((r) => r.vanpoolId === "VP-103")!;
     expect(vp103.results.map((r) => [r.check, r.verdict, r.flagged, r.model]).sort()).toEqual([
+      ["employment", "pass", [], "rules"],
       ["location", "pass", [], "rules"],
       ["shift", "fail", ["EMP-1062"], "rules"],
     ]);

@@ -74,7 +74,7 @@ describe("the sandbox API", () => {
     ).toBe(200);
     const answer = (await state(`user=U0CASEY&thread=${alert.ts}`)).thread!.filter((m) => m.bot_id).at(-1)!.text;
     expect(answer).not.toMatch(/no stored|is on record/);
-    expect(answer).toMatch(/^\*🕒 Shift check: fail\* \(confidence [1-5]\/5\), checked [A-Z][a-z]{2} \d+, \d{4}\./);
+    expect(answer).toMatch(/^\*\*🕒 Shift check: fail\*\* \(confidence [1-5]\/5\), checked [A-Z][a-z]{2} \d+, \d{4}\./);
     expect(answer).toMatch(/Derek Sandoval \(EMP-1062\): fails\. On Night Shift \(Mon-Fri 22:00-06:30\)\./);
     expect(answer).toMatch(/Compatible on 0 of 5 operating days/);
     expect(answer).not.toMatch(/@northwind|Meadowlark|\b[a-z]+_[a-z]+\b/);

@@ -79,7 +79,7 @@ describe("three replies within ten minutes", () => {
     );
     await h.bot.idle();
     expect(String(h.fake.thread(AUDIT_CHANNEL, alertTs).at(-1)!.text)).toContain(
-      "A reply's re-audit counts toward the 3 again from *Dec 2, 9:02 AM*",
+      "A reply's re-audit counts toward the 3 again from **Dec 2, 9:02 AM**",
     );
   }, 120_000);
 

@@ -34,7 +34,7 @@ describe("auditing the mock employer", () => {
     await auditAllVanpools(deps, { trigger: "test_one" });
     const stored = await findLatestRun(db.prisma, "VP-115");
     expect(stored?.verdict).toBe("fail");
-    expect(stored?.results.map((r) => r.check).sort()).toEqual(["location", "shift"]);
+    expect(stored?.results.map((r) => r.check).sort()).toEqual(["employment", "location", "shift"]);
     expect(stored?.results.find((r) => r.check === "location")?.flagged).toEqual(["EMP-1088"]);
     const latest = await latestAudit(db.prisma, "VP-115");
     expect(latest.run_id).toBe(stored?.run_id);
