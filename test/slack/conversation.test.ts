@@ -61,7 +61,9 @@ describe("questions in a case thread", () => {
 
   it("asks one clarifying question with options when unsure, and only approvers may ask for a re-check", async () => {
     await ask(CAROL, "hmm, interesting");
-    expect(lastBotText(alertTs)).toMatch(/Do you mean \*\*why the case was flagged\*\*.*\*\*what the riders replied\*\*/);
+    expect(lastBotText(alertTs)).toMatch(
+      /Do you mean \*\*why the case was flagged\*\*.*\*\*what the riders replied\*\*/,
+    );
     const runs = await h.db.prisma.verificationRun.count();
     await ask(CAROL, "re-check location please");
     expect(lastBotText(alertTs)).toMatch(/Only approvers can ask for a re-check\. Nothing was changed\./);
