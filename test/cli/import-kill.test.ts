@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../src/config/settings.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
 import { seedFixtures } from "../../src/data/seed.js";
+import { employeeKind } from "../../src/domain/employee-import.js";
 import { runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { MOCK_DIR } from "../support/fixtures.js";
@@ -23,18 +24,8 @@ beforeAll(async () => {
   await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
   // The stored employees plus ROWS new ones: a whole workforce, as an HR export lists it.
   const stored = await db.prisma.employee.findMany({ orderBy: { id: "asc" } });
-  const header = [
-    "employee_id",
-    "first_name",
-    "last_name",
-    "email",
-    "work_site",
-    "home_address",
-    "home_city",
-    "home_state",
-    "home_zip",
-    "time_type",
-  ];
+  // The columns an employee export must have, in the import's own order.
+  const header = [...employeeKind.required];
   const rows = [
     ...stored.map((e) => [
       e.id,

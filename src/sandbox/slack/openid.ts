@@ -5,6 +5,7 @@
 // it straight from the token endpoint over TLS and reads it without verifying one.
 import { randomBytes } from "node:crypto";
 import type http from "node:http";
+import { html } from "hono/html";
 import type { Json } from "./block-kit.js";
 import type { Workspace } from "./web-api.js";
 
@@ -23,9 +24,6 @@ interface IssuedCode {
 
 const CODE_MINUTES = 10;
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
 export function createOpenIdProvider(ws: Workspace, clients: OpenIdClient[], now: () => number) {
@@ -34,7 +32,7 @@ export function createOpenIdProvider(ws: Workspace, clients: OpenIdClient[], now
 
   function refuse(res: http.ServerResponse, text: string): true {
     res.writeHead(400, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><title>Sign in with Slack</title><p>${escapeHtml(text)}</p>`);
+    res.end(String(html`<!doctype html><title>Sign in with Slack</title><p>${text}</p>`));
     return true;
   }
 
@@ -62,19 +60,19 @@ export function createOpenIdProvider(ws: Workspace, clients: OpenIdClient[], now
       return true;
     }
     const people = [...ws.users.values()].filter((user) => !user.is_bot && !user.deleted);
-    const hidden = [...url.searchParams]
-      .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
-      .join("");
+    const hidden = [...url.searchParams].map(
+      ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+    );
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="en"><title>Sign in with Slack</title>
-<h1>Sign in to ${escapeHtml(ws.id.teamDomain)} with Slack</h1>
+    res.end(
+      String(html`<!doctype html><html lang="en"><title>Sign in with Slack</title>
+<h1>Sign in to ${ws.id.teamDomain} with Slack</h1>
 <p>Pool Patrol asks to know who you are in this workspace.</p>
-${people
-  .map(
-    (user) => `<form method="post" action="/openid/connect/authorize">${hidden}
-<button name="user" value="${escapeHtml(user.id)}">Continue as ${escapeHtml(user.real_name ?? user.name ?? user.id)}</button></form>`,
-  )
-  .join("\n")}</html>`);
+${people.map(
+  (user) => html`<form method="post" action="/openid/connect/authorize">${hidden}
+<button name="user" value="${user.id}">Continue as ${user.real_name ?? user.name ?? user.id}</button></form>`,
+)}</html>`),
+    );
     return true;
   }
 
