@@ -36,6 +36,12 @@ const thread = () => page.locator("#thread-messages");
 const lastBotAnswer = (list: ReturnType<Page["locator"]>) =>
   list.locator(".message", { has: page.locator(".app-badge") }).last();
 
+/** The last answer's whole text, once it has finished streaming (a partial answer would pass a "does not say" check). */
+const finishedAnswer = async (list: ReturnType<Page["locator"]>) => {
+  await expect.poll(() => lastBotAnswer(list).locator(".streaming-cursor").count(), { timeout: 20_000 }).toBe(0);
+  return (await lastBotAnswer(list).textContent()) ?? "";
+};
+
 describe.skipIf(!hasChromium)("asking the Case Manager in the sandbox", () => {
   it("answers in a case thread, then 'and the other rider?' about the other one", async () => {
     await shot("00-start");
@@ -55,7 +61,7 @@ describe.skipIf(!hasChromium)("asking the Case Manager in the sandbox", () => {
     await expect
       .poll(() => lastBotAnswer(thread()).textContent(), { timeout: 20_000 })
       .toMatch(/Cody Rasmussen \(EMP-1088\) has not replied/);
-    expect(await lastBotAnswer(thread()).textContent()).not.toMatch(/Tamika/);
+    expect(await finishedAnswer(thread())).not.toMatch(/Tamika/);
     await shot("02-follow-up-other-rider");
     await page.click("#close-thread");
   });
@@ -69,7 +75,7 @@ describe.skipIf(!hasChromium)("asking the Case Manager in the sandbox", () => {
       await page.press("#thread-text", "Enter");
       await expect.poll(() => thread().locator(".message").count(), { timeout: 20_000 }).toBeGreaterThan(before + 1);
       await expect.poll(() => lastBotAnswer(thread()).textContent(), { timeout: 20_000 }).toMatch(expected);
-      return (await lastBotAnswer(thread()).textContent()) ?? "";
+      return finishedAnswer(thread());
     };
     await ask(
       "tamika says she's back on days - why is she still flagged?",
@@ -101,7 +107,7 @@ describe.skipIf(!hasChromium)("asking the Case Manager in the sandbox", () => {
     await expect
       .poll(() => lastBotAnswer(thread()).textContent(), { timeout: 20_000 })
       .toMatch(/Maribel Quintero \(EMP-1065\).*Los Banos/s);
-    expect(await lastBotAnswer(thread()).textContent()).not.toMatch(/93635|@northwind|64 miles/);
+    expect(await finishedAnswer(thread())).not.toMatch(/93635|@northwind|64 miles/);
     await shot("03-mention-answer");
     await page.click("#close-thread");
   });
