@@ -1,7 +1,8 @@
 // `/poolpatrol report [period]`: the program's figures for the period posted in the audit channel,
 // then the period's case register uploaded there as a CSV file. The post is made once per command
 // (post-once.ts); the upload is tried once per command, its outcome kept, so a retried job never
-// uploads the file twice. A failed upload leaves the figures posted and says the file is missing.
+// uploads the file twice, even after a crash between the upload and its record. A failed upload leaves
+// the figures posted and says the file is missing.
 import { WebClient } from "@slack/web-api";
 import { caseRegister } from "../data/case-register-repository.js";
 import { programFigures } from "../data/program-figures.js";
@@ -41,6 +42,10 @@ export function registerFileName(window: { since: Date; until: Date }, timeZone:
 
 /** Uploads get a short retry budget of their own: a job must not wait half an hour on a failing upload. */
 const UPLOAD_RETRIES = 2;
+/** Longer than an upload with its retries takes; a killed uploader holds up a retry this long at most. */
+const UPLOAD_HOLD_MS = 120_000;
+/** Slack's clock and the database's may differ: the search for an earlier upload starts this much before it. */
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 export function createReport(
   ctx: ChannelContext,
@@ -77,33 +82,73 @@ export function createReport(
   }
 
   /**
-   * Uploads the register once for this command: true when it is (or was) shared. A claim left by an
-   * attempt that did not finish may have shared the file already, so it is not uploaded again.
+   * Uploads the register once for this command: true when it is (or was) shared. An attempt that did not
+   * finish (a crash between the upload and its record) may have shared the file already: the channel is
+   * searched for it since that attempt before uploading again.
    */
   async function uploadOnce(request: ReportRequest, channel: string, csv: string): Promise<boolean> {
     const key = `report-file:${request.key}`;
-    const done = await keptPost(prisma, key);
-    if (done) return done.ts !== "failed";
-    const holder = `report:${process.pid}:${Date.now()}`;
-    const claim = await holdPost(prisma, { key, channel, holder, holdMs: 120_000 });
-    if (!claim || claim.earlier) return true;
     const filename = registerFileName(request, ctx.deps.settings.timeZone);
+    const holder = `report:${process.pid}:${Date.now()}`;
+    const given = Date.now();
+    for (;;) {
+      const done = await keptPost(prisma, key);
+      if (done) return done.ts !== "failed";
+      const claim = await holdPost(prisma, { key, channel, holder, holdMs: UPLOAD_HOLD_MS });
+      if (claim) {
+        const earlier = claim.earlier ? await sharedFileSince(channel, filename, claim.intendedAt) : undefined;
+        if (earlier) {
+          await keepPost(prisma, key, holder, earlier);
+          return true;
+        }
+        return upload(request, { key, holder, channel, filename, csv });
+      }
+      // Another process is uploading it now: its outcome is this command's.
+      if (Date.now() - given > UPLOAD_HOLD_MS * 2) throw new Error(`Another process is still uploading ${key}.`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+
+  async function upload(
+    request: ReportRequest,
+    file: { key: string; holder: string; channel: string; filename: string; csv: string },
+  ): Promise<boolean> {
     try {
       const result = await uploader.filesUploadV2({
-        channel_id: channel,
-        filename,
+        channel_id: file.channel,
+        filename: file.filename,
         title: `Case register, ${request.label}`,
-        content: csv,
+        content: file.csv,
         initial_comment: `Case register, ${request.label}: one row per case and rider.`,
       });
       const fileId = result.files.flatMap((f) => f.files ?? []).find((f) => f.id)?.id ?? "shared";
-      await keepPost(prisma, key, holder, fileId);
+      await keepPost(prisma, file.key, file.holder, fileId);
       return true;
     } catch (error) {
       options.warn(`report ${request.key}: the case register was not uploaded: ${(error as Error).message}`);
-      await keepPost(prisma, key, holder, "failed");
+      await keepPost(prisma, file.key, file.holder, "failed");
       return false;
     }
+  }
+
+  /**
+   * The id of a register file this bot shared in `channel` under `filename` since `since`, if any. Files
+   * carry no key of ours, so a register of the same period shared meanwhile by another command counts
+   * as this one's: it holds the same rows.
+   */
+  async function sharedFileSince(channel: string, filename: string, since: Date): Promise<string | undefined> {
+    const oldest = ((since.getTime() - CLOCK_SKEW_MS) / 1000).toFixed(6);
+    let cursor: string | undefined;
+    do {
+      const page = await ctx.client.conversations.history({ channel, oldest, limit: 200, cursor });
+      for (const message of page.messages ?? []) {
+        if (!message.bot_id) continue;
+        const file = message.files?.find((f) => f.name === filename);
+        if (file?.id) return file.id;
+      }
+      cursor = page.response_metadata?.next_cursor || undefined;
+    } while (cursor);
+    return undefined;
   }
 
   return { post };

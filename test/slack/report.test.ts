@@ -1,10 +1,13 @@
 // `/poolpatrol report [period]` over signed requests against the local Slack: the figures posted in
 // the audit channel, the case register uploaded as a CSV file (one row per case and rider, counts equal
-// to the digest's for the same window), approvers only, bad periods refused, and a failed upload.
+// to the digest's for the same window), approvers only, bad periods refused, a failed upload, and an
+// upload whose attempt was killed before or after Slack took the file.
+import { WebClient } from "@slack/web-api";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPersonActions } from "../../src/cases/person-actions.js";
 import { parsePeriod } from "../../src/domain/report-period.js";
+import { registerFileName } from "../../src/slack/report.js";
 import { ALICE, AUDIT_CHANNEL, CAROL, type Harness, startHarness } from "../support/bot-harness.js";
 import type { SlackMessage } from "../support/slack/fake-slack.js";
 
@@ -181,5 +184,53 @@ describe("/poolpatrol report", () => {
     });
     expect(h.fake.callsTo("files.completeUploadExternal")).toHaveLength(uploads);
     expect(shared()).toHaveLength(filesBefore + 1);
+  });
+
+  describe("after an attempt killed halfway (its claim left behind, expired)", () => {
+    const daysBack = (days: number) => ({
+      since: new Date(Date.now() - days * 86_400_000),
+      until: new Date(),
+      label: `last ${days} days`,
+    });
+    async function leaveExpiredClaim(key: string) {
+      await h.db.prisma.slackPostIntent.create({
+        data: {
+          key: `report-file:${key}`,
+          channel: AUDIT_CHANNEL,
+          holder: "report:killed",
+          intendedAt: new Date(Date.now() - 60_000),
+          heldUntil: new Date(Date.now() - 1_000),
+        },
+      });
+    }
+
+    it("finds the file that attempt shared and does not upload it again", async () => {
+      await leaveExpiredClaim("killed-after-upload");
+      const window = daysBack(5);
+      // What the killed attempt did before it could record it: the file is in the channel.
+      const slack = new WebClient(h.fake.botToken, { slackApiUrl: h.fake.apiUrl });
+      const filename = registerFileName(window, h.deps.settings.timeZone);
+      await slack.filesUploadV2({ channel_id: AUDIT_CHANNEL, filename, content: "case\n", title: "Case register" });
+      const filesBefore = shared().length;
+      const uploads = h.fake.callsTo("files.getUploadURLExternal").length;
+
+      const told = await h.bot.report.post({ key: "killed-after-upload", ...window });
+
+      expect(told).toMatch(/posted in <#C0AUDIT> with its case register\.$/);
+      expect(h.fake.callsTo("files.getUploadURLExternal")).toHaveLength(uploads);
+      expect(shared()).toHaveLength(filesBefore);
+    });
+
+    it("uploads the file once when that attempt never shared it", async () => {
+      await leaveExpiredClaim("killed-before-upload");
+      const window = daysBack(6);
+      const filesBefore = shared().length;
+
+      const told = await h.bot.report.post({ key: "killed-before-upload", ...window });
+      await h.bot.report.post({ key: "killed-before-upload", ...window });
+
+      expect(told).toMatch(/posted in <#C0AUDIT> with its case register\.$/);
+      expect(shared()).toHaveLength(filesBefore + 1);
+    });
   });
 });
