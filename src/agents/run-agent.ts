@@ -39,7 +39,10 @@ export interface AgentTurnInput extends BuiltAgent {
   reAuditKey?: string;
 }
 
-export async function runAgentTurn(deps: AgentDeps, input: AgentTurnInput): Promise<AgentTurn> {
+export async function runAgentTurn(
+  deps: Pick<AgentDeps, "jobs" | "now" | "prisma" | "settings">,
+  input: AgentTurnInput,
+): Promise<AgentTurn> {
   const agentRunId = await startAgentRun(deps.prisma, {
     agent: input.agentName,
     model: input.model.name,
@@ -121,7 +124,7 @@ export async function pendingInterrupts(agent: Agent, threadId: string): Promise
 }
 
 /** Logs each model call of a run (duration, tokens when the provider reports them) and adds up the tokens. */
-function modelUsageRecorder(deps: AgentDeps, agentRunId: string) {
+function modelUsageRecorder(deps: Pick<AgentDeps, "prisma">, agentRunId: string) {
   const started = new Map<string, number>();
   const writes: Promise<void>[] = [];
   let tokensIn = 0;

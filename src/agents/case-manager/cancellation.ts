@@ -10,7 +10,7 @@ import type { AgentDeps } from "../deps.js";
 import { sendRemovalNotices } from "../outreach/removal-notices.js";
 
 export async function carryOutCancellation(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "now" | "prisma" | "sender" | "settings">,
   input: { approval: ApprovalRecord; employeeIds: readonly string[]; reason: string; actor: string },
 ): Promise<{ record: CaseRecord; newlyRemoved: string[]; notices: number }> {
   const { approval } = input;

@@ -77,7 +77,11 @@ function newCase(audit: AuditVerdicts, status: NewCase["status"]): NewCase {
   };
 }
 
-export async function resolvePassingCase(deps: AgentDeps, caseId: string, actor: string): Promise<void> {
+export async function resolvePassingCase(
+  deps: Pick<AgentDeps, "now" | "prisma">,
+  caseId: string,
+  actor: string,
+): Promise<void> {
   const reason = "A new audit passes every check.";
   await changeCase(deps.prisma, caseId, {
     status: "resolved",

@@ -10,6 +10,9 @@ import type { BuiltAgent } from "../run-agent.js";
 import { answerUnfinishedToolCalls } from "../unfinished-tool-calls.js";
 import { createOutreachTools } from "./tools.js";
 
+/** What the outreach agent, its runs and its tools use. */
+export type OutreachDeps = Pick<AgentDeps, "checkpointer" | "classifier" | "now" | "prisma" | "sender" | "settings">;
+
 export const OUTREACH_PROMPT_VERSION = "outreach-v3";
 const SYSTEM_PROMPT = `You are Pool Patrol's Outreach Agent for a vanpool subsidy program. You receive a JSON task.
 - task "initial", "confirmation" or "follow_up": send each recipient their email with send_email (kind = the task, reference = the task's reference). You may improve the wording of the drafts, but keep every fact and never mention another rider.
@@ -110,7 +113,7 @@ export interface OutreachTask {
   };
 }
 
-export function createOutreachAgent(deps: AgentDeps): BuiltAgent {
+export function createOutreachAgent(deps: OutreachDeps): BuiltAgent {
   const model = createAgentModel("outreach", deps.settings, outreachRules);
   const tools = createOutreachTools(deps);
   const agent = createAgent({

@@ -23,7 +23,7 @@ export function removalNoticeKey(caseId: string, employeeId: string): string {
 }
 
 export async function sendRemovalNotices(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "now" | "prisma" | "sender" | "settings">,
   input: { caseId: string; employeeIds: readonly string[]; actor: string },
 ): Promise<{ message_id: string; employee_id: string; already_sent: boolean }[]> {
   const record = await getCase(deps.prisma, input.caseId);

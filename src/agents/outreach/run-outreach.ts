@@ -13,7 +13,7 @@ import { notFound } from "../../errors.js";
 import { unreadReason } from "../../replies/classifier.js";
 import type { AgentDeps } from "../deps.js";
 import { runAgentTurn } from "../run-agent.js";
-import { createOutreachAgent, type OutreachTask } from "./agent.js";
+import { createOutreachAgent, type OutreachDeps, type OutreachTask } from "./agent.js";
 import { loadPolicy, retrievePolicy } from "./policy.js";
 import { riderFacts } from "./rider-facts.js";
 import {
@@ -93,7 +93,7 @@ function recipientDraft(e: EmployeeContact, draft: { subject: string; body: stri
   return { employee_id: e.id, email: e.email, first_name: e.firstName, draft };
 }
 
-export async function runOutreach(deps: AgentDeps, input: OutreachInput): Promise<OutreachResult> {
+export async function runOutreach(deps: OutreachDeps, input: OutreachInput): Promise<OutreachResult> {
   const waiting = await draftWaitingForReply(deps, input);
   if (waiting) return waiting;
   return runOutreachTask(deps, input, await prepareOutreach(deps, input), outreachThreadId(input.case_id));
@@ -103,7 +103,10 @@ export async function runOutreach(deps: AgentDeps, input: OutreachInput): Promis
  * A reply read again whose first reading held a drafted answer for a person (and stopped before the case said so):
  * the same draft keeps waiting; no second one is drafted.
  */
-async function draftWaitingForReply(deps: AgentDeps, input: OutreachInput): Promise<OutreachResult | undefined> {
+async function draftWaitingForReply(
+  deps: Pick<AgentDeps, "prisma">,
+  input: OutreachInput,
+): Promise<OutreachResult | undefined> {
   if (input.purpose !== "reply" || !input.message_id) return undefined;
   const pending = await listApprovals(deps.prisma, { caseId: input.case_id, status: "pending" });
   const draft = pending.find((a) => a.kind === "escalation_reply" && a.payload.reply_message_id === input.message_id);
@@ -124,14 +127,14 @@ async function draftWaitingForReply(deps: AgentDeps, input: OutreachInput): Prom
  * (an approval request), never sent from here. Each draft runs on a thread of its own, so it
  * never resumes or disturbs the case's outreach thread.
  */
-export async function draftFollowUp(deps: AgentDeps, caseId: string, employeeId: string): Promise<OutreachResult> {
+export async function draftFollowUp(deps: OutreachDeps, caseId: string, employeeId: string): Promise<OutreachResult> {
   const input: OutreachInput = { case_id: caseId, purpose: "draft_follow_up", employee_id: employeeId };
   const threadId = `${outreachThreadId(caseId)}:follow-up:${randomUUID().slice(0, 8)}`;
   return runOutreachTask(deps, input, await prepareOutreach(deps, input), threadId);
 }
 
 /** The Outreach Agent's task for a case: recipients with their drafts, or the reply to handle. */
-async function prepareOutreach(deps: AgentDeps, input: OutreachInput) {
+async function prepareOutreach(deps: Pick<AgentDeps, "prisma">, input: OutreachInput) {
   const record = await getCase(deps.prisma, input.case_id);
   const van = await findVanpoolSnapshot(deps.prisma, record.vanpool_id);
   if (!van) throw notFound(`No vanpool ${record.vanpool_id}.`);
@@ -188,7 +191,7 @@ async function prepareOutreach(deps: AgentDeps, input: OutreachInput) {
 }
 
 async function runOutreachTask(
-  deps: AgentDeps,
+  deps: OutreachDeps,
   input: OutreachInput,
   { record, task, reply }: Awaited<ReturnType<typeof prepareOutreach>>,
   threadId: string,
@@ -237,7 +240,11 @@ async function runOutreachTask(
  * What the approval card says of a reply not in English: "reply in Korean: a person should read it" when nothing could
  * read it, "reply in Korean" when a configured model did; null for English.
  */
-async function languageReason(deps: AgentDeps, caseId: string, messageId: string): Promise<string | null> {
+async function languageReason(
+  deps: Pick<AgentDeps, "prisma">,
+  caseId: string,
+  messageId: string,
+): Promise<string | null> {
   const { language, unread } = await storedLanguage(deps, caseId, messageId);
   if (!language) return null;
   return unread ? unreadReason(language) : `reply in ${language}`;

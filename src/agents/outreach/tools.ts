@@ -52,7 +52,7 @@ export async function storedLanguage(
   return { language, ...(classified!.details.unread ? { unread: true as const } : {}) };
 }
 
-export function createOutreachTools(deps: AgentDeps) {
+export function createOutreachTools(deps: Pick<AgentDeps, "classifier" | "now" | "prisma" | "sender" | "settings">) {
   /** Who may receive mail on this case, and the coordinator to copy. */
   async function recipients(caseId: string) {
     const record = await getCase(deps.prisma, caseId);

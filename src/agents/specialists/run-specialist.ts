@@ -36,7 +36,7 @@ const specialistAnswer = z
 export async function runSpecialist(
   check: CheckKind,
   input: { vanpoolId: string; caseId?: string | null; agentRunId: string; reAuditKey: string },
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "defaultTimeZone" | "distance" | "now" | "policy" | "pool" | "prisma" | "settings">,
 ): Promise<SpecialistOutcome> {
   const snapshot = await findVanpoolSnapshot(deps.prisma, input.vanpoolId);
   if (!snapshot) throw notFound(`No vanpool ${input.vanpoolId}.`);
