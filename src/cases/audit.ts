@@ -10,7 +10,10 @@ import type { ReAuditCause } from "../domain/re-audit-pacing.js";
 import { notFound } from "../errors.js";
 import type { CaseManagerResult, CaseManagerRunner } from "./case-manager-run.js";
 
-export function createAudit(deps: AgentDeps, { runCaseManager, taskCase, changed }: CaseManagerRunner) {
+export function createAudit(
+  deps: Pick<AgentDeps, "pool" | "prisma">,
+  { runCaseManager, taskCase, changed }: CaseManagerRunner,
+) {
   /**
    * `because`: why an open case is audited again (an import, a person), told in its thread; `key` names the audit
    * (its job), so a retried job tells it once.

@@ -13,7 +13,7 @@ export type { ExceptionChoice };
 /** A decision taken without the form (an older card, a script): recorded as the program manager's. */
 export const DEFAULT_CHOICE: ExceptionChoice = { reason: "program_manager", note: "" };
 
-export function createExceptions(deps: AgentDeps) {
+export function createExceptions(deps: Pick<AgentDeps, "now" | "prisma" | "settings">) {
   /**
    * Grants an exception to each kept rider for each check they fail in the vanpool's latest results (the case's
    * failed checks when the results do not name them). `decision` names what granted it (keep, keep_everyone…).

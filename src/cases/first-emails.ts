@@ -167,7 +167,7 @@ interface InitialTask {
 }
 
 /** The Outreach Agent's initial task for each case still waiting for a reply, from a few reads for the whole page. */
-async function initialTasks(deps: AgentDeps, caseIds: string[]): Promise<InitialTask[]> {
+async function initialTasks(deps: Pick<AgentDeps, "pool" | "prisma">, caseIds: string[]): Promise<InitialTask[]> {
   const cases = (await findFirstEmailCases(deps.pool, caseIds)).filter((c) => emailsOnOpening(c.status));
   const vanpoolIds = [...new Set(cases.map((c) => c.vanpool_id))];
   const [vans, results, contacts] = await Promise.all([
@@ -197,7 +197,11 @@ interface Attempt {
   ms: number;
 }
 
-async function attempt(deps: AgentDeps, message: MessageRecord, earlier: MessageRecord[]): Promise<Attempt> {
+async function attempt(
+  deps: Pick<AgentDeps, "sender" | "settings">,
+  message: MessageRecord,
+  earlier: MessageRecord[],
+): Promise<Attempt> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   try {

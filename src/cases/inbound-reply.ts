@@ -58,7 +58,10 @@ export interface InboundOutcome {
 
 const DELIVERY_EVENTS = new Set(["email.delivered", "email.bounced", "email.complained", "email.delivery_delayed"]);
 
-export function createInboundEmail(deps: AgentDeps, options: InboundEmailOptions) {
+export function createInboundEmail(
+  deps: Pick<AgentDeps, "jobs" | "now" | "pool" | "prisma" | "settings">,
+  options: InboundEmailOptions,
+) {
   /**
    * 401 for a bad, missing or stale signature (nothing recorded); 400 for a signed body that is no event
    * Pool Patrol can read (recorded as processed: a redelivery would fail the same way); 200 once
@@ -330,7 +333,7 @@ function htmlToText(html: string): string {
 
 /** The inbound path as configured: Resend's receiving API or the local inbox, and the webhook secret. */
 export function createConfiguredInboundEmail(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "now" | "pool" | "prisma" | "settings">,
   options: Omit<InboundEmailOptions, "mailbox" | "secret">,
 ): InboundEmail {
   return createInboundEmail(deps, {

@@ -12,7 +12,7 @@ import { invalidInput } from "../errors.js";
 import { caseJobs } from "../queue/queues.js";
 import { createExceptions, type ExceptionChoice } from "./exceptions.js";
 
-export function createPersonActions(deps: AgentDeps) {
+export function createPersonActions(deps: Pick<AgentDeps, "jobs" | "now" | "pool" | "prisma" | "settings">) {
   const jobs = deps.jobs ? caseJobs(deps.jobs) : undefined;
   const exceptions = createExceptions(deps);
 

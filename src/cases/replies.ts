@@ -31,7 +31,10 @@ export interface ReplyResult extends Partial<CaseManagerResult> {
   note: string;
 }
 
-export function createReplies(deps: AgentDeps, { runCaseManager, taskCase, changed }: CaseManagerRunner) {
+export function createReplies(
+  deps: Pick<AgentDeps, "now" | "pool" | "prisma" | "settings">,
+  { runCaseManager, taskCase, changed }: CaseManagerRunner,
+) {
   async function receiveReply(input: {
     threadId: string;
     from: string;

@@ -8,7 +8,7 @@ import { CHECK_KINDS } from "../domain/specialist-result.js";
 import { auditVanpool } from "../verification/audit.js";
 
 export async function ridersStillFailing(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "defaultTimeZone" | "distance" | "now" | "policy" | "prisma">,
   input: { caseId: string; vanpoolId: string; employeeIds: readonly string[] },
 ): Promise<Set<string>> {
   if (input.employeeIds.length === 0) return new Set();

@@ -10,7 +10,7 @@ import type { CaseWorkflow } from "./case-workflow.js";
 import { createInboundEmail } from "./inbound-reply.js";
 
 export async function processSeededReplies(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "now" | "pool" | "prisma" | "settings">,
   workflow: Pick<CaseWorkflow, "receiveReply" | "resumeUnreadReply">,
   fixtures: Pick<Fixtures, "emailThreads">,
 ): Promise<string[]> {

@@ -7,7 +7,10 @@ import { isReplyOverdue, replyDueAt } from "../domain/case-lifecycle.js";
 import { replyTimeoutKey } from "../queue/queues.js";
 import { type CaseManagerResult, type CaseManagerRunner, caseThreadId } from "./case-manager-run.js";
 
-export function createTimeouts(deps: AgentDeps, { runCaseManager, taskCase, changed }: CaseManagerRunner) {
+export function createTimeouts(
+  deps: Pick<AgentDeps, "pool" | "prisma">,
+  { runCaseManager, taskCase, changed }: CaseManagerRunner,
+) {
   /**
    * Runs the reply timeout of a case if it is still due at `now`: a reply or a newer email supersedes it. A retry
    * after a run that died between proposing the cancellation and storing its request proposes it (once).

@@ -28,7 +28,7 @@ export interface UndoResult {
 }
 
 export async function undoCancellation(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "jobs" | "now" | "pool" | "prisma" | "sender" | "settings">,
   input: { approvalId: string; actor: string },
 ): Promise<UndoResult> {
   const approval = await getApproval(deps.prisma, input.approvalId);
