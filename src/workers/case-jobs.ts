@@ -120,7 +120,10 @@ export async function registerCaseJobs(engine: JobEngine, { deps, workflow, log 
  * belong to a crashed process. They are marked failed, and their case is queued for a Slack
  * sync so people see where it stands.
  */
-export async function recoverAbandonedRuns(engine: JobEngine, deps: AgentDeps): Promise<number> {
+export async function recoverAbandonedRuns(
+  engine: JobEngine,
+  deps: Pick<AgentDeps, "now" | "prisma" | "settings">,
+): Promise<number> {
   const now = deps.now();
   const abandoned = await failAbandonedRuns(deps.prisma, {
     cutoff: new Date(now.getTime() - Math.max(15 * 60_000, 10 * deps.settings.modelTimeoutMs)),

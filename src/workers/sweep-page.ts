@@ -104,7 +104,7 @@ export async function runSweepPage(deps: SweepPageDeps, job: SweepPageJob): Prom
 }
 
 /** The verdicts a crashed attempt of this page stored, read back in one query. */
-async function storedVerdicts(deps: AgentDeps, vanpoolIds: string[]): Promise<AuditVerdicts[]> {
+async function storedVerdicts(deps: Pick<AgentDeps, "pool">, vanpoolIds: string[]): Promise<AuditVerdicts[]> {
   const latest = await findLatestResultsOf(deps.pool, vanpoolIds);
   return vanpoolIds.flatMap((vanpoolId) => {
     const { location, shift, employment } = latest.get(vanpoolId) ?? {};
