@@ -102,6 +102,8 @@ export interface ImportKind<R, F extends string> {
   leave(before: R): R | null;
   /** Cross-row and reference rules: a checker for one import, called once per valid row in file order. */
   checker?(stored: ReadonlyMap<string, R>, refs: ImportRefs): (record: R) => { field: F; rule: string }[];
+  /** The references its checker reads: only these are loaded (the others are empty). */
+  refs?: readonly (keyof ImportRefs)[];
 }
 
 /** What stored records of other kinds a file may refer to. */
