@@ -33,21 +33,19 @@ const vanpoolsOfEmployees = async (tx: Tx, employeeIds: string[]) =>
   ).rows.map((r) => r.vanpool_id);
 
 const employees: ImportStore<EmployeeFixture> = {
-  // Each row as one JSON value in the record's own shape: parsed by JSON.parse, not field by field
-  // (a third of a 100,000-employee re-import went into reading 17 columns a row).
   async load(tx) {
-    const { rows } = await tx.query<{ e: EmployeeFixture }>(
-      `SELECT json_build_object(
-                'employee_id', id, 'first_name', first_name, 'last_name', last_name, 'email', email,
-                'work_site', work_site, 'home_address', home_address, 'home_city', home_city,
-                'home_state', home_state, 'home_zip', home_zip,
-                'home_coords', CASE WHEN home_lat IS NOT NULL AND home_lng IS NOT NULL
-                                    THEN json_build_object('lat', home_lat, 'lng', home_lng) END,
-                'shift_id', shift_id, 'pto_dates', to_json(pto_dates), 'time_type', time_type,
-                'supervisor', supervisor, 'status', status, 'separation_date', separation_date) AS e
+    const { rows } = await tx.query<EmployeeFixture & { home_lat: number | null; home_lng: number | null }>(
+      `SELECT id AS employee_id, first_name, last_name, email, work_site, home_address, home_city, home_state,
+              home_zip, home_lat, home_lng, shift_id, pto_dates, time_type, supervisor, status,
+              separation_date
        FROM employees ORDER BY id`,
     );
-    return new Map(rows.map(({ e }) => [e.employee_id, e]));
+    return new Map(
+      rows.map(({ home_lat, home_lng, ...e }) => [
+        e.employee_id,
+        { ...e, home_coords: home_lat !== null && home_lng !== null ? { lat: home_lat, lng: home_lng } : null },
+      ]),
+    );
   },
   write: (tx, records) => writeEmployees(pgBulk(tx), records, "update"),
   touched: (tx, plan) =>
