@@ -56,7 +56,7 @@ if (process.argv[2] === "--clients") {
 }
 
 const size = Number(process.argv[2] ?? 10_000);
-await withBenchDatabase("api", async ({ clients, outbox }) => {
+await withBenchDatabase("api", async ({ clients, outbox, serverCpu }) => {
   const { caseIds } = await syntheticProgram(clients.prisma, size);
   const deps = await buildAppDeps(clients, parseSettings({}), { sender: outboxSender(outbox) });
   const api = createApi({
@@ -74,12 +74,22 @@ await withBenchDatabase("api", async ({ clients, outbox }) => {
   console.log(
     `REST API: ${size} vanpools, ${caseIds.length} open cases, ${CLIENTS} concurrent clients, ${REQUESTS} requests each (${machine()})`,
   );
+  // Besides the latencies (which on a busy machine are mostly waiting for a core), the CPU time a
+  // request costs the API's process and the database server: what the code decides.
   const measure = (label: string, paths: string[]) =>
     new Promise<void>((resolve, reject) => {
+      const cpu = process.cpuUsage();
+      const dbCpu = serverCpu();
       const child = fork(import.meta.filename, ["--clients", base, secret, ...paths], {
         execArgv: ["--import", "tsx"],
       });
-      child.on("message", (m: { line: string }) => console.log(`${label.padEnd(40)} ${m.line}`));
+      child.on("message", (m: { line: string }) => {
+        const used = process.cpuUsage(cpu);
+        const perRequest = (seconds: number) => ((seconds * 1000) / REQUESTS).toFixed(2);
+        console.log(
+          `${label.padEnd(40)} ${m.line}  CPU a request: API ${perRequest((used.user + used.system) / 1e6)} ms, database ${perRequest(serverCpu() - dbCpu)} ms`,
+        );
+      });
       child.on("exit", (code) =>
         code === 0 ? resolve() : reject(new Error(`${label}: the clients exited with ${code}`)),
       );

@@ -14,6 +14,8 @@ import { generateSyntheticFixtures } from "../src/data/synthetic.js";
 
 export interface BenchDatabase {
   clients: DataClients;
+  /** CPU seconds the database server has used so far (its processes and those that ended), from /proc. */
+  serverCpu(): number;
   /** A folder the app's email outbox can write to. */
   outbox: string;
 }
@@ -30,8 +32,11 @@ export async function withBenchDatabase(name: string, bench: (db: BenchDatabase)
     const url = server.urlFor(database);
     await migrateDatabase(url);
     const clients = createDataClients(url);
+    // The server process that started this connection's backend.
+    const backend = (await clients.pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+    const postmaster = Number(fs.readFileSync(`/proc/${backend}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
     try {
-      await bench({ clients, outbox });
+      await bench({ clients, outbox, serverCpu: () => serverCpu(postmaster) });
     } finally {
       await clients.prisma.$disconnect();
       await clients.pool.end();
@@ -42,6 +47,23 @@ export async function withBenchDatabase(name: string, bench: (db: BenchDatabase)
     fs.rmSync(outbox, { recursive: true, force: true });
   }
 }
+
+const serverCpu = (postmaster: number) => {
+  const ticks = (pid: number, children: boolean) => {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return [11, 12, ...(children ? [13, 14] : [])].reduce((sum, i) => sum + Number(fields[i]), 0);
+  };
+  let total = ticks(postmaster, true);
+  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (Number(stat.split(") ")[1]!.split(" ")[1]) === postmaster) total += ticks(Number(pid), false);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total / 100;
+};
 
 /** `size` synthetic vanpools, with a case opened directly (no audit ran) on every tenth. */
 export async function syntheticProgram(

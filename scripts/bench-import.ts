@@ -87,23 +87,6 @@ let peak = 0;
 const sampler = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage().rss);
 }, 20);
-/** CPU seconds the database server has used so far (its processes and those that ended), from /proc. */
-const serverCpu = (postmaster: number) => {
-  const ticks = (pid: number, children: boolean) => {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return [11, 12, ...(children ? [13, 14] : [])].reduce((sum, i) => sum + Number(fields[i]), 0);
-  };
-  let total = ticks(postmaster, true);
-  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      if (Number(stat.split(") ")[1]!.split(" ")[1]) === postmaster) total += ticks(Number(pid), false);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total / 100;
-};
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const load = () =>
   os
@@ -111,7 +94,7 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(" ");
 
-await withBenchDatabase("import", async ({ clients }) => {
+await withBenchDatabase("import", async ({ clients, serverCpu }) => {
   const { prisma } = clients;
   const { shifts, files, withCase, due, ...counts } = writeFiles();
   const { employeesCsv, vanpoolsCsv, ridersCsv, changedCsv } = files;
@@ -130,20 +113,17 @@ await withBenchDatabase("import", async ({ clients }) => {
     `poolpatrol import from CSV (${counts.employees} employees, ${counts.vanpools} vanpools; ${os.cpus().length} cores)`,
   );
   console.log(`Load average before: ${load()}`);
-  // The server process that started this connection's backend.
-  const backend = (await clients.pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
-  const postmaster = Number(fs.readFileSync(`/proc/${backend}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
   const step = async (label: string, kind: "employees" | "vanpools" | "riders", file: string) => {
     collect();
     const start = process.memoryUsage().rss;
     peak = start;
     const cpu = process.cpuUsage();
-    const dbCpu = serverCpu(postmaster);
+    const dbCpu = serverCpu();
     const started = performance.now();
     const result = await importFiles(clients, { kind, files: [file], dryRun: false, actor: "bench", jobs });
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
-    const dbUsed = serverCpu(postmaster) - dbCpu;
+    const dbUsed = serverCpu() - dbCpu;
     const size = fs.statSync(file).size;
     console.log(
       `${label.padEnd(30)} ${seconds.toFixed(2).padStart(6)} s (CPU: import ${((used.user + used.system) / 1e6).toFixed(1)} s, database ${dbUsed.toFixed(1)} s)  added ${result.added.length}, changed ${result.changed.length}, unchanged ${result.unchanged}  file ${mb(size)}, peak RSS ${mb(peak)} (+${mb(peak - start)})`,

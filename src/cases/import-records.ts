@@ -14,7 +14,7 @@ import { recordAppliedImport } from "../data/data-import-repository.js";
 import { FixtureError } from "../data/fixtures.js";
 import { pgExecutor, type SqlExecutor } from "../data/job-executor.js";
 import type { DataClients } from "../data/prisma.js";
-import { cleanStringsIn } from "../domain/clean-text.js";
+import { cleanStringsIn, cleanText } from "../domain/clean-text.js";
 import { IMPORTABLE } from "../domain/import-kinds.js";
 import {
   columnsFor,
@@ -241,7 +241,7 @@ async function openRows(file: string, mapping: ImportMapping, several: boolean):
     const parser = fs.createReadStream(file).pipe(
       parse({
         bom: true,
-        columns: (names: string[]) => names.map((n) => n.trim()),
+        columns: (names: string[]) => names.map((n) => cleanText(n.trim())),
         info: true,
         skip_empty_lines: true,
         ...(upTo ? { to: upTo } : {}),
@@ -251,8 +251,11 @@ async function openRows(file: string, mapping: ImportMapping, several: boolean):
       for await (const { record, info } of parser as AsyncIterable<{
         record: Record<string, string>;
         info: { lines: number };
-      }>)
-        yield { at: `line ${info.lines}`, ...from, values: cleanStringsIn(record) };
+      }>) {
+        // A flat record of strings, its keys cleaned with the header: cleaned cell by cell, in place.
+        for (const key in record) record[key] = cleanText(record[key]!);
+        yield { at: `line ${info.lines}`, ...from, values: record };
+      }
     } catch (error) {
       throw new FixtureError([`${source}: not readable as CSV (${(error as Error).message})`]);
     } finally {

@@ -24,6 +24,35 @@ export async function listVanpoolSummaries(
   pool: pg.Pool,
   query: { status?: "active" | "inactive" | "flagged"; workSite?: string; afterId?: string; limit: number },
 ): Promise<VanpoolSummary[]> {
+  const riderCount = `(SELECT count(*)::int FROM riders r WHERE r.vanpool_id = v.id AND r.status = 'active') AS rider_count`;
+  // Flagged: read from the open cases (by vanpool, newest first), not by looking up a case for every vanpool in turn.
+  const [sql, params]: [string, unknown[]] =
+    query.status === "flagged"
+      ? [
+          `SELECT v.id, v.name, v.status::text AS status, v.work_site, v.capacity, ${riderCount},
+                  c.id AS case_id, c.status::text AS case_status
+             FROM (SELECT DISTINCT ON (vanpool_id) vanpool_id, id, status FROM cases
+                    WHERE status::text <> ALL($4::text[]) AND ($1::text IS NULL OR vanpool_id > $1)
+                    ORDER BY vanpool_id, created_at DESC) c
+             JOIN vanpools v ON v.id = c.vanpool_id
+            WHERE ($2::text IS NULL OR v.work_site = $2)
+            ORDER BY c.vanpool_id
+            LIMIT $3`,
+          [query.afterId ?? null, query.workSite ?? null, query.limit, [...CLOSED_STATUSES]],
+        ]
+      : [
+          `SELECT v.id, v.name, v.status::text AS status, v.work_site, v.capacity, ${riderCount},
+                  c.id AS case_id, c.status::text AS case_status
+             FROM vanpools v
+             LEFT JOIN LATERAL (SELECT id, status FROM cases WHERE vanpool_id = v.id AND status::text <> ALL($5::text[])
+                                ORDER BY created_at DESC LIMIT 1) c ON true
+            WHERE ($1::text IS NULL OR v.id > $1)
+              AND ($2::text IS NULL OR v.status::text = $2)
+              AND ($3::text IS NULL OR v.work_site = $3)
+            ORDER BY v.id
+            LIMIT $4`,
+          [query.afterId ?? null, query.status ?? null, query.workSite ?? null, query.limit, [...CLOSED_STATUSES]],
+        ];
   const { rows } = await pool.query<{
     id: string;
     name: string | null;
@@ -33,20 +62,7 @@ export async function listVanpoolSummaries(
     rider_count: number;
     case_id: string | null;
     case_status: CaseStatus | null;
-  }>(
-    `SELECT v.id, v.name, v.status::text AS status, v.work_site, v.capacity,
-            (SELECT count(*)::int FROM riders r WHERE r.vanpool_id = v.id AND r.status = 'active') AS rider_count,
-            c.id AS case_id, c.status::text AS case_status
-       FROM vanpools v
-       LEFT JOIN LATERAL (SELECT id, status FROM cases WHERE vanpool_id = v.id AND status::text <> ALL($5::text[])
-                          ORDER BY created_at DESC LIMIT 1) c ON true
-      WHERE ($1::text IS NULL OR v.id > $1)
-        AND ($2::text IS NULL OR ($2 = 'flagged' AND c.id IS NOT NULL) OR v.status::text = $2)
-        AND ($3::text IS NULL OR v.work_site = $3)
-      ORDER BY v.id
-      LIMIT $4`,
-    [query.afterId ?? null, query.status ?? null, query.workSite ?? null, query.limit, [...CLOSED_STATUSES]],
-  );
+  }>(sql, params);
   return rows.map((r) => ({
     vanpool_id: r.id,
     name: r.name,
@@ -238,34 +254,38 @@ const utc = (column: string, as: string) => `${column} AT TIME ZONE 'UTC' AS "${
 
 /** A case with its evidence, timeline and van's places, over pg in four queries (the API's most read resource). */
 export async function findCaseDetail(pool: pg.Pool, caseId: string): Promise<CaseDetail | undefined> {
+  // Named: each connection prepares them once (the same text parsed and planned on every request was half the database's time).
   const { rows } = await pool.query<
     Parameters<typeof toCaseRecord>[0] & { workSiteAddress: string; pickupAddress: string | null }
-  >(
-    `SELECT c.id, c.vanpool_id AS "vanpoolId", c.status::text AS status, c.reason::text AS reason,
+  >({
+    name: "api-case",
+    text: `SELECT c.id, c.vanpool_id AS "vanpoolId", c.status::text AS status, c.reason::text AS reason,
             c.failed_checks AS "failedChecks", c.meta, c.outcome::text AS outcome, c.re_audit_count AS "reAuditCount",
             ${utc("c.last_outbound_at", "lastOutboundAt")}, ${utc("c.reply_extended_until", "replyExtendedUntil")},
             ${utc("c.created_at", "createdAt")}, ${utc("c.updated_at", "updatedAt")}, ${utc("c.resolved_at", "resolvedAt")},
             v.work_site_address AS "workSiteAddress", v.pickup_address AS "pickupAddress"
        FROM cases c JOIN vanpools v ON v.id = c.vanpool_id WHERE c.id = $1`,
-    [caseId],
-  );
+    values: [caseId],
+  });
   const row = rows[0];
   if (!row) return undefined;
   const [results, events] = await Promise.all([
-    pool.query<CheckResultRecord>(
-      `SELECT DISTINCT ON (sr."check") sr."check"::text AS "check", sr.verdict::text AS verdict, sr.confidence,
+    pool.query<CheckResultRecord>({
+      name: "api-case-evidence",
+      text: `SELECT DISTINCT ON (sr."check") sr."check"::text AS "check", sr.verdict::text AS verdict, sr.confidence,
               sr.reasoning, sr.evidence, sr.flagged, sr.model, ${utc("r.finished_at", "finished_at")}
          FROM specialist_results sr JOIN verification_runs r ON r.id = sr.run_id
         WHERE r.vanpool_id = $1
           AND (r.case_id = $2 OR (r.case_id IS NULL AND ($3::timestamptz IS NULL OR r.finished_at <= $3::timestamptz AT TIME ZONE 'UTC')))
         ORDER BY sr."check", r.finished_at DESC, r.seq DESC`,
-      [row.vanpoolId, caseId, row.resolvedAt],
-    ),
-    pool.query<AuditEventRecord>(
-      `SELECT actor, action, subject_type, subject_id, details, ${utc("created_at", "at")}
+      values: [row.vanpoolId, caseId, row.resolvedAt],
+    }),
+    pool.query<AuditEventRecord>({
+      name: "api-case-events",
+      text: `SELECT actor, action, subject_type, subject_id, details, ${utc("created_at", "at")}
          FROM audit_events WHERE subject_id = $1 ORDER BY id`,
-      [caseId],
-    ),
+      values: [caseId],
+    }),
   ]);
   return {
     record: toCaseRecord(row),

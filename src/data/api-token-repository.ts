@@ -73,11 +73,13 @@ export async function revokeApiToken(prisma: PrismaClient, name: string, now: Da
 /** The live token whose secret this is, or undefined (unknown or revoked): one indexed query over pg on every request. */
 export async function findApiTokenBySecret(pool: pg.Pool, secret: string): Promise<ApiTokenRecord | undefined> {
   if (!secret.startsWith(TOKEN_PREFIX)) return undefined;
-  const { rows } = await pool.query<Parameters<typeof toRecord>[0]>(
-    `SELECT name, scopes, created_at AS "createdAt", revoked_at AS "revokedAt" FROM api_tokens
+  // Named: every API request asks it, so each connection prepares it once.
+  const { rows } = await pool.query<Parameters<typeof toRecord>[0]>({
+    name: "api-token",
+    text: `SELECT name, scopes, created_at AS "createdAt", revoked_at AS "revokedAt" FROM api_tokens
       WHERE token_hash = $1 AND revoked_at IS NULL`,
-    [hashOf(secret)],
-  );
+    values: [hashOf(secret)],
+  });
   return rows[0] ? toRecord(rows[0]) : undefined;
 }
 

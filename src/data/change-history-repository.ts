@@ -3,6 +3,7 @@
 // written in one transaction.
 
 import type pg from "pg";
+import { IMPORTABLE } from "../domain/import-kinds.js";
 import type { ImportKindName, ImportPlan, ImportRefs } from "../domain/record-import.js";
 import { IMPORT_STORES, type ImportStore } from "./import-stores.js";
 import { pgExecutor, type SqlExecutor } from "./job-executor.js";
@@ -57,7 +58,7 @@ export async function applyImport<R>(
   return inPgTransaction(pool, async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext('poolpatrol import'))");
     const stored = await store.load(tx);
-    const result = await plan(stored, await loadRefs(tx));
+    const result = await plan(stored, await loadRefs(tx, IMPORTABLE[kind].kind.refs ?? []));
     const touched = await store.touched(tx, result);
     const withOpenCase = (
       await tx.query<{ vanpool_id: string }>(
@@ -93,13 +94,17 @@ export async function applyImport<R>(
   });
 }
 
-async function loadRefs(tx: pg.ClientBase): Promise<ImportRefs> {
-  const ids = async (sql: string) => (await tx.query<{ ids: string[] }>(sql)).rows[0]!.ids;
-  const vanpools = await tx.query<{ id: string; status: string }>("SELECT id, status FROM vanpools");
+/** The references a kind's checker reads (the others empty); ids as one JSON array, not an array literal to parse. */
+async function loadRefs(tx: pg.ClientBase, needed: readonly (keyof ImportRefs)[]): Promise<ImportRefs> {
+  const ids = async (table: "shifts" | "employees") =>
+    (await tx.query<{ ids: string[] }>(`SELECT coalesce(json_agg(id), '[]') AS ids FROM ${table}`)).rows[0]!.ids;
+  const vanpools = needed.includes("vanpools")
+    ? (await tx.query<{ id: string; status: string }>("SELECT id, status FROM vanpools")).rows
+    : [];
   return {
-    shiftIds: new Set(await ids("SELECT coalesce(array_agg(id), '{}') AS ids FROM shifts")),
-    employeeIds: new Set(await ids("SELECT coalesce(array_agg(id), '{}') AS ids FROM employees")),
-    vanpools: new Map(vanpools.rows.map((v) => [v.id, v.status === "active"])),
+    shiftIds: new Set(needed.includes("shiftIds") ? await ids("shifts") : []),
+    employeeIds: new Set(needed.includes("employeeIds") ? await ids("employees") : []),
+    vanpools: new Map(vanpools.map((v) => [v.id, v.status === "active"])),
   };
 }
 

@@ -97,6 +97,7 @@ export const employeeKind: ImportKind<EmployeeFixture, EmployeeField> = {
     separation_date: carried.has("separation_date") ? incoming.separation_date : before.separation_date,
   }),
   leave: (before) => (before.status === "terminated" ? null : { ...before, status: "terminated" }),
+  refs: ["shiftIds"],
   checker: (stored, refs) => {
     const emailOwner = new Map([...stored.values()].map((e) => [e.email.toLowerCase(), e.employee_id]));
     const emailAt = new Map<string, string>();

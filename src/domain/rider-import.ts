@@ -37,6 +37,7 @@ export const riderKind: ImportKind<RiderRecord, RiderField> = {
   text: (r) => ({ ...r }),
   merge: (incoming) => incoming,
   leave: (before) => (before.status === "removed" ? null : { ...before, status: "removed" }),
+  refs: ["vanpools", "employeeIds"],
   checker: (stored, refs) => {
     const seatOf = new Map([...stored.values()].map((r) => [`${r.vanpool_id}|${r.employee_id}`, r.participant_id]));
     const ridesIn = new Map<string, string>();

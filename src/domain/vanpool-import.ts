@@ -90,6 +90,7 @@ export const vanpoolKind: ImportKind<VanpoolRecord, VanpoolField> = {
     time_zone: carried.has("time_zone") ? incoming.time_zone : before.time_zone,
   }),
   leave: (before) => (before.status === "inactive" ? null : { ...before, status: "inactive" }),
+  refs: ["employeeIds"],
   checker: (_stored, refs) => (v) =>
     v.coordinator_id && !refs.employeeIds.has(v.coordinator_id)
       ? [{ field: "coordinator_id", rule: `no employee "${v.coordinator_id}" is stored` }]
