@@ -42,6 +42,22 @@ export function asksDisputing(sentence: string): boolean {
   return THE_FINDING.test(rest) && (STANDS_AGAINST_THE_FINDING.test(rest) || CONTRAST_WITH_OWN_FACT.test(rest));
 }
 
+/**
+ * The rider granting what the review found, with nothing set against it: "I know it's far", "I understand I'm outside
+ * the 30 miles", "I understand if that means I'm no longer eligible". A "but", "though" or a question after it makes it
+ * something else ("I know it's far but I've ridden for years").
+ */
+const GRANTS =
+  /^(?:(?:yes|yeah|yep|ok(?:ay)?|sure|right|true)\b[,.!]?\s*)?i(?:(?: do)? (?:know|understand|reali[sz]e|get (?:it|that)|see|accept)|(?:'m| am) aware)\b/;
+const WHAT_THE_REVIEW_FOUND =
+  /\b(?:far|a (?:long|big|bit of a) (?:way|drive|commute|ride|trip|distance)|distance|miles?|outside|beyond|radius|limit|no longer (?:eligible|qualify)|not (?:eligible|qualify)|(?:don't|doesn't|won't|might not|may not) (?:qualify|match|fit|line up)|ineligible|lose (?:my|the) (?:seat|spot|place)|(?:shift|schedule|hours) (?:is|are|don't|doesn't) (?:different|off|match))\b/;
+const SET_AGAINST = /\b(?:but|however|though|although|yet|except|still|unless|even)\b|[?？]/;
+
+export function grantsTheFinding(sentence: string): boolean {
+  const lower = sentence.toLowerCase().replace(/[’‘]/g, "'").trim();
+  return GRANTS.test(lower) && WHAT_THE_REVIEW_FOUND.test(lower) && !SET_AGAINST.test(lower);
+}
+
 export interface SentenceReading {
   sentence: string;
   /** What the sentence is, read alone; none when the reader is unsure. */

@@ -257,7 +257,7 @@ describe("extractReplyText", () => {
   });
 
   describe("a company's confidentiality notice in any language, whatever its first words", () => {
-    for (const [language, notice] of [
+    for (const [language, notice] of <[string, string][]>[
       [
         "English",
         "This e-mail and any attachments are confidential and intended solely for the addressee. If you have received it in error, please notify the sender and delete it. Any unauthorised use or disclosure is prohibited.",
