@@ -24,6 +24,7 @@ import {
   combineSentences,
   grantsTheFinding,
   type SentenceReading,
+  saysAlreadyAnswered,
   sentencesOf,
 } from "./reply-sentences.js";
 import { embeddingsOf, loadEncoder } from "./sentence-encoder.js";
@@ -219,6 +220,8 @@ function classifierOver(load: () => Promise<BucketModel>, tuning: ClassifierTuni
       );
       const askedDispute = sentencesOf(text).find(asksDisputing);
       if (askedDispute) patterns.push(`disputes the findings as a question: "${askedDispute}"`);
+      const answered = sentencesOf(text).find(saysAlreadyAnswered);
+      if (answered) patterns.push(`says they answered before ("${answered}"): a person should look for that reply`);
       const raised = raisedConcern(text);
       if (raised) patterns.push(raised);
       // Language first (docs/reply-buckets.md): the encoder reads English only, so any other reading is a guess.
