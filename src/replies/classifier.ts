@@ -19,7 +19,14 @@ import {
 } from "./reply-model.js";
 import { readSavedModel, type SavedBucketModel } from "./reply-model-file.js";
 import { knownWords, replyReader, ruleSignals } from "./reply-rules.js";
-import { asksDisputing, combineSentences, type SentenceReading, sentencesOf } from "./reply-sentences.js";
+import {
+  asksDisputing,
+  combineSentences,
+  grantsTheFinding,
+  type SentenceReading,
+  saysAlreadyAnswered,
+  sentencesOf,
+} from "./reply-sentences.js";
 import { embeddingsOf, loadEncoder } from "./sentence-encoder.js";
 
 export interface Classification {
@@ -208,9 +215,13 @@ function classifierOver(load: () => Promise<BucketModel>, tuning: ClassifierTuni
       const bucketModel = await trained();
       // What needs no meaning encoded decides first: the sure patterns, then the language.
       const { signals, text } = bucketModel.patternsOf(body);
-      const patterns = neverMisfiring(signals);
+      const patterns = neverMisfiring(signals).filter(
+        (name) => name !== "doubt" || !doubtIsOnlyOfAChange(bucketModel.signalsOf(sentencesOf(text))),
+      );
       const askedDispute = sentencesOf(text).find(asksDisputing);
       if (askedDispute) patterns.push(`disputes the findings as a question: "${askedDispute}"`);
+      const answered = sentencesOf(text).find(saysAlreadyAnswered);
+      if (answered) patterns.push(`says they answered before ("${answered}"): a person should look for that reply`);
       const raised = raisedConcern(text);
       if (raised) patterns.push(raised);
       // Language first (docs/reply-buckets.md): the encoder reads English only, so any other reading is a guess.
@@ -238,6 +249,7 @@ function classifierOver(load: () => Promise<BucketModel>, tuning: ClassifierTuni
       const why = `model: ${BUCKETS.map((bucket, i) => `${bucket} ${probabilities[i]!.toFixed(2)}`).join(", ")}`;
       const whole = decide(probabilities, why, tuning);
       const sentences = sentencesOf(text);
+      if (whole.bucket === "escalation") return (await grantedFinding(bucketModel, sentences, tuning)) ?? whole;
       if (sentences.length < 2) return whole;
       // The patterns first, which need no meaning encoded: a dispute anywhere decides.
       const sentenceSignals = bucketModel.signalsOf(sentences);
@@ -262,6 +274,43 @@ function classifierOver(load: () => Promise<BucketModel>, tuning: ClassifierTuni
         return { bucket: "escalation", confidence: 0.9, reasons: [...whole.reasons, combined.reason], definite: true };
       return { ...whole, bucket: combined.bucket, reasons: [...whole.reasons, combined.reason] };
     },
+  };
+}
+
+/**
+ * A reply that tells of a change and, in another sentence, is unsure only of what comes after it ("I switched to days
+ * starting December 1. I'm not sure yet whether it will be permanent."): its intent is clear, the update. Doubt with no
+ * change told beside it ("Not sure.", "I don't know, maybe") is unclear intent and goes to a person.
+ */
+function doubtIsOnlyOfAChange(sentenceSignals: string[][]): boolean {
+  const doubts = sentenceSignals.map((signals) => signals.includes("rule:doubt"));
+  return sentenceSignals.some((signals, n) => !doubts[n] && signals.includes("rule:states a change"));
+}
+
+/**
+ * A reply the model reads as an escalation that only grants what the review found ("I know it's far."), alone or
+ * beside sentences the model is sure are confirmations: a confirmation. The model has no labelled concession to learn
+ * from and reads the finding's words ("far", "no longer eligible") as a dispute's. Nothing else in the reply may be
+ * an escalation, a question or an update read alone. The rule's confidence is the floor's: it is no surer than that.
+ */
+async function grantedFinding(
+  bucketModel: BucketModel,
+  sentences: string[],
+  tuning: ClassifierTuning,
+): Promise<Classification | undefined> {
+  const granted = sentences.filter(grantsTheFinding);
+  if (granted.length === 0) return undefined;
+  // "I know it's far, I moved there in May" tells of a change: not a plain confirmation.
+  const grantedSignals = bucketModel.signalsOf(granted);
+  if (grantedSignals.some((signals) => neverMisfiring(signals).length > 0 || signals.includes("rule:states a change")))
+    return undefined;
+  const others = sentences.filter((sentence) => !granted.includes(sentence));
+  const readings = others.length > 0 ? await bucketModel.readAll(others) : [];
+  if (readings.some((reading) => answerableReading(reading, tuning) !== "acknowledgment")) return undefined;
+  return {
+    bucket: "acknowledgment",
+    confidence: tuning.answerableFloor,
+    reasons: [`grants what the review found ("${granted[0]}"): a confirmation`],
   };
 }
 

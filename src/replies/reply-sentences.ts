@@ -42,6 +42,35 @@ export function asksDisputing(sentence: string): boolean {
   return THE_FINDING.test(rest) && (STANDS_AGAINST_THE_FINDING.test(rest) || CONTRAST_WITH_OWN_FACT.test(rest));
 }
 
+/**
+ * The rider granting what the review found, with nothing set against it: "I know it's far", "I understand I'm outside
+ * the 30 miles", "I understand if that means I'm no longer eligible". A "but", "though" or a question after it makes it
+ * something else ("I know it's far but I've ridden for years").
+ */
+const GRANTS =
+  /^(?:(?:yes|yeah|yep|ok(?:ay)?|sure|right|true)\b[,.!]?\s*)?i(?:(?: do)? (?:know|understand|reali[sz]e|get (?:it|that)|see|accept)|(?:'m| am) aware)\b/;
+const WHAT_THE_REVIEW_FOUND =
+  /\b(?:far|a (?:long|big|bit of a) (?:way|drive|commute|ride|trip|distance)|distance|miles?|outside|beyond|radius|limit|no longer (?:eligible|qualify)|not (?:eligible|qualify)|(?:don't|doesn't|won't|might not|may not) (?:qualify|match|fit|line up)|ineligible|lose (?:my|the) (?:seat|spot|place)|(?:shift|schedule|hours) (?:is|are|don't|doesn't) (?:different|off|match))\b/;
+const SET_AGAINST = /\b(?:but|however|though|although|yet|except|still|unless|even)\b|[?？]/;
+
+export function grantsTheFinding(sentence: string): boolean {
+  const lower = sentence.toLowerCase().replace(/[’‘]/g, "'").trim();
+  return GRANTS.test(lower) && WHAT_THE_REVIEW_FOUND.test(lower) && !SET_AGAINST.test(lower);
+}
+
+/**
+ * The rider saying they answered before ("I replied to this on Monday", "didn't you get my earlier email?", "see my
+ * reply from last week"): an earlier reply may have gone astray, which a person must look for, and a second
+ * automatic answer would tell the rider nobody read the first. Replies to someone else ("I replied to HR") and "who
+ * can see my reply" are not it. On every labelled set it fires only on replies labelled escalation.
+ */
+const SAYS_ANSWERED =
+  /\b(?:i|we)(?: have| had|'ve|'d)? (?:already |just )?(?:answered|replied|responded|wrote back)\b[^.!?]{0,40}\b(?:already|before|last (?:week|time|month)|earlier|(?:on|this) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on the \d+\w*|yesterday|a (?:few days|week) ago)\b|\b(?:already|before|earlier)\b[^.!?]{0,10}\b(?:answered|replied|responded|sent (?:you|it|this|that|my))\b|\b(?:answered|replied|responded) (?:to )?(?:this|that|it|you|the (?:first|last|earlier|previous) (?:one|email|message))\b[^.!?]{0,30}\b(?:already|before|last|earlier|on)\b|\bsent (?:it|this|that|them|my [\w ]{1,20}?) to you\b[^.!?]{0,30}\b(?:already|before|last|earlier|on)\b|(?<!\b(?:can|could|will|would|should|may|might|who|to|not|n't)\s)\bsee my (?:earlier |previous |last |other |first )?(?:reply|email|answer|response|message)(?! below)\b|\b(?:didn't|did not|don't|do not) you (?:get|see|read|have) my (?:earlier |previous |last |first |other )?(?:reply|email|answer|response|message)\b|\bcheck your inbox\b/i;
+
+export function saysAlreadyAnswered(sentence: string): boolean {
+  return SAYS_ANSWERED.test(sentence.replace(/[’‘]/g, "'"));
+}
+
 export interface SentenceReading {
   sentence: string;
   /** What the sentence is, read alone; none when the reader is unsure. */

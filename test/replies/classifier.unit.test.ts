@@ -268,6 +268,54 @@ describe("reply classifier", () => {
       expect(await bucketOf(body), body).toBe("escalation");
   });
 
+  it("reads a rider granting what the review found as a confirmation, and a grant with anything set against it not", async () => {
+    for (const body of [
+      "I know it's far.",
+      "I understand I'm outside the 30 miles. Thanks for letting me know.",
+      "Yes, that's my current address. I understand if that means I'm no longer eligible.",
+      "I'm aware I live outside the radius.",
+    ]) {
+      const read = await classifier.classify(body);
+      expect(read.bucket, body).toBe("acknowledgment");
+      expect(read.reasons.join(" "), body).toMatch(/grants what the review found/);
+    }
+    for (const body of [
+      "I know it's far but I have ridden this van for nine years.",
+      "I know it's far. Nobody ever told me there was a limit, this is unfair.",
+      "I understand I'm outside the radius. My doctor says I cannot drive.",
+      "I know it's far, is there any way to keep my seat?",
+    ])
+      expect(await bucketOf(body), body).not.toBe("acknowledgment");
+    expect(await bucketOf("I know it's far, I moved there in May.")).not.toBe("acknowledgment");
+  });
+
+  it("reads a dated change with doubt only about what comes after it as the update, and doubt alone as unclear", async () => {
+    for (const body of [
+      "Thanks for the note. I switched to the day shift starting December 1. I'm not sure yet whether it will be permanent.",
+      "I moved to Tracy on November 2. Not sure how long I'll stay there.",
+    ])
+      expect(await bucketOf(body), body).toBe("update");
+    for (const body of ["Not sure. Maybe?", "I don't know what to tell you. It is what it is."])
+      expect(await bucketOf(body), body).toBe("escalation");
+  });
+
+  it("reads the rider's words whatever their mail client quotes below them or their company appends", async () => {
+    const review =
+      "Hi Ana,\n\nOur records show your home in Modesto (95350). If our records are wrong, reply to dispute it; without a reply your seat may be cancelled.\n\nThank you,\nThe Vanpool Program team (Pool Patrol)";
+    for (const tail of [
+      `---- On Tue, 24 Nov 2026 08:02:11 -0800 Pool Patrol <pool-patrol@northwind.example> wrote ----\n${review}`,
+      `De : Pool Patrol <pool-patrol@northwind.example>\nEnvoyé : mardi 24 novembre 2026 08:02\nÀ : Ana\nObjet : Vanpool\n${review}`,
+      `发件人: Pool Patrol <pool-patrol@northwind.example>\n发送时间: 2026年11月24日 8:02\n收件人: Ana\n主题: Vanpool\n${review}`,
+      review,
+      "Ana Ruiz\nEscalations Coordinator | Customer Care\n\nNOTICE: This email may contain privileged or confidential information and is for the sole use of the intended recipient(s). Any disclosure, copying or distribution is prohibited.",
+      "Diese E-Mail enthält vertrauliche Informationen. Wenn Sie nicht der richtige Adressat sind oder diese E-Mail irrtümlich erhalten haben, informieren Sie bitte sofort den Absender und löschen Sie diese Mail.",
+    ]) {
+      const read = await classifier.classify(`Yes that's correct, thanks.\n\n${tail}`);
+      expect(read.bucket, tail).toBe("acknowledgment");
+      expect(read.language, tail).toBeUndefined();
+    }
+  });
+
   it("sends a reply to a person when no answer fits it well, however unlikely an escalation looks", async () => {
     // Two replies per bucket: the model places a plain confirmation, not a reply unlike any of them. The escalation
     // threshold is off, so only the floor can send a reply to a person.

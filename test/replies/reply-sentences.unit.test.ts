@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { asksDisputing, combineSentences, sentencesOf } from "../../src/replies/reply-sentences.js";
+import {
+  asksDisputing,
+  combineSentences,
+  grantsTheFinding,
+  saysAlreadyAnswered,
+  sentencesOf,
+} from "../../src/replies/reply-sentences.js";
 
 describe("a reply's sentences", () => {
   it("splits the rider's words into sentences, whatever ends them", () => {
@@ -65,5 +71,50 @@ describe("DESIGN's combining rules over the sentences", () => {
   it("never turns an escalation of the whole reply into an answerable bucket", () => {
     const update = { sentence: "I moved to Lodi on March 2.", bucket: "update" as const };
     expect(combineSentences([update, { sentence: "Please call me." }], "escalation")).toBeUndefined();
+  });
+});
+
+describe("saysAlreadyAnswered", () => {
+  it("hears a rider saying they answered the program before, however they put it", () => {
+    for (const sentence of [
+      "I replied to this on Monday.",
+      "Didn't you get my earlier email?",
+      "See my reply from last week.",
+      "I answered this already, my address is the same.",
+      "I responded to the first email on the 20th.",
+      "Already sent this info to you guys last week, check your inbox.",
+      "I’ve already replied to you.",
+    ])
+      expect(saysAlreadyAnswered(sentence), sentence).toBe(true);
+  });
+
+  it("does not hear it in a reply to someone else, a promise to reply or a question about who sees a reply", () => {
+    for (const sentence of [
+      "I replied to HR about my shift and they updated it.",
+      "I'll reply once I know.",
+      "Who can see my reply?",
+      "I sent my new address to HR on the 3rd.",
+    ])
+      expect(saysAlreadyAnswered(sentence), sentence).toBe(false);
+  });
+});
+
+describe("grantsTheFinding", () => {
+  it("hears a rider granting the distance or the eligibility the review found, with nothing set against it", () => {
+    for (const sentence of [
+      "I know it's far.",
+      "Yes I realize it's a long commute.",
+      "I'm aware I live outside the radius.",
+      "I understand if that means I'm no longer eligible.",
+    ])
+      expect(grantsTheFinding(sentence), sentence).toBe(true);
+    for (const sentence of [
+      "I know it's far but I have ridden for years.",
+      "I know it's far, though nobody told me about a limit.",
+      "I understand I'm outside the radius?",
+      "I know.",
+      "I know the driver.",
+    ])
+      expect(grantsTheFinding(sentence), sentence).toBe(false);
   });
 });

@@ -155,4 +155,151 @@ describe("extractReplyText", () => {
       "My lawyer has advised me not to answer.",
     );
   });
+
+  describe("quoted mail in each client's format, with the review email's own words below it", () => {
+    // The review email as a rider's client quotes it: "dispute", "wrong", "cancelled" must not be read as theirs.
+    const review = [
+      "Hi Ana,",
+      "",
+      "Our records show your home in Modesto (95350). If our records are wrong, just reply to this email; a person will look at it before anything is cancelled.",
+      "",
+      "Thank you,",
+      "The Vanpool Program team (Pool Patrol)",
+    ].join("\n");
+    const quotedWith = (prefix: string) =>
+      review
+        .split("\n")
+        .map((line) => `${prefix}${line}`)
+        .join("\n");
+    const formats: [string, string][] = [
+      [
+        "Gmail",
+        `On Tue, Nov 24, 2026 at 8:02 AM Pool Patrol <pool-patrol@northwind.example> wrote:\n${quotedWith("> ")}`,
+      ],
+      [
+        "Outlook desktop",
+        `________________________________\nFrom: Pool Patrol <pool-patrol@northwind.example>\nSent: Tuesday, November 24, 2026 8:02 AM\nTo: Ana Ruiz\nSubject: Vanpool eligibility review for VP-12\n\n${review}`,
+      ],
+      [
+        "Outlook for Mac",
+        `From: Pool Patrol <pool-patrol@northwind.example>\nDate: Tuesday, November 24, 2026 at 8:02 AM\nTo: Ana Ruiz\nSubject: Vanpool eligibility review for VP-12\n${review}`,
+      ],
+      ["Outlook, older", `-----Original Message-----\nFrom: Pool Patrol\nSent: Tuesday\n${review}`],
+      ["Thunderbird", `-------- Original Message --------\nSubject: Vanpool eligibility review\n${review}`],
+      [
+        "Zoho",
+        `---- On Tue, 24 Nov 2026 08:02:11 -0800 Pool Patrol <pool-patrol@northwind.example> wrote ----\n${review}`,
+      ],
+      [
+        "iPhone Mail",
+        `Sent from my iPhone\n\n> On Nov 24, 2026, at 8:02 AM, Pool Patrol <pool-patrol@northwind.example> wrote:\n>\n${quotedWith("> ")}`,
+      ],
+      [
+        "Apple Mail forward",
+        `Begin forwarded message:\n\nFrom: Pool Patrol <pool-patrol@northwind.example>\nSubject: Vanpool\n${review}`,
+      ],
+      [
+        "Gmail in Spanish",
+        `El mar, 24 nov 2026 a las 8:02, Pool Patrol (<pool-patrol@northwind.example>) escribió:\n${quotedWith("> ")}`,
+      ],
+      [
+        "Gmail in French",
+        `Le mar. 24 nov. 2026 à 08:02, Pool Patrol <pool-patrol@northwind.example> a écrit :\n${quotedWith("> ")}`,
+      ],
+      [
+        "Gmail in German",
+        `Am Di., 24. Nov. 2026 um 08:02 Uhr schrieb Pool Patrol <pool-patrol@northwind.example>:\n${quotedWith("> ")}`,
+      ],
+      [
+        "Gmail in Italian",
+        `Il giorno mar 24 nov 2026 alle ore 08:02 Pool Patrol <pool-patrol@northwind.example> ha scritto:\n${review}`,
+      ],
+      [
+        "Gmail in Chinese",
+        `Pool Patrol <pool-patrol@northwind.example> 于2026年11月24日周二 08:02写道：\n${quotedWith("> ")}`,
+      ],
+      [
+        "Outlook in French",
+        `De : Pool Patrol <pool-patrol@northwind.example>\nEnvoyé : mardi 24 novembre 2026 08:02\nÀ : Ana Ruiz\nObjet : Vanpool\n${review}`,
+      ],
+      [
+        "Outlook in German",
+        `Von: Pool Patrol <pool-patrol@northwind.example>\nGesendet: Dienstag, 24. November 2026 08:02\nAn: Ana Ruiz\nBetreff: Vanpool\n${review}`,
+      ],
+      [
+        "Outlook in Chinese",
+        `发件人: Pool Patrol <pool-patrol@northwind.example>\n发送时间: 2026年11月24日 8:02\n收件人: Ana Ruiz\n主题: Vanpool\n${review}`,
+      ],
+      [
+        "Outlook in Korean",
+        `보낸 사람: Pool Patrol <pool-patrol@northwind.example>\n보낸 날짜: 2026년 11월 24일 화요일 오전 8:02\n받는 사람: Ana Ruiz\n제목: Vanpool\n${review}`,
+      ],
+      ["pasted with no header", review],
+    ];
+    for (const [client, quoted] of formats)
+      it(`strips ${client}'s quote`, () => {
+        const text = extractReplyText(`Yes that's correct, thanks.\n\n${quoted}`);
+        expect(text.reply).toBe("Yes that's correct, thanks.");
+        expect(text.quoted).toContain("If our records are wrong");
+      });
+
+    it("keeps a rider's own dashes, greetings and words about what they wrote", () => {
+      for (const body of [
+        "I wrote to HR on 11/20: they have my new address.",
+        "Hi Sam,\n\nI moved to Tracy on May 1.\n\nThanks,\nAna",
+        "My shift --- nights --- is the same as before.",
+      ])
+        expect(extractReplyText(body).reply, body).toContain(body.split("\n")[0]!.slice(0, 20));
+      expect(extractReplyText("Hi Sam,\n\nI moved to Tracy on May 1.").reply).toBe(
+        "Hi Sam,\n\nI moved to Tracy on May 1.",
+      );
+    });
+  });
+
+  describe("a company's confidentiality notice in any language, whatever its first words", () => {
+    for (const [language, notice] of <[string, string][]>[
+      [
+        "English",
+        "This e-mail and any attachments are confidential and intended solely for the addressee. If you have received it in error, please notify the sender and delete it. Any unauthorised use or disclosure is prohibited.",
+      ],
+      [
+        "English, under a heading",
+        "NOTICE: This email may contain privileged or confidential information and is for the sole use of the intended recipient(s). If you are not the intended recipient, any disclosure, copying, distribution or use of the contents is prohibited.",
+      ],
+      [
+        "Spanish",
+        "Este mensaje y sus anexos son confidenciales y están dirigidos exclusivamente a su destinatario. Si lo ha recibido por error, notifíquelo al remitente y elimínelo.",
+      ],
+      [
+        "French",
+        "Ce message et ses pièces jointes sont confidentiels et destinés exclusivement au destinataire. Si vous avez reçu ce message par erreur, merci d'en avertir l'expéditeur et de le supprimer.",
+      ],
+      [
+        "German",
+        "Diese E-Mail enthält vertrauliche Informationen. Wenn Sie nicht der richtige Adressat sind oder diese E-Mail irrtümlich erhalten haben, informieren Sie bitte sofort den Absender und löschen Sie diese Mail.",
+      ],
+      [
+        "Portuguese",
+        "Esta mensagem é confidencial e destinada exclusivamente ao destinatário. Se a recebeu por engano, avise o remetente e apague-a.",
+      ],
+      [
+        "Chinese",
+        "本邮件及其附件含有保密信息，仅限于发送给上面地址中列出的收件人。如果您错收了本邮件，请您立即电话或邮件通知发件人并删除本邮件。",
+      ],
+      ["a printing footer", "Please consider the environment before printing this email."],
+    ])
+      it(`takes a notice in ${language} for part of the signature`, () => {
+        const text = extractReplyText(`Confirmed, the address is right.\n\nAna Ruiz\nPlanner\n\n${notice}`);
+        expect(text.reply).toBe("Confirmed, the address is right.");
+        expect(text.signature).toContain(notice.slice(0, 30));
+      });
+
+    it("keeps a rider's own words about something confidential, or a mistake, as theirs", () => {
+      for (const body of [
+        "Confirmed.\n\nPlease keep this confidential: I am pregnant and my doctor moved my shift.",
+        "Yes.\n\nI think you sent this to me in error, my address has never been in Modesto.",
+      ])
+        expect(extractReplyText(body).reply, body).toBe(body);
+    });
+  });
 });

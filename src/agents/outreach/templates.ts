@@ -29,7 +29,9 @@ export interface EmailDraft {
   body: string;
 }
 
-const SIGNATURE = "Thank you,\nThe Vanpool Program team (Pool Patrol)";
+/** How every email the program sends is signed: a reply that pastes one below its own words is known by it. */
+export const PROGRAM_SIGNED = "The Vanpool Program team (Pool Patrol)";
+const SIGNATURE = `Thank you,\n${PROGRAM_SIGNED}`;
 /** Where in the Employee Portal this rider fixes what their email is about. */
 function portal(f: RiderFacts): string {
   const places = [f.location ? "My Profile > Home Address" : null, f.shift ? "My Schedule" : null].filter(Boolean);
