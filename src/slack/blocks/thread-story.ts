@@ -22,7 +22,7 @@ const quoted = (text: string, limit: number) =>
  * The lines the thread should have by now, oldest first: a reply once classified, an email once sent, a re-audit
  * once its result is recorded.
  */
-export function threadStory(data: Pick<CaseCardData, "emails" | "people" | "reAudits">): StoryLine[] {
+export function threadStory(data: Pick<CaseCardData, "emails" | "people" | "reAudits" | "record">): StoryLine[] {
   const byEmail = new Map(data.people.map((p) => [p.email.toLowerCase(), p]));
   const who = (address: string) => {
     const person = byEmail.get(address.toLowerCase());
@@ -36,7 +36,7 @@ export function threadStory(data: Pick<CaseCardData, "emails" | "people" | "reAu
       at: r.at,
       step: STEP.reAudit,
       key: `story:re-audit:${r.key}`,
-      text: reAuditText(r, who, named),
+      text: reAuditText(r, who, named, data.record.flagged),
     })),
   ];
   return lines
@@ -59,6 +59,7 @@ function reAuditText(
   r: ReAuditRecord,
   who: (address: string) => string,
   named: (employeeId: string) => string,
+  onCase: string[],
 ): string {
   const { cause } = r;
   const because =
@@ -74,11 +75,18 @@ function reAuditText(
     if (!result) return [];
     if (result.verdict === "pass") return [`${check} passes`];
     if (result.verdict === "inconclusive") return [`${check} could not be decided`];
-    const riders = result.flagged.map((id) => {
-      const facts = riderLine(check, result, id);
-      return facts ? `${named(id)}: ${facts}` : named(id);
-    });
-    return [`${check} ${r.failed_before.includes(check) ? "still fails" : "fails"} (${riders.join("; ")})`];
+    // A failing rider the case does not flag is one a person kept by an exception: named, not re-argued.
+    const kept = result.flagged.filter((id) => !onCase.includes(id));
+    const riders = result.flagged
+      .filter((id) => onCase.includes(id))
+      .map((id) => {
+        const facts = riderLine(check, result, id);
+        return facts ? `${named(id)}: ${facts}` : named(id);
+      });
+    const keptWords = kept.length ? `; ${kept.map(named).join(", ")} kept by an exception` : "";
+    return [
+      `${check} ${r.failed_before.includes(check) ? "still fails" : "fails"} (${riders.join("; ") || "no rider on the case"}${keptWords})`,
+    ];
   });
   const pace =
     r.counted === null
