@@ -56,7 +56,15 @@ export function createCaseManagerRunner(deps: AgentDeps) {
     let turn: AgentTurn;
     // The thread the turn ended on: an interrupt waits there, and the decision resumes it there.
     let turnThreadId = threadId;
-    const caseManager = createCaseManagerAgent(deps);
+    // A re-audit goes in the case thread before the email it leads to (a follow-up, a confirmation), so the thread
+    // reads in time order: it is recorded once its checks have run and before the Outreach Agent writes.
+    const hooks = {
+      beforeOutreach: async (purpose: string) => {
+        const record = task.case && (await findCase(deps.prisma, task.case.case_id));
+        if (record) await noteReAudit(task, record, started, reAuditKey ?? threadId, cause, purpose === "confirmation");
+      },
+    };
+    const caseManager = createCaseManagerAgent(deps, hooks);
     try {
       turn = await runAgentTurn(deps, {
         ...caseManager,
@@ -79,10 +87,10 @@ export function createCaseManagerRunner(deps: AgentDeps) {
         at: deps.now(),
         details: { model: model.name, error: (error as Error).message },
       });
-      const rules = createCaseManagerAgent({
-        ...deps,
-        settings: { ...deps.settings, models: { ...deps.settings.models, case_manager: "rules" } },
-      });
+      const rules = createCaseManagerAgent(
+        { ...deps, settings: { ...deps.settings, models: { ...deps.settings.models, case_manager: "rules" } } },
+        hooks,
+      );
       turnThreadId = `${threadId}~rules-${randomUUID().slice(0, 8)}`;
       turn = await runAgentTurn(deps, {
         ...rules,
@@ -125,17 +133,22 @@ export function createCaseManagerRunner(deps: AgentDeps) {
     };
   }
 
-  /** The re-audit this turn ran on an open case, recorded once per key for the case thread (thread-story.ts). */
+  /**
+   * The re-audit this turn ran on an open case, recorded once per key for the case thread (thread-story.ts); nothing
+   * while no check has run yet. `resolving`: a confirmation email is about to go, and the case closes right after.
+   */
   async function noteReAudit(
     task: CaseManagerTask,
     after: CaseRecord,
     started: Date,
     key: string,
     cause: ReAuditCause = { kind: "audit" },
+    resolving = false,
   ): Promise<void> {
     const before = task.case!;
     const latest = await findLatestResults(deps.prisma, task.vanpool_id);
     const runs = Object.values(latest).flatMap((r) => (r && r.finished_at >= started ? [r.run_id] : []));
+    if (runs.length === 0) return;
     // Only a reply's or a timeout's re-audit is counted toward the limit; an audit asked for by hand is not.
     const counting = task.task !== "audit";
     await recordReAudit(deps.prisma, {
@@ -153,7 +166,7 @@ export function createCaseManagerRunner(deps: AgentDeps) {
       counted: counting ? after.re_audit_count > before.re_audit_count : null,
       count: after.re_audit_count,
       counts_from: after.re_audit_counts_from,
-      status: after.status,
+      status: resolving ? "resolved" : after.status,
     });
   }
 

@@ -70,8 +70,10 @@ export async function findCaseCardData(prisma: PrismaClient, caseId: string): Pr
   ]);
   const messages = thread?.messages ?? [];
   const senders = messages.filter((m) => m.direction === "inbound").map((m) => m.fromAddress.toLowerCase());
+  // A rider kept or reinstated is no longer flagged, and the cards still name them.
+  const decided = Object.values(riderDecisions).flatMap((ds) => ds.map((d) => d.employee_id));
   const employees = await prisma.employee.findMany({
-    where: { OR: [{ id: { in: record.flagged } }, { email: { in: senders, mode: "insensitive" } }] },
+    where: { OR: [{ id: { in: [...record.flagged, ...decided] } }, { email: { in: senders, mode: "insensitive" } }] },
     select: { id: true, firstName: true, email: true },
   });
   return {

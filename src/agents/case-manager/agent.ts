@@ -18,7 +18,7 @@ import { createAgentModel } from "../models/index.js";
 import { latest, type ToolCallPlan, type Turn } from "../models/rules-model.js";
 import type { BuiltAgent } from "../run-agent.js";
 import { answerUnfinishedToolCalls } from "../unfinished-tool-calls.js";
-import { createCaseManagerTools } from "./tools.js";
+import { type CaseManagerHooks, createCaseManagerTools } from "./tools.js";
 
 export const CASE_MANAGER_PROMPT_VERSION = "case-manager-v2";
 const SYSTEM_PROMPT = `You are Pool Patrol's Case Manager for a vanpool subsidy program. You receive a JSON task with the vanpool, its open case (if any) and what happened.
@@ -320,11 +320,11 @@ export function describeFailure(failed: readonly CheckKind[], flagged: string[],
 
 const unique = <T>(items: T[]) => [...new Set(items)];
 
-export function createCaseManagerAgent(deps: AgentDeps): BuiltAgent {
+export function createCaseManagerAgent(deps: AgentDeps, hooks?: CaseManagerHooks): BuiltAgent {
   const model = createAgentModel("case_manager", deps.settings, caseManagerRules);
   const agent = createAgent({
     model: model.chat,
-    tools: createCaseManagerTools(deps),
+    tools: createCaseManagerTools(deps, hooks),
     systemPrompt: SYSTEM_PROMPT,
     checkpointer: deps.checkpointer,
     middleware: [

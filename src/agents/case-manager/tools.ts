@@ -9,7 +9,7 @@ import { caseReason, LifecycleError } from "../../domain/case-lifecycle.js";
 import { CHECK_KINDS, type CheckKind } from "../../domain/specialist-result.js";
 import type { AgentDeps } from "../deps.js";
 import { agentRunIdOf, logged } from "../logged-tool.js";
-import { runOutreach } from "../outreach/run-outreach.js";
+import { type OutreachPurpose, runOutreach } from "../outreach/run-outreach.js";
 import { runSpecialist } from "../specialists/run-specialist.js";
 import { carryOutCancellation } from "./cancellation.js";
 import { findKeptRiders } from "./kept-riders.js";
@@ -26,7 +26,14 @@ const SPECIALIST_ROLES: Record<CheckKind, string> = {
   employment: "Employment Specialist (whether each rider still works here, from the HR record)",
 };
 
-export function createCaseManagerTools(deps: AgentDeps) {
+type CaseOutreach = Exclude<OutreachPurpose, "draft_follow_up">;
+
+export interface CaseManagerHooks {
+  /** Runs before the Outreach Agent writes to anyone: what the turn found so far is recorded first. */
+  beforeOutreach?(purpose: CaseOutreach): Promise<void>;
+}
+
+export function createCaseManagerTools(deps: AgentDeps, hooks: CaseManagerHooks = {}) {
   const specialist = (check: CheckKind) =>
     tool(
       logged(
@@ -140,12 +147,14 @@ export function createCaseManagerTools(deps: AgentDeps) {
     logged(
       deps.prisma,
       "run_outreach",
-      async (args: {
-        case_id: string;
-        purpose: "initial" | "reply" | "confirmation" | "follow_up";
-        message_id?: string | null;
-      }) =>
-        runOutreach(deps, { case_id: args.case_id, purpose: args.purpose, message_id: args.message_id ?? undefined }),
+      async (args: { case_id: string; purpose: CaseOutreach; message_id?: string | null }) => {
+        await hooks.beforeOutreach?.(args.purpose);
+        return runOutreach(deps, {
+          case_id: args.case_id,
+          purpose: args.purpose,
+          message_id: args.message_id ?? undefined,
+        });
+      },
       STATE_CHANGING,
     ),
     {

@@ -266,7 +266,7 @@ export function approvalCard(
         ]),
   ];
   return {
-    text: `Cancellation of ${who} on ${vanpoolId} ${decided ? statusWord(approval) : "needs an approver"} (${approval.case_id})`,
+    text: `Cancellation of ${who} on ${vanpoolId} ${undone ? "undone" : decided ? statusWord(approval) : "needs an approver"} (${approval.case_id})`,
     blocks,
   };
 }

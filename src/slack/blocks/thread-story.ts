@@ -22,7 +22,7 @@ const quoted = (text: string, limit: number) =>
  * The lines the thread should have by now, oldest first: a reply once classified, an email once sent, a re-audit
  * once its result is recorded.
  */
-export function threadStory(data: Pick<CaseCardData, "emails" | "people" | "reAudits">): StoryLine[] {
+export function threadStory(data: Pick<CaseCardData, "emails" | "people" | "reAudits" | "record">): StoryLine[] {
   const byEmail = new Map(data.people.map((p) => [p.email.toLowerCase(), p]));
   const who = (address: string) => {
     const person = byEmail.get(address.toLowerCase());
@@ -32,10 +32,22 @@ export function threadStory(data: Pick<CaseCardData, "emails" | "people" | "reAu
     riderName(employeeId, data.people.find((p) => p.employee_id === employeeId)?.first_name);
   const lines = [
     ...emailLines(data, who),
-    ...data.reAudits.map((r) => ({ at: r.at, key: `story:re-audit:${r.key}`, text: reAuditText(r, who, named) })),
+    ...data.reAudits.map((r) => ({
+      at: r.at,
+      step: STEP.reAudit,
+      key: `story:re-audit:${r.key}`,
+      text: reAuditText(r, who, named, data.record.flagged),
+    })),
   ];
-  return lines.sort((a, b) => a.at.getTime() - b.at.getTime()).map(({ key, text }) => ({ key, text }));
+  return lines
+    .sort((a, b) => a.at.getTime() - b.at.getTime() || a.step - b.step)
+    .map(({ key, text }) => ({ key, text }));
 }
+
+/** At the same moment (a frozen clock), a reply leads to its re-check, which leads to the email sent after it. */
+const STEP = { reply: 0, reAudit: 1, email: 2 } as const;
+
+type TimedLine = StoryLine & { at: Date; step: number };
 
 const CAUSE_WORDS = {
   timeout: () => "after no reply by the deadline",
@@ -47,6 +59,7 @@ function reAuditText(
   r: ReAuditRecord,
   who: (address: string) => string,
   named: (employeeId: string) => string,
+  onCase: string[],
 ): string {
   const { cause } = r;
   const because =
@@ -62,11 +75,18 @@ function reAuditText(
     if (!result) return [];
     if (result.verdict === "pass") return [`${check} passes`];
     if (result.verdict === "inconclusive") return [`${check} could not be decided`];
-    const riders = result.flagged.map((id) => {
-      const facts = riderLine(check, result, id);
-      return facts ? `${named(id)}: ${facts}` : named(id);
-    });
-    return [`${check} ${r.failed_before.includes(check) ? "still fails" : "fails"} (${riders.join("; ")})`];
+    // A failing rider the case does not flag is one a person kept by an exception: named, not re-argued.
+    const kept = result.flagged.filter((id) => !onCase.includes(id));
+    const riders = result.flagged
+      .filter((id) => onCase.includes(id))
+      .map((id) => {
+        const facts = riderLine(check, result, id);
+        return facts ? `${named(id)}: ${facts}` : named(id);
+      });
+    const keptWords = kept.length ? `; ${kept.map(named).join(", ")} kept by an exception` : "";
+    return [
+      `${check} ${r.failed_before.includes(check) ? "still fails" : "fails"} (${riders.join("; ") || "no rider on the case"}${keptWords})`,
+    ];
   });
   const pace =
     r.counted === null
@@ -75,17 +95,15 @@ function reAuditText(
   return `🔁 Re-checked ${because}: ${checks.join("; ") || "no check ran"}.${pace} The case is now *${STATUS_LABEL[r.status] ?? "changed"}*.`;
 }
 
-function emailLines(
-  data: Pick<CaseCardData, "emails">,
-  who: (address: string) => string,
-): (StoryLine & { at: Date })[] {
-  return data.emails.flatMap((m): (StoryLine & { at: Date })[] => {
+function emailLines(data: Pick<CaseCardData, "emails">, who: (address: string) => string): TimedLine[] {
+  return data.emails.flatMap((m): TimedLine[] => {
     if (m.direction === "inbound") {
       const read = m.bucket ? BUCKET_WORDS[m.bucket as keyof typeof BUCKET_WORDS] : undefined;
       if (!read) return [];
       return [
         {
           at: m.at,
+          step: STEP.reply,
           key: `story:${m.message_id}`,
           text: `📨 ${who(m.from)} replied ${slackDate(m.at)}, read as ${read}:\n${quoted(m.reply_text ?? m.body, 300)}`,
         },
@@ -100,6 +118,7 @@ function emailLines(
     return [
       {
         at: m.at,
+        step: STEP.email,
         key: `story:${m.message_id}`,
         text: `✉️ Pool Patrol emailed ${to} ${slackDate(m.at)}: *${escapeMrkdwn(truncate(m.subject, 150))}*\n${quoted(firstLines, 240)}`,
       },
