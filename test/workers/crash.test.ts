@@ -39,6 +39,7 @@ import { compiledChild } from "../support/compiled-child.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { expectedSweepCases } from "../support/expected-sweep.js";
 import { MOCK_DIR } from "../support/fixtures.js";
+import { quickRetries } from "../support/quick-retries.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
 import { type FakeSlack, startFakeSlack } from "../support/slack/fake-slack.js";
 import { waitFor } from "../support/wait.js";
@@ -187,7 +188,12 @@ beforeAll(async () => {
   // Synthetic vanpools about one in ten of which fail a check: one cancellation per decision trial.
   await insertFixturesInBulk(db.prisma, generateSyntheticFixtures(30 * DECISION_TRIALS + 60, 7));
   // This process only records work and queues its jobs; the child bot runs them.
-  engine = await startJobEngine({ databaseUrl: db.url, log: () => {}, queues: QUEUE_OPTIONS, supervise: false });
+  engine = await startJobEngine({
+    databaseUrl: db.url,
+    log: () => {},
+    queues: quickRetries(QUEUE_OPTIONS),
+    supervise: false,
+  });
   const settings = parseSettings({});
   deps = {
     ...(await buildAppDeps(db, settings, {

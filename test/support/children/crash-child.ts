@@ -16,6 +16,7 @@ import { createDataClients } from "../../../src/data/prisma.js";
 import { resendSender } from "../../../src/integrations/email/resend-sender.js";
 import { startJobEngine } from "../../../src/queue/engine.js";
 import { QUEUE_OPTIONS } from "../../../src/queue/queues.js";
+import { quickRetries } from "../quick-retries.js";
 
 process.stdout.write("loaded\n");
 const [line] = await once(createInterface({ input: process.stdin }), "line");
@@ -27,14 +28,18 @@ const given = (name: string): string => {
 };
 
 const databaseUrl = given("databaseUrl");
-const settings = parseSettings({ POOLPATROL_SWEEP_PAGE_SIZE: given("sweepPageSize") });
+// A sweep page taken back from a killed bot is retried after 1 s rather than 5 s doubling (its retry limit is the same).
+const settings = parseSettings({
+  POOLPATROL_SWEEP_PAGE_SIZE: given("sweepPageSize"),
+  POOLPATROL_SWEEP_RETRY_DELAY_SECONDS: "1",
+});
 const channel = given("channel");
 const clients = createDataClients(databaseUrl);
 const jobs = await startJobEngine({
   databaseUrl,
   log: () => {},
   pollingIntervalSeconds: 0.5,
-  queues: QUEUE_OPTIONS,
+  queues: quickRetries(QUEUE_OPTIONS),
   instanceTtlMs: 1500,
 });
 const deps = {
