@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedFolder } from "../../src/cases/seed-folder.js";
 import { readFixtureDir } from "../../src/data/fixtures.js";
-import { insertFixturesInBulk, seedFixtures } from "../../src/data/seed.js";
+import { insertFixturesInBulk } from "../../src/data/seed.js";
 import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
 import { findVanpoolSnapshot } from "../../src/data/vanpool-repository.js";
 import { findLatestResults } from "../../src/data/verification-repository.js";
@@ -23,12 +24,14 @@ afterAll(async () => {
 
 describe("seeding from mock/", () => {
   it("loads every file, and a second run leaves exactly the same rows", async () => {
-    const counts = await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
-    expect(counts.vanpools).toBeGreaterThanOrEqual(12);
-    expect(counts.employees).toBeGreaterThanOrEqual(60);
+    const seeded = await seedFolder(db, MOCK_DIR);
+    const added = (kind: string) => seeded.imports.find((i) => i.kind === kind)?.result.added.length;
+    expect(added("vanpools")).toBeGreaterThanOrEqual(12);
+    expect(added("employees")).toBeGreaterThanOrEqual(60);
     const first = await tableCounts(db.prisma);
     const snapshot = await db.prisma.employee.findMany({ orderBy: { id: "asc" }, omit: { updatedAt: true } });
-    await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+    const again = await seedFolder(db, MOCK_DIR);
+    expect(again.imports.every(({ result }) => result.added.length + result.changed.length === 0)).toBe(true);
     expect(await tableCounts(db.prisma)).toEqual(first);
     expect(await db.prisma.employee.findMany({ orderBy: { id: "asc" }, omit: { updatedAt: true } })).toEqual(snapshot);
     expect(first.cases).toBeGreaterThan(0);
@@ -49,7 +52,7 @@ describe("the seeded cases' checks", () => {
   let own: TestDatabase;
   beforeAll(async () => {
     own = await createTestDatabase();
-    await seedFixtures(own.prisma, readFixtureDir(MOCK_DIR));
+    await seedFolder(own, MOCK_DIR);
   });
   afterAll(async () => {
     await own.drop();
@@ -94,7 +97,7 @@ describe("the seeded cases' checks", () => {
 describe("a refused import", () => {
   // What a refusal must leave unchanged, whichever test in this file runs first.
   beforeAll(async () => {
-    await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+    await seedFolder(db, MOCK_DIR);
   });
   // biome-ignore lint/suspicious/noExplicitAny: tests reach into records freely
   const cases: [string, (files: Record<string, any[]>) => void, RegExp][] = [
@@ -171,7 +174,7 @@ describe("a refused import", () => {
       files["shifts.json"]![0].name = "Renamed by a bad import";
       edit(files);
     });
-    await expect(async () => seedFixtures(db.prisma, readFixtureDir(dir))).rejects.toThrow(message);
+    await expect(async () => seedFolder(db, dir)).rejects.toThrow(message);
     expect(await tableCounts(db.prisma)).toEqual(before);
     expect((await db.prisma.shift.findFirstOrThrow({ orderBy: { id: "asc" } })).name).toBe(firstShiftName);
   });
@@ -200,46 +203,4 @@ describe("synthetic load data", () => {
     await insertFixturesInBulk(db.prisma, generateSyntheticFixtures(200));
     expect(await tableCounts(db.prisma)).toEqual(once);
   });
-});
-
-describe("a large import", () => {
-  let large: TestDatabase;
-  beforeAll(async () => {
-    large = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await large.drop();
-  });
-
-  it("takes in 50,000 employees in one go, and a second run updates them", async () => {
-    const dir = copyMockDir((files) => {
-      const employees = files["employees.json"]!;
-      const template = employees[0];
-      for (let i = 0; employees.length < 50_000; i++)
-        employees.push({ ...template, employee_id: `EMP-${900_000 + i}`, email: `bulk${i}@example.com` });
-    });
-    let started = Date.now();
-    const counts = await seedFixtures(large.prisma, readFixtureDir(dir));
-    const firstSeconds = (Date.now() - started) / 1000;
-    expect(counts.employees).toBe(50_000);
-    expect(await large.prisma.employee.count()).toBe(50_000);
-
-    const edited = copyMockDir((files) => {
-      const employees = files["employees.json"]!;
-      const template = employees[0];
-      for (let i = 0; employees.length < 50_000; i++)
-        employees.push({ ...template, employee_id: `EMP-${900_000 + i}`, email: `bulk${i}@example.com` });
-      employees.find((e) => e.employee_id === "EMP-900000").home_city = "Moved Town";
-    });
-    started = Date.now();
-    await seedFixtures(large.prisma, readFixtureDir(edited));
-    const secondSeconds = (Date.now() - started) / 1000;
-    expect(await large.prisma.employee.count()).toBe(50_000);
-    expect((await large.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-900000" } })).homeCity).toBe(
-      "Moved Town",
-    );
-    console.log(
-      `50,000 employees seeded in ${firstSeconds.toFixed(1)} s, seeded again in ${secondSeconds.toFixed(1)} s`,
-    );
-  }, 400_000);
 });
