@@ -99,7 +99,7 @@ describe("db seed --from", { shuffle: false }, () => {
     await refused(dir, /field "messages\[1\]\.message_id": MSG-[0-9A-F]+ appears twice in this thread/);
   }, 120_000);
 
-  it("refuses an employee file with a bad row and a rider of no one, storing none of the folder", async () => {
+  it("refuses an employee with a bad ZIP, storing none of the folder (not even its new employee)", async () => {
     const dir = copyMockDir((files) => {
       files["employees.json"]!.push({ ...files["employees.json"]![0], employee_id: "EMP-7001", email: "n@x.example" });
       files["employees.json"]![3].home_zip = "9581";
