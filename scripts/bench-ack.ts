@@ -22,14 +22,14 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { SANDBOX_PEOPLE } from "../src/app/sandbox.js";
+import { seedFolder } from "../src/cases/seed-folder.js";
 import { PROJECT_ROOT } from "../src/config/settings.js";
 import { listCases } from "../src/data/case-repository.js";
 import { ensureDatabaseExists } from "../src/data/database.js";
 import { startEmbeddedPostgres } from "../src/data/embedded-postgres.js";
-import { readFixtureDir } from "../src/data/fixtures.js";
 import { migrateDatabase } from "../src/data/migrations.js";
 import { createDataClients } from "../src/data/prisma.js";
-import { insertFixturesInBulk, seedFixtures } from "../src/data/seed.js";
+import { insertFixturesInBulk } from "../src/data/seed.js";
 import { findSweepTotals, findUnfinishedSweep } from "../src/data/sweep-repository.js";
 import { generateSyntheticFixtures } from "../src/data/synthetic.js";
 import { postSigned, type SlackMessage, startLocalSlack } from "../src/sandbox/slack/local-slack.js";
@@ -135,7 +135,7 @@ try {
   const url = server.urlFor("bench_ack");
   await migrateDatabase(url);
   const db = createDataClients(url);
-  await seedFixtures(db.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")), { inbound: false });
+  await seedFolder(db, path.join(PROJECT_ROOT, "mock"), { inbound: false });
   await insertFixturesInBulk(db.prisma, generateSyntheticFixtures(SIZE));
 
   const sweepInBot = Boolean(process.env.BENCH_SWEEP_IN_BOT);

@@ -10,11 +10,10 @@ import { WebClient } from "@slack/web-api";
 import { createConversation } from "../src/agents/conversation/agent.js";
 import { buildAppDeps } from "../src/app/container.js";
 import { createCaseWorkflow } from "../src/cases/case-workflow.js";
+import { seedFolder } from "../src/cases/seed-folder.js";
 import { PROJECT_ROOT, parseSettings } from "../src/config/settings.js";
 import { recordAnswer } from "../src/data/answer-repository.js";
 import { listCases } from "../src/data/case-repository.js";
-import { readFixtureDir } from "../src/data/fixtures.js";
-import { seedFixtures } from "../src/data/seed.js";
 import { listVanpoolIds } from "../src/data/vanpool-repository.js";
 import { outboxSender } from "../src/integrations/email/outbox.js";
 import { startLocalSlack } from "../src/sandbox/slack/local-slack.js";
@@ -37,7 +36,7 @@ const ASKED = [
 const CHANNEL = "C0BENCH";
 
 await withBenchDatabase("answer-stream", async ({ clients, outbox }) => {
-  await seedFixtures(clients.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
+  await seedFolder(clients, path.join(PROJECT_ROOT, "mock"));
   const deps = await buildAppDeps(clients, parseSettings({}), { sender: outboxSender(outbox) });
   const workflow = createCaseWorkflow(deps);
   const vanpools = await listVanpoolIds(clients.prisma);

@@ -6,10 +6,9 @@ import path from "node:path";
 import { createConversation } from "../src/agents/conversation/agent.js";
 import { buildAppDeps } from "../src/app/container.js";
 import { createCaseWorkflow } from "../src/cases/case-workflow.js";
+import { seedFolder } from "../src/cases/seed-folder.js";
 import { PROJECT_ROOT, parseSettings } from "../src/config/settings.js";
 import { listCases } from "../src/data/case-repository.js";
-import { readFixtureDir } from "../src/data/fixtures.js";
-import { seedFixtures } from "../src/data/seed.js";
 import { listVanpoolIds } from "../src/data/vanpool-repository.js";
 import { outboxSender } from "../src/integrations/email/outbox.js";
 import { withBenchDatabase } from "./bench-database.js";
@@ -29,7 +28,7 @@ const THREAD = [
 ];
 
 await withBenchDatabase("conversation", async ({ clients, outbox }) => {
-  await seedFixtures(clients.prisma, readFixtureDir(path.join(PROJECT_ROOT, "mock")));
+  await seedFolder(clients, path.join(PROJECT_ROOT, "mock"));
   const deps = await buildAppDeps(clients, parseSettings({}), { sender: outboxSender(outbox) });
   const workflow = createCaseWorkflow(deps);
   for (const id of await listVanpoolIds(clients.prisma)) await workflow.auditVanpool(id);

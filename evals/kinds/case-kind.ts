@@ -7,7 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { buildAppDeps } from "../../src/app/container.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
-import { seedFixtures } from "../../src/data/seed.js";
+import { insertFixturesInBulk } from "../../src/data/seed.js";
 import { employeeFixture, shiftFixture, vanpoolFixture } from "../../src/domain/fixture-schema.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
 import { type ScenarioPlay, scenarioEvent, scenarioPlayer } from "../scenario-events.js";
@@ -55,7 +55,7 @@ export const caseKind: EvalKind<z.infer<typeof inputs>, Expected, Actual> = {
   async run(scenario, context) {
     const store = await context.scenarioStore();
     await store.reset();
-    await seedFixtures(store.prisma, { ...scenario.data, cases: [], emailThreads: [] });
+    await insertFixturesInBulk(store.prisma, { ...scenario.data, cases: [], emailThreads: [] });
     const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-eval-outbox-"));
     let player!: ScenarioPlay;
     const workflow = createCaseWorkflow(

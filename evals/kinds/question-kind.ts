@@ -9,10 +9,10 @@ import { z } from "zod";
 import { createConversation } from "../../src/agents/conversation/agent.js";
 import { buildAppDeps } from "../../src/app/container.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
+import { seedFolder } from "../../src/cases/seed-folder.js";
 import { PROJECT_ROOT } from "../../src/config/settings.js";
 import { listCases } from "../../src/data/case-repository.js";
-import { type Fixtures, readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
+import { insertFixturesInBulk } from "../../src/data/seed.js";
 import { employeeFixture, shiftFixture, vanpoolFixture } from "../../src/domain/fixture-schema.js";
 import { redactFinding } from "../../src/domain/redaction.js";
 import { outboxSender } from "../../src/integrations/email/outbox.js";
@@ -46,7 +46,6 @@ interface Actual {
 }
 
 const DEFAULT_NOW = "2026-11-24T16:00:00Z";
-let mock: Fixtures | undefined;
 /** The scenario the store holds now, so questions on the same scenario do not replay it. */
 let loaded: { key: string; conversation: ReturnType<typeof createConversation>; caseId: string | null } | undefined;
 let asked = 0;
@@ -56,8 +55,8 @@ async function prepare(example: Inputs, context: EvalContext) {
   if (loaded?.key === key) return loaded;
   const store = await context.scenarioStore();
   await store.reset();
-  mock ??= readFixtureDir(path.join(PROJECT_ROOT, "mock"));
-  await seedFixtures(store.prisma, example.data ? { ...example.data, cases: [], emailThreads: [] } : mock);
+  if (example.data) await insertFixturesInBulk(store.prisma, { ...example.data, cases: [], emailThreads: [] });
+  else await seedFolder(store, path.join(PROJECT_ROOT, "mock"));
   const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-eval-outbox-"));
   let player!: ScenarioPlay;
   const deps = await buildAppDeps(store, context.settings, {

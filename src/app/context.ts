@@ -126,19 +126,17 @@ export async function withDatabase<T>(settings: Settings, fn: (db: Database) => 
  */
 export async function seedIfEmpty(ctx: Pick<CliContext, "db" | "agentDeps">): Promise<void> {
   if ((await countVanpools(ctx.db.prisma, false)) > 0) return;
-  const [{ processSeededReplies }, { createCaseWorkflow }, { readFixtureDir }, { seedFixtures }, { auditSeededCases }] =
-    await Promise.all([
-      import("../cases/seeded-replies.js"),
-      import("../cases/case-workflow.js"),
-      import("../data/fixtures.js"),
-      import("../data/seed.js"),
-      import("../verification/seeded-case-audits.js"),
-    ]);
-  const fixtures = readFixtureDir(path.join(PROJECT_ROOT, "mock"));
-  const counts = await seedFixtures(ctx.db.prisma, fixtures, { inbound: false });
-  const audited = await auditSeededCases(ctx.agentDeps, fixtures.cases);
-  const replies = await processSeededReplies(ctx.agentDeps, createCaseWorkflow(ctx.agentDeps), fixtures);
+  const [{ processSeededReplies }, { createCaseWorkflow }, { seedFolder }, { auditSeededCases }] = await Promise.all([
+    import("../cases/seeded-replies.js"),
+    import("../cases/case-workflow.js"),
+    import("../cases/seed-folder.js"),
+    import("../verification/seeded-case-audits.js"),
+  ]);
+  const seeded = await seedFolder(ctx.db, path.join(PROJECT_ROOT, "mock"), { inbound: false });
+  const added = (kind: string) => seeded.imports.find((i) => i.kind === kind)?.result.added.length ?? 0;
+  const audited = await auditSeededCases(ctx.agentDeps, seeded.cases);
+  const replies = await processSeededReplies(ctx.agentDeps, createCaseWorkflow(ctx.agentDeps), seeded);
   log(
-    `Empty database: loaded the mock data (${counts.vanpools} vanpools, ${counts.employees} employees, ${audited.length} open cases' vanpools audited, ${replies.length} riders' replies taken in as email).`,
+    `Empty database: loaded the mock data (${added("vanpools")} vanpools, ${added("employees")} employees, ${audited.length} open cases' vanpools audited, ${replies.length} riders' replies taken in as email).`,
   );
 }

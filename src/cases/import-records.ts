@@ -25,12 +25,23 @@ import {
   importPlanner,
   type SourceRow,
 } from "../domain/record-import.js";
+import type { Schedule } from "../domain/schedule.js";
+import { scheduleColumns } from "../domain/schedule-columns.js";
 import { importJobs, type JobSender } from "../queue/queues.js";
+
+/** Rows already read, named like a file: the riders `db seed --from` takes from its vanpools.json. */
+export interface RowSource {
+  name: string;
+  header: string[];
+  rows: SourceRow[];
+}
 
 export interface ImportOptions {
   kind: ImportKindName;
-  files: string[];
+  files: (string | RowSource)[];
   mappingFile?: string;
+  /** The mapping itself, instead of a mapping file. */
+  mapping?: ImportMapping;
   dryRun: boolean;
   /** Apply the good rows and write the rejected ones here (CSV, with their reasons). */
   rejectsFile?: string;
@@ -43,14 +54,17 @@ export interface ImportOptions {
    * re-checks and the job posting its channel summary (when it changed something).
    */
   importId?: string;
+  /** A transaction of inImportTransaction to run in, with other imports: all commit or none. */
+  tx?: pg.PoolClient;
 }
 
 export type ImportResult = ImportPlan<unknown> & { source: string; reaudits: string[] };
 
 /** SHA-256 of the kind and the files' bytes: the same export read again has the same hash. */
-export function contentHash(kind: ImportKindName, files: string[]): string {
+export function contentHash(kind: ImportKindName, files: (string | RowSource)[]): string {
   const hash = createHash("sha256").update(kind);
-  for (const file of files) hash.update("\0").update(fs.readFileSync(file));
+  for (const file of files)
+    hash.update("\0").update(typeof file === "string" ? fs.readFileSync(file) : JSON.stringify(file.rows));
   return hash.digest("hex");
 }
 
@@ -59,12 +73,19 @@ export function contentHash(kind: ImportKindName, files: string[]): string {
  * format and columns, and that it has rows. Throws FixtureError naming what is wrong. The rows
  * themselves are read (streamed) when the import is planned.
  */
-export async function readImport(options: Pick<ImportOptions, "kind" | "files" | "mappingFile">) {
+export async function readImport(options: Pick<ImportOptions, "kind" | "files" | "mappingFile" | "mapping">) {
   const { kind } = IMPORTABLE[options.kind];
-  const mapping = options.mappingFile ? readMapping(options.kind, options.mappingFile) : defaultMapping(options.kind);
+  const mapping =
+    options.mapping ??
+    (options.mappingFile ? readMapping(options.kind, options.mappingFile) : defaultMapping(options.kind));
   const several = options.files.length > 1;
   const read: (OpenedRows & { file: string })[] = [];
-  for (const file of options.files) read.push({ file, ...(await openRows(file, mapping, several)) });
+  for (const file of options.files)
+    read.push(
+      typeof file === "string"
+        ? { file, ...(await openRows(file, mapping, several)) }
+        : { file: file.name, header: file.header, hasRows: file.rows.length > 0, rows: () => rowsOf(file.rows) },
+    );
   const problems: string[] = [];
   const perFile = read.map((r) => {
     const columns = columnsFor(kind, r.header, mapping);
@@ -86,13 +107,14 @@ export async function readImport(options: Pick<ImportOptions, "kind" | "files" |
 
 export async function importFiles(db: DataClients, options: ImportOptions): Promise<ImportResult> {
   const { kind, mapping, columns, header, read, several } = await readImport(options);
-  const source = options.files.map((f) => path.basename(f)).join(", ");
+  const source = options.files.map((f) => (typeof f === "string" ? path.basename(f) : f.name)).join(", ");
   const jobs = options.jobs && importJobs(options.jobs);
   const { importId } = options;
   const how = {
     source,
     actor: options.actor,
     dryRun: options.dryRun,
+    tx: options.tx,
     reaudit:
       jobs && ((vanpoolId: string, db: SqlExecutor) => jobs.reaudit(vanpoolId, source, options.actor, db, importId)),
     applied:
@@ -174,7 +196,7 @@ function writeRejects(file: string, header: string[], plan: ImportPlan<unknown>,
   }
 }
 
-function defaultMapping(kind: ImportKindName): ImportMapping {
+export function defaultMapping(kind: ImportKindName): ImportMapping {
   const parsed = IMPORTABLE[kind].mapping.safeParse({});
   if (!parsed.success) throw new Error("the empty mapping is valid");
   return parsed.data;
@@ -221,21 +243,8 @@ async function openRows(file: string, mapping: ImportMapping, several: boolean):
     }
     if (!Array.isArray(data) || !data.every((r) => r && typeof r === "object" && !Array.isArray(r)))
       throw new FixtureError([`${source}: must be a JSON array of records`]);
-    const records = cleanStringsIn(data as Record<string, unknown>[]).map(flattenCoords);
-    const text = (v: unknown) =>
-      v === null || v === undefined ? "" : Array.isArray(v) ? v.join(mapping.list_separator) : String(v);
-    const rows = records.map((r, i) => ({
-      at: `record #${i + 1}`,
-      ...from,
-      values: Object.fromEntries(Object.entries(r).map(([k, v]) => [k, text(v)])),
-    }));
-    return {
-      header: [...new Set(records.flatMap((r) => Object.keys(r)))],
-      hasRows: rows.length > 0,
-      rows: async function* () {
-        yield* rows;
-      },
-    };
+    const { header, rows } = jsonRows(data as Record<string, unknown>[], mapping, from);
+    return { header, hasRows: rows.length > 0, rows: () => rowsOf(rows) };
   }
   const csvRows = async function* (upTo?: number): AsyncGenerator<SourceRow> {
     const parser = fs.createReadStream(file).pipe(
@@ -282,16 +291,56 @@ async function csvHeader(file: string, source: string): Promise<string[]> {
   return header;
 }
 
-/** The shape of mock/ (`db seed`) holds coordinates as one object (`home_coords`): read as two columns (`home_lat`, `home_lng`). */
-function flattenCoords(record: Record<string, unknown>): Record<string, unknown> {
+async function* rowsOf(rows: SourceRow[]): AsyncGenerator<SourceRow> {
+  yield* rows;
+}
+
+/** JSON records as rows of text by column, in the shape of mock/ (`db seed`) too (see flattenFixtureShape). */
+export function jsonRows(
+  records: Record<string, unknown>[],
+  mapping: Pick<ImportMapping, "list_separator">,
+  from: { file?: string } = {},
+  at = (i: number) => `record #${i + 1}`,
+): { header: string[]; rows: SourceRow[] } {
+  const flat = cleanStringsIn(records).map(flattenFixtureShape);
+  const text = (v: unknown) =>
+    v === null || v === undefined
+      ? ""
+      : Array.isArray(v)
+        ? v.join(mapping.list_separator)
+        : typeof v === "object"
+          ? JSON.stringify(v)
+          : String(v);
+  return {
+    header: [...new Set(flat.flatMap((r) => Object.keys(r)))],
+    rows: flat.map((r, i) => ({
+      at: at(i),
+      ...from,
+      values: Object.fromEntries(Object.entries(r).map(([k, v]) => [k, text(v)])),
+    })),
+  };
+}
+
+/**
+ * The shape of mock/ (`db seed`): coordinates as one object (`home_coords`) are read as two columns
+ * (`home_lat`, `home_lng`); a schedule as a list of days with times (`schedule`, `operating_schedule`)
+ * as `days`, `start_time` and `end_time` (differing times by day listed in day order, which the
+ * import refuses: it keeps one start and end a schedule).
+ */
+function flattenFixtureShape(record: Record<string, unknown>): Record<string, unknown> {
   const flat: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
-    if (key.endsWith("_coords") && value && typeof value === "object" && !Array.isArray(value)) {
-      const { lat, lng } = value as { lat?: unknown; lng?: unknown };
+    if (key.endsWith("_coords") && (value === null || (typeof value === "object" && !Array.isArray(value)))) {
+      const { lat, lng } = (value ?? {}) as { lat?: unknown; lng?: unknown };
       const prefix = key.slice(0, -"_coords".length);
       flat[`${prefix}_lat`] = lat;
       flat[`${prefix}_lng`] = lng;
+    } else if ((key === "schedule" || key === "operating_schedule") && (value === null || isDayList(value))) {
+      Object.assign(flat, scheduleColumns(value));
     } else flat[key] = value;
   }
   return flat;
 }
+
+const isDayList = (value: unknown): value is Schedule =>
+  Array.isArray(value) && value.every((d) => d && typeof d === "object" && "day" in d);

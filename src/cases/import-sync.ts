@@ -2,13 +2,15 @@
 // POOLPATROL_IMPORT_DIR (a name starting with the kind: employees-2026-11-30.csv), or each kind's
 // file at POOLPATROL_IMPORT_URL (`{kind}` replaced), is imported as `poolpatrol import` would,
 // unless that very file was imported before. Every file is fetched and read before any is applied,
-// so a missing folder, an unreachable URL or a malformed file changes nothing. One run per slot:
+// and all are applied in one transaction: a missing folder, an unreachable URL, a malformed file or
+// one whose rows break a rule changes nothing, whichever kind it is. One run per slot:
 // the slot is claimed in the database, whichever replica's job gets there.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type pg from "pg";
 import type { ImportSyncSettings } from "../config/settings.js";
+import { inImportTransaction } from "../data/change-history-repository.js";
 import { importedHashes } from "../data/data-import-repository.js";
 import { FixtureError } from "../data/fixtures.js";
 import { claimSync, finishSync } from "../data/import-sync-repository.js";
@@ -52,14 +54,13 @@ export type SyncOutcome =
 export async function runImportSync(deps: ImportSyncDeps, slot: string): Promise<SyncOutcome> {
   if ((await claimSync(deps.prisma, slot, deps.now())) === "finished") return { outcome: "already_run" };
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-sync-"));
-  const importIds: string[] = [];
   try {
     const found = "dir" in deps.settings.source ? newestInFolder(deps.settings.source.dir) : await download(deps, work);
     const hashes = found.map((f) => contentHash(f.kind, [f.file]));
     const before = await importedHashes(deps.prisma, hashes);
     const fresh = found.filter((_, i) => !before.has(hashes[i]!));
     if (fresh.length === 0) {
-      await finishSync(deps.prisma, slot, { outcome: "nothing_new", importIds, at: deps.now() });
+      await finishSync(deps.prisma, slot, { outcome: "nothing_new", importIds: [], at: deps.now() });
       deps.log(`Import sync ${slot}: nothing new (${found.length} file(s) imported before).`);
       return { outcome: "nothing_new" };
     }
@@ -68,28 +69,34 @@ export async function runImportSync(deps: ImportSyncDeps, slot: string): Promise
       return file && fs.existsSync(file) ? file : undefined;
     };
     for (const f of fresh) await refusing(() => readImport({ ...f, files: [f.file], mappingFile: mappingOf(f.kind) }));
-    for (const f of fresh) {
-      const importId = newId("import");
-      await refusing(() =>
-        importFiles(deps, {
-          kind: f.kind,
-          files: [f.file],
-          mappingFile: mappingOf(f.kind),
-          dryRun: false,
-          actor: `sync:${slot}`,
-          jobs: deps.jobs,
-          importId,
-        }),
-      );
-      importIds.push(importId);
-    }
+    // One transaction for every file: a file refused after others were planned leaves them unapplied too.
+    const importIds = await inImportTransaction(deps.pool, async (tx) => {
+      const ids: string[] = [];
+      for (const f of fresh) {
+        const importId = newId("import");
+        await refusing(() =>
+          importFiles(deps, {
+            kind: f.kind,
+            files: [f.file],
+            mappingFile: mappingOf(f.kind),
+            dryRun: false,
+            actor: `sync:${slot}`,
+            jobs: deps.jobs,
+            importId,
+            tx,
+          }),
+        );
+        ids.push(importId);
+      }
+      return ids;
+    });
     await finishSync(deps.prisma, slot, { outcome: "imported", importIds, at: deps.now() });
     const files = fresh.map((f) => path.basename(f.file));
     deps.log(`Import sync ${slot}: imported ${files.join(", ")}.`);
     return { outcome: "imported", importIds, files };
   } catch (error) {
     const why = error instanceof SyncFailure ? error.message : `it stopped: ${(error as Error).message}`;
-    await finishSync(deps.prisma, slot, { outcome: "failed", error: why, importIds, at: deps.now() });
+    await finishSync(deps.prisma, slot, { outcome: "failed", error: why, importIds: [], at: deps.now() });
     await importJobs(deps.jobs).syncFailed(slot);
     deps.log(`Import sync ${slot} failed: ${why}`);
     throw new SyncFailure(why);

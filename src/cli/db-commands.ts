@@ -2,9 +2,9 @@
 import path from "node:path";
 import { loadSettings, withContext } from "../app/context.js";
 import { log } from "../app/log.js";
+import { type SeedResult, seedFolder } from "../cases/seed-folder.js";
 import { PROJECT_ROOT } from "../config/settings.js";
-import { readFixtureDir } from "../data/fixtures.js";
-import { insertFixturesInBulk, seedFixtures } from "../data/seed.js";
+import { insertFixturesInBulk, type WriteCounts } from "../data/seed.js";
 import { generateSyntheticFixtures } from "../data/synthetic.js";
 import { auditSeededCases } from "../verification/seeded-case-audits.js";
 import { UsageError } from "./command-kit.js";
@@ -32,14 +32,52 @@ export async function seedCommand(options: { from?: string; synthetic?: string }
     return;
   }
   const dir = path.resolve(options.from ?? path.join(PROJECT_ROOT, "mock"));
-  const fixtures = readFixtureDir(dir);
   await withContext(settings, async ({ db, auditDeps }) => {
-    const counts = await seedFixtures(db.prisma, fixtures);
-    const audited = await auditSeededCases(auditDeps, fixtures.cases);
+    const started = Date.now();
+    const seeded = await seedFolder(db, dir);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const lines = seedLines(seeded);
+    if (lines.length === 0) {
+      log(`Seeded from ${dir}: nothing changed, every record is as stored (${seconds} s).`);
+      return;
+    }
+    const audited = await auditSeededCases(auditDeps, seeded.cases);
     log(
-      `Seeded from ${dir}: ${Object.entries(counts)
-        .map(([k, v]) => `${v} ${k}`)
-        .join(", ")}; audited the vanpools of ${audited.length} open cases.`,
+      [
+        `Seeded from ${dir} in ${seconds} s; the changes are kept in the history as "seed":`,
+        ...lines.map((l) => `  ${l}`),
+        `Audited the vanpools of ${audited.length} open cases.`,
+      ].join("\n"),
     );
   });
+}
+
+/** A line for each kind the seed changed: what was added, changed and left. */
+function seedLines(seeded: SeedResult): string[] {
+  const counts = (parts: [string, number][]) =>
+    parts
+      .filter(([, n]) => n > 0)
+      .map(([what, n]) => `${n} ${what}`)
+      .join(", ");
+  const writes = (name: string, c: WriteCounts) =>
+    c.added + c.changed > 0
+      ? `${name}: ${counts([
+          ["added", c.added],
+          ["changed", c.changed],
+        ])}`
+      : null;
+  return [
+    ...seeded.imports.map(({ kind, result }) =>
+      result.added.length + result.changed.length + result.leaving.length > 0
+        ? `${kind}: ${counts([
+            ["added", result.added.length],
+            ["changed", result.changed.length],
+            ["left (absent from the folder)", result.leaving.length],
+          ])}`
+        : null,
+    ),
+    writes("cases", seeded.caseCounts.cases),
+    writes("email threads", seeded.caseCounts.emailThreads),
+    writes("messages", seeded.caseCounts.messages),
+  ].filter((l): l is string => l !== null);
 }

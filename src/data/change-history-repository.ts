@@ -50,13 +50,14 @@ export async function applyImport<R>(
     reaudit?: (vanpoolId: string, db: SqlExecutor) => Promise<unknown>;
     /** Runs in the import's transaction once it is written (the import's own record, its summary's job). */
     applied?: (result: ImportPlan<R> & { reaudits: string[] }, tx: pg.PoolClient) => Promise<void>;
+    /** A transaction of inImportTransaction to run in, with other imports: all commit or none. */
+    tx?: pg.PoolClient;
   },
   plan: (stored: Map<string, R>, refs: ImportRefs) => Promise<ImportPlan<R>>,
   idOf: (record: R) => string,
 ): Promise<ImportPlan<R> & { reaudits: string[] }> {
   const store = IMPORT_STORES[kind] as ImportStore<R>;
-  return inPgTransaction(pool, async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock(hashtext('poolpatrol import'))");
+  const run = async (tx: pg.PoolClient) => {
     const stored = await store.load(tx);
     const result = await plan(stored, await loadRefs(tx, IMPORTABLE[kind].kind.refs ?? []));
     const touched = await store.touched(tx, result);
@@ -91,6 +92,15 @@ export async function applyImport<R>(
     await options.applied?.({ ...result, reaudits }, tx);
     if (options.reaudit) for (const vanpoolId of reaudits) await options.reaudit(vanpoolId, pgExecutor(tx));
     return { ...result, reaudits };
+  };
+  return options.tx ? run(options.tx) : inImportTransaction(pool, run);
+}
+
+/** One transaction for one or several imports; imports run one at a time (an advisory lock). */
+export function inImportTransaction<T>(pool: pg.Pool, run: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+  return inPgTransaction(pool, async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('poolpatrol import'))");
+    return run(tx);
   });
 }
 

@@ -184,12 +184,3 @@ export async function importedRecordNames(
   const rows = await prisma.shift.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
   return new Map(rows.map((r) => [r.id, { name: r.name }]));
 }
-
-export async function sourceFilesOf(prisma: PrismaClient, ids: string[]): Promise<string[]> {
-  const rows = await prisma.dataImport.findMany({
-    where: { id: { in: ids } },
-    select: { sourceFile: true },
-    orderBy: { createdAt: "asc" },
-  });
-  return rows.map((r) => r.sourceFile);
-}

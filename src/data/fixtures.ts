@@ -51,7 +51,7 @@ export class FixtureError extends AppError {
 }
 
 const plural = (n: number) => `${n} problem${n === 1 ? "" : "s"}`;
-type FileName = keyof typeof fixtureFiles;
+export type FileName = keyof typeof fixtureFiles;
 const idField: Record<FileName, string> = {
   "shifts.json": "id",
   "employees.json": "employee_id",
@@ -60,11 +60,18 @@ const idField: Record<FileName, string> = {
   "email_threads.json": "thread_id",
 };
 
-export function readFixtureDir(dir: string): Fixtures {
+/** The fixture files of the folder that are there; refuses a folder with none. */
+export function fixtureFilesIn(dir: string): FileName[] {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new FixtureError([`${dir}: not a folder`]);
   const present = (Object.keys(fixtureFiles) as FileName[]).filter((f) => fs.existsSync(path.join(dir, f)));
   if (present.length === 0)
     throw new FixtureError([`${dir}: none of ${Object.keys(fixtureFiles).join(", ")} is there`]);
+  return present;
+}
+
+/** Reads and checks the folder's fixture files (`only`: just those; the others read as empty). */
+export function readFixtureDir(dir: string, only?: FileName[]): Fixtures {
+  const present = fixtureFilesIn(dir).filter((f) => !only || only.includes(f));
 
   const problems: string[] = [];
   const read = <F extends FileName>(file: F): z.infer<(typeof fixtureFiles)[F]>[] => {
@@ -210,6 +217,7 @@ export function checkReferences(fixtures: Fixtures, existing: ExistingIds): void
   // One thread per case; a message stays on its thread.
   const threadOf = new Map([...existing.threads].map(([threadId, caseId]) => [caseId, threadId]));
   const messageThread = new Map(existing.messages);
+  const inFolder = new Set<string>();
   fixtures.emailThreads.forEach((t, i) => {
     const label = `email_threads.json: record #${i + 1} (${t.thread_id})`;
     const theCase = cases.get(t.case_id);
@@ -226,6 +234,9 @@ export function checkReferences(fixtures: Fixtures, existing: ExistingIds): void
     else threadOf.set(t.case_id, t.thread_id);
     t.messages.forEach((m, j) => {
       const thread = messageThread.get(m.message_id);
+      if (inFolder.has(m.message_id) && thread === t.thread_id)
+        problems.push(`${label}: field "messages[${j}].message_id": ${m.message_id} appears twice in this thread`);
+      inFolder.add(m.message_id);
       if (thread && thread !== t.thread_id)
         problems.push(`${label}: field "messages[${j}].message_id": ${m.message_id} is already a message of ${thread}`);
       else messageThread.set(m.message_id, t.thread_id);

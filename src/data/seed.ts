@@ -1,105 +1,154 @@
-// Writes fixtures in one transaction. Upserts by id, so seeding twice leaves the
-// same rows; a refused folder leaves the database exactly as it was.
+// Writes fixture data: a seed folder's cases and email threads (its people, vanpools and riders go
+// through the import, src/cases/seed-folder.ts), generated load data in bulk, and the bulk writers the
+// import uses.
 
 import type pg from "pg";
 import { isClosed } from "../domain/case-lifecycle.js";
-import type { EmployeeFixture, ShiftFixture, VanpoolFixture } from "../domain/fixture-schema.js";
+import type { CaseFixture, EmployeeFixture, ShiftFixture, VanpoolFixture } from "../domain/fixture-schema.js";
 import { checkReferences, type ExistingIds, type Fixtures } from "./fixtures.js";
 import { Prisma, type PrismaClient } from "./prisma.js";
 
-export interface SeedCounts {
-  shifts: number;
-  employees: number;
-  vanpools: number;
-  riders: number;
-  cases: number;
-  emailThreads: number;
-  messages: number;
-}
-
 type Tx = Prisma.TransactionClient;
 
+/** Rows a seed added and changed (an unchanged row is left as it is, not even its updated_at). */
+export interface WriteCounts {
+  added: number;
+  changed: number;
+}
+
+export interface CaseSeedCounts {
+  cases: WriteCounts;
+  emailThreads: WriteCounts;
+  messages: WriteCounts;
+}
+
+const counted = (rows: { added: boolean }[]): WriteCounts => ({
+  added: rows.filter((r) => r.added).length,
+  changed: rows.filter((r) => !r.added).length,
+});
+
 /**
+ * The cases, email threads and messages of a fixture folder (`db seed`), in the caller's transaction
+ * after the folder's people, vanpools and riders are in. Checked first against the stored rows: a
+ * message id stays on its thread, a thread on its case, a vanpool has one open case.
  * `inbound: false` leaves the riders' replies out, for the caller to take them in as real
  * inbound email afterwards (src/integrations/email/inbound/seeded-replies.ts).
  */
-export async function seedFixtures(
-  prisma: PrismaClient,
-  fixtures: Fixtures,
+export async function writeCaseFixtures(
+  client: pg.ClientBase,
+  fixtures: Pick<Fixtures, "cases" | "emailThreads">,
   options: { inbound?: boolean } = {},
-): Promise<SeedCounts> {
-  return prisma.$transaction(
-    async (tx) => {
-      checkReferences(fixtures, await existingIds(tx, fixtures));
-      // People, vanpools and riders can be tens of thousands of rows: written in bulk.
-      await writePeopleAndVanpools(tx, fixtures, "update");
-      const riders = fixtures.vanpools.reduce((n, v) => n + v.riders.length, 0);
-      for (const c of fixtures.cases) {
-        const data = {
-          vanpoolId: c.vanpool_id,
-          status: c.status,
-          reason: c.reason,
-          failedChecks: c.failed_checks,
-          meta: c.meta as object,
-          outcome: c.outcome,
-          reAuditCount: c.re_audit_count,
-          createdAt: new Date(c.created_at),
-          updatedAt: new Date(c.updated_at),
-          resolvedAt: c.resolved_at ? new Date(c.resolved_at) : null,
-        };
-        await tx.case.upsert({ where: { id: c.case_id }, create: { id: c.case_id, ...data }, update: data });
-      }
-      let messages = 0;
-      for (const t of fixtures.emailThreads) {
-        const data = { caseId: t.case_id, vanpoolId: t.vanpool_id, subject: t.subject, status: t.status };
-        await tx.emailThread.upsert({ where: { id: t.thread_id }, create: { id: t.thread_id, ...data }, update: data });
-        for (const m of t.messages) {
-          if (m.direction === "inbound" && options.inbound === false) continue;
-          const at = new Date(m.sent_at);
-          const message = {
-            threadId: t.thread_id,
-            direction: m.direction,
-            fromAddress: m.from,
-            toAddresses: m.to,
-            ccAddresses: m.cc,
-            subject: m.subject,
-            body: m.body,
-            status: m.status,
-            bucket: m.bucket,
-            confidence: m.confidence,
-            sentAt: m.direction === "outbound" ? at : null,
-            receivedAt: m.direction === "inbound" ? at : null,
-            // Seeded replies are history: read when they came.
-            readAt: m.direction === "inbound" ? at : null,
-            createdAt: at,
-          };
-          await tx.message.upsert({
-            where: { id: m.message_id },
-            create: { id: m.message_id, ...message },
-            update: message,
-          });
-          messages++;
-        }
-        const lastOutbound = t.messages
-          .filter((m) => m.direction === "outbound")
-          .map((m) => m.sent_at)
-          .sort()
-          .at(-1);
-        if (lastOutbound)
-          await tx.case.update({ where: { id: t.case_id }, data: { lastOutboundAt: new Date(lastOutbound) } });
-      }
-      return {
-        shifts: fixtures.shifts.length,
-        employees: fixtures.employees.length,
-        vanpools: fixtures.vanpools.length,
-        riders,
-        cases: fixtures.cases.length,
-        emailThreads: fixtures.emailThreads.length,
-        messages,
-      };
-    },
-    { timeout: 600_000, maxWait: 10_000 },
+): Promise<CaseSeedCounts> {
+  const all = { shifts: [], employees: [], vanpools: [], ...fixtures };
+  checkReferences(all, await existingIds(pgRead(client), fixtures));
+  const cases = fixtures.cases.map((c) => ({
+    id: c.case_id,
+    vanpool_id: c.vanpool_id,
+    status: c.status,
+    reason: c.reason,
+    failed_checks: c.failed_checks,
+    meta: c.meta,
+    outcome: c.outcome,
+    re_audit_count: c.re_audit_count,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    resolved_at: c.resolved_at,
+    last_outbound_at:
+      fixtures.emailThreads
+        .find((t) => t.case_id === c.case_id)
+        ?.messages.filter((m) => m.direction === "outbound")
+        .map((m) => m.sent_at)
+        .sort()
+        .at(-1) ?? null,
+  }));
+  const threads = fixtures.emailThreads.map((t) => ({
+    id: t.thread_id,
+    case_id: t.case_id,
+    vanpool_id: t.vanpool_id,
+    subject: t.subject,
+    status: t.status,
+  }));
+  const messages = fixtures.emailThreads.flatMap((t) =>
+    t.messages
+      .filter((m) => m.direction === "outbound" || options.inbound !== false)
+      .map((m) => ({
+        id: m.message_id,
+        thread_id: t.thread_id,
+        direction: m.direction,
+        from_address: m.from,
+        to_addresses: m.to,
+        cc_addresses: m.cc,
+        subject: m.subject,
+        body: m.body,
+        status: m.status,
+        bucket: m.bucket,
+        confidence: m.confidence,
+        sent_at: m.direction === "outbound" ? m.sent_at : null,
+        received_at: m.direction === "inbound" ? m.sent_at : null,
+        // Seeded replies are history: read when they came.
+        read_at: m.direction === "inbound" ? m.sent_at : null,
+        created_at: m.sent_at,
+      })),
   );
+  // Each statement writes a row only when it is new or differs, and says which it was.
+  const upsert = async (sql: string, rows: object[]) =>
+    counted(rows.length === 0 ? [] : (await client.query<{ added: boolean }>(sql, [JSON.stringify(rows)])).rows);
+  const caseCounts = await upsert(
+    `INSERT INTO cases AS c (id, vanpool_id, status, reason, failed_checks, meta, outcome, re_audit_count, created_at,
+                             updated_at, resolved_at, last_outbound_at)
+     SELECT r.id, r.vanpool_id, r.status::"CaseStatus", r.reason::"CaseReason",
+            ARRAY(SELECT jsonb_array_elements_text(r.failed_checks)), r.meta, r.outcome::"CaseOutcome", r.re_audit_count,
+            r.created_at, r.updated_at, r.resolved_at, r.last_outbound_at
+     FROM jsonb_to_recordset($1::jsonb) AS r(id text, vanpool_id text, status text, reason text, failed_checks jsonb,
+       meta jsonb, outcome text, re_audit_count int, created_at timestamptz, updated_at timestamptz,
+       resolved_at timestamptz, last_outbound_at timestamptz)
+     ON CONFLICT (id) DO UPDATE SET vanpool_id = EXCLUDED.vanpool_id, status = EXCLUDED.status, reason = EXCLUDED.reason,
+       failed_checks = EXCLUDED.failed_checks, meta = EXCLUDED.meta, outcome = EXCLUDED.outcome,
+       re_audit_count = EXCLUDED.re_audit_count, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
+       resolved_at = EXCLUDED.resolved_at, last_outbound_at = EXCLUDED.last_outbound_at
+     WHERE (c.vanpool_id, c.status, c.reason, c.failed_checks, c.meta, c.outcome, c.re_audit_count, c.created_at,
+            c.updated_at, c.resolved_at, c.last_outbound_at)
+       IS DISTINCT FROM (EXCLUDED.vanpool_id, EXCLUDED.status, EXCLUDED.reason, EXCLUDED.failed_checks, EXCLUDED.meta,
+            EXCLUDED.outcome, EXCLUDED.re_audit_count, EXCLUDED.created_at, EXCLUDED.updated_at, EXCLUDED.resolved_at,
+            EXCLUDED.last_outbound_at)
+     RETURNING (xmax = 0) AS added`,
+    cases,
+  );
+  const threadCounts = await upsert(
+    `INSERT INTO email_threads AS t (id, case_id, vanpool_id, subject, status, updated_at)
+     SELECT r.id, r.case_id, r.vanpool_id, r.subject, r.status, now()
+     FROM jsonb_to_recordset($1::jsonb) AS r(id text, case_id text, vanpool_id text, subject text, status text)
+     ON CONFLICT (id) DO UPDATE SET case_id = EXCLUDED.case_id, vanpool_id = EXCLUDED.vanpool_id,
+       subject = EXCLUDED.subject, status = EXCLUDED.status, updated_at = now()
+     WHERE (t.case_id, t.vanpool_id, t.subject, t.status)
+       IS DISTINCT FROM (EXCLUDED.case_id, EXCLUDED.vanpool_id, EXCLUDED.subject, EXCLUDED.status)
+     RETURNING (xmax = 0) AS added`,
+    threads,
+  );
+  const messageCounts = await upsert(
+    `INSERT INTO messages AS m (id, thread_id, direction, from_address, to_addresses, cc_addresses, subject, body, status,
+                                bucket, confidence, sent_at, received_at, read_at, created_at)
+     SELECT r.id, r.thread_id, r.direction::"MessageDirection", r.from_address,
+            ARRAY(SELECT jsonb_array_elements_text(r.to_addresses)), ARRAY(SELECT jsonb_array_elements_text(r.cc_addresses)),
+            r.subject, r.body, r.status::"MessageStatus", r.bucket::"ReplyBucket", r.confidence, r.sent_at, r.received_at,
+            r.read_at, r.created_at
+     FROM jsonb_to_recordset($1::jsonb) AS r(id text, thread_id text, direction text, from_address text,
+       to_addresses jsonb, cc_addresses jsonb, subject text, body text, status text, bucket text, confidence float8,
+       sent_at timestamptz, received_at timestamptz, read_at timestamptz, created_at timestamptz)
+     ON CONFLICT (id) DO UPDATE SET thread_id = EXCLUDED.thread_id, direction = EXCLUDED.direction,
+       from_address = EXCLUDED.from_address, to_addresses = EXCLUDED.to_addresses, cc_addresses = EXCLUDED.cc_addresses,
+       subject = EXCLUDED.subject, body = EXCLUDED.body, status = EXCLUDED.status, bucket = EXCLUDED.bucket,
+       confidence = EXCLUDED.confidence, sent_at = EXCLUDED.sent_at, received_at = EXCLUDED.received_at,
+       read_at = EXCLUDED.read_at, created_at = EXCLUDED.created_at
+     WHERE (m.thread_id, m.direction, m.from_address, m.to_addresses, m.cc_addresses, m.subject, m.body, m.status,
+            m.bucket, m.confidence, m.sent_at, m.received_at, m.read_at, m.created_at)
+       IS DISTINCT FROM (EXCLUDED.thread_id, EXCLUDED.direction, EXCLUDED.from_address, EXCLUDED.to_addresses,
+            EXCLUDED.cc_addresses, EXCLUDED.subject, EXCLUDED.body, EXCLUDED.status, EXCLUDED.bucket,
+            EXCLUDED.confidence, EXCLUDED.sent_at, EXCLUDED.received_at, EXCLUDED.read_at, EXCLUDED.created_at)
+     RETURNING (xmax = 0) AS added`,
+    messages,
+  );
+  return { cases: caseCounts, emailThreads: threadCounts, messages: messageCounts };
 }
 
 function employeeRow(e: EmployeeFixture) {
@@ -143,37 +192,49 @@ function vanpoolRow(v: Omit<VanpoolFixture, "riders">) {
   };
 }
 
-async function existingIds(tx: Tx, fixtures: Fixtures): Promise<ExistingIds> {
+/** A read in whichever transaction is at hand: Prisma's (bulk load data) or pg's (db seed). */
+type Read = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
+const prismaRead =
+  (tx: Tx): Read =>
+  (sql, params = []) =>
+    tx.$queryRawUnsafe(sql, ...params);
+const pgRead =
+  (client: pg.ClientBase): Read =>
+  async <T>(sql: string, params: unknown[] = []) =>
+    (await client.query(sql, params)).rows as T[];
+
+async function existingIds(read: Read, fixtures: Pick<Fixtures, "emailThreads">): Promise<ExistingIds> {
   // One after another: a transaction is a single connection.
-  const shifts = await tx.shift.findMany({ select: { id: true } });
-  const employees = await tx.employee.findMany({ select: { id: true, email: true } });
-  const vanpools = await tx.vanpool.findMany({ select: { id: true } });
-  const cases = await tx.case.findMany({ select: { id: true, vanpoolId: true, status: true } });
-  const threads = await tx.emailThread.findMany({ select: { id: true, caseId: true } });
+  const shifts = await read<{ id: string }>("SELECT id FROM shifts");
+  const employees = await read<{ id: string; email: string }>("SELECT id, email FROM employees");
+  const vanpools = await read<{ id: string }>("SELECT id FROM vanpools");
+  const cases = await read<{ id: string; vanpool_id: string; status: string }>(
+    "SELECT id, vanpool_id, status::text FROM cases",
+  );
+  const threads = await read<{ id: string; case_id: string }>("SELECT id, case_id FROM email_threads");
   const messageIds = fixtures.emailThreads.flatMap((t) => t.messages.map((m) => m.message_id));
-  const messages = await tx.message.findMany({
-    where: { id: { in: messageIds } },
-    select: { id: true, threadId: true },
-  });
-  const riders = await tx.rider.findMany({
-    select: {
-      participantId: true,
-      vanpoolId: true,
-      employeeId: true,
-      status: true,
-      vanpool: { select: { status: true } },
-    },
-  });
+  const messages = await read<{ id: string; thread_id: string }>(
+    "SELECT id, thread_id FROM messages WHERE id = ANY($1::text[])",
+    [messageIds],
+  );
+  const riders = await read<{ participant_id: string; vanpool_id: string; employee_id: string; active: boolean }>(
+    `SELECT r.participant_id, r.vanpool_id, r.employee_id, (r.status = 'active' AND v.status = 'active') AS active
+     FROM riders r JOIN vanpools v ON v.id = r.vanpool_id`,
+  );
   return {
     shifts: new Set(shifts.map((r) => r.id)),
     employees: new Map(employees.map((e) => [e.id, e.email])),
     vanpools: new Set(vanpools.map((r) => r.id)),
-    cases: new Map(cases.map((c) => [c.id, { vanpoolId: c.vanpoolId, open: !isClosed(c.status) }])),
-    threads: new Map(threads.map((t) => [t.id, t.caseId])),
-    messages: new Map(messages.map((m) => [m.id, m.threadId])),
-    riders: riders.map(({ status, vanpool, ...r }) => ({
-      ...r,
-      active: status === "active" && vanpool.status === "active",
+    cases: new Map(
+      cases.map((c) => [c.id, { vanpoolId: c.vanpool_id, open: !isClosed(c.status as CaseFixture["status"]) }]),
+    ),
+    threads: new Map(threads.map((t) => [t.id, t.case_id])),
+    messages: new Map(messages.map((m) => [m.id, m.thread_id])),
+    riders: riders.map((r) => ({
+      participantId: r.participant_id,
+      vanpoolId: r.vanpool_id,
+      employeeId: r.employee_id,
+      active: r.active,
     })),
   };
 }
@@ -182,7 +243,7 @@ async function existingIds(tx: Tx, fixtures: Fixtures): Promise<ExistingIds> {
 export async function insertFixturesInBulk(prisma: PrismaClient, fixtures: Fixtures): Promise<void> {
   await prisma.$transaction(
     async (tx) => {
-      checkReferences(fixtures, await existingIds(tx, fixtures));
+      checkReferences(fixtures, await existingIds(prismaRead(tx), fixtures));
       await writePeopleAndVanpools(tx, fixtures, "skip");
     },
     { timeout: 600_000, maxWait: 10_000 },

@@ -9,7 +9,6 @@ import {
   importedRecordNames,
   setImportDetails,
   setImportMessage,
-  sourceFilesOf,
 } from "../data/data-import-repository.js";
 import { findSync, setSyncMessage } from "../data/import-sync-repository.js";
 import type { SlackLocation } from "../data/slack-message-repository.js";
@@ -109,7 +108,6 @@ export function createImportAnnouncer(ctx: ChannelContext, options: { channelInt
     const notice = syncFailedNotice({
       started_at: sync.started_at,
       error: sync.error ?? "it stopped without saying why.",
-      applied: await sourceFilesOf(prisma, sync.import_ids),
     });
     await postOnce(once, {
       key: `sync-failed:${slot}`,

@@ -6,10 +6,9 @@ import type { AgentDeps } from "../../src/agents/deps.js";
 import { sendRemovalNotices } from "../../src/agents/outreach/removal-notices.js";
 import { buildAppDeps } from "../../src/app/container.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
+import { seedFolder } from "../../src/cases/seed-folder.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { findThreadForCase } from "../../src/data/email-repository.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { copyMockDir } from "../support/fixtures.js";
 import { type ResendStub, startResendStub } from "../support/resend-stub.js";
@@ -49,7 +48,7 @@ async function auditedStory(): Promise<Story> {
     });
     files["employees.json"]!.find((e) => e.employee_id === "EMP-1047").shift_id = "SHIFT_NIGHT";
   });
-  await seedFixtures(db.prisma, readFixtureDir(dir));
+  await seedFolder(db, dir);
   const settings = parseSettings({
     RESEND_API_KEY: "re_test_key",
     RESEND_BASE_URL: stub.baseUrl,

@@ -3,10 +3,9 @@
 import { afterEach, expect, it } from "vitest";
 import { buildAppDeps } from "../../src/app/container.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
+import { seedFolder } from "../../src/cases/seed-folder.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { findThreadForCase } from "../../src/data/email-repository.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { failNextInsert, faultFired } from "../support/db-faults.js";
 import { copyMockDir } from "../support/fixtures.js";
@@ -23,7 +22,7 @@ it("sends a case to a person when the re-audit's specialist fails, instead of cl
   const dir = copyMockDir((files) => {
     files["employees.json"]!.find((e) => e.employee_id === "EMP-1047").shift_id = "SHIFT_NIGHT";
   });
-  await seedFixtures(db.prisma, readFixtureDir(dir));
+  await seedFolder(db, dir);
   let clock = new Date("2026-11-23T16:00:00Z");
   const deps = await buildAppDeps(db, parseSettings({}), { now: () => clock });
   const workflow = createCaseWorkflow(deps);

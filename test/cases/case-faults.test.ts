@@ -6,11 +6,10 @@ import type { AgentDeps } from "../../src/agents/deps.js";
 import { pendingInterrupts } from "../../src/agents/run-agent.js";
 import { buildAppDeps } from "../../src/app/container.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
+import { seedFolder } from "../../src/cases/seed-folder.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { findThreadForCase } from "../../src/data/email-repository.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
 import { Prisma } from "../../src/data/prisma.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { failNextInsert, failNextWrite, faultFired } from "../support/db-faults.js";
 import { copyMockDir } from "../support/fixtures.js";
@@ -21,7 +20,7 @@ let deps: AgentDeps;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  await seedFixtures(db.prisma, readFixtureDir(copyMockDir()));
+  await seedFolder(db, copyMockDir());
   deps = await buildAppDeps(db, parseSettings({}));
 });
 afterAll(async () => {

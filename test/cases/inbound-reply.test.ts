@@ -10,12 +10,11 @@ import type { AgentDeps } from "../../src/agents/deps.js";
 import { buildAppDeps } from "../../src/app/container.js";
 import { createSlackApp, type SlackApp } from "../../src/bot/app.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
+import { seedFolder } from "../../src/cases/seed-folder.js";
 import { quarantineCommand } from "../../src/cli/quarantine-command.js";
 import { parseSettings } from "../../src/config/settings.js";
 import { findThreadForCase } from "../../src/data/email-repository.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
 import { listDeliveryEvents } from "../../src/data/inbound-repository.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import { signResendWebhook } from "../../src/integrations/email/inbound/webhook-signature.js";
 import { compiledChild } from "../support/compiled-child.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
@@ -57,7 +56,7 @@ beforeAll(async () => {
     const linh = files["employees.json"]!.find((e) => e.employee_id === "EMP-1071");
     Object.assign(linh, { home_city: "Los Banos", home_zip: "93635", home_coords: null });
   });
-  await seedFixtures(db.prisma, readFixtureDir(dir));
+  await seedFolder(db, dir);
   settingsEnv = {
     RESEND_API_KEY: "re_test_key",
     RESEND_BASE_URL: stub.baseUrl,

@@ -138,8 +138,9 @@ describe("importing an HRIS export", { shuffle: false }, () => {
     const result = await runCli(["history", "employee", "EMP-1083"], env);
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trim().split("\n");
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/UTC {2}added {2}\(employees\.json, by seed\)$/);
+    expect(lines[1]).toMatch(
       /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC {2}home_address: "7260 Foothill Blvd, Apt 19B" -> "41 Mowry Ave" {2}\(workers\.csv, by cli:hr-sync\)$/,
     );
     const left = await runCli(["history", "employee", "EMP-1002"], env);

@@ -79,15 +79,18 @@ describe("imports through the API", { shuffle: false }, () => {
     expect(applied.body.changed).toEqual([
       {
         id: "EMP-1083",
+        // The token has no pii scope: the street address is withheld, the ZIP shown as its ZIP3.
         changes: [
-          { field: "home_address", old: "7260 Foothill Blvd, Apt 19B", new: "41 Mowry Ave" },
+          { field: "home_address", old: null, new: null, withheld: true },
           { field: "home_city", old: "Salinas", new: "Fremont" },
-          { field: "home_zip", old: "93901", new: "94538" },
+          { field: "home_zip", old: "939xx", new: "945xx" },
         ],
       },
     ]);
     expect((await h.db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1083" } })).homeZip).toBe("94538");
-    const history = await h.db.prisma.changeHistory.findMany({ where: { entityId: "EMP-1083" } });
+    const history = await h.db.prisma.changeHistory.findMany({
+      where: { entityId: "EMP-1083", actor: { not: "seed" } },
+    });
     expect(history.map((r) => [r.field, r.actor, r.sourceFile])).toEqual([
       ["home_address", "api:hr-sync", "workday-2026-11-30.csv"],
       ["home_city", "api:hr-sync", "workday-2026-11-30.csv"],
@@ -95,6 +98,14 @@ describe("imports through the API", { shuffle: false }, () => {
     ]);
     const read = await api.request("GET", `/api/imports/${applied.body.id}`, { token: reader });
     expect(read.body).toEqual(applied.body);
+    const pii = (await createApiToken(h.db.prisma, { name: "hr-audit", scopes: ["read", "pii"], now: new Date() }))
+      .secret;
+    const full = await api.request("GET", `/api/imports/${applied.body.id}`, { token: pii });
+    expect(full.body.changed[0].changes).toEqual([
+      { field: "home_address", old: "7260 Foothill Blvd, Apt 19B", new: "41 Mowry Ave" },
+      { field: "home_city", old: "Salinas", new: "Fremont" },
+      { field: "home_zip", old: "93901", new: "94538" },
+    ]);
   });
 
   it("an unknown import is a 404 problem; a file name that is not .csv or .json a 400 naming the field", async () => {

@@ -6,12 +6,11 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { seedFolder } from "../../src/cases/seed-folder.js";
 import { ensureDatabaseExists } from "../../src/data/database.js";
 import { startEmbeddedPostgres } from "../../src/data/embedded-postgres.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
 import { migrateDatabase } from "../../src/data/migrations.js";
 import { createDataClients } from "../../src/data/prisma.js";
-import { seedFixtures } from "../../src/data/seed.js";
 import { MOCK_DIR } from "./fixtures.js";
 import { MOCK_TEMPLATE_DATABASE, TEMPLATE_DATABASE } from "./templates.js";
 
@@ -56,7 +55,7 @@ async function seedMockTemplate(serverUrl: string, url: string): Promise<void> {
   // Closed before any test clones it: PostgreSQL refuses to copy a database someone is connected to.
   const clients = createDataClients(url);
   try {
-    await seedFixtures(clients.prisma, readFixtureDir(MOCK_DIR));
+    await seedFolder(clients, MOCK_DIR);
   } finally {
     await clients.prisma.$disconnect();
     await clients.pool.end();

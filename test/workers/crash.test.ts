@@ -17,13 +17,13 @@ import { removalNoticeKey } from "../../src/agents/outreach/removal-notices.js";
 import { buildAppDeps } from "../../src/app/container.js";
 import { COMMAND } from "../../src/bot/listeners/commands/poolpatrol.js";
 import { createCaseWorkflow } from "../../src/cases/case-workflow.js";
+import { seedFolder } from "../../src/cases/seed-folder.js";
 import { PROJECT_ROOT, parseSettings } from "../../src/config/settings.js";
 import { findApproval } from "../../src/data/approval-repository.js";
 import { findCaseCardData } from "../../src/data/case-card-repository.js";
-import { readFixtureDir } from "../../src/data/fixtures.js";
 import { JOB_SCHEMA } from "../../src/data/job-repository.js";
 import type { PrismaClient } from "../../src/data/prisma.js";
-import { insertFixturesInBulk, seedFixtures } from "../../src/data/seed.js";
+import { insertFixturesInBulk } from "../../src/data/seed.js";
 import { findSweepTotals } from "../../src/data/sweep-repository.js";
 import { generateSyntheticFixtures } from "../../src/data/synthetic.js";
 import { findVanpoolSnapshot } from "../../src/data/vanpool-repository.js";
@@ -184,7 +184,7 @@ const until = <T>(what: string, probe: () => T | Promise<T>, options: { timeoutM
 beforeAll(async () => {
   console.log(`crash test seed ${SEED}`);
   [fake, resend, db] = await Promise.all([startFakeSlack(), startResendStub(), createTestDatabase()]);
-  await seedFixtures(db.prisma, readFixtureDir(MOCK_DIR));
+  await seedFolder(db, MOCK_DIR);
   // Synthetic vanpools about one in ten of which fail a check: one cancellation per decision trial.
   await insertFixturesInBulk(db.prisma, generateSyntheticFixtures(30 * DECISION_TRIALS + 60, 7));
   // This process only records work and queues its jobs; the child bot runs them.

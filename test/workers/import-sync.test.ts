@@ -1,7 +1,7 @@
 // The scheduled import sync (POOLPATROL_IMPORT_CRON): two replicas firing the same slot run one
-// import; a file imported before is not imported again; a missing folder, a malformed file or an
-// HTTP source that refuses the token fails the sync, changes nothing, and is told in the channel
-// and left as a failed job. Slots are triggered directly (the cron only names the slot).
+// import; a file imported before is not imported again; a missing folder, a malformed file, a file
+// whose rows break a rule (its sync's other files included) or an HTTP source that refuses the
+// token fails the sync, changes nothing, and is told in the channel and left as a failed job. Slots are triggered directly (the cron only names the slot).
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -73,7 +73,7 @@ it("two replicas firing one slot import the dropped file once; the next slot fin
   expect(done.importIds).toHaveLength(1);
   const imports = await h.db.prisma.dataImport.findMany({ where: { actor: `sync:${slot}` } });
   expect(imports.map((i) => [i.sourceFile, i.outcome])).toEqual([["employees-2026-11-30.csv", "applied"]]);
-  const history = await h.db.prisma.changeHistory.findMany({ where: { entityId: "EMP-1083" } });
+  const history = await h.db.prisma.changeHistory.findMany({ where: { entityId: "EMP-1083", actor: { not: "seed" } } });
   expect(history.map((r) => r.field).sort()).toEqual(["home_address", "home_city", "home_zip"]);
   await waitFor("the import's summary in the channel", () =>
     h.fake
@@ -118,6 +118,39 @@ it("a malformed file fails the sync before anything is applied: told in the chan
   });
   expect(JSON.stringify(job.output)).toMatch(/riders-2026-12-02\.csv/);
   fs.rmSync(path.join(folder, "riders-2026-12-02.csv"));
+}, 180_000);
+
+it("a sync whose second file breaks a rule applies neither: the first file's changes are not kept either", async () => {
+  const before = await historyRows();
+  // A newer employees export that is valid and changes a rider, and a roster naming a vanpool that does not exist.
+  const later = hrisFile((rows) => {
+    hrisRow(rows, "EMP-1028")[HRIS.HOME_CITY] = "Milpitas";
+  });
+  drop("employees-2026-12-03.csv", later);
+  fs.utimesSync(path.join(folder, "employees-2026-12-03.csv"), new Date(), new Date(Date.now() + 120_000));
+  fs.writeFileSync(
+    path.join(folder, "riders-2026-12-03.csv"),
+    "participant_id,vanpool_id,employee_id\nP-10001,VP-101,EMP-1074\nP-99001,VP-999,EMP-1028\n",
+  );
+  const slot = "sync-2026-12-03T06:00Z";
+  await importJobs(h.jobs).sync(slot);
+  const done = await finished(slot);
+  expect(done.outcome).toBe("failed");
+  expect(done.importIds).toEqual([]);
+  expect(done.error).toMatch(/riders-2026-12-03\.csv: line 3, column "vanpool_id": no vanpool "VP-999" is stored/);
+  expect(await historyRows()).toBe(before);
+  expect(await h.db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1028" } })).toMatchObject({
+    homeCity: "Oakdale",
+  });
+  expect(await h.db.prisma.dataImport.count({ where: { actor: `sync:${slot}` } })).toBe(0);
+  const notice = await waitFor("the failed sync's notice", () =>
+    h.fake
+      .messages(AUDIT_CHANNEL)
+      .find((m) => /^The scheduled import sync failed/.test(String(m.text)) && /VP-999/.test(String(m.text))),
+  );
+  expect(notice.text).toMatch(/Nothing was changed/);
+  expect(notice.text).not.toMatch(/employees-2026-12-03\.csv/);
+  fs.rmSync(path.join(folder, "riders-2026-12-03.csv"));
 }, 180_000);
 
 /** A sync's deps with another source: run directly, as the job would. */

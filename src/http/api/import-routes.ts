@@ -6,12 +6,21 @@ import { importUpload } from "../../cases/import-upload.js";
 import { type DataImportRecord, findDataImport } from "../../data/data-import-repository.js";
 import { IMPORT_KINDS } from "../../domain/record-import.js";
 import { notFound } from "../../errors.js";
-import { actorOf } from "./auth.js";
+import { actorOf, seesPersonalData } from "./auth.js";
 import type { ApiDeps, ApiEnv } from "./context.js";
+import { presentFieldChange } from "./present.js";
 import { AUTH_PROBLEMS, ONE_PROBLEMS, problemContent } from "./problem.js";
 import { IdParamSchema, jsonContent as json, TOKEN_SECURITY as security } from "./schemas.js";
 
-const FieldChangeSchema = z.object({ field: z.string(), old: z.string().nullable(), new: z.string().nullable() });
+const FieldChangeSchema = z.object({
+  field: z.string(),
+  old: z.string().nullable(),
+  new: z.string().nullable(),
+  withheld: z.literal(true).optional().openapi({
+    description:
+      "a home's street address, coordinates or an email changed: the values need the pii scope (a ZIP shows as its ZIP3)",
+  }),
+});
 const RecordChangesSchema = z.object({ id: z.string(), changes: z.array(FieldChangeSchema) });
 
 const ImportSchema = z
@@ -84,8 +93,10 @@ const one = createRoute({
   responses: { 200: json(ImportSchema, "The import"), ...ONE_PROBLEMS },
 });
 
-const present = (r: DataImportRecord) => {
+const present = (r: DataImportRecord, pii: boolean) => {
   const result = r.result as Partial<z.infer<typeof ImportSchema>>;
+  const records = (list: z.infer<typeof RecordChangesSchema>[] | undefined) =>
+    (list ?? []).map((c) => ({ id: c.id, changes: c.changes.map((f) => presentFieldChange(r.kind, f, pii)) }));
   return {
     id: r.id,
     kind: r.kind as (typeof IMPORT_KINDS)[number],
@@ -95,8 +106,8 @@ const present = (r: DataImportRecord) => {
     outcome: r.outcome,
     counts: result.counts ?? null,
     added: result.added ?? [],
-    changed: result.changed ?? [],
-    leaving: result.leaving ?? [],
+    changed: records(result.changed),
+    leaving: records(result.leaving),
     reaudits: result.reaudits ?? [],
     problems: result.problems ?? [],
     created_at: r.created_at.toISOString(),
@@ -115,12 +126,12 @@ export function registerImportRoutes(app: OpenAPIHono<ApiEnv>, deps: ApiDeps): v
       actor: actorOf(c.get("caller")),
       jobs: deps.jobs,
     });
-    return c.json(present(record), record.outcome === "refused" ? 422 : 201);
+    return c.json(present(record, seesPersonalData(c.get("caller"))), record.outcome === "refused" ? 422 : 201);
   });
   app.openapi(one, async (c) => {
     const { id } = c.req.valid("param");
     const record = await findDataImport(deps.agent.prisma, id);
     if (!record) throw notFound(`No import ${id}.`);
-    return c.json(present(record), 200);
+    return c.json(present(record, seesPersonalData(c.get("caller"))), 200);
   });
 }

@@ -31,6 +31,24 @@ interface Home {
   email: string;
 }
 
+/** An employee field whose values only the pii scope reads: a home's street, full ZIP, coordinates, an email. */
+const PERSONAL_FIELDS = new Set(["home_address", "home_zip", "home_lat", "home_lng", "email"]);
+
+/**
+ * A field an import changed, as `homeFields` shows a home: without pii a ZIP is its ZIP3 and the other
+ * personal fields' values are withheld (the field is still named).
+ */
+export function presentFieldChange(
+  kind: string,
+  change: { field: string; old: string | null; new: string | null },
+  pii: boolean,
+) {
+  if (pii || kind !== "employees" || !PERSONAL_FIELDS.has(change.field)) return change;
+  if (change.field === "home_zip")
+    return { field: change.field, old: change.old && zip3(change.old), new: change.new && zip3(change.new) };
+  return { field: change.field, old: null, new: null, withheld: true as const };
+}
+
 function homeFields(home: Home, pii: boolean) {
   return {
     home_city: home.home_city,

@@ -111,11 +111,9 @@ export function importDetails(i: ImportDetailsInput): SlackMessage {
 
 const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
-/** `applied`: files this sync imported before the one that failed (each import is all or nothing). */
-export function syncFailedNotice(input: { started_at: Date; error: string; applied: string[] }): SlackMessage {
-  const changed = input.applied.length
-    ? `${input.applied.join(", ")} ${input.applied.length === 1 ? "was" : "were"} imported before it; nothing else was changed`
-    : "nothing was changed";
+/** A sync applies all its files or none (src/cases/import-sync.ts): a failed one changed nothing. */
+export function syncFailedNotice(input: { started_at: Date; error: string }): SlackMessage {
+  const changed = "nothing was changed";
   return {
     text: `The scheduled import sync failed: ${input.error} ${capitalised(changed)}; the next sync tries again.`,
     blocks: [
