@@ -1,25 +1,23 @@
 // `npm run bench`, streamed answers: 500 questions asked in case threads while every vanpool is audited
-// again in the background (a sweep's work in the same process), each answered as the bot answers it
-// (the Case Manager's conversation, the answer stored, then streamed through chat.startStream /
-// appendStream / stopStream to the local Slack over HTTP). Prints the time from the question to the
-// first streamed words (startStream accepted) and to the full answer (stopStream accepted), p50/p95,
-// with the load average. Offline: rules model, embedded PostgreSQL, local Slack. Asserts nothing.
+// again in the background (a sweep's work in the same process), each answered by the bot's own answer job
+// (the status line, the Case Manager's conversation, the post claimed meanwhile, the answer streamed through
+// chat.startStream / appendStream / stopStream to the local Slack over HTTP as soon as it is written, stored
+// before its feedback buttons). Prints the time from the job's start to the first streamed words (startStream
+// accepted) and to the full answer (stopStream accepted), p50/p95, with the load average. Offline: rules model,
+// embedded PostgreSQL, local Slack. Asserts nothing.
 import os from "node:os";
 import path from "node:path";
 import { WebClient } from "@slack/web-api";
-import { createConversation } from "../src/agents/conversation/agent.js";
 import { buildAppDeps } from "../src/app/container.js";
+import { createConversationWork } from "../src/bot/listeners/events/conversation.js";
 import { createCaseWorkflow } from "../src/cases/case-workflow.js";
 import { seedFolder } from "../src/cases/seed-folder.js";
 import { PROJECT_ROOT, parseSettings } from "../src/config/settings.js";
-import { recordAnswer } from "../src/data/answer-repository.js";
 import { listCases } from "../src/data/case-repository.js";
 import { listVanpoolIds } from "../src/data/vanpool-repository.js";
 import { outboxSender } from "../src/integrations/email/outbox.js";
 import { startLocalSlack } from "../src/sandbox/slack/local-slack.js";
-import { postAnswerOnce } from "../src/slack/answer-stream.js";
-import { feedbackBlock } from "../src/slack/blocks/answer.js";
-import { createChannelPacer } from "../src/slack/channel-pacer.js";
+import { createCaseMessages } from "../src/slack/case-messages.js";
 import { withBenchDatabase } from "./bench-database.js";
 
 const QUESTIONS = Number(process.argv[2] ?? 500);
@@ -37,17 +35,25 @@ const CHANNEL = "C0BENCH";
 
 await withBenchDatabase("answer-stream", async ({ clients, outbox }) => {
   await seedFolder(clients, path.join(PROJECT_ROOT, "mock"));
-  const deps = await buildAppDeps(clients, parseSettings({}), { sender: outboxSender(outbox) });
+  const slack = await startLocalSlack();
+  const settings = parseSettings({
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: "bench",
+    SLACK_API_URL: slack.apiUrl,
+    POOLPATROL_AUDIT_CHANNEL: CHANNEL,
+  });
+  const deps = await buildAppDeps(clients, settings, { sender: outboxSender(outbox) });
   const workflow = createCaseWorkflow(deps);
   const vanpools = await listVanpoolIds(clients.prisma);
   for (const id of vanpools) await workflow.auditVanpool(id);
   const cases = await listCases(clients.prisma);
-  const slack = await startLocalSlack();
   const client = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
-  const once = { prisma: clients.prisma, client, pacer: createChannelPacer(clients.prisma, { intervalMs: 0, client }) };
-  const conversation = createConversation(deps, {
-    recheck: async () => ({ text: "not used", sources: [] }),
-    draftFollowUp: async () => ({ approval_id: "not used", existing: false }),
+  const log = { info: () => {}, warn: console.warn, error: console.error };
+  const ctx = { deps, workflow, slack: settings.slack!, client, log };
+  const work = createConversationWork({
+    ctx,
+    messages: createCaseMessages(ctx, { channelIntervalMs: 0 }),
+    isApprover: async () => true,
   });
 
   let sweeping = true;
@@ -61,37 +67,23 @@ await withBenchDatabase("answer-stream", async ({ clients, outbox }) => {
   for (let i = 0; i < QUESTIONS; i++) {
     const record = cases[i % cases.length]!;
     const thread = slack.userMessage({ user: "U0BENCH", channel: CHANNEL, text: `case ${record.case_id}` }).message.ts;
-    const question = ASKED[i % ASKED.length]!;
     const startsBefore = slack.callsTo("chat.startStream").length;
     const started = performance.now();
     const startedAt = Date.now();
-    const reply = await conversation.ask({
-      threadId: `bench-${i}`,
-      question,
-      caseId: record.case_id,
-      askerIsApprover: true,
-    });
-    const key = `answer:bench-${i}`;
-    const answerId = await recordAnswer(clients.prisma, {
-      postKey: key,
-      channel: CHANNEL,
-      threadTs: thread,
-      conversationId: `bench-${i}`,
-      caseId: record.case_id,
-      vanpoolId: record.vanpool_id,
-      question,
-      answer: reply.answer,
-      facts: reply.facts,
-      askedBy: "U0BENCH",
-      askerIsApprover: true,
-      askedAt: new Date(),
-    });
-    await postAnswerOnce(
-      once,
-      key,
-      { channel: CHANNEL, threadTs: thread, userId: "U0BENCH", teamId: slack.teamId },
-      reply.answer,
-      [feedbackBlock(answerId)],
+    await work.answer(
+      {
+        kind: "question",
+        asked: {
+          channel: CHANNEL,
+          threadTs: thread,
+          conversationId: `bench-${i}`,
+          caseId: record.case_id,
+          userId: "U0BENCH",
+          teamId: slack.teamId,
+          text: ASKED[i % ASKED.length]!,
+        },
+      },
+      `bench-${i}`,
     );
     full.push(performance.now() - started);
     const startCall = slack.callsTo("chat.startStream")[startsBefore];

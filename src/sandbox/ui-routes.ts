@@ -73,8 +73,43 @@ const dmChannel = (user: string) => `D${user.slice(1)}`;
 export function createSandboxRoutes(deps: SandboxRoutesDeps) {
   const knownUser = (id: string | null) => (deps.people.users.some((u) => u.id === id) ? (id ?? undefined) : undefined);
   const closed = new Set<string>();
+  /** Each person's assistant thread in their DM with Pool Patrol, started when they first open it. */
+  const assistantThreads = new Map<string, string>();
   const channel = deps.people.channel.id;
   const sign = (body: string) => postSigned(deps.appUrl(), deps.signingSecret, body);
+
+  /** The DM's assistant thread as Slack's assistant view shows it: its messages, suggested prompts and status. */
+  function assistantOf(user: string) {
+    const threadTs = assistantThreads.get(user);
+    if (!threadTs) return null;
+    const slack = deps.slack();
+    const dm = dmChannel(user);
+    return {
+      thread_ts: threadTs,
+      messages: slack.thread(dm, threadTs).filter((m) => m.ts !== threadTs),
+      prompts: slack.suggestedPrompts(dm, threadTs) ?? null,
+      status: slack.statuses(dm, threadTs).at(-1) ?? "",
+    };
+  }
+
+  /** Opening the DM starts its assistant thread once, as Slack does: assistant_thread_started, signed. */
+  async function openAssistant(user: string) {
+    if (assistantThreads.has(user)) return;
+    const slack = deps.slack();
+    const dm = dmChannel(user);
+    // The thread's root, never sent to the app: Slack's assistant view shows the thread under it.
+    const root = slack.userMessage({ user, channel: dm, text: "New chat with Pool Patrol" }).message.ts;
+    assistantThreads.set(user, root);
+    await sign(
+      slack.eventCallbackBody({
+        event: {
+          type: "assistant_thread_started",
+          assistant_thread: { user_id: user, channel_id: dm, thread_ts: root, context: {} },
+          event_ts: root,
+        },
+      }),
+    );
+  }
 
   function state(user: string, thread: string | undefined) {
     const slack = deps.slack();
@@ -94,6 +129,7 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
       botUserId: slack.botUserId,
       messages: slack.messages(channel),
       dm: slack.messages(dmChannel(user)),
+      assistant: assistantOf(user),
       thread: thread ? slack.thread(channel, thread) : null,
       // What Slack shows under a thread while the app works ("Pool Patrol is reading the location check…").
       threadStatus: thread ? (slack.statuses(channel, thread).at(-1) ?? "") : "",
@@ -253,6 +289,9 @@ export function createSandboxRoutes(deps: SandboxRoutesDeps) {
         }
         case "POST /sandbox/close":
           closed.add(String(body.view_id));
+          break;
+        case "POST /sandbox/assistant":
+          await openAssistant(String(body.user));
           break;
         case "POST /sandbox/home":
           await sign(

@@ -18,7 +18,7 @@ import {
   setCaseAlertLocation,
 } from "../data/slack-message-repository.js";
 import { undoUntil } from "../domain/undo-window.js";
-import { type AnswerPlace, postAnswerOnce } from "./answer-stream.js";
+import { type AnswerFeed, type AnswerPlace, postAnswerOnce } from "./answer-stream.js";
 import { approvalCard } from "./blocks/approval-card.js";
 import { approvalCardFacts, firstNames } from "./blocks/card-facts.js";
 import { caseAlert } from "./blocks/case-alert.js";
@@ -129,9 +129,9 @@ export function createCaseMessages(ctx: ChannelContext, options: { channelInterv
   /** A message of its own (an answer, a notice), posted once for `key` and paced with the case messages. */
   const postKept = (key: string, args: ChatPostMessageArguments) => postKeptOnce(once, key, args);
 
-  /** A Case Manager answer, streamed into its thread once for `key` and paced with the case messages. */
-  const postAnswer = (key: string, place: AnswerPlace, text: string, blocks?: KnownBlock[]) =>
-    postAnswerOnce(once, key, place, text, blocks);
+  /** A Case Manager answer, streamed into its thread as it is written, once for `key`, paced with the case messages. */
+  const postAnswer = (key: string, place: AnswerPlace, answer: AnswerFeed, after: () => Promise<KnownBlock[]>) =>
+    postAnswerOnce(once, key, place, answer, after);
 
   return { syncCase, syncCaseAlert, postInThread, postKept, postAnswer };
 }

@@ -53,6 +53,11 @@ export interface OncePost {
   record?(at: SlackLocation): Promise<void>;
   /** Posts the message another way than chat.postMessage (a stream); absent: `args` posted as they are. */
   deliver?(attempt: DeliveryAttempt): Promise<SlackLocation>;
+  /**
+   * Settles when the message can be posted (an answer's first words are written): the post is claimed and its
+   * channel's turn taken meanwhile; a rejection gives up the claim.
+   */
+  ready?: Promise<unknown>;
 }
 
 export interface DeliveryAttempt {
@@ -96,7 +101,8 @@ export async function postOnce(deps: PostOnceDeps, post: OncePost): Promise<Slac
         const lookup = claim.earlier && !claim.streamTs ? await findPosted(deps, post, claim.intendedAt) : undefined;
         const found = lookup?.finished;
         const unfinished = claim.streamTs ?? lookup?.unfinished;
-        // The lookup may have outlasted the hold: post only while the claim is still ours.
+        if (!found) await post.ready;
+        // The lookup, or the wait for the message, may have outlasted the hold: post only while the claim is still ours.
         if (!found && !(await renewPost(prisma, post.key, holder, holdMs))) continue;
         const at =
           found ??

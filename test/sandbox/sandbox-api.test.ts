@@ -80,6 +80,31 @@ describe("the sandbox API", () => {
     expect(answer).not.toMatch(/@northwind|Meadowlark|\b[a-z]+_[a-z]+\b/);
   });
 
+  it("opens the DM as an assistant thread: suggested prompts from what is open, one click answered in the thread, streamed", async () => {
+    type Assistant = { thread_ts: string; messages: Message[]; prompts: { prompts: { message: string }[] } | null };
+    const assistant = async () => (await state("user=U0CASEY")) as State & { assistant: Assistant | null };
+    expect((await assistant()).assistant).toBeNull();
+    expect((await api("/sandbox/assistant", { user: "U0CASEY" })).status).toBe(200);
+    await sandbox.bot.idle();
+    const opened = (await assistant()).assistant!;
+    const prompts = opened.prompts!.prompts.map((p) => p.message);
+    expect(prompts.length).toBeGreaterThanOrEqual(3);
+    expect(prompts.length).toBeLessThanOrEqual(4);
+    expect(prompts).toContain("Which cases need me?");
+    const why = prompts.find((p) => /^Why did VP-\d{3} fail\?$/.test(p))!;
+    // Opening it again starts no second thread.
+    await api("/sandbox/assistant", { user: "U0CASEY" });
+    expect((await assistant()).assistant!.thread_ts).toBe(opened.thread_ts);
+
+    await api("/sandbox/message", { user: "U0CASEY", text: why, dm: true, thread_ts: opened.thread_ts });
+    await sandbox.bot.idle();
+    await expect.poll(async () => (await assistant()).assistant!.messages.filter((m) => m.bot_id).length).toBe(1);
+    const answer = (await assistant()).assistant!.messages.find((m) => m.bot_id)!;
+    expect(answer.thread_ts).toBe(opened.thread_ts);
+    expect(answer.text).toMatch(/check: fail/);
+    expect(answer.text.trimEnd()).toMatch(/_Sources: [^\n]+_$/);
+  });
+
   it("starts a fresh page as the first approver and refuses actions from no one", async () => {
     expect((await state("")).user).toBe("U0ALEX");
     const response = await api("/sandbox/command", { text: "/poolpatrol help" });

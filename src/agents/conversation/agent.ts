@@ -3,7 +3,7 @@
 // tools over stored facts. Offline the rules model drives it; with a model configured
 // the same agent answers free form with the same tools, and falls back to the rules
 // model if the model fails mid-answer. Every answer names its sources.
-import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
+import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createAgent } from "langchain";
 import type { Settings } from "../../config/settings.js";
@@ -43,6 +43,11 @@ export interface ConversationQuestion {
   askerIsApprover: boolean;
   /** Told each tool as it starts (its name and JSON input), so Slack can say what is being read. */
   onTool?(name: string, input: string): void;
+  /**
+   * Told the answer's text as soon as it is written, before the thread's state is saved: the pieces, in order,
+   * make up `answer` (its sources last).
+   */
+  onText?(piece: string): void;
 }
 
 export interface ConversationAnswer {
@@ -73,8 +78,14 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
   const configured = createAgentModel("case_manager", deps.settings, conversationRules);
   const model = configured.isRules ? undefined : { name: configured.name, agent: build(configured.chat) };
 
-  async function run(agent: Agent, input: ConversationQuestion, task: ConversationTask): Promise<BaseMessage[]> {
-    const state = await agent.invoke(
+  /** The turn's messages once the agent is done; `onFinal` hears them as soon as the final answer exists. */
+  async function run(
+    agent: Agent,
+    input: ConversationQuestion,
+    task: ConversationTask,
+    onFinal: (turn: BaseMessage[]) => void,
+  ): Promise<BaseMessage[]> {
+    const states = await agent.stream(
       { messages: [{ role: "user", content: JSON.stringify(task) }] },
       {
         configurable: { thread_id: `conversation:${input.threadId}`, asker_is_approver: input.askerIsApprover },
@@ -82,10 +93,17 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
         ...(input.onTool ? { callbacks: [toolWatcher(input.onTool)] } : {}),
         // Answers only read: the thread's state is saved once, when the answer is done.
         durability: "exit",
+        streamMode: "values",
       },
     );
-    const messages = state.messages as BaseMessage[];
-    return messages.slice(messages.map((m) => m.getType()).lastIndexOf("human") + 1);
+    let turn: BaseMessage[] = [];
+    for await (const state of states as AsyncIterable<{ messages: BaseMessage[] }>) {
+      const messages = state.messages;
+      turn = messages.slice(messages.map((m) => m.getType()).lastIndexOf("human") + 1);
+      const last = turn.at(-1);
+      if (last?.getType() === "ai" && !(last as AIMessage).tool_calls?.length) onFinal(turn);
+    }
+    return turn;
   }
 
   async function ask(input: ConversationQuestion): Promise<ConversationAnswer> {
@@ -102,17 +120,28 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
       ...(named.length > 1 ? { vanpools_named: named.map((v) => `${v.name} (${v.vanpool_id})`) } : {}),
       ...(riderCase ? { rider_case_id: riderCase } : {}),
     };
+    let written: ConversationAnswer | undefined;
+    // The answer is told as soon as it exists; the thread's state is saved after.
+    const final = (name: string) => (turn: BaseMessage[]) => {
+      if (written) return;
+      written = toAnswer(turn, name);
+      input.onText?.(written.answer);
+    };
     let turn: BaseMessage[];
     let used = "rules";
     if (model) {
       try {
-        turn = await run(model.agent, input, task);
+        turn = await run(model.agent, input, task, final(model.name));
         used = model.name;
-      } catch {
-        turn = await run(rules, input, task);
+      } catch (error) {
+        // Once its answer is out, a failure (its state not saved) is the answer's own, not a model's to fall back from.
+        if (written) throw error;
+        turn = await run(rules, input, task, final("rules"));
       }
-    } else turn = await run(rules, input, task);
-    return toAnswer(turn, used);
+    } else turn = await run(rules, input, task, final("rules"));
+    // A turn that ended without a final message (none written) still answers with what its tools read.
+    final(used)(turn);
+    return written!;
   }
 
   return { ask };

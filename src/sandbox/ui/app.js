@@ -257,12 +257,27 @@ function render() {
   $("thread-status").classList.toggle("hidden", !status);
   $("thread-status").textContent = status ? `Pool Patrol ${status}` : "";
 
+  // The DM is an assistant thread, as in Slack's assistant view: its answers, its status, its suggested prompts.
+  const assistant = state.assistant;
+  const dmMessages = assistant ? assistant.messages : state.dm;
   const dmList = $("dm-messages");
   const dmAtBottom = dmList.scrollHeight - dmList.scrollTop - dmList.clientHeight < 60;
-  dmList.innerHTML = state.dm.length
-    ? state.dm.map((m) => messageHtml(m, { ephemeral: false, threadLink: false })).join("")
+  dmList.innerHTML = dmMessages.length
+    ? dmMessages.map((m) => messageHtml(m, { ephemeral: false, threadLink: false })).join("")
     : '<div class="empty">Ask Pool Patrol anything about a case, e.g. <code>why did CASE-48F81374 fail?</code></div>';
   if (dmAtBottom) dmList.scrollTop = dmList.scrollHeight;
+  const prompts = assistant?.prompts;
+  $("dm-prompts").classList.toggle("hidden", !prompts || dmMessages.length > 0);
+  $("dm-prompts").innerHTML = prompts
+    ? `<div class="prompts-title">${escapeHtml(prompts.title || "Try asking")}</div>${prompts.prompts
+        .map(
+          (p) =>
+            `<button type="button" class="btn prompt" data-prompt="${escapeHtml(p.message)}">${escapeHtml(p.title)}</button>`,
+        )
+        .join("")}`
+    : "";
+  $("dm-status").classList.toggle("hidden", !assistant?.status);
+  $("dm-status").textContent = assistant?.status ? `Pool Patrol ${assistant.status}` : "";
 
   $("home").innerHTML = state.home
     ? blocks(state.home.blocks, { kind: "home" })
@@ -330,6 +345,10 @@ document.addEventListener("click", async (event) => {
     await post("/sandbox/close", { view_id: target.dataset.close });
     return;
   }
+  if (target.dataset.prompt) {
+    await post("/sandbox/message", { text: target.dataset.prompt, dm: true, thread_ts: state.assistant?.thread_ts });
+    return;
+  }
   if (target.dataset.action) {
     if (target.dataset.confirm) {
       const c = JSON.parse(target.dataset.confirm);
@@ -350,6 +369,7 @@ document.addEventListener("click", async (event) => {
     $("pane-home").classList.toggle("hidden", pane !== "home");
     $("pane-dm").classList.toggle("hidden", pane !== "dm");
     if (pane === "home") await post("/sandbox/home", {});
+    if (pane === "dm") await post("/sandbox/assistant", {});
   }
 });
 
@@ -385,7 +405,7 @@ $("dm-composer").addEventListener("submit", async (event) => {
   const text = $("dm-text").value.trim();
   if (!text) return;
   $("dm-text").value = "";
-  await post("/sandbox/message", { text, dm: true });
+  await post("/sandbox/message", { text, dm: true, thread_ts: state.assistant?.thread_ts });
 });
 $("close-thread").addEventListener("click", () => {
   openThread = null;

@@ -16,7 +16,7 @@ import { firstDelivery } from "../../../data/slack-event-repository.js";
 import { keptPost } from "../../../data/slack-post-repository.js";
 import { isSweepSummary } from "../../../data/sweep-repository.js";
 import { redactFinding } from "../../../domain/redaction.js";
-import { statusLine, toolStatus } from "../../../slack/answer-stream.js";
+import { answerFeed, statusLine, toolStatus } from "../../../slack/answer-stream.js";
 import { feedbackBlock } from "../../../slack/blocks/answer.js";
 import type { CaseMessages } from "../../../slack/case-messages.js";
 import type { SlackContext } from "../../slack-context.js";
@@ -153,7 +153,8 @@ export function createConversationWork(deps: ConversationDeps) {
       const place = { channel: asked.channel, threadTs: asked.threadTs, userId: asked.userId, teamId: asked.teamId };
       const status = statusLine(ctx.client, place, ctx.log.warn);
       status.set("is reading the question…");
-      try {
+      const feed = answerFeed();
+      const answering = (async () => {
         const askerIsApprover = await deps.isApprover(asked.userId);
         const reply = await conversation.ask({
           threadId: asked.conversationId,
@@ -161,9 +162,13 @@ export function createConversationWork(deps: ConversationDeps) {
           caseId: asked.caseId,
           askerIsApprover,
           onTool: (tool, input) => status.set(toolStatus(tool, input)),
+          // The status line says what is being read until the answer starts, which no status call may overtake.
+          onText: (piece) => void status.hold().then(() => feed.write(piece)),
         });
-        // Stored before it is posted, so its feedback buttons name an answer that exists.
-        const answerId = await recordAnswer(prisma, {
+        await status.hold();
+        feed.end();
+        // Stored before its feedback buttons are posted (as its stream stops), so they name an answer that exists.
+        return recordAnswer(prisma, {
           postKey: key,
           channel: asked.channel,
           threadTs: asked.threadTs,
@@ -179,8 +184,14 @@ export function createConversationWork(deps: ConversationDeps) {
           askerIsApprover,
           askedAt: ctx.deps.now(),
         });
-        await status.settled();
-        await deps.messages.postAnswer(key, place, reply.answer, [feedbackBlock(answerId)]);
+      })();
+      answering.catch((error: unknown) => feed.fail(error));
+      try {
+        // Claimed while the answer is written, streamed from its first words.
+        await Promise.all([
+          deps.messages.postAnswer(key, place, feed, async () => [feedbackBlock(await answering)]),
+          answering,
+        ]);
       } finally {
         // A posted reply clears it in Slack, but a failure or an answer finished by an update does not.
         await status.clear();
