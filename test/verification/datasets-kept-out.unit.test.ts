@@ -16,10 +16,12 @@ describe("the fresh reply sets kept out of training (evals/kept-out/)", () => {
   // Round 14: 95.9% of the 98 English replies read, 59 of 60 escalations, all 72 others to a person.
   // Round 15: 95.6% of the 91 replies read, 59 of 60 escalations, all 69 others to a person.
   // Round 16: 94.1% of the 85 replies read (5 wrong, all sent to a person), 60 of 60 escalations, all 75 others to a person.
+  // Round 17: 95.3% of the 64 replies read (3 wrong), 61 of 61 escalations, all 96 others to a person.
   it.each([
     ["reply-unseen-14.jsonl", 170, 0.95, 0.98],
     ["reply-unseen-15.jsonl", 160, 0.95, 0.98],
     ["reply-unseen-16.jsonl", 160, 0.94, 1],
+    ["reply-unseen-17.jsonl", 160, 0.95, 1],
   ])(
     "%s keeps its figures: of the replies read, at least the share right it scored, its escalations caught, every other language named",
     { timeout: TRAINS },
