@@ -7,6 +7,7 @@ import { latest, type ToolCallPlan, type Turn } from "../models/rules-model.js";
 import type { CaseFacts, Facts } from "./facts.js";
 import {
   CLARIFYING_OPTIONS,
+  COMPARES,
   type NamedSubject,
   namedSubject,
   type RosterEntry,
@@ -46,13 +47,14 @@ const TOPIC_OF_TOOL: Record<string, Topic> = {
   policy_sections: "policy",
   program_figures: "program",
   rider_history: "history",
+  record_changes: "changes",
 };
 
 /** The parts of a multi-part question ("why did Cody fail, and has Tamika replied?"), each asked on its own. */
 export function questionParts(question: string): string[] {
   const parts = question
     .split(
-      /\?\s+|;\s*|\s+[-+&]\s+(?=\w)|,?\s+\b(?:and|also|plus)\b\s*(?=(?:also\s+)?(?:why|what|when|how|who|whos|is|are|did|does|has|have|can|will|where|which|by)\b)|,\s*also\b|\.\s+(?=[A-Z])/i,
+      /\?\s+|;\s*|\s+[-+&]\s+(?=\w)|(?:^|\s+)\(?\d[.)]\s+|,\s*(?:and\s+)?then\s+|,?\s+\b(?:and|also|plus)\b\s*(?=(?:also\s+)?(?:why|what|when|how|who|whos|is|are|did|does|has|have|can|will|where|which|by)\b)|,\s*also\b|\.\s+(?=[A-Z])/i,
     )
     .map((p) => p.trim())
     .filter((p) => /[a-z0-9]/i.test(p));
@@ -139,7 +141,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     const vanpools = [
       ...new Set([...question.matchAll(/\b(?:vp|vanpool|van)[\s#:-]*(\d{3})\b/gi)].map((m) => `VP-${m[1]}`)),
     ];
-    if (/\b(compare|compared|vs|versus|differ\w*)\b/i.test(question) && vanpools.length >= 1) {
+    if (COMPARES.test(question.toLowerCase()) && vanpools.length >= 1) {
       const own = vanpools.length === 1 ? (task.case_id ?? context.caseId) : undefined;
       if (vanpools.length >= 2 || own) {
         const subjects = own
@@ -247,6 +249,11 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
           ...(caseId === task.rider_case_id && !task.case_id ? {} : { case_id: caseId }),
           employee_ids: employee_ids ?? roster.filter((r) => r.flagged).map((r) => r.employee_id),
         },
+      });
+    if (topic === "changes")
+      calls.push({
+        name: "record_changes",
+        args: { employee_ids: employee_ids ?? roster.filter((r) => r.flagged).map((r) => r.employee_id) },
       });
     if (topic === "policy")
       calls.push({

@@ -24,6 +24,7 @@ import {
   ridersElsewhere,
   vanpoolOverview,
 } from "./facts.js";
+import { recordChanges } from "./record-changes.js";
 
 export interface ConversationActions {
   /** Audits the case's vanpool again and says what came of it. */
@@ -116,6 +117,12 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
       description:
         "People the question names by first or last name who are not on this case: the vanpool they ride and the case they are on. Empty text when everyone named is on the case.",
       schema: z.object({ case_id: caseId.optional(), names: z.array(z.string()).min(1) }),
+    }),
+    tool(async ({ employee_ids }) => recordChanges(deps, employee_ids), {
+      name: "record_changes",
+      description:
+        "When riders' records changed ('when did Diego's address change?'): each change an import made to their home or shift, with its date, file and who imported it. Street addresses are never shown.",
+      schema: z.object({ employee_ids: z.array(z.string()).min(1).describe("EMP-… ids") }),
     }),
     tool(async ({ question, headings }) => policySections(question, headings), {
       name: "policy_sections",
