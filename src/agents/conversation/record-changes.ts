@@ -50,12 +50,12 @@ export async function recordChanges(deps: FactsDeps, employeeIds: string[]): Pro
     );
     if (changes.length === 0) {
       lines.push(
-        `No import has changed ${riderName(person)}'s record since it was loaded: home in ${person.home_city} (${zip3(person.home_zip)}), ${person.shift_name ? `on ${person.shift_name}` : "no shift on record"}.`,
+        `No import has changed the record of ${riderName(person)} since it was loaded: home in ${person.home_city} (${zip3(person.home_zip)}), ${person.shift_name ? `on ${person.shift_name}` : "no shift on record"}.`,
       );
       continue;
     }
     lines.push(
-      `${riderName(person)}'s record, as imports changed it (latest ${Math.min(changes.length, CHANGES_SHOWN)}):`,
+      `Imports changed the record of ${riderName(person)}${changes.length > CHANGES_SHOWN ? ` (the latest ${CHANGES_SHOWN} of ${changes.length} changes)` : ""}:`,
       ...changes
         .slice(-CHANGES_SHOWN)
         .map(
