@@ -345,3 +345,35 @@ describe("how auditors actually type", () => {
     expect(vanpoolsNamedIn("what about night shift riders on a day van?", vanpools)).toEqual([]);
   });
 });
+
+describe("what an auditor asks of a case", () => {
+  const crew: RosterEntry[] = [
+    { employee_id: "EMP-1028", first_name: "Wendell", last_name: "Ashby", flagged: true },
+    { employee_id: "EMP-1083", first_name: "Diego", last_name: "Fuentes", flagged: true },
+    { employee_id: "EMP-1026", first_name: "Yesenia", last_name: "Mora", flagged: false },
+  ];
+
+  it("reads who decided, who it waits on, when it opened and which case a rider is on as the case's state", () => {
+    expect(understand("who made the call on this case?", crew).topics).toEqual(["status"]);
+    expect(understand("who's it waiting on now", crew).topics).toEqual(["next"]);
+    expect(understand("when did this case open and why", crew).topics).toEqual(["status"]);
+    expect(understand("which case is diego on?", crew).topics).toEqual(["status"]);
+  });
+
+  it("lists a van's riders rather than the flagged ones when asked for its riders", () => {
+    expect(understand("list the riders on this van", crew).topics).toEqual(["vanpool"]);
+  });
+
+  it("quotes the email someone approved when asked what it said", () => {
+    expect(understand("what did the answer we just okayed tell diego", crew)).toMatchObject({
+      topics: ["emails"],
+      quote: true,
+    });
+  });
+
+  it("reads 'both on the same check?' as a comparison, with nothing off the record", () => {
+    const u = understand("wendell and diego - both on the same check?", crew);
+    expect(u).toMatchObject({ compare: true, topics: ["checks"] });
+    expect(u.offRecord).toBeUndefined();
+  });
+});

@@ -398,9 +398,9 @@ const ASKS_KEPT =
   /\b(kept|keep|exceptions?|exempt(ed|ion)?|waived?|waiver)\b.*\b(who|until|when|expire[sd]?|run out|runs out|end|ends|on|for|any|still)\b|\b(who|which riders?|anyone)\b.*\b(kept|exempt(ed)?|waived)\b/;
 /** Our email was approved ("the reply we signed off on", "I okayed the draft"). */
 const APPROVED = /\b(approved|okayed|ok'?d|signed off|greenlit|green-lit)\b/;
-const EMAIL_WORDS = /\b(e-?mails?|repl(y|ies)|draft|message|follow[- ]?up|letter|wording|response)\b/;
+const EMAIL_WORDS = /\b(e-?mails?|repl(y|ies)|draft|message|follow[- ]?up|letter|wording|response|answer)\b/;
 export const COMPARES =
-  /\b(compare|compared|comparison|vs|versus|difference|different|differ|diff|side by side|next to|stack up)\b|\b(further|farther|closer|nearer|worse|better|more|less|fewer)\b.*\bthan\b/;
+  /\b(compare|compared|comparison|vs|versus|difference|different|differ|diff|side by side|next to|stack up|same)\b|\b(further|farther|closer|nearer|worse|better|more|less|fewer)\b.*\bthan\b/;
 /** Everyday words that are also someone's name in the roster of employees ("grace period"). */
 const NOT_A_NAME = new Set("grace hill bell dunn gill mora lin mai rao cho shah stein greene carter kim".split(" "));
 
@@ -489,7 +489,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       topic === "next" &&
       (replyDeadline ||
         noReplyYet ||
-        /\b(run|runs|ran) out\b|\bwaiting (on|for) (anyone|anybody|someone|who|whom)\b|\bwho (are we|is it|is this|is the case) waiting\b/.test(
+        /\b(run|runs|ran) out\b|\bwaiting (on|for) (anyone|anybody|someone|who|whom)\b|\bwho(?:'?s| is| are)? (we |it |this |the case )?(still )?waiting\b/.test(
           lower,
         ))
     )
@@ -520,7 +520,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       return [topic, s + 4] as const;
     if (
       topic === "status" &&
-      /\bwho (signed|approved|decided|rejected|cancell?ed|closed|okayed|ok'?d)\b|\bstill (in|on|part of|riding|a member)\b/.test(
+      /\bwho (signed|approved|decided|rejected|cancell?ed|closed|okayed|ok'?d|made the (call|decision)|ruled)\b|\bstill (in|on|part of|riding|a member)\b|\bwhich (case|vanpool|van) (is|was|are) \w+ (on|in)\b|\bwhen\b.*\b(open|opened|start|started|created)\b/.test(
         lower,
       )
     )
@@ -556,7 +556,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
         lower,
       )
     )
-      return [topic, s + 4] as const;
+      return [topic, s + 6] as const;
     if (
       topic === "program" &&
       /\bhow many\b/.test(lower) &&
@@ -705,7 +705,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     if (riderIds.length > 0) topics = ["checks", "replies"];
     else return { topics, check, riderIds, clarify: offRecord ? CANNOT_ANSWER : CLARIFYING_OPTIONS, ...extra };
   }
-  return { topics, action, check: compare ? undefined : check, riderIds, ...extra };
+  // "brent's schedule vs the van's": one rider against the van keeps the check asked about.
+  return { topics, action, check: compare && riderIds.length !== 1 ? undefined : check, riderIds, ...extra };
 }
 
 /** What the question asks that no answer here can give: contact details, what is not tracked, or words nothing knows. */
