@@ -377,3 +377,14 @@ describe("what an auditor asks of a case", () => {
     expect(u.offRecord).toBeUndefined();
   });
 });
+
+describe("what is not a kept rider or another person", () => {
+  it("reads an exception for a kind of rider as the rule, and 'she' as no one's name", () => {
+    expect(understand("is there an exception for people who drive part of the way?", roster).topics).not.toContain(
+      "checks",
+    );
+    const u = understand("what did she say?", roster);
+    expect(u.clarify).toMatch(/^Which rider do you mean/);
+    expect(u.otherNames).toBeUndefined();
+  });
+});

@@ -81,7 +81,7 @@ const LEXICON: Record<Topic, Record<string, number>> = {
     "when:2 deadline:3 due:3 timeout:3 expire:3 expires:3 expiry:3 until:2 next:3 happens:2 happen:2 date:1 overdue:3 clock:2 soon:2 time:1 long:1 left:1 wait:1 waiting:1 after:1 then:1 window:3 expired:3 lapse:3 lapsed:3 cutoff:3",
   ),
   status: words(
-    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 deal:2 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 audited:1 reaudits:2 reaudit:1 removed:3 member:2 membership:3 signed:2 decision:2",
+    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 deal:2 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 doing:2 audited:1 reaudits:2 reaudit:1 removed:3 member:2 membership:3 signed:2 decision:2",
   ),
   flagged: words("who:2 which:1 riders:2 rider:1 flagged:2 people:2 employees:2 involved:3 names:2 list:2 members:2"),
   policy: words(
@@ -393,9 +393,10 @@ const ASKS_IF_IT_COUNTS =
 const ASKS_CHANGES =
   /\b(address|home|zip|shift|schedule|record|data|profile)\b.*\b(chang(e|ed|es)|updated?|edited|corrected|imported)\b|\b(chang(e|ed|es)|updated?|edited|corrected)\b.*\b(address|home|zip|shift|schedule|record|data|profile)\b.*\b(when|since|last|ever|history|log)\b|\bimport(ed|s)?\b|\bchange (history|log)\b/;
 const ASKS_WHEN_CHANGED = /\b(when|last|ever|history|log|since|has|have|did|was)\b/;
-/** A person's exception: who is kept, until when ("is there an exception on Diego?"). */
-const ASKS_KEPT =
-  /\b(kept|keep|exceptions?|exempt(ed|ion)?|waived?|waiver)\b.*\b(who|until|when|expire[sd]?|run out|runs out|end|ends|on|for|any|still)\b|\b(who|which riders?|anyone)\b.*\b(kept|exempt(ed)?|waived)\b/;
+/** A person's exception: who is kept, until when ("is there an exception on Diego?"), not the rule for exceptions. */
+const ASKS_WHO_IS_KEPT = /\b(who|which riders?|anyone|anybody)\b.*\b(kept|exempt(ed)?|waived)\b/;
+const KEPT_WORDS = /\b(kept|exceptions?|exempt(ed|ion)?|waived?|waiver)\b/;
+const KEPT_UNTIL = /\b(until|expire[sd]?|run out|runs out|ends?|still)\b/;
 /** Our email was approved ("the reply we signed off on", "I okayed the draft"). */
 const APPROVED = /\b(approved|okayed|ok'?d|signed off|greenlit|green-lit)\b/;
 const EMAIL_WORDS = /\b(e-?mails?|repl(y|ies)|draft|message|follow[- ]?up|letter|wording|response|answer)\b/;
@@ -458,7 +459,9 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const replyBy =
     /\bto (respond|reply|answer|get back|write back)\b/.test(lower) &&
     /\b(date|when|deadline|cutoff|due|long|left|until|by)\b/.test(lower);
-  const keptAsked = ASKS_KEPT.test(lower) && !/\b(policy|rules?|how (do|does|can|to))\b/.test(lower);
+  const keptAsked =
+    (ASKS_WHO_IS_KEPT.test(lower) || (KEPT_WORDS.test(lower) && (named.length > 0 || KEPT_UNTIL.test(lower)))) &&
+    !/\b(policy|rules?|how (do|does|can|to))\b/.test(lower);
   const adjusted = scores.map(([topic, s]) => {
     if (topic === "policy" && asksTheRule) return [topic, s + 6] as const;
     if (topic === "status" && (WHERE_IT_STANDS.test(lower) || OFF_THE_VAN.test(lower))) return [topic, s + 4] as const;
@@ -650,6 +653,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       !STOP.has(t) &&
       !KNOWN.has(t) &&
       !NOT_A_NAME.has(t) &&
+      !PRONOUNS.has(t) &&
+      !PLURAL.has(t) &&
       !rosterNames.has(t) &&
       ![...rosterNames].some((n) => sameWord(t, n)) &&
       !roster.some((r) => shortFor(t, r.first_name)),
