@@ -89,6 +89,10 @@ function understandParts(question: string, roster: RosterEntry[], context: Threa
   };
 }
 
+/** Riders or cases asked about across the program, not in one case ("who's flagged across all the open cases?"). */
+const ACROSS_CASES =
+  /\b(who|which riders?|anyone|list)\b.*\b(flagged|on a case)\b.*\b(across|all (the )?(open )?cases|every (open )?case|open cases|program)\b|\b(list|show)\b (me )?(all |every |the )?(open )?cases\b/;
+
 export const NO_CASE_QUESTION =
   "Which case do you mean? Name it (CASE-1A2B3C4D) or its vanpool (VP-101), or ask in the case alert's thread.";
 
@@ -155,6 +159,8 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     }
     const named = subjectOf(task);
     const general = understand(question, [], undefined);
+    if (!named.caseId && !named.vanpoolId && ACROSS_CASES.test(question.toLowerCase()))
+      return [{ name: "open_cases", args: {} }];
     if (!named.caseId && !named.vanpoolId && general.topics[0] === "program")
       return [{ name: "program_figures", args: {} }];
     if (named.caseId) return [{ name: "case_overview", args: { case_id: named.caseId } }];

@@ -24,6 +24,7 @@ import {
   ridersElsewhere,
   vanpoolOverview,
 } from "./facts.js";
+import { openCases } from "./open-cases.js";
 import { recordChanges } from "./record-changes.js";
 
 export interface ConversationActions {
@@ -133,6 +134,12 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
       name: "vanpool_overview",
       description: "A vanpool by id (VP-…): name, site, riders, latest checks and its cases.",
       schema: z.object({ vanpool_id: z.string() }),
+    }),
+    tool(async () => openCases(deps), {
+      name: "open_cases",
+      description:
+        "The open cases touched last, each with its vanpool, where it stands and the riders it flagged by name.",
+      schema: z.object({}),
     }),
     tool(async () => programFacts(deps), {
       name: "program_figures",

@@ -562,6 +562,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       return [topic, s + 6] as const;
     if (
       topic === "program" &&
+      named.length === 0 &&
       /\bhow many\b/.test(lower) &&
       !/\bhow many (re-?audits?|re-?checks?|days?|miles?|riders?|emails?|people|employees|members|of them)\b/.test(
         lower,

@@ -1,6 +1,7 @@
-// "When did Diego's address change?": the Case Manager answers from the import history, with the
+// Facts the Case Manager reads across cases and records. "When did Diego's address change?": from the import history, with the
 // date in words, who imported it, and never the street address an import wrote.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openCases } from "../../src/agents/conversation/open-cases.js";
 import { recordChanges } from "../../src/agents/conversation/record-changes.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
@@ -52,5 +53,16 @@ describe("a rider's record changes", () => {
     expect(facts.text).toBe(
       "No import has changed the record of Wendell Ashby (EMP-1028) since it was loaded: home in Oakdale (953xx), on Night Shift.",
     );
+  });
+});
+
+describe("open cases across the program", () => {
+  it("lists each open case with its vanpool, where it stands and its flagged riders by name", async () => {
+    const facts = await openCases(deps());
+    const open = await db.prisma.case.count({ where: { status: { notIn: ["resolved", "cancelled"] } } });
+    expect(facts.text.split("\n")).toHaveLength(open + 1);
+    expect(facts.text).toMatch(/^\d+ open cases, and who each flagged:/);
+    expect(facts.text).toMatch(/• CASE-48F81374 \(VP-102\), waiting for the riders' replies: Maribel Quintero/);
+    expect(facts.text).not.toMatch(/EMP-|@/);
   });
 });
