@@ -388,3 +388,25 @@ describe("what is not a kept rider or another person", () => {
     expect(u.otherNames).toBeUndefined();
   });
 });
+
+describe("a question about an action is not the action", () => {
+  const crew: RosterEntry[] = [
+    { employee_id: "EMP-1083", first_name: "Diego", last_name: "Fuentes", flagged: true },
+    { employee_id: "EMP-1026", first_name: "Yesenia", last_name: "Mora", flagged: false },
+  ];
+
+  it("answers 'did we already re-check this?' without re-checking, and points 'can I keep him?' to the card", () => {
+    expect(understand("did we already re-check this?", crew)).toMatchObject({ topics: ["status"] });
+    expect(understand("did we already re-check this?", crew).action).toBeUndefined();
+    expect(understand("re-check location", crew).action).toBe("recheck");
+    expect(understand("can I still keep diego?", crew).action).toBe("cancel");
+    expect(understand("what does diego need to keep his seat", crew).action).toBeUndefined();
+  });
+
+  it("does not read everyday words as riders' names ('more' is not Mora)", () => {
+    expect(understand("how many more reminders before this goes to an approver", crew)).toMatchObject({
+      topics: ["next"],
+      riderIds: [],
+    });
+  });
+});

@@ -69,7 +69,7 @@ export interface NamedSubject {
 
 const LEXICON: Record<Topic, Record<string, number>> = {
   checks: words(
-    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 missing:3 incomplete:3 inconclusive:3 unknown:2 undecided:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 match:2 matches:2 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 night:1 proof:2 findings:2 found:2",
+    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 missing:3 incomplete:3 inconclusive:3 unknown:2 undecided:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 match:2 matches:2 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 town:2 city:2 hometown:2 night:1 proof:2 findings:2 found:2",
   ),
   replies: words(
     "say:3 said:3 says:3 saying:3 reply:3 replied:3 replies:3 respond:3 responded:3 response:3 responses:3 wrote:2 written:3 writes:2 answer:2 answered:2 answers:2 hear:3 heard:3 told:2 explain:1 explained:2 claim:2 claimed:2 mention:2 mentioned:2 write:1 back:1 inbound:3 excuse:2 side:1 ask:2 asked:2 asking:2 question:2 questions:2",
@@ -81,7 +81,7 @@ const LEXICON: Record<Topic, Record<string, number>> = {
     "when:2 deadline:3 due:3 timeout:3 expire:3 expires:3 expiry:3 until:2 next:3 happens:2 happen:2 date:1 overdue:3 clock:2 soon:2 time:1 long:1 left:1 wait:1 waiting:1 after:1 then:1 window:3 expired:3 lapse:3 lapsed:3 cutoff:3",
   ),
   status: words(
-    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 deal:2 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 doing:2 audited:1 reaudits:2 reaudit:1 removed:3 member:2 membership:3 signed:2 decision:2",
+    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 deal:2 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 doing:2 audited:1 reaudits:2 reaudit:1 recheck:2 rechecked:3 rechecks:2 reaudited:3 removed:3 member:2 membership:3 signed:2 decision:2",
   ),
   flagged: words("who:2 which:1 riders:2 rider:1 flagged:2 people:2 employees:2 involved:3 names:2 list:2 members:2"),
   policy: words(
@@ -99,7 +99,8 @@ const LEXICON: Record<Topic, Record<string, number>> = {
 const ACTIONS: Record<Action, RegExp> = {
   recheck:
     /\b(re-?check|re-?audit|re-?run|re-?verify|check (it |them |him |her |this )?again|audit (it |this )?again|run (the )?(checks?|audit) again|verify (it )?again)\b/,
-  cancel: /\b(cancel|remove|kick|terminate|drop|revoke)\b/,
+  cancel:
+    /\b(cancel|remove|kick|terminate|drop|revoke)\b|\b(keep|spare) (him|her|them)\b(?! (seat|spot|place))|\bcan (i|we) (still )?keep\b/,
   approve: /\b(approve|approved|sign off|go ahead|okay it|ok it)\b/,
   follow_up:
     /(?<!\b(the|that|this|our|your|his|her) )\b(draft|follow[- ]?up|nudge|remind|reminder|write (to|him|her|them)|email (him|her|them) again)\b/,
@@ -107,7 +108,7 @@ const ACTIONS: Record<Action, RegExp> = {
 
 const CHECK_WORDS: Record<CheckKind, Record<string, number>> = {
   location: words(
-    "location:3 distance:3 far:3 miles:3 mile:3 live:3 lives:3 living:2 home:2 address:3 zip:3 commute:2 pickup:2 away:2 moved:2 move:1",
+    "location:3 distance:3 far:3 miles:3 mile:3 live:3 lives:3 living:2 home:2 address:3 zip:3 town:3 city:2 hometown:3 commute:2 pickup:2 away:2 moved:2 move:1",
   ),
   shift: words(
     "shift:3 shifts:3 schedule:3 hours:3 time:1 runs:1 run:1 night:2 nights:2 swing:2 compatible:2 days:1 works:1 graveyard:2 roster:1 match:2 line:2 overlap:2 align:2 matches:2 start:2 starts:2 started:1 end:1 ends:2 early:1 late:1",
@@ -308,7 +309,8 @@ function mentionedRiders(text: string, toks: string[], roster: RosterEntry[]): s
   for (const m of text.matchAll(/\b(\d{4})\b/g))
     for (const r of roster) if (r.employee_id.endsWith(`-${m[1]}`)) found.add(r.employee_id);
   for (const t of toks) {
-    if (STOP.has(t) || t.length < 3) continue;
+    // "more" is no typo of Mora.
+    if (STOP.has(t) || FILLER.has(t) || t.length < 3) continue;
     for (const r of roster) {
       const names = [r.first_name, r.last_name].map((n) => n.toLowerCase());
       if (names.some((n) => (t.length < 4 ? t === n : sameWord(t, n))) || shortFor(t, r.first_name))
@@ -352,7 +354,7 @@ const ASKS_EXACT =
   /\b(exact|exactly|precise|precisely|actual|specific)\b.*\b(miles?|mileage|distance|far)\b|\b(miles?|mileage|distance)\b.*\b(exact|exactly|precise)\b/;
 /** Someone says a rider's home or shift changed, and asks why the check still fails. */
 const REPORTS_A_CLAIM =
-  /\b(says?|said|claims?|claimed|told (me|us|her|his|their|the|my|our)|insists?|swears?|according to|reports?|reported)\b.*\b(why|still|what would|what will|how come|is that (what|right|true|correct|accurate|so)|do(es)? (we|that|the record)|on (record|file)|what we have|match(es)?|records?|agree)\b/;
+  /\b(says?|said|claims?|claimed|told (me|us|her|his|their|the|my|our)|insists?|swears?|according to|reports?|reported)\b.*\b(why|still|what would|what will|what (then|now)|how come|is that (what|right|true|correct|accurate|so)|do(es)? (we|that|the record)|on (record|file)|what we have|match(es)?|records?|agree)\b/;
 /** "what would he need to change to pass", "if she went to days would she pass": what would change the result. */
 const ASKS_WHAT_WOULD_PASS =
   /\bwhat (would|will|does|do) (s?he|they|it|\w+) (need|have|has) to\b|\bto (pass|qualify|stay on|keep (his|her|their) seat)\b|\bwhat would (make|it take|change)\b|\b(if|suppose|say)\b.*\b(would|will|could|does|do)\b.*\b(pass|qualify|be (fine|ok|okay|compatible|allowed))\b/;
@@ -377,7 +379,7 @@ const FILLER = new Set(
   ),
 );
 const ASKS_HISTORY =
-  /\b(flagged|reviewed|audited|caught|reported|been through a review) before\b|\bearlier cases?\b|\bprevious(ly)? (cases?|reviews?|flagged)\b|\bprior (cases?|reviews?)\b|\bfirst (review|case|time being)\b|\blast time\b|\bbefore\?$|\b(last|previous|prior|earlier|old|past|other) (case|review|audit)s?\b|\bever (been )?(flagged|reviewed|audited|caught)\b|\blet (s?he|him|her|them|\w+) off\b/;
+  /\bever (been )?(on|in) (a|an|another) (case|review)\b|\bcases? before (this|that)\b|\b(flagged|reviewed|audited|caught|reported|been through a review) before\b|\bearlier cases?\b|\bprevious(ly)? (cases?|reviews?|flagged)\b|\bprior (cases?|reviews?)\b|\bfirst (review|case|time being)\b|\blast time\b|\bbefore\?$|\b(last|previous|prior|earlier|old|past|other) (case|review|audit)s?\b|\bever (been )?(flagged|reviewed|audited|caught)\b|\blet (s?he|him|her|them|\w+) off\b/;
 /** "where's this case at", "where does it stand". */
 const WHERE_IT_STANDS = /\bwhere('?s| is| are| does| do)\b.*\b(at|stand|stands|standing)\b|\bwhere are we\b/;
 /** "is he off the van now", "still riding". */
@@ -428,7 +430,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const asksTheRule = ASKS_THE_RULE.test(lower) && !/\b(s?he|his|her|him)\b/.test(lower);
   const exact = ASKS_EXACT.test(lower) && !/\bexactly (at |on )?(the )?(\d+|limit)/.test(lower);
   if (asksTheRule) action = undefined;
-  else if (ACTIONS.recheck.test(lower.replace(/-/g, ""))) action = "recheck";
+  else if (ACTIONS.recheck.test(lower.replace(/-/g, "")) && !ASKS_ABOUT_THE_PAST.test(lower)) action = "recheck";
   else if (ACTIONS.follow_up.test(lower.replace(/\bremind (me|us)\b/g, " ")) && !ASKS_ABOUT_THE_PAST.test(lower))
     action = "follow_up";
   else if (ACTIONS.cancel.test(lower) && !whyNot && !/\b(would|will|could|happens?|when|if)\b/.test(lower))
@@ -542,6 +544,11 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     )
       return [topic, s + 3] as const;
     if (topic === "next" && replyBy) return [topic, s + 4] as const;
+    if (
+      topic === "next" &&
+      /\bbefore (this|it|the case) (goes|gets|moves|is sent)\b|\bbefore (an? )?(approver|person|human)\b/.test(lower)
+    )
+      return [topic, s + 4] as const;
     if (topic === "replies" && replyBy) return [topic, Math.max(0, s - 3)] as const;
     if (topic === "emails" && approvedAnEmail) return [topic, s + 4] as const;
     if (topic === "checks" && keptAsked) return [topic, s + 5] as const;
@@ -555,7 +562,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       return [topic, s + 5] as const;
     if (
       topic === "vanpool" &&
-      /\b(list|name|show)\b (me )?(all |every |the )?(riders|members|people)\b|\bwho (rides|is on|are on|all ride)\b|\broster\b/.test(
+      /\b(list|name|show)\b (me )?(all |every |the )?(riders|members|people)\b|\bwho( else)? (rides|is on|are on|all ride)\b|\broster\b/.test(
         lower,
       )
     )
@@ -564,7 +571,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       topic === "program" &&
       named.length === 0 &&
       /\bhow many\b/.test(lower) &&
-      !/\bhow many (re-?audits?|re-?checks?|days?|miles?|riders?|emails?|people|employees|members|of them)\b/.test(
+      !/\bhow many (more )?(re-?audits?|re-?checks?|days?|miles?|riders?|emails?|reminders?|nudges?|people|employees|members|of them)\b/.test(
         lower,
       )
     )
