@@ -161,7 +161,9 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     const general = understand(question, [], undefined);
     if (!named.caseId && !named.vanpoolId && ACROSS_CASES.test(question.toLowerCase()))
       return [{ name: "open_cases", args: {} }];
-    if (!named.caseId && !named.vanpoolId && general.topics[0] === "program")
+    // "how many does he need?" in a case thread is about its rider, not the program's figures.
+    const aboutSomeone = Boolean(task.case_id ?? context.caseId) && /\b(s?he|him|his|her)\b/i.test(question);
+    if (!named.caseId && !named.vanpoolId && general.topics[0] === "program" && !aboutSomeone)
       return [{ name: "program_figures", args: {} }];
     if (named.caseId) return [{ name: "case_overview", args: { case_id: named.caseId } }];
     if (named.vanpoolId) return [{ name: "vanpool_overview", args: { vanpool_id: named.vanpoolId } }];
