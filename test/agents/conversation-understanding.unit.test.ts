@@ -271,3 +271,142 @@ describe("vanpools named by part of their name", () => {
     expect(ids("is the night owl van ok?")).toEqual(["VP-105"]);
   });
 });
+
+describe("how auditors actually type", () => {
+  const crew: RosterEntry[] = [
+    { employee_id: "EMP-1045", first_name: "Gregory", last_name: "Pruitt", flagged: true },
+    { employee_id: "EMP-1024", first_name: "Tamika", last_name: "Howard", flagged: true },
+    { employee_id: "EMP-1031", first_name: "Sandra", last_name: "Whitfield", flagged: false },
+  ];
+
+  it("reads swapped letters, the start of a first name and shorthand", () => {
+    expect(understand("whys tamkia flaged", crew).riderIds).toEqual(["EMP-1024"]);
+    expect(understand("greg's sched ok?", crew)).toMatchObject({
+      topics: ["checks"],
+      check: "shift",
+      riderIds: ["EMP-1045"],
+    });
+    expect(understand("greg's sched ok?", crew).otherNames).toBeUndefined();
+    expect(understand("tamika loc check result", crew).check).toBe("location");
+  });
+
+  it("says a question about something else cannot be answered, and keeps questions about riders", () => {
+    expect(understand("who won the game last night", crew).clarify).toMatch(/^I can't answer that from the record/);
+    expect(understand("who passed?", crew)).toMatchObject({ unflagged: true, riderIds: ["EMP-1031"] });
+  });
+
+  it("reads a comparison written with 'than', and asks nothing it cannot answer about it", () => {
+    const u = understand("is greg further out than tamika?", crew);
+    expect(u).toMatchObject({ compare: true, topics: ["checks"] });
+    expect(u.offRecord).toBeUndefined();
+  });
+
+  it("does not take 'the draft' someone approved for a request to draft one", () => {
+    expect(understand("ok I approved the draft. when did it go out?", crew).action).toBeUndefined();
+    expect(understand("draft a follow-up to greg", crew).action).toBe("follow_up");
+    expect(understand("that reply we signed off on, did it go to greg?", crew).topics[0]).toBe("emails");
+  });
+
+  it("reads when a record changed as its import history, and how to change it as policy", () => {
+    expect(understand("when did greg's address change?", crew).topics).toEqual(["changes"]);
+    expect(understand("how does greg update his address?", crew).topics).not.toContain("changes");
+  });
+
+  it("reads who was kept, and a rider's deadline to answer, as the case's facts", () => {
+    expect(understand("who got kept and until when?", crew).topics).toContain("checks");
+    expect(understand("what's the cutoff date for greg to respond", crew).topics).toEqual(["next"]);
+    expect(understand("how many people got flagged here", crew).topics).toEqual(["flagged"]);
+  });
+
+  it("names someone on another case instead of asking which rider 'he' is", () => {
+    const u = understand("what about cody, did he reply?", crew);
+    expect(u.clarify).toBeUndefined();
+    expect(u.otherNames).toEqual(["cody"]);
+  });
+
+  it("splits numbered parts and 'then'", () => {
+    expect(questionParts("1) what failed for tamika 2) what happens if she ignores us")).toEqual([
+      "what failed for tamika",
+      "what happens if she ignores us",
+    ]);
+    expect(questionParts("Give me Wendell's result, then Diego's.")).toEqual(["Give me Wendell's result", "Diego's."]);
+  });
+
+  it("finds the policy section a rule question is after", () => {
+    const policy = loadPolicy();
+    const headings = (question: string) => findPolicySections(policy, question).map((s) => s.heading);
+    expect(headings("how many days does a rider get to respond per the rules?")).toEqual(["Review timeline"]);
+    expect(headings("remind me of the limit")[0]).toBe("Distance rule");
+    expect(headings("if someone is exactly 50.0 mi out do they pass?")[0]).toBe("Distance rule");
+  });
+
+  it("does not read 'shift riders' as the Swing Shift Shuttle", () => {
+    const vanpools = [{ vanpool_id: "VP-106", name: "Swing Shift Shuttle" }];
+    expect(vanpoolsNamedIn("what about night shift riders on a day van?", vanpools)).toEqual([]);
+  });
+});
+
+describe("what an auditor asks of a case", () => {
+  const crew: RosterEntry[] = [
+    { employee_id: "EMP-1028", first_name: "Wendell", last_name: "Ashby", flagged: true },
+    { employee_id: "EMP-1083", first_name: "Diego", last_name: "Fuentes", flagged: true },
+    { employee_id: "EMP-1026", first_name: "Yesenia", last_name: "Mora", flagged: false },
+  ];
+
+  it("reads who decided, who it waits on, when it opened and which case a rider is on as the case's state", () => {
+    expect(understand("who made the call on this case?", crew).topics).toEqual(["status"]);
+    expect(understand("who's it waiting on now", crew).topics).toEqual(["next"]);
+    expect(understand("when did this case open and why", crew).topics).toEqual(["status"]);
+    expect(understand("which case is diego on?", crew).topics).toEqual(["status"]);
+  });
+
+  it("lists a van's riders rather than the flagged ones when asked for its riders", () => {
+    expect(understand("list the riders on this van", crew).topics).toEqual(["vanpool"]);
+  });
+
+  it("quotes the email someone approved when asked what it said", () => {
+    expect(understand("what did the answer we just okayed tell diego", crew)).toMatchObject({
+      topics: ["emails"],
+      quote: true,
+    });
+  });
+
+  it("reads 'both on the same check?' as a comparison, with nothing off the record", () => {
+    const u = understand("wendell and diego - both on the same check?", crew);
+    expect(u).toMatchObject({ compare: true, topics: ["checks"] });
+    expect(u.offRecord).toBeUndefined();
+  });
+});
+
+describe("what is not a kept rider or another person", () => {
+  it("reads an exception for a kind of rider as the rule, and 'she' as no one's name", () => {
+    expect(understand("is there an exception for people who drive part of the way?", roster).topics).not.toContain(
+      "checks",
+    );
+    const u = understand("what did she say?", roster);
+    expect(u.clarify).toMatch(/^Which rider do you mean/);
+    expect(u.otherNames).toBeUndefined();
+  });
+});
+
+describe("a question about an action is not the action", () => {
+  const crew: RosterEntry[] = [
+    { employee_id: "EMP-1083", first_name: "Diego", last_name: "Fuentes", flagged: true },
+    { employee_id: "EMP-1026", first_name: "Yesenia", last_name: "Mora", flagged: false },
+  ];
+
+  it("answers 'did we already re-check this?' without re-checking, and points 'can I keep him?' to the card", () => {
+    expect(understand("did we already re-check this?", crew)).toMatchObject({ topics: ["status"] });
+    expect(understand("did we already re-check this?", crew).action).toBeUndefined();
+    expect(understand("re-check location", crew).action).toBe("recheck");
+    expect(understand("can I still keep diego?", crew).action).toBe("cancel");
+    expect(understand("what does diego need to keep his seat", crew).action).toBeUndefined();
+  });
+
+  it("does not read everyday words as riders' names ('more' is not Mora)", () => {
+    expect(understand("how many more reminders before this goes to an approver", crew)).toMatchObject({
+      topics: ["next"],
+      riderIds: [],
+    });
+  });
+});

@@ -562,6 +562,7 @@ export async function vanpoolOverview(deps: FactsDeps, vanpoolId: string): Promi
     .join(", ");
   const text = [
     `*${van.name ?? vanpoolId}* (${vanpoolId}) at ${van.work_site}: ${van.riders.length} active riders of ${van.capacity} seats.`,
+    `Riders: ${van.riders.map(riderName).join(", ") || "none"}.`,
     `Work site: ${van.work_site_address}. Pickup: ${van.pickup_address ?? "at the work site (no separate pickup point on file)"}.`,
     ...(van.operating_schedule ? [`The van runs ${describeSchedule(van.operating_schedule)}.`] : []),
     `Latest checks: ${checks}.`,

@@ -15,16 +15,23 @@ const INTENTS: [RegExp, string][] = [
     /\b(updat|chang|fix|correct|edit|wrong|moved?|new)\w*\b.*\b(address|home)\b|\b(address|home)\b.*\b(updat|chang|fix|correct|wrong)|\bmoved\b/,
     "How to update your home address",
   ],
-  [/\bshifts?\b|\bhours\b|\bschedule|\bcompatib|%|\bpercent|\bpto\b|\bovernight|\bminutes\b|\bdays\b/, "Shift rule"],
+  // "how many days does a rider get to respond": the timeline, not the shift rule's days.
   [
-    /\bdistance|\bmiles?\b|\bfar\b|\bradius|\bmeasur|\bcrow\b|\bzip\b|\bcentroid|\bdriv|\blive\b|\bpark\b|\bmeet\b|\bpick(s|ed)? (her|him|them|me|you) up|\bgets? on\b/,
+    /\b(deadline|7 days|seven days|window|how long|re-?checks?|re-?audits?|timeline|respond|reply within|get back)/,
+    "Review timeline",
+  ],
+  [
+    /\bshifts?\b|\bhours\b|\bschedule|\bcompatib|%|\bpercent|\bpto\b|\bovernight|\bminutes\b|\bdays\b(?!.*\b(respond|reply|answer|get back)\b)/,
+    "Shift rule",
+  ],
+  [
+    /\bdistance|\bmiles?\b|\bmi\b|\blimit\b|\bfar\b|\bradius|\bmeasur|\bcrow\b|\bzip\b|\bcentroid|\bdriv|\blive\b|\bpark\b|\bmeet\b|\bpick(s|ed)? (her|him|them|me|you) up|\bgets? on\b/,
     "Distance rule",
   ],
   [
     /\b(cancel|remov|kick|lose (the|a|their|his|her) seat|still fails?|human|reviewer|person decide)/,
     "What happens if a check still fails",
   ],
-  [/\b(deadline|7 days|seven days|window|how long|re-?checks?|timeline|respond|reply within)/, "Review timeline"],
   [/\b(privacy|private|personal data|who can see|confidential|share)/, "Privacy"],
   [/\b(contact|reach|talk to|phone|call|help desk)/, "Contact"],
   [/\b(eligib|qualif|who can (join|ride)|benefit|subsid)/, "Eligibility"],

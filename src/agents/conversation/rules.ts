@@ -7,6 +7,7 @@ import { latest, type ToolCallPlan, type Turn } from "../models/rules-model.js";
 import type { CaseFacts, Facts } from "./facts.js";
 import {
   CLARIFYING_OPTIONS,
+  COMPARES,
   type NamedSubject,
   namedSubject,
   type RosterEntry,
@@ -46,13 +47,14 @@ const TOPIC_OF_TOOL: Record<string, Topic> = {
   policy_sections: "policy",
   program_figures: "program",
   rider_history: "history",
+  record_changes: "changes",
 };
 
 /** The parts of a multi-part question ("why did Cody fail, and has Tamika replied?"), each asked on its own. */
 export function questionParts(question: string): string[] {
   const parts = question
     .split(
-      /\?\s+|;\s*|\s+[-+&]\s+(?=\w)|,?\s+\b(?:and|also|plus)\b\s*(?=(?:also\s+)?(?:why|what|when|how|who|whos|is|are|did|does|has|have|can|will|where|which|by)\b)|,\s*also\b|\.\s+(?=[A-Z])/i,
+      /\?\s+|;\s*|\s+[-+&]\s+(?=\w)|(?:^|\s+)\(?\d[.)]\s+|,\s*(?:and\s+)?then\s+|,?\s+\b(?:and|also|plus)\b\s*(?=(?:also\s+)?(?:why|what|when|how|who|whos|is|are|did|does|has|have|can|will|where|which|by)\b)|,\s*also\b|\.\s+(?=[A-Z])/i,
     )
     .map((p) => p.trim())
     .filter((p) => /[a-z0-9]/i.test(p));
@@ -86,6 +88,10 @@ function understandParts(question: string, roster: RosterEntry[], context: Threa
     ...(whole.otherNames ? { otherNames: whole.otherNames } : {}),
   };
 }
+
+/** Riders or cases asked about across the program, not in one case ("who's flagged across all the open cases?"). */
+const ACROSS_CASES =
+  /\b(who|which riders?|anyone|list)\b.*\b(flagged|on a case)\b.*\b(across|all (the )?(open )?cases|every (open )?case|open cases|program)\b|\b(list|show)\b (me )?(all |every |the )?(open )?cases\b/;
 
 export const NO_CASE_QUESTION =
   "Which case do you mean? Name it (CASE-1A2B3C4D) or its vanpool (VP-101), or ask in the case alert's thread.";
@@ -139,7 +145,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     const vanpools = [
       ...new Set([...question.matchAll(/\b(?:vp|vanpool|van)[\s#:-]*(\d{3})\b/gi)].map((m) => `VP-${m[1]}`)),
     ];
-    if (/\b(compare|compared|vs|versus|differ\w*)\b/i.test(question) && vanpools.length >= 1) {
+    if (COMPARES.test(question.toLowerCase()) && vanpools.length >= 1) {
       const own = vanpools.length === 1 ? (task.case_id ?? context.caseId) : undefined;
       if (vanpools.length >= 2 || own) {
         const subjects = own
@@ -153,7 +159,11 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     }
     const named = subjectOf(task);
     const general = understand(question, [], undefined);
-    if (!named.caseId && !named.vanpoolId && general.topics[0] === "program")
+    if (!named.caseId && !named.vanpoolId && ACROSS_CASES.test(question.toLowerCase()))
+      return [{ name: "open_cases", args: {} }];
+    // "how many does he need?" in a case thread is about its rider, not the program's figures.
+    const aboutSomeone = Boolean(task.case_id ?? context.caseId) && /\b(s?he|him|his|her)\b/i.test(question);
+    if (!named.caseId && !named.vanpoolId && general.topics[0] === "program" && !aboutSomeone)
       return [{ name: "program_figures", args: {} }];
     if (named.caseId) return [{ name: "case_overview", args: { case_id: named.caseId } }];
     if (named.vanpoolId) return [{ name: "vanpool_overview", args: { vanpool_id: named.vanpoolId } }];
@@ -247,6 +257,11 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
           ...(caseId === task.rider_case_id && !task.case_id ? {} : { case_id: caseId }),
           employee_ids: employee_ids ?? roster.filter((r) => r.flagged).map((r) => r.employee_id),
         },
+      });
+    if (topic === "changes")
+      calls.push({
+        name: "record_changes",
+        args: { employee_ids: employee_ids ?? roster.filter((r) => r.flagged).map((r) => r.employee_id) },
       });
     if (topic === "policy")
       calls.push({

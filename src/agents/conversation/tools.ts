@@ -24,6 +24,8 @@ import {
   ridersElsewhere,
   vanpoolOverview,
 } from "./facts.js";
+import { openCases } from "./open-cases.js";
+import { recordChanges } from "./record-changes.js";
 
 export interface ConversationActions {
   /** Audits the case's vanpool again and says what came of it. */
@@ -117,6 +119,12 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
         "People the question names by first or last name who are not on this case: the vanpool they ride and the case they are on. Empty text when everyone named is on the case.",
       schema: z.object({ case_id: caseId.optional(), names: z.array(z.string()).min(1) }),
     }),
+    tool(async ({ employee_ids }) => recordChanges(deps, employee_ids), {
+      name: "record_changes",
+      description:
+        "When riders' records changed ('when did Diego's address change?'): each change an import made to their home or shift, with its date, file and who imported it. Street addresses are never shown.",
+      schema: z.object({ employee_ids: z.array(z.string()).min(1).describe("EMP-… ids") }),
+    }),
     tool(async ({ question, headings }) => policySections(question, headings), {
       name: "policy_sections",
       description: "Program policy sections that answer a question, quoted with their headings for citation.",
@@ -126,6 +134,12 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
       name: "vanpool_overview",
       description: "A vanpool by id (VP-…): name, site, riders, latest checks and its cases.",
       schema: z.object({ vanpool_id: z.string() }),
+    }),
+    tool(async () => openCases(deps), {
+      name: "open_cases",
+      description:
+        "The open cases touched last, each with its vanpool, where it stands and the riders it flagged by name.",
+      schema: z.object({}),
     }),
     tool(async () => programFacts(deps), {
       name: "program_figures",

@@ -16,7 +16,8 @@ export type Topic =
   | "why_not_cancel"
   | "program"
   | "vanpool"
-  | "history";
+  | "history"
+  | "changes";
 export type Action = "recheck" | "cancel" | "approve" | "follow_up";
 
 export interface RosterEntry {
@@ -68,7 +69,7 @@ export interface NamedSubject {
 
 const LEXICON: Record<Topic, Record<string, number>> = {
   checks: words(
-    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 missing:3 incomplete:3 inconclusive:3 unknown:2 undecided:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 match:2 matches:2 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 night:1 proof:2 findings:2 found:2",
+    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 missing:3 incomplete:3 inconclusive:3 unknown:2 undecided:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 match:2 matches:2 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 town:2 city:2 hometown:2 night:1 proof:2 findings:2 found:2",
   ),
   replies: words(
     "say:3 said:3 says:3 saying:3 reply:3 replied:3 replies:3 respond:3 responded:3 response:3 responses:3 wrote:2 written:3 writes:2 answer:2 answered:2 answers:2 hear:3 heard:3 told:2 explain:1 explained:2 claim:2 claimed:2 mention:2 mentioned:2 write:1 back:1 inbound:3 excuse:2 side:1 ask:2 asked:2 asking:2 question:2 questions:2",
@@ -77,10 +78,10 @@ const LEXICON: Record<Topic, Record<string, number>> = {
     "email:2 emails:3 emailed:3 sent:3 send:2 mail:2 contacted:3 contact:1 outreach:3 notified:3 notify:2 letter:2 message:1 messages:1 outbound:3 wrote:1 reached:2",
   ),
   next: words(
-    "when:2 deadline:3 due:3 timeout:3 expire:3 expires:3 expiry:3 until:2 next:3 happens:2 happen:2 date:1 overdue:3 clock:2 soon:2 time:1 long:1 left:1 wait:1 waiting:1 after:1 then:1 window:3 expired:3 lapse:3 lapsed:3",
+    "when:2 deadline:3 due:3 timeout:3 expire:3 expires:3 expiry:3 until:2 next:3 happens:2 happen:2 date:1 overdue:3 clock:2 soon:2 time:1 long:1 left:1 wait:1 waiting:1 after:1 then:1 window:3 expired:3 lapse:3 lapsed:3 cutoff:3",
   ),
   status: words(
-    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 deal:2 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 audited:1 reaudits:2 reaudit:1 removed:3 member:2 membership:3 signed:2 decision:2",
+    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 deal:2 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 doing:2 audited:1 reaudits:2 reaudit:1 recheck:2 rechecked:3 rechecks:2 reaudited:3 removed:3 member:2 membership:3 signed:2 decision:2",
   ),
   flagged: words("who:2 which:1 riders:2 rider:1 flagged:2 people:2 employees:2 involved:3 names:2 list:2 members:2"),
   policy: words(
@@ -88,6 +89,7 @@ const LEXICON: Record<Topic, Record<string, number>> = {
   ),
   why_not_cancel: {},
   history: {},
+  changes: {},
   program: words(
     "many:2 total:2 program:1 overall:2 backlog:3 figures:3 stats:3 statistics:3 automation:3 queue:2 cases:1 open:1 saved:2",
   ),
@@ -97,14 +99,16 @@ const LEXICON: Record<Topic, Record<string, number>> = {
 const ACTIONS: Record<Action, RegExp> = {
   recheck:
     /\b(re-?check|re-?audit|re-?run|re-?verify|check (it |them |him |her |this )?again|audit (it |this )?again|run (the )?(checks?|audit) again|verify (it )?again)\b/,
-  cancel: /\b(cancel|remove|kick|terminate|drop|revoke)\b/,
+  cancel:
+    /\b(cancel|remove|kick|terminate|drop|revoke)\b|\b(keep|spare) (him|her|them)\b(?! (seat|spot|place))|\bcan (i|we) (still )?keep\b/,
   approve: /\b(approve|approved|sign off|go ahead|okay it|ok it)\b/,
-  follow_up: /\b(draft|follow[- ]?up|nudge|remind|reminder|write (to|him|her|them)|email (him|her|them) again)\b/,
+  follow_up:
+    /(?<!\b(the|that|this|our|your|his|her) )\b(draft|follow[- ]?up|nudge|remind|reminder|write (to|him|her|them)|email (him|her|them) again)\b/,
 };
 
 const CHECK_WORDS: Record<CheckKind, Record<string, number>> = {
   location: words(
-    "location:3 distance:3 far:3 miles:3 mile:3 live:3 lives:3 living:2 home:2 address:3 zip:3 commute:2 pickup:2 away:2 moved:2 move:1",
+    "location:3 distance:3 far:3 miles:3 mile:3 live:3 lives:3 living:2 home:2 address:3 zip:3 town:3 city:2 hometown:3 commute:2 pickup:2 away:2 moved:2 move:1",
   ),
   shift: words(
     "shift:3 shifts:3 schedule:3 hours:3 time:1 runs:1 run:1 night:2 nights:2 swing:2 compatible:2 days:1 works:1 graveyard:2 roster:1 match:2 line:2 overlap:2 align:2 matches:2 start:2 starts:2 started:1 end:1 ends:2 early:1 late:1",
@@ -152,9 +156,38 @@ const SMALL_TYPOS: Record<string, string> = {
   cant: "cant",
 };
 
-/** The question with mistyped small words put right ("wat happens if he dosnt reply"). */
+/** Shorthand auditors type ("greg's sched", "loc check", "re-chks left b4 escalation"). */
+const SHORTHAND: Record<string, string> = {
+  sched: "schedule",
+  scheds: "schedules",
+  dist: "distance",
+  loc: "location",
+  chk: "check",
+  chks: "checks",
+  chkd: "checked",
+  b4: "before",
+  ppl: "people",
+  addr: "address",
+  hrs: "hours",
+  msg: "message",
+  msgs: "messages",
+  thru: "through",
+  y: "why",
+  u: "you",
+  ur: "your",
+  r: "are",
+  bc: "because",
+  cuz: "because",
+  tmrw: "tomorrow",
+  wk: "week",
+  excep: "exception",
+  pls: "please",
+  plz: "please",
+};
+
+/** The question with mistyped small words and shorthand put right ("wat happens if he dosnt reply"). */
 export function normalize(text: string): string {
-  return text.replace(/[a-z]+/gi, (w) => SMALL_TYPOS[w.toLowerCase()] ?? w);
+  return text.replace(/[a-z0-9]+/gi, (w) => SMALL_TYPOS[w.toLowerCase()] ?? SHORTHAND[w.toLowerCase()] ?? w);
 }
 
 export function tokens(text: string): string[] {
@@ -174,7 +207,16 @@ export function sameWord(typed: string, known: string): boolean {
   if (typed.length < 4 || known.length < 4) return false;
   if (typed[0] !== known[0] && typed.length < 6) return false;
   const allowed = known.length >= 8 ? 2 : 1;
-  return distance(typed, known) <= allowed;
+  return distance(typed, known) <= allowed || swapsTwoLetters(typed, known);
+}
+
+/** "tamkia" for "tamika": two neighbouring letters typed the other way round. */
+function swapsTwoLetters(typed: string, known: string): boolean {
+  if (typed.length !== known.length) return false;
+  const at = [...typed].findIndex((c, i) => c !== known[i]);
+  return (
+    at >= 0 && typed[at] === known[at + 1] && typed[at + 1] === known[at] && typed.slice(at + 2) === known.slice(at + 2)
+  );
 }
 
 /** Every word the lexicons know: a known word is never read as a typo of another ("status" is not "stats"). */
@@ -183,7 +225,7 @@ const KNOWN = new Set([...Object.values(LEXICON), ...Object.values(CHECK_WORDS)]
 function score(toks: string[], lexicon: Record<string, number>): number {
   let total = 0;
   for (const t of toks) {
-    if (STOP.has(t)) continue;
+    if (STOP.has(t) || (FILLER.has(t) && !KNOWN.has(t))) continue;
     let best = 0;
     const exact = KNOWN.has(t);
     for (const [w, weight] of Object.entries(lexicon))
@@ -208,6 +250,8 @@ const GENERIC_NAME_WORDS = new Set(
 );
 /** Words after part of a name that show a vanpool is meant ("the Almaden van"). */
 const VEHICLE_WORDS = new Set(["van", "vanpool", "pool", "shuttle", "crew", "express", "riders", "group", "run"]);
+/** The words after an everyday word ("night") that still make it a vanpool's name: "the night van". */
+const VANS = new Set(["van", "vanpool", "shuttle"]);
 
 export interface VanpoolName {
   vanpool_id: string;
@@ -241,8 +285,12 @@ function nameStrength(asked: string[], name: string): number {
     // "why did bay fair fail": the start of a name, two words or more that are no everyday word here.
     if (at.length > 0 && k >= 2 && key.slice(0, k).every((w) => !KNOWN.has(w))) return k;
   }
-  // "the night van": a word anywhere in the name, then a word like "van".
-  return key.some((w) => indexOfRun(asked, [w]).some((i) => VEHICLE_WORDS.has(asked[i + 1] ?? ""))) ? 1 : 0;
+  // "the night van": a word anywhere in the name, then a word like "van" ("shift riders" is no name).
+  return key.some((w) =>
+    indexOfRun(asked, [w]).some((i) => (KNOWN.has(w) ? VANS : VEHICLE_WORDS).has(asked[i + 1] ?? "")),
+  )
+    ? 1
+    : 0;
 }
 
 /** The vanpools among `candidates` the question names best by their name: one, several that fit equally, or none. */
@@ -261,13 +309,21 @@ function mentionedRiders(text: string, toks: string[], roster: RosterEntry[]): s
   for (const m of text.matchAll(/\b(\d{4})\b/g))
     for (const r of roster) if (r.employee_id.endsWith(`-${m[1]}`)) found.add(r.employee_id);
   for (const t of toks) {
-    if (STOP.has(t) || t.length < 3) continue;
+    // "more" is no typo of Mora.
+    if (STOP.has(t) || FILLER.has(t) || t.length < 3) continue;
     for (const r of roster) {
       const names = [r.first_name, r.last_name].map((n) => n.toLowerCase());
-      if (names.some((n) => (t.length < 4 ? t === n : sameWord(t, n)))) found.add(r.employee_id);
+      if (names.some((n) => (t.length < 4 ? t === n : sameWord(t, n))) || shortFor(t, r.first_name))
+        found.add(r.employee_id);
     }
   }
   return [...found];
+}
+
+/** "greg" for Gregory, "wen" is too short to tell: the start of a first name, four letters or more, no word of its own. */
+function shortFor(typed: string, firstName: string): boolean {
+  const name = firstName.toLowerCase();
+  return typed.length >= 4 && name.length > typed.length && name.startsWith(typed) && !KNOWN.has(typed);
 }
 
 /** Words of a trait too common to tell riders apart ("Day Shift", "Part-Time Mornings"). */
@@ -298,16 +354,16 @@ const ASKS_EXACT =
   /\b(exact|exactly|precise|precisely|actual|specific)\b.*\b(miles?|mileage|distance|far)\b|\b(miles?|mileage|distance)\b.*\b(exact|exactly|precise)\b/;
 /** Someone says a rider's home or shift changed, and asks why the check still fails. */
 const REPORTS_A_CLAIM =
-  /\b(says?|said|claims?|claimed|told (me|us)|insists?|swears?|according to)\b.*\b(why|still|what would|what will|how come|is that (what|right|true|correct|accurate|so)|do(es)? (we|that|the record)|on (record|file)|what we have|match(es)?|records?|agree)\b/;
+  /\b(says?|said|claims?|claimed|told (me|us|her|his|their|the|my|our)|insists?|swears?|according to|reports?|reported)\b.*\b(why|still|what would|what will|what (then|now)|how come|is that (what|right|true|correct|accurate|so)|do(es)? (we|that|the record)|on (record|file)|what we have|match(es)?|records?|agree)\b/;
 /** "what would he need to change to pass", "if she went to days would she pass": what would change the result. */
 const ASKS_WHAT_WOULD_PASS =
   /\bwhat (would|will|does|do) (s?he|they|it|\w+) (need|have|has) to\b|\bto (pass|qualify|stay on|keep (his|her|their) seat)\b|\bwhat would (make|it take|change)\b|\b(if|suppose|say)\b.*\b(would|will|could|does|do)\b.*\b(pass|qualify|be (fine|ok|okay|compatible|allowed))\b/;
 /** The riders the case did not flag: "the other 3 riders", "why only those two", "the rest". */
 const ASKS_UNFLAGGED =
-  /\b(other|remaining)\s+(\d+|two|three|four|five|six|seven|riders|people|members)\b|\bthe (rest|others)\b|\bwhy only\b|\beveryone else\b|\b(not|n'?t|never) (been )?flagged\b|\bunflagged\b/;
+  /\b(other|remaining)\s+(\d+|two|three|four|five|six|seven|riders|people|members)\b|\bthe (rest|others)\b|\bwhy only\b|\beveryone else\b|\b(not|n'?t|never) (been )?flagged\b|\bunflagged\b|\b(who|which (riders?|ones?|people|employees))\b (\w+ ){0,2}(passed|pass(es)?|cleared|(is|are|was|were) (fine|ok|okay|clean))\b/;
 /** What an email said, not only that it went. */
 const ASKS_WORDING =
-  /\bquote\b|\bshow me (the|our) (e-?mail|message|letter)|\bwhat (did|does) (the|our|that|this) [\w\s-]{0,30}?(e-?mail|message|letter|follow-?up|reply|response) (to \w+ )?(actually |exactly |really )?say\b|\bwhat (exactly )?(did|have|has) (we|you|pool patrol|it) (just |actually )?(send|sent|say|said|tell|told|write|wrote|ask|asked)\b|\b(exact|actual) (words|wording|text)\b|\bwhat (did|does) (the|our|that|this|his|her|their) (last |latest |new )?(e-?mail|message|letter|follow-?up) say\b|\b(wording|contents?|body) of\b/;
+  /\bquote\b|\bshow me (the|our) (e-?mail|message|letter)|\bwhat (did|does) (the|our|that|this) [\w\s-]{0,30}?(e-?mail|message|letter|follow-?up|reply|response) (to \w+ )?(actually |exactly |really )?say\b|\bwhat (exactly )?(did|have|has) (we|you|pool patrol|it) (just |actually )?(send|sent|say|said|tell|told|write|wrote|ask|asked)\b|\b(exact|actual) (words|wording|text)\b|\bwhat (did|does) (the|our|that|this|his|her|their) (last |latest |new )?(e-?mail|message|letter|follow-?up) say\b|\b(wording|contents?|body) of\b|\bwhat (did|does) (the|our|that|this) (\w+ )?(e-?mail|message|letter|follow-?up|reply|response|answer|draft)\b.*\b(say|tell|ask)\b/;
 /** Contact details the channel never shows. */
 const ASKS_CONTACT =
   /\be-?mail (address|addr)|\bphone\b|\bcell( number)?\b|\bmobile( number)?\b|\bcontact (info|details|number)|\b(home|street) address\b|\b(his|her|their) address\b|\bwhere exactly (do|does) (s?he|they|\w+) live\b/;
@@ -318,12 +374,12 @@ const ASKS_SOMETHING =
   /\?|^\W*(what|whats|who|whos|when|where|why|how|is|are|was|were|will|can|could|would|does|do|did|has|have|need|give|tell|show|send|find)\b/;
 /** Words of a question that ask nothing by themselves. */
 const FILLER = new Set(
-  "about tell know need want get got going now yet still here one some thing things actually really also like think guess else more much very right".split(
+  "about tell know need want get got going now yet still here one some thing things actually really also like think guess else more much very right last today tonight yesterday tomorrow".split(
     " ",
   ),
 );
 const ASKS_HISTORY =
-  /\b(flagged|reviewed|audited|caught|reported|been through a review) before\b|\bearlier cases?\b|\bprevious(ly)? (cases?|reviews?|flagged)\b|\bprior (cases?|reviews?)\b|\bfirst (review|case|time being)\b|\blast time\b|\bbefore\?$|\b(last|previous|prior|earlier|old|past|other) (case|review|audit)s?\b|\bever (been )?(flagged|reviewed|audited|caught)\b|\blet (s?he|him|her|them|\w+) off\b/;
+  /\bever (been )?(on|in) (a|an|another) (case|review)\b|\bcases? before (this|that)\b|\b(flagged|reviewed|audited|caught|reported|been through a review) before\b|\bearlier cases?\b|\bprevious(ly)? (cases?|reviews?|flagged)\b|\bprior (cases?|reviews?)\b|\bfirst (review|case|time being)\b|\blast time\b|\bbefore\?$|\b(last|previous|prior|earlier|old|past|other) (case|review|audit)s?\b|\bever (been )?(flagged|reviewed|audited|caught)\b|\blet (s?he|him|her|them|\w+) off\b/;
 /** "where's this case at", "where does it stand". */
 const WHERE_IT_STANDS = /\bwhere('?s| is| are| does| do)\b.*\b(at|stand|stands|standing)\b|\bwhere are we\b/;
 /** "is he off the van now", "still riding". */
@@ -335,8 +391,19 @@ const WAITING_ON =
 /** "doesn't an hour count?", "does PTO count": whether something counts under the rule. */
 const ASKS_IF_IT_COUNTS =
   /\b(does|do|doesn'?t|don'?t|would|wouldn'?t|will|should|shouldn'?t|isn'?t)\b.*\bcount(s|ed)?\b/;
-const EMAIL_WORDS = /\b(e-?mails?|repl(y|ies)|draft|message|follow[- ]?up|letter|wording|response)\b/;
-const COMPARES = /\b(compare|compared|comparison|vs|versus|difference|different|differ)\b/;
+/** When a rider's record changed: what imports recorded ("when did Diego's address change?"). */
+const ASKS_CHANGES =
+  /\b(address|home|zip|shift|schedule|record|data|profile)\b.*\b(chang(e|ed|es)|updated?|edited|corrected|imported)\b|\b(chang(e|ed|es)|updated?|edited|corrected)\b.*\b(address|home|zip|shift|schedule|record|data|profile)\b.*\b(when|since|last|ever|history|log)\b|\bimport(ed|s)?\b|\bchange (history|log)\b/;
+const ASKS_WHEN_CHANGED = /\b(when|last|ever|history|log|since|has|have|did|was)\b/;
+/** A person's exception: who is kept, until when ("is there an exception on Diego?"), not the rule for exceptions. */
+const ASKS_WHO_IS_KEPT = /\b(who|which riders?|anyone|anybody)\b.*\b(kept|exempt(ed)?|waived)\b/;
+const KEPT_WORDS = /\b(kept|exceptions?|exempt(ed|ion)?|waived?|waiver)\b/;
+const KEPT_UNTIL = /\b(until|expire[sd]?|run out|runs out|ends?|still)\b/;
+/** Our email was approved ("the reply we signed off on", "I okayed the draft"). */
+const APPROVED = /\b(approved|okayed|ok'?d|signed off|greenlit|green-lit)\b/;
+const EMAIL_WORDS = /\b(e-?mails?|repl(y|ies)|draft|message|follow[- ]?up|letter|wording|response|answer)\b/;
+export const COMPARES =
+  /\b(compare|compared|comparison|vs|versus|difference|different|differ|diff|side by side|next to|stack up|same)\b|\b(further|farther|closer|nearer|worse|better|more|less|fewer)\b.*\bthan\b/;
 /** Everyday words that are also someone's name in the roster of employees ("grace period"). */
 const NOT_A_NAME = new Set("grace hill bell dunn gill mora lin mai rao cho shah stein greene carter kim".split(" "));
 
@@ -363,7 +430,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const asksTheRule = ASKS_THE_RULE.test(lower) && !/\b(s?he|his|her|him)\b/.test(lower);
   const exact = ASKS_EXACT.test(lower) && !/\bexactly (at |on )?(the )?(\d+|limit)/.test(lower);
   if (asksTheRule) action = undefined;
-  else if (ACTIONS.recheck.test(lower.replace(/-/g, ""))) action = "recheck";
+  else if (ACTIONS.recheck.test(lower.replace(/-/g, "")) && !ASKS_ABOUT_THE_PAST.test(lower)) action = "recheck";
   else if (ACTIONS.follow_up.test(lower.replace(/\bremind (me|us)\b/g, " ")) && !ASKS_ABOUT_THE_PAST.test(lower))
     action = "follow_up";
   else if (ACTIONS.cancel.test(lower) && !whyNot && !/\b(would|will|could|happens?|when|if)\b/.test(lower))
@@ -371,9 +438,12 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   else if (ACTIONS.approve.test(lower) && !/\b(who|when|was|been|has|did|we|just)\b/.test(lower)) action = "approve";
 
   const scores = (Object.keys(LEXICON) as Topic[]).map((topic) => [topic, score(toks, LEXICON[topic])] as const);
+  // "we just approved the cancellation": the case's state; "the email we just approved": what was sent.
+  const approvedAnEmail = APPROVED.test(lower) && EMAIL_WORDS.test(lower);
   // "what did we send her" is about our emails, "what did she say" about her reply.
   const weSent =
-    /\b(we|you|pool patrol)\b.*\b(send|sent|tell|told|email(ed)?|write|wrote|ask(ed)?)\b|\bour (reply|response|answer|e-?mail|message|letter)\b/.test(
+    approvedAnEmail ||
+    /\b(we|you|pool patrol)\b.*\b(send|sent|tell|told|email(ed)?|write|wrote|ask(ed)?)\b|\bour (reply|response|answer|e-?mail|message|letter)\b|\bheard? (back )?from (us|you|pool patrol)\b/.test(
       lower,
     );
   // "the reply window", "when are replies due": the deadline, not what was written.
@@ -387,8 +457,13 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       lower,
     );
   const howLongUntil = /\bhow long\b/.test(lower) && !/\bhow long (has|have|had|did|was|were)\b/.test(lower);
-  // "we just approved the cancellation": the case's state; "the email we just approved": what was sent.
-  const approvedAnEmail = /\b(just|we) (approved|okayed)\b/.test(lower) && EMAIL_WORDS.test(lower);
+  // "the cutoff date for Diego to respond": his deadline, not his reply.
+  const replyBy =
+    /\bto (respond|reply|answer|get back|write back)\b/.test(lower) &&
+    /\b(date|when|deadline|cutoff|due|long|left|until|by)\b/.test(lower);
+  const keptAsked =
+    (ASKS_WHO_IS_KEPT.test(lower) || (KEPT_WORDS.test(lower) && (named.length > 0 || KEPT_UNTIL.test(lower)))) &&
+    !/\b(policy|rules?|how (do|does|can|to))\b/.test(lower);
   const adjusted = scores.map(([topic, s]) => {
     if (topic === "policy" && asksTheRule) return [topic, s + 6] as const;
     if (topic === "status" && (WHERE_IT_STANDS.test(lower) || OFF_THE_VAN.test(lower))) return [topic, s + 4] as const;
@@ -419,7 +494,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       topic === "next" &&
       (replyDeadline ||
         noReplyYet ||
-        /\b(run|runs|ran) out\b|\bwaiting (on|for) (anyone|anybody|someone|who|whom)\b|\bwho (are we|is it|is this|is the case) waiting\b/.test(
+        /\b(run|runs|ran) out\b|\bwaiting (on|for) (anyone|anybody|someone|who|whom)\b|\bwho(?:'?s| is| are)? (we |it |this |the case )?(still )?waiting\b/.test(
           lower,
         ))
     )
@@ -450,7 +525,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       return [topic, s + 4] as const;
     if (
       topic === "status" &&
-      /\bwho (signed|approved|decided|rejected|cancell?ed|closed|okayed|ok'?d)\b|\bstill (in|on|part of|riding|a member)\b/.test(
+      /\bwho (signed|approved|decided|rejected|cancell?ed|closed|okayed|ok'?d|made the (call|decision)|ruled)\b|\bstill (in|on|part of|riding|a member)\b|\bwhich (case|vanpool|van) (is|was|are) \w+ (on|in)\b|\bwhen\b.*\b(open|opened|start|started|created)\b/.test(
         lower,
       )
     )
@@ -462,12 +537,43 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       )
     )
       return [topic, s + 4] as const;
-    if (topic === "replies" && /\b(anything|something|word|news) (back )?from\b|\bheard? (back )?from\b/.test(lower))
+    if (
+      topic === "replies" &&
+      !weSent &&
+      /\b(anything|something|word|news) (back )?from\b|\bheard? (back )?from\b/.test(lower)
+    )
       return [topic, s + 3] as const;
+    if (topic === "next" && replyBy) return [topic, s + 4] as const;
+    if (
+      topic === "next" &&
+      /\bbefore (this|it|the case) (goes|gets|moves|is sent)\b|\bbefore (an? )?(approver|person|human)\b/.test(lower)
+    )
+      return [topic, s + 4] as const;
+    if (topic === "replies" && replyBy) return [topic, Math.max(0, s - 3)] as const;
+    if (topic === "emails" && approvedAnEmail) return [topic, s + 4] as const;
+    if (topic === "checks" && keptAsked) return [topic, s + 5] as const;
+    if (topic === "policy" && keptAsked) return [topic, Math.max(0, s - 3)] as const;
+    // "how many people got flagged here": this case's riders, not the program's figures.
+    if (
+      topic === "flagged" &&
+      /\bhow many\b.*\bflagged\b/.test(lower) &&
+      !/\b(program|overall|total|across|all cases|in all)\b/.test(lower)
+    )
+      return [topic, s + 5] as const;
+    if (
+      topic === "vanpool" &&
+      /\b(list|name|show)\b (me )?(all |every |the )?(riders|members|people)\b|\bwho( else)? (rides|is on|are on|all ride)\b|\broster\b/.test(
+        lower,
+      )
+    )
+      return [topic, s + 6] as const;
     if (
       topic === "program" &&
+      named.length === 0 &&
       /\bhow many\b/.test(lower) &&
-      !/\bhow many (re-?audits?|re-?checks?|days?|miles?|riders?|emails?)\b/.test(lower)
+      !/\bhow many (more )?(re-?audits?|re-?checks?|days?|miles?|riders?|emails?|reminders?|nudges?|people|employees|members|of them)\b/.test(
+        lower,
+      )
     )
       return [topic, s + 3] as const;
     if (topic === "policy" && /\bhow (do|to|can|does)\b.*\b(update|change|appeal|fix)\b|\bprocess\b/.test(lower))
@@ -496,10 +602,18 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   });
   let topics: Topic[] = [];
   if (ASKS_HISTORY.test(lower)) topics = ["history"];
+  else if (
+    ASKS_CHANGES.test(lower) &&
+    ASKS_WHEN_CHANGED.test(lower) &&
+    !/\bhow (do|to|can|does|should)\b|\b(policy|rules?|process)\b/.test(lower)
+  )
+    topics = ["changes"];
   else if (whyNot && /\b(cancel|remove|kick|closed?|resolved?)/.test(lower)) topics = ["why_not_cancel"];
   else {
     const best = Math.max(...adjusted.map(([, s]) => s));
-    if (best >= 2)
+    // "who won the game last night": one weak word ours, the rest about something else.
+    const offTopic = best <= 2 && named.length === 0 && !action && unknownWords(toks, roster).length >= 2;
+    if (best >= 2 && !offTopic)
       topics = adjusted
         .filter(([, s]) => s >= Math.max(2, best * 0.75))
         .sort((a, b) => b[1] - a[1])
@@ -527,27 +641,6 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     check ??= context.check;
   }
 
-  let riderIds = excluded.length ? flagged.filter((id) => !excluded.includes(id)) : named;
-  // "the San Leandro rider" when two riders live there: ask which.
-  if (mentioned.length === 0 && named.length > 1 && !plural)
-    return { topics, action, check, riderIds: [], clarify: whichRider(roster, named) };
-  if (unflagged) {
-    riderIds = roster.filter((r) => !r.flagged).map((r) => r.employee_id);
-    if (topics.every((t) => t === "flagged" || t === "checks")) topics = ["checks"];
-  } else if (riderIds.length === 0 && saysOther) {
-    const focus = context?.riderIds ?? [];
-    const others = flagged.filter((id) => !focus.includes(id));
-    if (focus.length === 0 && flagged.length > 2)
-      return { topics, action, check, riderIds: [], clarify: whichRider(roster, flagged) };
-    riderIds = focus.length > 0 ? others : flagged.slice(1);
-  } else if (riderIds.length === 0 && pronoun && !plural) {
-    const focus = context?.riderIds ?? [];
-    if (focus.length === 1) riderIds = focus;
-    else if (flagged.length === 1) riderIds = flagged;
-    else if (flagged.length > 1 && !action)
-      return { topics, action, check, riderIds: [], clarify: whichRider(roster, flagged) };
-  }
-
   const rosterNames = new Set(roster.flatMap((r) => [r.first_name, r.last_name].map((n) => n.toLowerCase())));
   // A name is written with a capital, or stands where a person does ("cancel diego", "tamika's shift").
   const nameLike = new Set(
@@ -568,12 +661,43 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       !STOP.has(t) &&
       !KNOWN.has(t) &&
       !NOT_A_NAME.has(t) &&
+      !PRONOUNS.has(t) &&
+      !PLURAL.has(t) &&
       !rosterNames.has(t) &&
-      ![...rosterNames].some((n) => sameWord(t, n)),
+      ![...rosterNames].some((n) => sameWord(t, n)) &&
+      !roster.some((r) => shortFor(t, r.first_name)),
   );
+  let riderIds = excluded.length ? flagged.filter((id) => !excluded.includes(id)) : named;
+  // "the San Leandro rider" when two riders live there: ask which.
+  if (mentioned.length === 0 && named.length > 1 && !plural)
+    return { topics, action, check, riderIds: [], clarify: whichRider(roster, named) };
+  if (unflagged) {
+    riderIds = roster.filter((r) => !r.flagged).map((r) => r.employee_id);
+    if (topics.every((t) => t === "flagged" || t === "checks")) topics = ["checks"];
+  } else if (riderIds.length === 0 && saysOther) {
+    const focus = context?.riderIds ?? [];
+    const others = flagged.filter((id) => !focus.includes(id));
+    if (focus.length === 0 && flagged.length > 2)
+      return { topics, action, check, riderIds: [], clarify: whichRider(roster, flagged) };
+    riderIds = focus.length > 0 ? others : flagged.slice(1);
+  } else if (riderIds.length === 0 && pronoun && !plural) {
+    const focus = context?.riderIds ?? [];
+    if (focus.length === 1) riderIds = focus;
+    else if (flagged.length === 1) riderIds = flagged;
+    // "what about cody, did he reply?" with Cody on another case: he is said to be elsewhere, not asked about.
+    else if (flagged.length > 1 && !action && otherNames.length === 0)
+      return { topics, action, check, riderIds: [], clarify: whichRider(roster, flagged) };
+  }
+
   const claim = (REPORTS_A_CLAIM.test(lower) || ASKS_WHAT_WOULD_PASS.test(lower)) && (riderIds.length > 0 || pronoun);
   const compare = COMPARES.test(lower);
-  const offRecord = offRecordIn(lower, toks, roster, topics, asksTheRule);
+  const offRecord = offRecordIn(
+    lower,
+    toks,
+    roster,
+    topics,
+    asksTheRule || Boolean(action || exact || compare || claim),
+  );
   if (offRecord?.kind === "contact") topics = ["policy"];
   else if (offRecord?.kind === "untracked") topics = ["emails"];
   else if (exact) {
@@ -594,7 +718,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     if (riderIds.length > 0) topics = ["checks", "replies"];
     else return { topics, check, riderIds, clarify: offRecord ? CANNOT_ANSWER : CLARIFYING_OPTIONS, ...extra };
   }
-  return { topics, action, check: compare ? undefined : check, riderIds, ...extra };
+  // "brent's schedule vs the van's": one rider against the van keeps the check asked about.
+  return { topics, action, check: compare && riderIds.length !== 1 ? undefined : check, riderIds, ...extra };
 }
 
 /** What the question asks that no answer here can give: contact details, what is not tracked, or words nothing knows. */
@@ -603,16 +728,22 @@ function offRecordIn(
   toks: string[],
   roster: RosterEntry[],
   topics: Topic[],
-  asksTheRule: boolean,
+  answerable: boolean,
 ): OffRecord | undefined {
   const aboutTheRule =
-    asksTheRule || /\b(who|policy|update|change|fix|correct|wrong|moved|visible|private)\b/.test(lower);
+    answerable || /\b(who|policy|update|change|fix|correct|wrong|moved|visible|private)\b/.test(lower);
   if (ASKS_CONTACT.test(lower) && !aboutTheRule) return { kind: "contact" };
   if (ASKS_UNTRACKED.test(lower)) return { kind: "untracked" };
   // Only a question or a request can ask for something the record lacks ("hmm, interesting" asks nothing).
-  if (topics.length > 0 || !ASKS_SOMETHING.test(lower)) return undefined;
+  if (topics.length > 0 || answerable || !ASKS_SOMETHING.test(lower)) return undefined;
+  const words = unknownWords(toks, roster);
+  return words.length ? { kind: "unknown", words } : undefined;
+}
+
+/** The question's words that no lexicon, roster name or filler knows ("salary", "weather", "game"). */
+function unknownWords(toks: string[], roster: RosterEntry[]): string[] {
   const names = roster.flatMap((r) => [r.first_name, r.last_name].map((n) => n.toLowerCase()));
-  const words = toks.filter(
+  return toks.filter(
     (t) =>
       t.length >= 3 &&
       !/\d/.test(t) &&
@@ -624,7 +755,6 @@ function offRecordIn(
       !A_PERSON.test(t) &&
       !names.some((n) => sameWord(t, n)),
   );
-  return words.length ? { kind: "unknown", words } : undefined;
 }
 
 export function whichRider(roster: RosterEntry[], ids: string[], asking = "do you mean"): string {
