@@ -67,6 +67,16 @@ async function keepingProcessErrorHandlers<T>(load: () => Promise<T>): Promise<T
   }
 }
 
+/**
+ * Waits for TensorFlow.js's backend: the package sets the WebAssembly backend as it loads without waiting for it, and
+ * an operation while a backend initialises throws "Backend 'wasm' has not yet been initialized" (seen once in the suite).
+ * The package's types re-export TensorFlow's, which are not installed, hence the narrow cast.
+ */
+async function backendReady(): Promise<void> {
+  const core = (await import("@energetic-ai/core")) as unknown as { ready(): Promise<void> };
+  await core.ready();
+}
+
 /** Loads the encoder now, so that the first reply in new wording does not wait for it. */
 export async function loadEncoder(): Promise<void> {
   await encoder();
@@ -81,7 +91,10 @@ export async function encode(texts: string[]): Promise<number[][]> {
   const said = texts.filter((text) => text.trim());
   const model = said.length > 0 ? await encoder() : undefined;
   const vectors: number[][] = [];
-  for (let i = 0; i < said.length; i += 64) vectors.push(...(await model!.embed(said.slice(i, i + 64))));
+  for (let i = 0; i < said.length; i += 64) {
+    await backendReady();
+    vectors.push(...(await model!.embed(said.slice(i, i + 64))));
+  }
   let next = 0;
   return texts.map((text) => (text.trim() ? vectors[next++]! : new Array<number>(DIMENSIONS).fill(0)));
 }
