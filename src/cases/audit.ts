@@ -6,15 +6,13 @@ import { type CaseRecord, findOpenCase } from "../data/case-repository.js";
 import { findThreadForCase } from "../data/email-repository.js";
 import { findEmployeeContacts } from "../data/employee-repository.js";
 import { findVanpoolSnapshot } from "../data/vanpool-repository.js";
-import { isReplyOverdue } from "../domain/case-lifecycle.js";
 import type { ReAuditCause } from "../domain/re-audit-pacing.js";
 import { notFound } from "../errors.js";
 import type { CaseManagerResult, CaseManagerRunner } from "./case-manager-run.js";
 
 export function createAudit(
-  deps: Pick<AgentDeps, "now" | "pool" | "prisma">,
+  deps: Pick<AgentDeps, "pool" | "prisma">,
   { runCaseManager, taskCase, changed }: CaseManagerRunner,
-  replyTimeout: (caseId: string, now: Date) => Promise<CaseManagerResult>,
 ) {
   /**
    * `because`: why an open case is audited again (an import, a person), told in its thread; `key` names the audit
@@ -26,14 +24,6 @@ export function createAudit(
   ): Promise<CaseManagerResult> {
     if (!(await findVanpoolSnapshot(deps.prisma, vanpoolId)))
       throw notFound(`No vanpool ${vanpoolId}. Vanpool ids look like VP-101.`);
-    // A case whose riders' deadline has passed times out now: an audit never leaves it waiting past its deadline.
-    const now = deps.now();
-    const waiting = await findOpenCase(deps.prisma, vanpoolId);
-    if (waiting && isReplyOverdue(waiting.status, waiting.last_outbound_at, now, waiting.reply_extended_until)) {
-      const timedOut = await replyTimeout(waiting.case_id, now);
-      // A reply or an email that came meanwhile moved the deadline: the audit goes on as asked.
-      if (timedOut.tools_used.length > 0) return timedOut;
-    }
     return withLease(deps.pool, `vanpool:${vanpoolId}`, async () => {
       const open = await findOpenCase(deps.prisma, vanpoolId);
       const missing = open ? await firstEmailsMissing(open) : false;

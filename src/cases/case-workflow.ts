@@ -5,6 +5,8 @@
 // change to a case queues a Slack sync for it.
 import type { AgentDeps } from "../agents/deps.js";
 import { listUnappliedDecisions } from "../data/approval-repository.js";
+import { casesAwaitingReply } from "../data/case-repository.js";
+import { isReplyOverdue } from "../domain/case-lifecycle.js";
 import { createAudit } from "./audit.js";
 import { type CaseManagerResult, createCaseManagerRunner } from "./case-manager-run.js";
 import { createDecisions, type DecisionResult } from "./decisions.js";
@@ -15,9 +17,9 @@ import { createTimeouts } from "./timeouts.js";
 
 export function createCaseWorkflow(deps: AgentDeps) {
   const run = createCaseManagerRunner(deps);
-  const { replyTimeout, runOverdueTimeouts } = createTimeouts(deps, run);
-  const { auditVanpool } = createAudit(deps, run, replyTimeout);
+  const { auditVanpool } = createAudit(deps, run);
   const { receiveReply, resumeUnreadReply, readStrandedReplies } = createReplies(deps, run);
+  const { replyTimeout } = createTimeouts(deps, run);
   const exceptions = createExceptions(deps);
   const { decide, decideRider, applyDecision } = createDecisions(deps, run, exceptions);
   const { draftFollowUp } = createFollowUps(deps, run);
@@ -31,9 +33,12 @@ export function createCaseWorkflow(deps: AgentDeps) {
     const applied: DecisionResult[] = [];
     for (const approval of await listUnappliedDecisions(deps.prisma)) applied.push(await applyDecision(approval));
     const stranded = await readStrandedReplies(now);
-    const { timedOut, failed } = await runOverdueTimeouts(now);
-    if (failed.length > 0) throw new Error(`Reply timeouts failed: ${failed.join("; ")}`);
-    return { applied, stranded, timeouts: timedOut };
+    const timeouts: CaseManagerResult[] = [];
+    for (const record of await casesAwaitingReply(deps.prisma)) {
+      if (isReplyOverdue(record.status, record.last_outbound_at, now, record.reply_extended_until))
+        timeouts.push(await replyTimeout(record.case_id, now));
+    }
+    return { applied, stranded, timeouts };
   }
 
   return {
@@ -43,7 +48,6 @@ export function createCaseWorkflow(deps: AgentDeps) {
     readStrandedReplies,
     tick,
     replyTimeout,
-    runOverdueTimeouts,
     decide,
     decideRider,
     applyDecision,

@@ -2,8 +2,8 @@ import type { AgentDeps } from "../agents/deps.js";
 import { listApprovals } from "../data/approval-repository.js";
 import { recordEvent } from "../data/audit-log.js";
 import { withLease } from "../data/case-lease.js";
-import { casesAwaitingReply, getCase } from "../data/case-repository.js";
-import { isReplyOverdue, lastSendDueBy, replyDueAt } from "../domain/case-lifecycle.js";
+import { getCase } from "../data/case-repository.js";
+import { isReplyOverdue, replyDueAt } from "../domain/case-lifecycle.js";
 import { replyTimeoutKey } from "../queue/queues.js";
 import { type CaseManagerResult, type CaseManagerRunner, caseThreadId } from "./case-manager-run.js";
 
@@ -53,29 +53,10 @@ export function createTimeouts(
     });
   }
 
-  /**
-   * Every case waiting on riders whose deadline has passed at `now`, timed out: the deadline holds even when its job
-   * never ran (a case seeded with its emails, a job lost, a held draft rejected after its job found the case with a
-   * person). A case whose timeout fails is left for the next run, and the others still go.
-   */
-  async function runOverdueTimeouts(now: Date): Promise<{ timedOut: CaseManagerResult[]; failed: string[] }> {
-    const timedOut: CaseManagerResult[] = [];
-    const failed: string[] = [];
-    for (const record of await casesAwaitingReply(deps.prisma, lastSendDueBy(now))) {
-      if (!isReplyOverdue(record.status, record.last_outbound_at, now, record.reply_extended_until)) continue;
-      try {
-        timedOut.push(await replyTimeout(record.case_id, now));
-      } catch (error) {
-        failed.push(`${record.case_id}: ${(error as Error).message}`);
-      }
-    }
-    return { timedOut, failed };
-  }
-
   /** Any cancellation request of the case, whatever became of it: a request expired unanswered is not proposed again. */
   async function hasCancellationRequest(caseId: string): Promise<boolean> {
     return (await listApprovals(deps.prisma, { caseId })).some((a) => a.kind === "cancellation");
   }
 
-  return { replyTimeout, runOverdueTimeouts };
+  return { replyTimeout };
 }

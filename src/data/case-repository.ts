@@ -315,10 +315,10 @@ export async function findCaseUpdatedSince(
   return row ? toCaseRecord(row) : undefined;
 }
 
-/** Cases waiting on riders since an email was sent (`sentBefore`: sent before then), the longest waiting first. */
-export async function casesAwaitingReply(prisma: PrismaClient, sentBefore?: Date): Promise<CaseRecord[]> {
+/** Cases waiting on riders since an email was sent, the longest waiting first. */
+export async function casesAwaitingReply(prisma: PrismaClient): Promise<CaseRecord[]> {
   const rows = await prisma.case.findMany({
-    where: { status: "pending_reply", lastOutboundAt: sentBefore ? { lte: sentBefore } : { not: null } },
+    where: { status: "pending_reply", lastOutboundAt: { not: null } },
     orderBy: { lastOutboundAt: "asc" },
   });
   return rows.map(toCaseRecord);

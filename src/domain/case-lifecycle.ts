@@ -92,11 +92,6 @@ export function replyDeadline(lastOutboundAt: Date): Date {
   return new Date(lastOutboundAt.getTime() + REPLY_TIMEOUT_DAYS * DAY_MS);
 }
 
-/** The latest send whose 7 days are over at `now` (an out-of-office notice may still have moved its deadline). */
-export function lastSendDueBy(now: Date): Date {
-  return new Date(now.getTime() - REPLY_TIMEOUT_DAYS * DAY_MS);
-}
-
 /** When the riders' time to reply ends: 7 days after the last email, or later when an out-of-office notice says so. */
 export function replyDueAt(lastOutboundAt: Date, extendedUntil: Date | null = null): Date {
   return new Date(Math.max(replyDeadline(lastOutboundAt).getTime(), extendedUntil?.getTime() ?? 0));
