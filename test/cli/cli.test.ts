@@ -85,7 +85,7 @@ describe("poolpatrol audit", () => {
 
 describe("poolpatrol db seed", () => {
   it("audits the open seeded cases' vanpools, so a seeded case carries its checks' results", async () => {
-    expect(seeded.stderr).toMatch(/; audited the vanpools of 5 open cases\./);
+    expect(seeded.stderr).toMatch(/Audited the vanpools of 5 open cases\./);
     const runs = await db.prisma.verificationRun.findMany({
       where: { trigger: SEED_TRIGGER },
       include: { results: true },
@@ -109,7 +109,7 @@ describe("poolpatrol db seed --from", () => {
     });
     const result = await runCli(["db", "seed", "--from", dir], env);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/vanpools\.json: record #1 \(VP-101\): field "capacity"/);
+    expect(result.stderr).toMatch(/vanpools\.json: record #1, column "capacity": must be a number, got "big"/);
     expect(await tableCounts(db.prisma)).toEqual(before);
   });
 
@@ -122,7 +122,7 @@ describe("poolpatrol db seed --from", () => {
         files["employees.json"]!.push({ ...files["employees.json"]![0], employee_id: "EMP-9001", email: "new@x.test" });
         files["vanpools.json"]![0].riders[1].employee_id = "EMP-9001";
       },
-      /P-10002 already belongs to EMP-1071 on VP-101 in the database; a participant id is never reused/,
+      /riders\[1\], column "participant_id": P-10002 is EMP-1071 on VP-101; a participant id is never reused/,
     ],
     [
       "a rider moved to another vanpool under the same participant id",
@@ -130,16 +130,7 @@ describe("poolpatrol db seed --from", () => {
       (files: Record<string, any[]>) => {
         files["vanpools.json"]![1].riders.push(files["vanpools.json"]![0].riders.splice(1, 1)[0]);
       },
-      /P-10002 \(EMP-1071\) rides VP-101 in the database; an import does not move riders between vanpools/,
-    ],
-    [
-      "a rider moved to another vanpool under a new participant id",
-      // biome-ignore lint/suspicious/noExplicitAny: a record of the copied folder
-      (files: Record<string, any[]>) => {
-        files["vanpools.json"]![0].riders.splice(1, 1);
-        files["vanpools.json"]![1].riders.push({ participant_id: "P-90001", employee_id: "EMP-1071" });
-      },
-      /EMP-1071 rides VP-101 in the database; an import does not move riders between vanpools/,
+      /riders\[\d+\], column "participant_id": P-10002 is EMP-1071 on VP-101; a participant id is never reused/,
     ],
   ])("refuses %s, with a clear message, and changes nothing", async (_what, edit, message) => {
     const before = await tableCounts(db.prisma);
@@ -157,6 +148,24 @@ describe("poolpatrol db seed --from", () => {
     const result = await runCli(["db", "seed", "--from", copyMockDir()], env);
     expect(result.code, result.stderr).toBe(0);
     expect(await db.prisma.rider.findMany({ orderBy: { participantId: "asc" } })).toEqual(riders);
+  });
+
+  // As the roster import reads it: the rider left VP-101's roster and joined VP-102's under a new seat.
+  it("moves a rider to another vanpool under a new participant id, ending the old seat", async () => {
+    const dir = copyMockDir((files) => {
+      files["vanpools.json"]![0].riders.splice(1, 1);
+      files["vanpools.json"]![1].riders.push({ participant_id: "P-90001", employee_id: "EMP-1071" });
+    });
+    const result = await runCli(["db", "seed", "--from", dir], env);
+    expect(result.code, result.stderr).toBe(0);
+    const seats = await db.prisma.rider.findMany({
+      where: { employeeId: "EMP-1071" },
+      orderBy: { participantId: "asc" },
+    });
+    expect(seats.map((r) => [r.participantId, r.vanpoolId, r.status])).toEqual([
+      ["P-10002", "VP-101", "removed"],
+      ["P-90001", "VP-102", "active"],
+    ]);
   });
 });
 
