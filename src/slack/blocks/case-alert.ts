@@ -94,7 +94,9 @@ export function caseAlert({
       if (!result || result.verdict === "pass") return [];
       const lines = concernedRiders(result).flatMap((id) => {
         const line = riderLine(check, result, id);
-        return line ? [`• ${riderName(id, firstNames[id])} · ${line}`] : [];
+        // A rider failing the check whom the case does not flag is covered by an exception that still holds.
+        const kept = result.verdict === "fail" && !record.flagged.includes(id) ? " · kept by an exception" : "";
+        return line ? [`• ${riderName(id, firstNames[id])} · ${line}${kept}`] : [];
       });
       const verdict = result.verdict === "fail" ? "failed" : "could not decide";
       return [
