@@ -3,6 +3,7 @@
 // (post-once.ts); the upload is tried once per command, its outcome kept, so a retried job never
 // uploads the file twice, even after a crash between the upload and its record. A failed upload leaves
 // the figures posted and says the file is missing.
+import { setTimeout as sleep } from "node:timers/promises";
 import { WebClient } from "@slack/web-api";
 import { caseRegister } from "../data/case-register-repository.js";
 import { programFigures } from "../data/program-figures.js";
@@ -105,7 +106,7 @@ export function createReport(
       }
       // Another process is uploading it now: its outcome is this command's.
       if (Date.now() - given > UPLOAD_HOLD_MS * 2) throw new Error(`Another process is still uploading ${key}.`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await sleep(500);
     }
   }
 
