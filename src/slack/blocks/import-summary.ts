@@ -100,7 +100,7 @@ export function importDetails(i: ImportDetailsInput): SlackMessage {
   blocks.push(
     section(
       i.rechecks.length === 0
-        ? "*Re-checked*\nNothing a check reads changed (a home, a shift, a work site, employment) and no rider joined."
+        ? "*Re-checked*\nNone: nothing a check reads changed (a home's ZIP or coordinates, a shift, a work site, employment) and no rider joined."
         : list(
             "Re-checked",
             i.rechecks.map((r) => `${r.vanpool_id}: ${r.outcome ? OUTCOME_WORDS[r.outcome]!(r) : "re-checking…"}`),
