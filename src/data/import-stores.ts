@@ -127,7 +127,12 @@ const vanpools: ImportStore<VanpoolRecord> = {
         .filter((c) => c.record.status === "active")
         .map((c) => c.record.vanpool_id),
     ),
-  relieved: (plan) => distinct(plan.leaving.map((c) => c.record.vanpool_id)),
+  relieved: (plan) =>
+    distinct(
+      [...plan.changed, ...plan.leaving]
+        .filter((c) => c.record.status !== "active" && c.changes.some((f) => f.field === "status"))
+        .map((c) => c.record.vanpool_id),
+    ),
 };
 
 const riders: ImportStore<RiderRecord> = {
