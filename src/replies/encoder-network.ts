@@ -5,6 +5,7 @@
 // into WebAssembly memory, and a second, repacked copy of every matrix made at the first reading).
 import fs from "node:fs";
 import path from "node:path";
+import { setImmediate } from "node:timers/promises";
 
 interface ModelFile {
   weightsManifest: { paths: string[]; weights: { name: string; shape: number[]; dtype: string }[] }[];
@@ -41,7 +42,7 @@ interface Dense {
 
 export interface EncoderNetwork {
   /** The text's 512 numbers, of unit length, from its vocabulary ids. */
-  embed(ids: number[]): Float32Array;
+  embed(ids: number[]): Promise<Float32Array>;
 }
 
 export function readEncoderNetwork(folder: string): EncoderNetwork {
@@ -86,7 +87,7 @@ export function readEncoderNetwork(folder: string): EncoderNetwork {
     bias: weight("module/Encoder_en/hidden_layers/tanh_layer_0/bias"),
   };
   return {
-    embed(allIds) {
+    async embed(allIds) {
       const ids = allIds.slice(0, MAX_PIECES);
       const rows = ids.length;
       // Each piece's vector, added twice as the graph adds it, with the sinusoid of its position: half sines, half
@@ -102,7 +103,13 @@ export function readEncoderNetwork(folder: string): EncoderNetwork {
           x[at + half + i] = x[at + half + i]! + Math.fround(Math.cos(angle));
         }
       }
-      for (const step of layers) x = transformerLayer(step, x, rows);
+      // The event loop gets a turn after each half layer: a long text takes a tenth of a second or more.
+      for (const step of layers) {
+        x = selfAttention(step, x, rows);
+        await setImmediate();
+        x = feedForward(step, x, rows);
+        await setImmediate();
+      }
       const pooled = meanOfRows(x, rows);
       const out = linear(pooled, 1, top);
       for (let i = 0; i < out.length; i++) out[i] = Math.tanh(out[i]!);
@@ -113,7 +120,8 @@ export function readEncoderNetwork(folder: string): EncoderNetwork {
   };
 }
 
-function transformerLayer(layer: Layer, x: Float32Array, rows: number): Float32Array {
+/** A transformer layer's first half: attention over the normalised rows, added to the rows (widened if need be). */
+function selfAttention(layer: Layer, x: Float32Array, rows: number): Float32Array {
   const attended = linear(
     attention(linear(layerNorm(x, rows, layer.norm), rows, layer.qkv), rows, layer.queryScale),
     rows,
@@ -121,10 +129,15 @@ function transformerLayer(layer: Layer, x: Float32Array, rows: number): Float32A
   );
   const residual = layer.residual ? linear(x, rows, layer.residual) : x;
   for (let i = 0; i < attended.length; i++) attended[i] = attended[i]! + residual[i]!;
-  const hidden = linear(layerNorm(attended, rows, layer.ffnNorm), rows, layer.ffnIn);
+  return attended;
+}
+
+/** Its second half: two dense layers with a ReLU between them over the normalised rows, added to the rows. */
+function feedForward(layer: Layer, x: Float32Array, rows: number): Float32Array {
+  const hidden = linear(layerNorm(x, rows, layer.ffnNorm), rows, layer.ffnIn);
   for (let i = 0; i < hidden.length; i++) if (hidden[i]! < 0) hidden[i] = 0;
   const out = linear(hidden, rows, layer.ffnOut);
-  for (let i = 0; i < out.length; i++) out[i] = out[i]! + attended[i]!;
+  for (let i = 0; i < out.length; i++) out[i] = out[i]! + x[i]!;
   return out;
 }
 

@@ -7,7 +7,6 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { setImmediate } from "node:timers/promises";
 import { PROJECT_ROOT } from "../config/settings.js";
 import { type EncoderNetwork, readEncoderNetwork } from "./encoder-network.js";
 import { sentencePieces, type Vocabulary } from "./sentence-pieces.js";
@@ -52,10 +51,7 @@ export function textKey(text: string): string {
   return createHash("sha256").update(text).digest("hex").slice(0, 20);
 }
 
-/**
- * Encodes texts with the model itself; an empty text means nothing and is the zero vector. The event loop gets a turn
- * between texts (each takes tens of milliseconds).
- */
+/** Encodes texts with the model itself; an empty text means nothing and is the zero vector. */
 export async function encode(texts: string[]): Promise<number[][]> {
   const vectors: number[][] = [];
   for (const text of texts) {
@@ -64,8 +60,7 @@ export async function encode(texts: string[]): Promise<number[][]> {
       continue;
     }
     const { pieces, network } = encoder();
-    vectors.push(Array.from(network.embed(pieces(text))));
-    await setImmediate();
+    vectors.push(Array.from(await network.embed(pieces(text))));
   }
   return vectors;
 }
