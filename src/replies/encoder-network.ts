@@ -246,8 +246,6 @@ function weightFiles(folder: string): WeightFiles {
     }
     return into;
   };
-  // One buffer that each kernel is read into before it is transposed into its own array.
-  let scratch = new Float32Array(0);
   return {
     float32: (name) => {
       const { offset, count } = entry(name);
@@ -255,12 +253,16 @@ function weightFiles(folder: string): WeightFiles {
     },
     kernel: (name) => {
       const { offset, count, shape } = entry(name);
-      if (scratch.length < count) scratch = new Float32Array(count);
-      const values = readAt(offset, scratch.subarray(0, count));
       const n = shape.at(-1)!;
       const k = count / n;
       const transposed = new Float32Array(count);
-      for (let i = 0; i < k; i++) for (let j = 0; j < n; j++) transposed[j * k + i] = values[i * n + j]!;
+      // Read a few rows at a time, so that no second copy of the matrix is ever held.
+      const row = new Float32Array(n * 16);
+      for (let first = 0; first < k; first += 16) {
+        const rows = Math.min(16, k - first);
+        const values = readAt(offset + first * n * 4, row.subarray(0, rows * n));
+        for (let i = 0; i < rows; i++) for (let j = 0; j < n; j++) transposed[j * k + first + i] = values[i * n + j]!;
+      }
       return transposed;
     },
     rows: (name) => {
