@@ -1,8 +1,8 @@
 // Google's Universal Sentence Encoder (lite) computed in plain JavaScript from its weight files: two transformer
-// layers over the text's pieces, their mean, a tanh layer, and unit length. The weights are read once into one
-// buffer of float32s, 28 MB, and used where they lie; a reading needs only a few small arrays per text. The same
-// network on TensorFlow.js's WebAssembly backend took about three times the memory (its code, the weights copied
-// into WebAssembly memory, and a second, repacked copy of every matrix made at the first reading).
+// layers over the text's pieces, their mean, a tanh layer, and unit length. The matrices and vectors are read once,
+// each into a float32 array of its own (20 MB); the table of piece vectors (8 MB) stays in its file, and a text's rows
+// are read as it is encoded. The same network on TensorFlow.js's WebAssembly backend took twice the memory (its code,
+// the weights copied into WebAssembly memory, and a second, repacked copy of every matrix made at the first reading).
 import fs from "node:fs";
 import path from "node:path";
 import { setImmediate } from "node:timers/promises";
