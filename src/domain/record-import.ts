@@ -158,18 +158,7 @@ export function rowMapper<R, F extends string>(
   mapping: ImportMapping<F>,
   columns: ImportColumns<F>,
 ): (row: SourceRow) => { record: R } | { problems: ImportProblem[] } {
-  // A value table with its source values in lower case: matched without regard to case.
-  const tables = new Map<F, "us_state_name" | Map<string, string>>();
-  for (const field of kind.fields) {
-    const table = mapping.values[field];
-    if (table === "us_state_name") tables.set(field, table);
-    else if (table) {
-      const lower = new Map<string, string>();
-      for (const [from, to] of Object.entries(table))
-        if (!lower.has(from.toLowerCase())) lower.set(from.toLowerCase(), to);
-      tables.set(field, lower);
-    }
-  }
+  const cell = cellReader(kind, mapping, columns);
   let row: SourceRow;
   let problems: ImportProblem[] = [];
   const where = (field: F) => ({
@@ -178,13 +167,7 @@ export function rowMapper<R, F extends string>(
     column: columns.column[field],
     field,
   });
-  const raw = (field: F) => {
-    const text = (row.values[columns.column[field]] ?? "").trim();
-    const table = tables.get(field);
-    if (table === undefined) return text;
-    if (table === "us_state_name") return STATE_CODES[text.toUpperCase()] ?? text;
-    return table.get(text.toLowerCase()) ?? text;
-  };
+  const raw = (field: F) => cell(row.values, field);
   const optional = (field: F) => {
     if (!columns.carried.has(field)) return null;
     const text = raw(field);
@@ -249,6 +232,33 @@ export function rowMapper<R, F extends string>(
   };
 }
 
+/** A cell as the import reads it: trimmed, with the mapping's value table for its field applied. */
+function cellReader<R, F extends string>(
+  kind: ImportKind<R, F>,
+  mapping: ImportMapping<F>,
+  columns: ImportColumns<F>,
+): (values: Record<string, string>, field: F) => string {
+  // A value table with its source values in lower case: matched without regard to case.
+  const tables = new Map<F, "us_state_name" | Map<string, string>>();
+  for (const field of kind.fields) {
+    const table = mapping.values[field];
+    if (table === "us_state_name") tables.set(field, table);
+    else if (table) {
+      const lower = new Map<string, string>();
+      for (const [from, to] of Object.entries(table))
+        if (!lower.has(from.toLowerCase())) lower.set(from.toLowerCase(), to);
+      tables.set(field, lower);
+    }
+  }
+  return (values, field) => {
+    const text = (values[columns.column[field]] ?? "").trim();
+    const table = tables.get(field);
+    if (table === undefined) return text;
+    if (table === "us_state_name") return STATE_CODES[text.toUpperCase()] ?? text;
+    return table.get(text.toLowerCase()) ?? text;
+  };
+}
+
 export interface ImportPlan<R, F extends string = string> {
   added: R[];
   changed: { record: R; changes: FieldChange<F>[] }[];
@@ -288,15 +298,20 @@ export function importPlanner<R, F extends string>(
   const firstAt = new Map<string, { at: string; file?: string }>();
   const check = kind.checker?.(stored, refs);
   const map = rowMapper(kind, mapping, columns);
-  const add = (row: SourceRow) => {
-    const id = (row.values[columns.column[kind.idField]] ?? "").trim();
-    if (id) inFile.add(id);
-    const mapped = map(row);
-    if ("problems" in mapped) {
-      plan.rejected.push({ row, problems: mapped.problems });
-      return;
-    }
-    const incoming = mapped.record;
+  const cell = cellReader(kind, mapping, columns);
+  // A row whose every cell reads as its stored record's text (the form the import reads back; lists
+  // joined with ";") maps to that record and changes nothing: its values are not validated again,
+  // only the rules over the whole file (duplicate ids, the kind's checker) are applied to it.
+  const readsAsStored =
+    mapping.list_separator === ";"
+      ? (row: SourceRow, before: R) => {
+          const text = kind.text(before);
+          for (const field of kind.fields) if (cell(row.values, field) !== (text[field] ?? "")) return false;
+          return true;
+        }
+      : () => false;
+  /** Duplicate ids and the kind's cross-row rules: whether the row is rejected by them. */
+  const rejectedAcrossRows = (row: SourceRow, id: string, record: R) => {
     const where = (field: F) => ({
       at: row.at,
       ...(row.file ? { file: row.file } : {}),
@@ -311,12 +326,25 @@ export function importPlanner<R, F extends string>(
         rule: `duplicate id ${id} (also on ${earlier.at}${earlier.file && earlier.file !== row.file ? ` of ${earlier.file}` : ""})`,
       });
     else firstAt.set(id, { at: row.at, ...(row.file ? { file: row.file } : {}) });
-    for (const p of check?.(incoming) ?? []) problems.push({ ...where(p.field), rule: p.rule });
-    if (problems.length > 0) {
-      plan.rejected.push({ row, problems });
+    for (const p of check?.(record) ?? []) problems.push({ ...where(p.field), rule: p.rule });
+    if (problems.length > 0) plan.rejected.push({ row, problems });
+    return problems.length > 0;
+  };
+  const add = (row: SourceRow) => {
+    const id = (row.values[columns.column[kind.idField]] ?? "").trim();
+    if (id) inFile.add(id);
+    const before = stored.get(id);
+    if (before !== undefined && readsAsStored(row, before)) {
+      if (!rejectedAcrossRows(row, id, before)) plan.unchanged++;
       return;
     }
-    const before = stored.get(id);
+    const mapped = map(row);
+    if ("problems" in mapped) {
+      plan.rejected.push({ row, problems: mapped.problems });
+      return;
+    }
+    const incoming = mapped.record;
+    if (rejectedAcrossRows(row, id, incoming)) return;
     if (!before) {
       plan.added.push(incoming);
       return;
