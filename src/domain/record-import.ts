@@ -285,13 +285,18 @@ export function planImport<R, F extends string>(
   return planner.finish();
 }
 
-/** planImport a row at a time, for rows streamed from a file: a row is not kept once compared (unless rejected). */
+/**
+ * planImport a row at a time, for rows streamed from a file: a row is not kept once compared (unless
+ * rejected). `onAdded` is told each added record as soon as it is known: no later row undoes an
+ * addition (a cross-row rule refuses the later row, never the earlier one).
+ */
 export function importPlanner<R, F extends string>(
   kind: ImportKind<R, F>,
   mapping: ImportMapping<F>,
   columns: ImportColumns<F>,
   stored: ReadonlyMap<string, R>,
   refs: ImportRefs,
+  onAdded?: (record: R) => void,
 ): { add(row: SourceRow): void; finish(): ImportPlan<R, F> } {
   const plan: ImportPlan<R, F> = { added: [], changed: [], unchanged: 0, leaving: [], rejected: [] };
   const inFile = new Set<string>();
@@ -347,6 +352,7 @@ export function importPlanner<R, F extends string>(
     if (rejectedAcrossRows(row, id, incoming)) return;
     if (!before) {
       plan.added.push(incoming);
+      onAdded?.(incoming);
       return;
     }
     const merged = kind.merge(incoming, before, columns.carried);
