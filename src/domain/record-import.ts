@@ -316,22 +316,22 @@ export function importPlanner<R, F extends string>(
         }
       : () => false;
   /** Duplicate ids and the kind's cross-row rules: whether the row is rejected by them. */
+  const where = (row: SourceRow, field: F) => ({
+    at: row.at,
+    ...(row.file ? { file: row.file } : {}),
+    column: columns.column[field],
+    field,
+  });
   const rejectedAcrossRows = (row: SourceRow, id: string, record: R) => {
-    const where = (field: F) => ({
-      at: row.at,
-      ...(row.file ? { file: row.file } : {}),
-      column: columns.column[field],
-      field,
-    });
     const problems: ImportProblem[] = [];
     const earlier = firstAt.get(id);
     if (earlier)
       problems.push({
-        ...where(kind.idField),
+        ...where(row, kind.idField),
         rule: `duplicate id ${id} (also on ${earlier.at}${earlier.file && earlier.file !== row.file ? ` of ${earlier.file}` : ""})`,
       });
     else firstAt.set(id, { at: row.at, ...(row.file ? { file: row.file } : {}) });
-    for (const p of check?.(record) ?? []) problems.push({ ...where(p.field), rule: p.rule });
+    for (const p of check?.(record) ?? []) problems.push({ ...where(row, p.field), rule: p.rule });
     if (problems.length > 0) plan.rejected.push({ row, problems });
     return problems.length > 0;
   };
