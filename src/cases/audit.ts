@@ -16,12 +16,13 @@ export function createAudit(
 ) {
   /**
    * `because`: why an open case is audited again (an import, a person), told in its thread; `key` names the audit
-   * (its job), so a retried job tells it once.
+   * (its job), so a retried job tells it once. `open_before`: the case open when it started, under the lease, so
+   * the caller tells a case this audit opened from one another audit opened meanwhile.
    */
   async function auditVanpool(
     vanpoolId: string,
     options: { because?: ReAuditCause; key?: string } = {},
-  ): Promise<CaseManagerResult> {
+  ): Promise<CaseManagerResult & { open_before: string | null }> {
     if (!(await findVanpoolSnapshot(deps.prisma, vanpoolId)))
       throw notFound(`No vanpool ${vanpoolId}. Vanpool ids look like VP-101.`);
     return withLease(deps.pool, `vanpool:${vanpoolId}`, async () => {
@@ -40,7 +41,7 @@ export function createAudit(
         options.because,
       );
       await changed(result.case_id);
-      return result;
+      return { ...result, open_before: open?.case_id ?? null };
     });
   }
 

@@ -6,6 +6,7 @@ import { importFiles } from "../cases/import-records.js";
 import { ADDED_FIELD, changeHistory, ENTITY_OF } from "../data/change-history-repository.js";
 import { newId } from "../domain/ids.js";
 import { IMPORTABLE } from "../domain/import-kinds.js";
+import { IMPORT_WORDS } from "../domain/import-summary.js";
 import { type FieldChange, formatProblem, IMPORT_KINDS, type ImportKindName } from "../domain/record-import.js";
 import { out, UsageError } from "./command-kit.js";
 
@@ -79,7 +80,7 @@ export async function importCommand(
   if (result.reaudits.length > 0)
     lines.push(
       "",
-      `${dryRun ? "Would re-audit" : "Re-audit queued for"} (an open case with a rider this file changes${kindName === "riders" ? ", or a rider joining" : ""}): ${result.reaudits.join(", ")}`,
+      `${dryRun ? "Would re-check" : "Re-checks queued for"} (${IMPORT_WORDS[kindName].rechecked}): ${result.reaudits.join(", ")}`,
     );
   if (!dryRun && changes > 0) lines.push("", `Kept as ${importId}; the bot posts its summary in the audit channel.`);
   if (counts.rejected > 0)

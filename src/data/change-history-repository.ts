@@ -37,8 +37,9 @@ export const ENTITY_OF: Record<ImportKindName, string> = {
  * Reads the stored records of the kind and what a file may refer to, lets `plan` compare the file
  * with them (it throws to refuse the file) and, unless `dryRun`, writes the added, changed and
  * leaving records with one history row per changed field. All or nothing; imports run one at a time.
- * Re-audits (committed with the import): each vanpool with an open case whose riders' facts change,
- * each vanpool a rider joins, and each vanpool of a rider whose employment status or separation date changes.
+ * Re-audits (committed with the import): each vanpool whose checked facts change (a rider's home, shift,
+ * work site or employment, the shift's times, the van's own) or that a rider joins, case or not, and each
+ * vanpool with an open case that a rider leaves or that stops running.
  */
 export async function applyImport<R>(
   pool: pg.Pool,
@@ -88,17 +89,17 @@ export async function applyImport<R>(
       },
     );
     await adding?.done();
-    const touched = await store.touched(tx, result);
-    const withOpenCase = (
-      await tx.query<{ vanpool_id: string }>(
-        `SELECT DISTINCT vanpool_id FROM cases
-         WHERE status NOT IN ('resolved', 'cancelled') AND vanpool_id = ANY($1)`,
-        [touched],
-      )
-    ).rows.map((r) => r.vanpool_id);
-    const reaudits = [
-      ...new Set([...withOpenCase, ...(store.joined?.(result) ?? []), ...((await store.audited?.(tx, result)) ?? [])]),
-    ].sort();
+    const relieved = store.relieved?.(result) ?? [];
+    const withOpenCase = relieved.length
+      ? (
+          await tx.query<{ vanpool_id: string }>(
+            `SELECT DISTINCT vanpool_id FROM cases
+             WHERE status NOT IN ('resolved', 'cancelled') AND vanpool_id = ANY($1)`,
+            [relieved],
+          )
+        ).rows.map((r) => r.vanpool_id)
+      : [];
+    const reaudits = [...new Set([...(await store.rechecked(tx, result)), ...withOpenCase])].sort();
     if (options.dryRun) return { ...result, reaudits };
     const touchedRecords = [...result.changed, ...result.leaving];
     await store.write(

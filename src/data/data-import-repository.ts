@@ -2,7 +2,7 @@
 // vanpools it re-checks (import_rechecks) and where its channel summary is.
 
 import type pg from "pg";
-import type { RecheckOutcome } from "../domain/import-summary.js";
+import { type RecheckOutcome, recheckOutcome } from "../domain/import-summary.js";
 import type { DataImport } from "../generated/prisma/client.js";
 import type { Prisma, PrismaClient } from "./prisma.js";
 
@@ -53,11 +53,13 @@ export async function findDataImport(prisma: PrismaClient, id: string): Promise<
 
 export interface ImportRecheckRecord {
   vanpool_id: string;
-  /** The vanpool's open case when the import was applied. */
+  /** The vanpool's open case when the import was applied (a retried re-check's first attempt may have opened another). */
   open_case_id: string | null;
   /** null while its re-audit runs. */
   outcome: RecheckOutcome | null;
   case_id: string | null;
+  /** A case still failing here that another import's re-check opened: that import, for the words. */
+  opened_by?: { kind: string; source_file: string };
 }
 
 export interface ImportSummaryRecord extends DataImportRecord {
@@ -99,35 +101,77 @@ export async function findImportSummary(prisma: PrismaClient, id: string): Promi
     include: { rechecks: { orderBy: { vanpoolId: "asc" } } },
   });
   if (!r) return null;
+  const stillFailing = r.rechecks.flatMap((c) => (c.outcome === "still_open" && c.caseId ? [c.caseId] : []));
+  const openers = new Map(
+    (stillFailing.length
+      ? await prisma.importRecheck.findMany({
+          where: { caseId: { in: stillFailing }, outcome: "new_case", importId: { not: id } },
+          select: { caseId: true, dataImport: { select: { kind: true, sourceFile: true } } },
+        })
+      : []
+    ).map((o) => [o.caseId, { kind: o.dataImport.kind, source_file: o.dataImport.sourceFile }]),
+  );
   return {
     ...toRecord(r),
     content_sha256: r.contentSha256,
     slack: r.slackChannel && r.slackTs ? { channel: r.slackChannel, ts: r.slackTs } : null,
     details_ts: r.detailsTs,
-    rechecks: r.rechecks.map((c) => ({
-      vanpool_id: c.vanpoolId,
-      open_case_id: c.openCaseId,
-      outcome: c.outcome as RecheckOutcome | null,
-      case_id: c.caseId,
-    })),
+    rechecks: r.rechecks.map((c) => {
+      const openedBy = c.outcome === "still_open" && c.caseId ? openers.get(c.caseId) : undefined;
+      return {
+        vanpool_id: c.vanpoolId,
+        open_case_id: c.openCaseId,
+        outcome: c.outcome as RecheckOutcome | null,
+        case_id: c.caseId,
+        ...(openedBy ? { opened_by: openedBy } : {}),
+      };
+    }),
   };
 }
 
-/** Records how a re-check came out; `decide` is given the case the vanpool had open at the import. False: no such re-check. */
+/** What a re-check's audit job found: it failed, or the case its re-audit found open (`before`) and what it left. */
+export type RecheckRun =
+  | { failed: true }
+  | { before: string | null; after: { case_id?: string | null; status?: string | null }; retried: boolean };
+
+/**
+ * Records how a re-check came out, once (a later attempt of the job changes nothing). Null: no such re-check, or
+ * it is recorded already. Otherwise its outcome, and the other imports whose summaries now read differently: those
+ * with a re-check still failing on the case this one opened.
+ */
 export async function finishRecheck(
   prisma: PrismaClient,
   key: { importId: string; vanpoolId: string },
-  decide: (openCaseId: string | null) => { outcome: RecheckOutcome; caseId: string | null },
+  run: RecheckRun,
   at: Date,
-): Promise<boolean> {
+): Promise<{ outcome: RecheckOutcome; caseId: string | null; others: string[] } | null> {
   const row = await prisma.importRecheck.findUnique({ where: { importId_vanpoolId: key } });
-  if (!row) return false;
-  const { outcome, caseId } = decide(row.openCaseId);
-  await prisma.importRecheck.update({
-    where: { importId_vanpoolId: key },
+  if (!row || row.outcome !== null) return null;
+  // A retry finding a case open that was not at the import, and that no other import's re-check opened: its first
+  // attempt opened it (and stopped before recording it).
+  const openedByEarlierAttempt = async (before: string | null) =>
+    before !== null &&
+    before !== row.openCaseId &&
+    (await prisma.importRecheck.count({
+      where: { caseId: before, outcome: "new_case", importId: { not: key.importId } },
+    })) === 0;
+  const { outcome, caseId } =
+    "failed" in run
+      ? { outcome: "failed" as const, caseId: null }
+      : recheckOutcome(run.before, run.after, run.retried && (await openedByEarlierAttempt(run.before)));
+  const { count } = await prisma.importRecheck.updateMany({
+    where: { ...key, outcome: null },
     data: { outcome, caseId, finishedAt: at },
   });
-  return true;
+  if (count === 0) return null;
+  const others =
+    outcome === "new_case" && caseId
+      ? await prisma.importRecheck.findMany({
+          where: { caseId, outcome: "still_open", importId: { not: key.importId } },
+          select: { importId: true },
+        })
+      : [];
+  return { outcome, caseId, others: [...new Set(others.map((o) => o.importId))] };
 }
 
 export async function setImportMessage(prisma: PrismaClient, id: string, at: { channel: string; ts: string }) {

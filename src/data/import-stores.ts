@@ -1,12 +1,14 @@
 // What `poolpatrol import KIND` reads and writes for each kind: the stored records as the import
-// compares them, writing the added and changed ones, and the vanpools a plan touches. Plain pg on
+// compares them, writing the added and changed ones, and the vanpools a plan re-checks. Plain pg on
 // the import's transaction: Prisma spent seconds turning 100,000 rows (and their JSON) to and fro.
 import type pg from "pg";
+import { employeeKind } from "../domain/employee-import.js";
 import type { EmployeeFixture, ShiftFixture } from "../domain/fixture-schema.js";
 import type { ImportKindName, ImportPlan } from "../domain/record-import.js";
 import type { RiderRecord } from "../domain/rider-import.js";
 import type { Schedule } from "../domain/schedule.js";
-import type { VanpoolRecord } from "../domain/vanpool-import.js";
+import { shiftKind } from "../domain/shift-import.js";
+import { type VanpoolRecord, vanpoolKind } from "../domain/vanpool-import.js";
 import { inChunks, pgBulk, writeEmployees, writeShifts, writeVanpools } from "./seed.js";
 
 type Tx = pg.ClientBase;
@@ -15,13 +17,17 @@ export interface ImportStore<R> {
   /** Stored records by id. */
   load(tx: Tx): Promise<Map<string, R>>;
   write(tx: Tx, records: R[], source: string): Promise<void>;
-  /** Vanpools whose riders' facts the plan changes (re-audited when they have an open case). */
-  touched(tx: Tx, plan: ImportPlan<R>): Promise<string[]>;
-  /** Vanpools a rider joins: audited whether or not they have a case. */
-  joined?(plan: ImportPlan<R>): string[];
-  /** Other vanpools audited whether or not they have a case (a rider whose employment may have ended). */
-  audited?(tx: Tx, plan: ImportPlan<R>): Promise<string[]>;
+  /** Vanpools whose checked facts the plan changes (a rider's, their shift's, the van's) or a rider joins: re-checked, case or not. */
+  rechecked(tx: Tx, plan: ImportPlan<R>): Promise<string[]>;
+  /** Vanpools a rider leaves or that stop running: re-checked when they have an open case (it may now pass). */
+  relieved?(plan: ImportPlan<R>): string[];
 }
+
+/** The changed or leaving records of a plan with a change to a field a check reads (ImportKind.checked). */
+const checkedChanges = <R>(plan: ImportPlan<R>, checked: readonly string[]) =>
+  [...plan.changed, ...plan.leaving].filter((c) => c.changes.some((f) => checked.includes(f.field)));
+
+const distinct = (ids: string[]) => [...new Set(ids)].sort();
 
 /** Vanpools with an active rider among these employees. */
 const vanpoolsOfEmployees = async (tx: Tx, employeeIds: string[]) =>
@@ -102,18 +108,10 @@ const employees: ImportStore<EmployeeFixture> = {
     return stored;
   },
   write: (tx, records) => writeEmployees(pgBulk(tx), records, "update"),
-  touched: (tx, plan) =>
+  rechecked: (tx, plan) =>
     vanpoolsOfEmployees(
       tx,
-      [...plan.changed, ...plan.leaving].map((c) => c.record.employee_id),
-    ),
-  // A status or separation date that changes may end an employment: the employment check decides.
-  audited: (tx, plan) =>
-    vanpoolsOfEmployees(
-      tx,
-      [...plan.changed, ...plan.leaving]
-        .filter((c) => c.changes.some((f) => f.field === "status" || f.field === "separation_date"))
-        .map((c) => c.record.employee_id),
+      checkedChanges(plan, employeeKind.checked).map((c) => c.record.employee_id),
     ),
 };
 
@@ -123,8 +121,8 @@ const shifts: ImportStore<ShiftFixture> = {
     return new Map(rows.map((s) => [s.id, { id: s.id, name: s.name, schedule: s.schedule as Schedule }]));
   },
   write: (tx, records) => writeShifts(pgBulk(tx), records, "update"),
-  async touched(tx, plan) {
-    const changed = plan.changed.map((c) => c.record.id);
+  async rechecked(tx, plan) {
+    const changed = checkedChanges(plan, shiftKind.checked).map((c) => c.record.id);
     const on = await tx.query<{ id: string }>("SELECT id FROM employees WHERE shift_id = ANY($1)", [changed]);
     return vanpoolsOfEmployees(
       tx,
@@ -177,7 +175,18 @@ const vanpools: ImportStore<VanpoolRecord> = {
     );
   },
   write: (tx, records) => writeVanpools(pgBulk(tx), records, "update"),
-  touched: async (_tx, plan) => [...plan.changed, ...plan.leaving].map((c) => c.record.vanpool_id).sort(),
+  rechecked: async (_tx, plan) =>
+    distinct(
+      checkedChanges(plan, vanpoolKind.checked)
+        .filter((c) => c.record.status === "active")
+        .map((c) => c.record.vanpool_id),
+    ),
+  relieved: (plan) =>
+    distinct(
+      [...plan.changed, ...plan.leaving]
+        .filter((c) => c.record.status !== "active" && c.changes.some((f) => f.field === "status"))
+        .map((c) => c.record.vanpool_id),
+    ),
 };
 
 const riders: ImportStore<RiderRecord> = {
@@ -201,15 +210,16 @@ const riders: ImportStore<RiderRecord> = {
         [json, `absent from the roster ${source}`],
       ),
     ),
-  touched: async (_tx, plan) => [...new Set([...plan.changed, ...plan.leaving].map((c) => c.record.vanpool_id))].sort(),
-  joined: (plan) =>
-    [
-      ...new Set(
-        [...plan.added, ...plan.changed.map((c) => c.record)]
-          .filter((r) => r.status === "active")
-          .map((r) => r.vanpool_id),
-      ),
-    ].sort(),
+  rechecked: async (_tx, plan) =>
+    distinct(
+      [...plan.added, ...plan.changed.map((c) => c.record)]
+        .filter((r) => r.status === "active")
+        .map((r) => r.vanpool_id),
+    ),
+  relieved: (plan) =>
+    distinct(
+      [...plan.changed, ...plan.leaving].filter((c) => c.record.status === "removed").map((c) => c.record.vanpool_id),
+    ),
 };
 
 export const IMPORT_STORES: Record<ImportKindName, ImportStore<unknown>> = {

@@ -44,6 +44,20 @@ export const employeeKind: ImportKind<EmployeeFixture, EmployeeField> = {
     "time_type",
   ],
   idField: "employee_id",
+  // Home location (coordinates, else the ZIP's centroid; the city and state the location specialist reads),
+  // work site, shift and PTO, and employment: never the street address, the name or the email.
+  checked: [
+    "work_site",
+    "home_city",
+    "home_state",
+    "home_zip",
+    "home_lat",
+    "home_lng",
+    "shift_id",
+    "pto_dates",
+    "status",
+    "separation_date",
+  ],
   together: [["home_lat", "home_lng"]],
   build: (read) => ({
     employee_id: read.raw("employee_id"),

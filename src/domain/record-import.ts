@@ -87,6 +87,11 @@ export interface ImportKind<R, F extends string> {
   fields: readonly F[];
   required: readonly F[];
   idField: F;
+  /**
+   * The fields a check reads (src/domain/snapshot.ts, the specialists' tools): a change to one re-checks the
+   * vanpools it concerns, case or not. A name or an email re-checks nothing.
+   */
+  checked: readonly F[];
   /** Fields whose columns come together (a latitude and its longitude). */
   together?: readonly (readonly [F, F])[];
   /** The record a row describes, before the schema checks it. */

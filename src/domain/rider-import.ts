@@ -26,6 +26,7 @@ export const riderKind: ImportKind<RiderRecord, RiderField> = {
   fields: RIDER_FIELDS,
   required: ["participant_id", "vanpool_id", "employee_id"],
   idField: "participant_id",
+  checked: ["status"],
   build: (read) => ({
     participant_id: read.raw("participant_id"),
     vanpool_id: read.raw("vanpool_id"),

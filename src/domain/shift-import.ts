@@ -15,6 +15,7 @@ export const shiftKind: ImportKind<ShiftFixture, ShiftField> = {
   fields: SHIFT_FIELDS,
   required: SHIFT_FIELDS,
   idField: "shift_id",
+  checked: ["days", "start_time", "end_time"],
   build: (read) => ({ id: read.raw("shift_id"), name: read.raw("name"), schedule: scheduleOf(read) ?? [] }),
   schema: shiftFixture,
   fieldOf: ([top, , part]) =>

@@ -36,6 +36,21 @@ export const vanpoolKind: ImportKind<VanpoolRecord, VanpoolField> = {
   fields: VANPOOL_FIELDS,
   required: ["vanpool_id", "work_site", "work_site_address", "work_site_lat", "work_site_lng", "capacity"],
   idField: "vanpool_id",
+  // Where riders are picked up or dropped (the work site when there is no pickup) and when it runs.
+  checked: [
+    "work_site",
+    "work_site_address",
+    "work_site_lat",
+    "work_site_lng",
+    "pickup_address",
+    "pickup_lat",
+    "pickup_lng",
+    "status",
+    "days",
+    "start_time",
+    "end_time",
+    "time_zone",
+  ],
   together: [
     ["work_site_lat", "work_site_lng"],
     ["pickup_lat", "pickup_lng"],

@@ -7,12 +7,11 @@ import type { WebClient } from "@slack/web-api";
 import { type KeptRider, keptRidersOf } from "../agents/case-manager/kept-riders.js";
 import type { CaseManagerResult } from "../cases/case-manager-run.js";
 import type { CaseWorkflow } from "../cases/case-workflow.js";
-import { finishRecheck } from "../data/data-import-repository.js";
+import { finishRecheck, type RecheckRun } from "../data/data-import-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
 import { findCaseAlertLocation } from "../data/slack-location-repository.js";
 import { findLatestResults, type LatestResults } from "../data/verification-repository.js";
 import { STATUS_LABEL } from "../domain/case-lifecycle.js";
-import { recheckOutcome } from "../domain/import-summary.js";
 import { CHECK_KINDS } from "../domain/specialist-result.js";
 import { AppError } from "../errors.js";
 import type { JobEngine } from "../queue/engine.js";
@@ -106,7 +105,7 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
     async (job) => {
       const request = job.data;
       const started = deps.now();
-      let result: CaseManagerResult;
+      let result: CaseManagerResult & { open_before: string | null };
       try {
         const to = request.answer;
         result = await deps.workflow.auditVanpool(request.vanpoolId, {
@@ -123,12 +122,13 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
             ? truncate((error as Error).message, 300)
             : `The audit of ${request.vanpoolId} could not finish (${truncate((error as Error).message, 200)}). Try again in a minute; if it keeps failing, an admin can see it in \`poolpatrol jobs\`.`,
         );
-        await recheckDone(request, () => ({ outcome: "failed", caseId: null }));
+        await recheckDone(request, { failed: true });
         if (refused) return { refused: (error as Error).message };
         throw error;
       }
+      // Recorded before the answer: a retry after a failed answer does not take the case it opened for another's.
+      await recheckDone(request, { before: result.open_before, after: result, retried: job.retryCount > 0 });
       await answer(request, result, started);
-      await recheckDone(request, (openCaseId) => recheckOutcome(openCaseId, result));
       deps.log(
         `audit ${request.vanpoolId} by ${request.userId}: ${result.case_id ?? "no case"} ${result.status ?? ""}`,
       );
@@ -138,11 +138,13 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
   );
 
   /** A re-check an import asked for: its outcome is kept and the import's channel summary updated. */
-  async function recheckDone(request: AuditRequest, decide: Parameters<typeof finishRecheck>[2]) {
+  async function recheckDone(request: AuditRequest, run: RecheckRun) {
     const to = request.answer;
     if (to.via !== "import" || !to.importId) return;
     const key = { importId: to.importId, vanpoolId: request.vanpoolId };
-    if (await finishRecheck(deps.prisma, key, decide, deps.now())) await importJobs(engine).summary(to.importId);
+    const done = await finishRecheck(deps.prisma, key, run, deps.now());
+    // Another import's re-check still failing on the case this one opened now says which import opened it.
+    for (const importId of done ? [to.importId, ...done.others] : []) await importJobs(engine).summary(importId);
   }
 
   async function answer(request: AuditRequest, result: CaseManagerResult, started: Date) {

@@ -136,9 +136,7 @@ describe("applying a roster", { shuffle: false }, () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/added +1\n +changed +0\n +unchanged +96\n +leaving +1 .*status set to removed/);
     expect(result.stdout).toContain('Leaving:\n  P-10061 (EMP-1083 on VP-111)\n    status: "active" -> "removed"');
-    expect(result.stdout).toContain(
-      "Re-audit queued for (an open case with a rider this file changes, or a rider joining): VP-104",
-    );
+    expect(result.stdout).toContain("Re-checks queued for (a rider joined, or left a van with a case open): VP-104");
     expect(await db.prisma.rider.findUniqueOrThrow({ where: { participantId: "P-10061" } })).toMatchObject({
       status: "removed",
       removedReason: "absent from the roster riders.csv",

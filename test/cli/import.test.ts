@@ -94,7 +94,9 @@ describe("importing an HRIS export", { shuffle: false }, () => {
     );
     expect(result.stdout).toContain("Added:\n  EMP-2001 Ana Lopez");
     expect(result.stdout).toContain('Leaving:\n  EMP-1002 Trung Nguyen\n    status: "active" -> "terminated"');
-    expect(result.stdout).toContain("Would re-audit (an open case with a rider this file changes): VP-111");
+    expect(result.stdout).toContain(
+      "Would re-check (a rider's home, shift, PTO, work site or employment changed): VP-111",
+    );
     expect(await reauditJobs()).toEqual([]);
     expect(await tableCounts(db.prisma)).toEqual(before);
     expect(await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1083" } })).toEqual(diegoBefore);
@@ -121,8 +123,10 @@ describe("importing an HRIS export", { shuffle: false }, () => {
     expect(await db.prisma.employee.findUniqueOrThrow({ where: { id: "EMP-1002" } })).toMatchObject({
       status: "terminated",
     });
-    // Diego and Trung ride VP-111, which has an open case: its re-audit is queued, once.
-    expect(result.stdout).toContain("Re-audit queued for (an open case with a rider this file changes): VP-111");
+    // Diego (moved) and Trung (terminated) ride VP-111: its re-check is queued, once.
+    expect(result.stdout).toContain(
+      "Re-checks queued for (a rider's home, shift, PTO, work site or employment changed): VP-111",
+    );
     expect(await reauditJobs()).toEqual([
       {
         data: {

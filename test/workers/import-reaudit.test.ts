@@ -23,7 +23,9 @@ it("the bot re-audits the vanpool of an open case whose rider an import moved, a
     DATABASE_URL: h.db.url,
   });
   expect(imported.code, imported.stderr).toBe(0);
-  expect(imported.stdout).toContain("Re-audit queued for (an open case with a rider this file changes): VP-111");
+  expect(imported.stdout).toContain(
+    "Re-checks queued for (a rider's home, shift, PTO, work site or employment changed): VP-111",
+  );
 
   const note = await waitFor("the re-audit's note in the case thread", () =>
     h.fake

@@ -68,7 +68,10 @@ export function importSummary(i: ImportSummaryInput): SlackMessage {
 const OUTCOME_WORDS: Record<string, (r: ImportRecheckRecord) => string> = {
   resolved: (r) => `case ${r.case_id} resolved`,
   new_case: (r) => `new case ${r.case_id}`,
-  still_open: (r) => `still failing, case ${r.case_id} stays open`,
+  still_open: (r) =>
+    r.opened_by
+      ? `still failing (case ${r.case_id} opened by the ${IMPORT_WORDS[r.opened_by.kind as ImportKindName].title.toLowerCase()} from ${r.opened_by.source_file})`
+      : `still failing, case ${r.case_id} stays open`,
   passes: () => "passes, no case",
   failed: (r) => `the re-check failed; run \`/poolpatrol audit ${r.vanpool_id}\``,
 };
@@ -97,7 +100,7 @@ export function importDetails(i: ImportDetailsInput): SlackMessage {
   blocks.push(
     section(
       i.rechecks.length === 0
-        ? "*Re-checked*\nNo vanpool with an open case or a new rider was touched."
+        ? "*Re-checked*\nNone: nothing a check reads changed (a home's ZIP or coordinates, a shift, a work site, employment) and no rider joined."
         : list(
             "Re-checked",
             i.rechecks.map((r) => `${r.vanpool_id}: ${r.outcome ? OUTCOME_WORDS[r.outcome]!(r) : "re-checking…"}`),
