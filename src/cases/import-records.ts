@@ -143,9 +143,9 @@ export async function importFiles(db: DataClients, options: ImportOptions): Prom
     db.pool,
     options.kind,
     how,
-    async (stored, refs) => {
+    async (stored, refs, added) => {
       // The rows stream through the comparison: only what changes (and what is refused) is kept.
-      const planner = importPlanner(kind, mapping, columns, stored, refs);
+      const planner = importPlanner(kind, mapping, columns, stored, refs, added);
       for (const r of read) for await (const row of r.rows()) planner.add(row);
       const result = planner.finish();
       if (result.rejected.length > 0 && !options.rejectsFile)

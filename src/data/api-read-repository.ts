@@ -25,20 +25,24 @@ export async function listVanpoolSummaries(
   query: { status?: "active" | "inactive" | "flagged"; workSite?: string; afterId?: string; limit: number },
 ): Promise<VanpoolSummary[]> {
   const riderCount = `(SELECT count(*)::int FROM riders r WHERE r.vanpool_id = v.id AND r.status = 'active') AS rider_count`;
-  // Flagged: read from the open cases (by vanpool, newest first), not by looking up a case for every vanpool in turn.
-  const [sql, params]: [string, unknown[]] =
+  // Flagged: read through the index of open cases (cases_one_open_per_vanpool: at most one a vanpool) in
+  // vanpool order, stopping at the page's end. The predicate is the index's own, spelled as constants (a
+  // parameter would hide it from the planner); named, so each connection plans it once.
+  const [sql, params]: [string | pg.QueryConfig, unknown[]] =
     query.status === "flagged"
       ? [
-          `SELECT v.id, v.name, v.status::text AS status, v.work_site, v.capacity, ${riderCount},
-                  c.id AS case_id, c.status::text AS case_status
-             FROM (SELECT DISTINCT ON (vanpool_id) vanpool_id, id, status FROM cases
-                    WHERE status::text <> ALL($4::text[]) AND ($1::text IS NULL OR vanpool_id > $1)
-                    ORDER BY vanpool_id, created_at DESC) c
-             JOIN vanpools v ON v.id = c.vanpool_id
-            WHERE ($2::text IS NULL OR v.work_site = $2)
-            ORDER BY c.vanpool_id
-            LIMIT $3`,
-          [query.afterId ?? null, query.workSite ?? null, query.limit, [...CLOSED_STATUSES]],
+          {
+            name: "api-vanpools-flagged",
+            text: `SELECT v.id, v.name, v.status::text AS status, v.work_site, v.capacity, ${riderCount},
+                          c.id AS case_id, c.status::text AS case_status
+                     FROM cases c JOIN vanpools v ON v.id = c.vanpool_id
+                    WHERE c.status NOT IN (${CLOSED_STATUSES.map((s) => `'${s}'`).join(", ")})
+                      AND ($1::text IS NULL OR c.vanpool_id > $1)
+                      AND ($2::text IS NULL OR v.work_site = $2)
+                    ORDER BY c.vanpool_id
+                    LIMIT $3`,
+          },
+          [query.afterId ?? null, query.workSite ?? null, query.limit],
         ]
       : [
           `SELECT v.id, v.name, v.status::text AS status, v.work_site, v.capacity, ${riderCount},

@@ -54,13 +54,41 @@ export async function applyImport<R>(
     /** A transaction of inImportTransaction to run in, with other imports: all commit or none. */
     tx?: pg.PoolClient;
   },
-  plan: (stored: Map<string, R>, refs: ImportRefs) => Promise<ImportPlan<R>>,
+  plan: (stored: Map<string, R>, refs: ImportRefs, added?: (record: R) => void) => Promise<ImportPlan<R>>,
   idOf: (record: R) => string,
 ): Promise<ImportPlan<R> & { reaudits: string[] }> {
   const store = IMPORT_STORES[kind] as ImportStore<R>;
   const run = async (tx: pg.PoolClient) => {
+    const history = (
+      rows: { entity_id: string; field: string; old_value: string | null; new_value: string | null }[],
+    ) =>
+      inChunks(rows, (json) =>
+        tx.query(
+          `INSERT INTO change_history (entity, entity_id, field, old_value, new_value, source_file, actor)
+           SELECT $2, r.entity_id, r.field, r.old_value, r.new_value, $3, $4
+           FROM json_to_recordset($1::json) AS r(entity_id text, field text, old_value text, new_value text)`,
+          [json, ENTITY_OF[kind], options.source, options.actor],
+        ),
+      );
     const stored = await store.load(tx);
-    const result = await plan(stored, await loadRefs(tx, IMPORTABLE[kind].kind.refs ?? []));
+    // Added records are written while the file is still being read, the database on one core and the
+    // import on the other; a file refused later rolls them back with the transaction.
+    const adding = options.dryRun
+      ? undefined
+      : inBatches<R>(async (records) => {
+          await store.write(tx, records, options.source);
+          await history(
+            records.map((r) => ({ entity_id: idOf(r), field: ADDED_FIELD, old_value: null, new_value: "added" })),
+          );
+        });
+    const result = await plan(stored, await loadRefs(tx, IMPORTABLE[kind].kind.refs ?? []), adding?.add).catch(
+      async (error: unknown) => {
+        // Nothing more is written, and the transaction is rolled back only once the batch under way is done.
+        await adding?.abandon();
+        throw error;
+      },
+    );
+    await adding?.done();
     const relieved = store.relieved?.(result) ?? [];
     const withOpenCase = relieved.length
       ? (
@@ -74,20 +102,14 @@ export async function applyImport<R>(
     const reaudits = [...new Set([...(await store.rechecked(tx, result)), ...withOpenCase])].sort();
     if (options.dryRun) return { ...result, reaudits };
     const touchedRecords = [...result.changed, ...result.leaving];
-    await store.write(tx, [...result.added, ...touchedRecords.map((c) => c.record)], options.source);
-    const history = [
-      ...result.added.map((r) => ({ entity_id: idOf(r), field: ADDED_FIELD, old_value: null, new_value: "added" })),
-      ...touchedRecords.flatMap((c) =>
+    await store.write(
+      tx,
+      touchedRecords.map((c) => c.record),
+      options.source,
+    );
+    await history(
+      touchedRecords.flatMap((c) =>
         c.changes.map((f) => ({ entity_id: idOf(c.record), field: f.field, old_value: f.old, new_value: f.new })),
-      ),
-    ];
-    // A first import adds every record: one statement per chunk, as the records are written.
-    await inChunks(history, (json) =>
-      tx.query(
-        `INSERT INTO change_history (entity, entity_id, field, old_value, new_value, source_file, actor)
-         SELECT $2, r.entity_id, r.field, r.old_value, r.new_value, $3, $4
-         FROM json_to_recordset($1::json) AS r(entity_id text, field text, old_value text, new_value text)`,
-        [json, ENTITY_OF[kind], options.source, options.actor],
       ),
     );
     await options.applied?.({ ...result, reaudits }, tx);
@@ -95,6 +117,40 @@ export async function applyImport<R>(
     return { ...result, reaudits };
   };
   return options.tx ? run(options.tx) : inImportTransaction(pool, run);
+}
+
+const BATCH = 5_000;
+
+/**
+ * Writes records a batch at a time, each batch after the one before, without making the caller wait:
+ * `done` waits for the last and throws the first failure (after which nothing more is written);
+ * `abandon` writes no further batch and waits for the one under way.
+ */
+function inBatches<R>(write: (records: R[]) => Promise<void>) {
+  let batch: R[] = [];
+  let written = Promise.resolve();
+  let abandoned = false;
+  const flush = () => {
+    const records = batch;
+    batch = [];
+    written = written.then(() => (abandoned ? undefined : write(records)));
+    // Told at `done`; until then a failure is not an unhandled rejection.
+    written.catch(() => {});
+  };
+  return {
+    add(record: R) {
+      batch.push(record);
+      if (batch.length >= BATCH) flush();
+    },
+    async done() {
+      if (batch.length > 0) flush();
+      await written;
+    },
+    async abandon() {
+      abandoned = true;
+      await written.catch(() => {});
+    },
+  };
 }
 
 /** One transaction for one or several imports; imports run one at a time (an advisory lock). */

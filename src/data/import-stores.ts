@@ -39,19 +39,73 @@ const vanpoolsOfEmployees = async (tx: Tx, employeeIds: string[]) =>
   ).rows.map((r) => r.vanpool_id);
 
 const employees: ImportStore<EmployeeFixture> = {
+  // Rows as arrays, each made into its record in one step: a re-import reads every stored employee.
   async load(tx) {
-    const { rows } = await tx.query<EmployeeFixture & { home_lat: number | null; home_lng: number | null }>(
-      `SELECT id AS employee_id, first_name, last_name, email, work_site, home_address, home_city, home_state,
-              home_zip, home_lat, home_lng, shift_id, pto_dates, time_type, supervisor, status,
-              separation_date
-       FROM employees ORDER BY id`,
-    );
-    return new Map(
-      rows.map(({ home_lat, home_lng, ...e }) => [
-        e.employee_id,
-        { ...e, home_coords: home_lat !== null && home_lng !== null ? { lat: home_lat, lng: home_lng } : null },
-      ]),
-    );
+    const { rows } = await tx.query<
+      [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        number | null,
+        number | null,
+        string | null,
+        string[],
+        string,
+        string | null,
+        string,
+        string | null,
+      ]
+    >({
+      text: `SELECT id, first_name, last_name, email, work_site, home_address, home_city, home_state, home_zip,
+                    home_lat, home_lng, shift_id, pto_dates, time_type, supervisor, status, separation_date
+             FROM employees ORDER BY id`,
+      rowMode: "array",
+    });
+    const stored = new Map<string, EmployeeFixture>();
+    for (const [
+      id,
+      first,
+      last,
+      email,
+      site,
+      address,
+      city,
+      state,
+      zip,
+      lat,
+      lng,
+      shift,
+      pto,
+      time,
+      sup,
+      status,
+      sep,
+    ] of rows)
+      stored.set(id, {
+        employee_id: id,
+        first_name: first,
+        last_name: last,
+        email,
+        work_site: site,
+        home_address: address,
+        home_city: city,
+        home_state: state,
+        home_zip: zip,
+        home_coords: lat !== null && lng !== null ? { lat, lng } : null,
+        shift_id: shift,
+        pto_dates: pto,
+        time_type: time as EmployeeFixture["time_type"],
+        supervisor: sup,
+        status: status as EmployeeFixture["status"],
+        separation_date: sep,
+      });
+    return stored;
   },
   write: (tx, records) => writeEmployees(pgBulk(tx), records, "update"),
   rechecked: (tx, plan) =>

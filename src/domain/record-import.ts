@@ -163,18 +163,7 @@ export function rowMapper<R, F extends string>(
   mapping: ImportMapping<F>,
   columns: ImportColumns<F>,
 ): (row: SourceRow) => { record: R } | { problems: ImportProblem[] } {
-  // A value table with its source values in lower case: matched without regard to case.
-  const tables = new Map<F, "us_state_name" | Map<string, string>>();
-  for (const field of kind.fields) {
-    const table = mapping.values[field];
-    if (table === "us_state_name") tables.set(field, table);
-    else if (table) {
-      const lower = new Map<string, string>();
-      for (const [from, to] of Object.entries(table))
-        if (!lower.has(from.toLowerCase())) lower.set(from.toLowerCase(), to);
-      tables.set(field, lower);
-    }
-  }
+  const cell = cellReader(kind, mapping, columns);
   let row: SourceRow;
   let problems: ImportProblem[] = [];
   const where = (field: F) => ({
@@ -183,13 +172,7 @@ export function rowMapper<R, F extends string>(
     column: columns.column[field],
     field,
   });
-  const raw = (field: F) => {
-    const text = (row.values[columns.column[field]] ?? "").trim();
-    const table = tables.get(field);
-    if (table === undefined) return text;
-    if (table === "us_state_name") return STATE_CODES[text.toUpperCase()] ?? text;
-    return table.get(text.toLowerCase()) ?? text;
-  };
+  const raw = (field: F) => cell(row.values, field);
   const optional = (field: F) => {
     if (!columns.carried.has(field)) return null;
     const text = raw(field);
@@ -254,6 +237,33 @@ export function rowMapper<R, F extends string>(
   };
 }
 
+/** A cell as the import reads it: trimmed, with the mapping's value table for its field applied. */
+function cellReader<R, F extends string>(
+  kind: ImportKind<R, F>,
+  mapping: ImportMapping<F>,
+  columns: ImportColumns<F>,
+): (values: Record<string, string>, field: F) => string {
+  // A value table with its source values in lower case: matched without regard to case.
+  const tables = new Map<F, "us_state_name" | Map<string, string>>();
+  for (const field of kind.fields) {
+    const table = mapping.values[field];
+    if (table === "us_state_name") tables.set(field, table);
+    else if (table) {
+      const lower = new Map<string, string>();
+      for (const [from, to] of Object.entries(table))
+        if (!lower.has(from.toLowerCase())) lower.set(from.toLowerCase(), to);
+      tables.set(field, lower);
+    }
+  }
+  return (values, field) => {
+    const text = (values[columns.column[field]] ?? "").trim();
+    const table = tables.get(field);
+    if (table === undefined) return text;
+    if (table === "us_state_name") return STATE_CODES[text.toUpperCase()] ?? text;
+    return table.get(text.toLowerCase()) ?? text;
+  };
+}
+
 export interface ImportPlan<R, F extends string = string> {
   added: R[];
   changed: { record: R; changes: FieldChange<F>[] }[];
@@ -280,50 +290,74 @@ export function planImport<R, F extends string>(
   return planner.finish();
 }
 
-/** planImport a row at a time, for rows streamed from a file: a row is not kept once compared (unless rejected). */
+/**
+ * planImport a row at a time, for rows streamed from a file: a row is not kept once compared (unless
+ * rejected). `onAdded` is told each added record as soon as it is known: no later row undoes an
+ * addition (a cross-row rule refuses the later row, never the earlier one).
+ */
 export function importPlanner<R, F extends string>(
   kind: ImportKind<R, F>,
   mapping: ImportMapping<F>,
   columns: ImportColumns<F>,
   stored: ReadonlyMap<string, R>,
   refs: ImportRefs,
+  onAdded?: (record: R) => void,
 ): { add(row: SourceRow): void; finish(): ImportPlan<R, F> } {
   const plan: ImportPlan<R, F> = { added: [], changed: [], unchanged: 0, leaving: [], rejected: [] };
   const inFile = new Set<string>();
   const firstAt = new Map<string, { at: string; file?: string }>();
   const check = kind.checker?.(stored, refs);
   const map = rowMapper(kind, mapping, columns);
+  const cell = cellReader(kind, mapping, columns);
+  // A row whose every cell reads as its stored record's text (the form the import reads back; lists
+  // joined with ";") maps to that record and changes nothing: its values are not validated again,
+  // only the rules over the whole file (duplicate ids, the kind's checker) are applied to it.
+  const readsAsStored =
+    mapping.list_separator === ";"
+      ? (row: SourceRow, before: R) => {
+          const text = kind.text(before);
+          for (const field of kind.fields) if (cell(row.values, field) !== (text[field] ?? "")) return false;
+          return true;
+        }
+      : () => false;
+  /** Duplicate ids and the kind's cross-row rules: whether the row is rejected by them. */
+  const where = (row: SourceRow, field: F) => ({
+    at: row.at,
+    ...(row.file ? { file: row.file } : {}),
+    column: columns.column[field],
+    field,
+  });
+  const rejectedAcrossRows = (row: SourceRow, id: string, record: R) => {
+    const problems: ImportProblem[] = [];
+    const earlier = firstAt.get(id);
+    if (earlier)
+      problems.push({
+        ...where(row, kind.idField),
+        rule: `duplicate id ${id} (also on ${earlier.at}${earlier.file && earlier.file !== row.file ? ` of ${earlier.file}` : ""})`,
+      });
+    else firstAt.set(id, { at: row.at, ...(row.file ? { file: row.file } : {}) });
+    for (const p of check?.(record) ?? []) problems.push({ ...where(row, p.field), rule: p.rule });
+    if (problems.length > 0) plan.rejected.push({ row, problems });
+    return problems.length > 0;
+  };
   const add = (row: SourceRow) => {
     const id = (row.values[columns.column[kind.idField]] ?? "").trim();
     if (id) inFile.add(id);
+    const before = stored.get(id);
+    if (before !== undefined && readsAsStored(row, before)) {
+      if (!rejectedAcrossRows(row, id, before)) plan.unchanged++;
+      return;
+    }
     const mapped = map(row);
     if ("problems" in mapped) {
       plan.rejected.push({ row, problems: mapped.problems });
       return;
     }
     const incoming = mapped.record;
-    const where = (field: F) => ({
-      at: row.at,
-      ...(row.file ? { file: row.file } : {}),
-      column: columns.column[field],
-      field,
-    });
-    const problems: ImportProblem[] = [];
-    const earlier = firstAt.get(id);
-    if (earlier)
-      problems.push({
-        ...where(kind.idField),
-        rule: `duplicate id ${id} (also on ${earlier.at}${earlier.file && earlier.file !== row.file ? ` of ${earlier.file}` : ""})`,
-      });
-    else firstAt.set(id, { at: row.at, ...(row.file ? { file: row.file } : {}) });
-    for (const p of check?.(incoming) ?? []) problems.push({ ...where(p.field), rule: p.rule });
-    if (problems.length > 0) {
-      plan.rejected.push({ row, problems });
-      return;
-    }
-    const before = stored.get(id);
+    if (rejectedAcrossRows(row, id, incoming)) return;
     if (!before) {
       plan.added.push(incoming);
+      onAdded?.(incoming);
       return;
     }
     const merged = kind.merge(incoming, before, columns.carried);
