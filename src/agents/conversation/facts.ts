@@ -17,6 +17,7 @@ import {
   type LatestResults,
   type StoredResult,
 } from "../../data/verification-repository.js";
+import { type AnswerTable, tableMarkdown } from "../../domain/answer-table.js";
 import { CASE_STATUSES, isClosed, MAX_RE_AUDITS, replyDeadline, statusInWords } from "../../domain/case-lifecycle.js";
 import { dateInWords, dayAndTimeInWords } from "../../domain/dates.js";
 import { keptInWords, type RiderException } from "../../domain/exceptions.js";
@@ -185,6 +186,8 @@ export async function checkResults(
     what_would_change?: boolean;
     /** Headed by the vanpool's name and id, for answers that set several side by side. */
     titled?: boolean;
+    /** Two or more riders compared: their facts as a table, a column each, instead of a line each. */
+    side_by_side?: boolean;
   } = {},
 ): Promise<Facts> {
   // A vanpool named by id answers from its latest case when it has one (its own audit may be older than the case).
@@ -218,6 +221,7 @@ export async function checkResults(
   );
   const parts: string[] = [];
   const sources: string[] = [];
+  const compared = options.side_by_side && asked && asked.length > 1 ? asked : undefined;
   for (const check of checks) {
     const result = results[check];
     if (!result) {
@@ -253,7 +257,7 @@ export async function checkResults(
     parts.push(
       [
         `*${label(check)}: ${result.verdict}* (confidence ${result.confidence}/5), checked ${day(deps, result.finished_at)}${closedNote}.${reference}`,
-        ...(riders.length ? riders : [`• ${redactFinding(result.reasoning, publicAddresses)}`]),
+        ...(compared ? [] : riders.length ? riders : [`• ${redactFinding(result.reasoning, publicAddresses)}`]),
       ].join("\n"),
     );
     sources.push(`the ${check} check of ${day(deps, result.finished_at)}`);
@@ -263,9 +267,57 @@ export async function checkResults(
   const elsewhere = failing.filter((c) => !checks.includes(c));
   if (elsewhere.length && checks.every((c) => results[c]?.verdict === "pass"))
     parts.push(`What failed ${caseId ? "on this case" : `on ${vanpoolId}`}: the ${elsewhere.join(" and ")} check.`);
+  if (compared)
+    parts.push(
+      `${compared.map((id) => nameOf(people, id)).join(" and ")} side by side:\n\n${tableMarkdown(sideBySide(checks, results, compared, people))}`,
+    );
   if (options.exact && checks.includes("location")) parts.push(EXACT_DISTANCE_WHERE);
   if (options.titled) parts.unshift(`*${van.name ?? vanpoolId} (${vanpoolId})${caseId ? `, ${caseId}` : ""}*`);
   return { text: parts.join("\n\n"), sources };
+}
+
+/** Riders compared: a row per fact of the checks asked, a column per rider; bands, never exact miles. */
+function sideBySide(
+  checks: readonly CheckKind[],
+  results: LatestResults,
+  ids: string[],
+  people: Person[],
+): AnswerTable {
+  const evidence = (check: CheckKind, type: string, id: string) =>
+    results[check]?.evidence.find((e) => e.type === type && e.employee_id === id);
+  const row = (field: string, value: (id: string) => string) => [field, ...ids.map(value)];
+  const rows: string[][] = [];
+  if (checks.includes("location"))
+    rows.push(
+      row("Home", (id) => {
+        const person = people.find((p) => p.employee_id === id);
+        return person ? `${person.home_city} (${zip3(person.home_zip)})` : "not on file";
+      }),
+      row("Distance from the pickup", (id) => {
+        const miles = evidence("location", "distance_check", id)?.distance_miles;
+        return typeof miles === "number" ? distanceBand(miles) : "unknown";
+      }),
+      row("Location check", (id) => verdictWord(evidence("location", "distance_check", id)?.verdict)),
+    );
+  if (checks.includes("shift"))
+    rows.push(
+      row("Shift", (id) => {
+        const shift = evidence("shift", "employee_shift", id);
+        return shift?.shift_name
+          ? `${shift.shift_name}${shift.schedule ? ` (${shift.schedule})` : ""}`
+          : "no shift on file";
+      }),
+      row("Compatible days", (id) => {
+        const shift = evidence("shift", "employee_shift", id);
+        return shift?.compatible_days !== undefined ? `${shift.compatible_days} of ${shift.operating_days}` : "unknown";
+      }),
+      row("Shift check", (id) => verdictWord(evidence("shift", "employee_shift", id)?.verdict)),
+    );
+  const header = (id: string) => {
+    const person = people.find((p) => p.employee_id === id);
+    return person ? `${person.first_name} ${person.last_name}` : "a rider no longer on file";
+  };
+  return { columns: ["", ...ids.map(header)], rows };
 }
 
 const noVanpool = (vanpoolId: string): Facts => ({
