@@ -99,10 +99,13 @@ const nameOf = (people: Person[], id: string) => {
 export async function caseOverview(deps: FactsDeps, caseId: string): Promise<CaseFacts | Facts> {
   const record = await findCase(deps.prisma, caseId);
   if (!record) return notFoundCase(caseId);
-  const { people, roster: entries } = await roster(deps.prisma, record);
-  const van = await findVanpoolSnapshot(deps.prisma, record.vanpool_id);
-  const thread = await findThreadForCase(deps.prisma, caseId);
-  const events = await eventsFor(deps.prisma, [caseId]);
+  // Read side by side: an answer's first words wait on these.
+  const [{ people, roster: entries }, van, thread, events] = await Promise.all([
+    roster(deps.prisma, record),
+    findVanpoolSnapshot(deps.prisma, record.vanpool_id),
+    findThreadForCase(deps.prisma, caseId),
+    eventsFor(deps.prisma, [caseId]),
+  ]);
   const timeline: [Date, string][] = [[record.created_at, `case opened: ${REASON_WORDS[record.reason]}`]];
   for (const m of thread?.messages ?? [])
     timeline.push([
@@ -165,8 +168,10 @@ function eventWords(
 /** Open cases show the vanpool's newest evidence; closed ones the evidence they were decided on. */
 async function evidenceFor(prisma: PrismaClient, record: CaseRecord): Promise<LatestResults> {
   if (!isClosed(record.status)) return findLatestResults(prisma, record.vanpool_id);
-  const linked = await findCaseEvidence(prisma, record.case_id);
-  const before = await findLatestResults(prisma, record.vanpool_id, { finishedBy: record.resolved_at ?? undefined });
+  const [linked, before] = await Promise.all([
+    findCaseEvidence(prisma, record.case_id),
+    findLatestResults(prisma, record.vanpool_id, { finishedBy: record.resolved_at ?? undefined }),
+  ]);
   return { location: linked.location ?? before.location, shift: linked.shift ?? before.shift };
 }
 
@@ -198,12 +203,15 @@ export async function checkResults(
   const record = caseId ? await findCase(deps.prisma, caseId) : undefined;
   if (caseId && !record) return notFoundCase(caseId);
   const vanpoolId = record?.vanpool_id ?? (subject as { vanpool_id: string }).vanpool_id;
-  const van = await findVanpoolSnapshot(deps.prisma, vanpoolId);
+  const [van, people, results, kept] = await Promise.all([
+    findVanpoolSnapshot(deps.prisma, vanpoolId),
+    record
+      ? roster(deps.prisma, record).then((r) => r.people)
+      : findRiderIds(deps.prisma, vanpoolId).then((ids) => findPeople(deps.prisma, ids)),
+    record ? evidenceFor(deps.prisma, record) : findLatestResults(deps.prisma, vanpoolId),
+    findExceptionsOn(deps.prisma, [vanpoolId]),
+  ]);
   if (!van) return noVanpool(vanpoolId);
-  const people = record
-    ? (await roster(deps.prisma, record)).people
-    : await findPeople(deps.prisma, await findRiderIds(deps.prisma, vanpoolId));
-  const results = record ? await evidenceFor(deps.prisma, record) : await findLatestResults(deps.prisma, vanpoolId);
   const failedChecks = record?.failed_checks ?? [];
   const flagged = record?.flagged ?? [];
   const publicAddresses = [van.work_site_address, van.pickup_address];
@@ -216,9 +224,7 @@ export async function checkResults(
       ? failing
       : (["location", "shift"] as const);
   const asked = options.employee_ids?.length ? options.employee_ids : undefined;
-  const exceptions = (await findExceptionsOn(deps.prisma, [vanpoolId])).filter(
-    (e) => !e.revoked_at && e.expires_at > deps.now(),
-  );
+  const exceptions = kept.filter((e) => !e.revoked_at && e.expires_at > deps.now());
   const parts: string[] = [];
   const sources: string[] = [];
   const compared = options.side_by_side && asked && asked.length > 1 ? asked : undefined;

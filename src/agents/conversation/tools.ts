@@ -9,6 +9,7 @@ import { z } from "zod";
 import { CHECK_KINDS } from "../../domain/specialist-result.js";
 import {
   approvalPointer,
+  type CaseFacts,
   caseOverview,
   checkResults,
   draftedFollowUp,
@@ -42,12 +43,24 @@ export function askerOf(config: RunnableConfig | undefined): Asker {
   return { is_approver: config?.configurable?.asker_is_approver === true };
 }
 
+/** Where a question's run finds the case overviews read before its agent started, by case id. */
+export const READ_AHEAD = "case_overviews_read_ahead";
+export type ReadAhead = Record<string, Promise<CaseFacts | Facts>>;
+
+/** A case overview read ahead, taken once: a later call in the same answer (after a re-check) reads afresh. */
+function takeReadAhead(config: RunnableConfig | undefined, caseId: string) {
+  const ahead = config?.configurable?.[READ_AHEAD] as ReadAhead | undefined;
+  const overview = ahead?.[caseId];
+  if (ahead) delete ahead[caseId];
+  return overview;
+}
+
 const caseId = z.string().describe("CASE-… id");
 const riders = z.array(z.string()).optional().describe("EMP-… ids to narrow to; omit for every flagged rider");
 
 export function createConversationTools(deps: FactsDeps, actions: ConversationActions) {
   return [
-    tool(async ({ case_id }) => caseOverview(deps, case_id), {
+    tool(async ({ case_id }, config) => takeReadAhead(config, case_id) ?? caseOverview(deps, case_id), {
       name: "case_overview",
       description:
         "A case in plain words: status, why it opened, flagged riders, re-audits and its timeline. Also returns its roster (riders' names and ids).",
