@@ -332,7 +332,7 @@ const noVanpool = (vanpoolId: string): Facts => ({
 });
 
 /** A finding recorded for both checks ("Location: … Shift: …"), narrowed to one. */
-function recordedFor(details: string, check: CheckKind): string {
+export function recordedFor(details: string, check: CheckKind): string {
   const part = new RegExp(
     `${check === "location" ? "Location" : "Shift"}:\\s*(.*?)(?=\\s(?:Location|Shift):|$)`,
     "s",

@@ -9,8 +9,9 @@ import { findLatestResults, type LatestResults } from "../../data/verification-r
 import { type AnswerTable, tableMarkdown } from "../../domain/answer-table.js";
 import { replyDueAt, STATUS_LABEL, statusInWords } from "../../domain/case-lifecycle.js";
 import { distanceBand } from "../../domain/geo.js";
+import { redactFinding } from "../../domain/redaction.js";
 import { plural } from "../../domain/specialist-result.js";
-import { day, type Facts, type FactsDeps } from "./facts.js";
+import { day, type Facts, type FactsDeps, recordedFor } from "./facts.js";
 
 /** How many open cases an answer lists: a channel message, not a report (`/poolpatrol report` has them all). */
 const OPEN_CASES_SHOWN = 15;
@@ -105,6 +106,7 @@ export async function openCases(deps: FactsDeps, view: OpenCasesView = "cases"):
 function failing(c: CaseRecord, id: string, results: LatestResults, people: Person[]): [string, string] {
   const distance = results.location?.evidence.find((e) => e.type === "distance_check" && e.employee_id === id);
   const shift = results.shift?.evidence.find((e) => e.type === "employee_shift" && e.employee_id === id);
+  const person = people.find((p) => p.employee_id === id);
   const checks: string[] = [];
   const what: string[] = [];
   if (distance?.verdict === "fail") {
@@ -113,10 +115,22 @@ function failing(c: CaseRecord, id: string, results: LatestResults, people: Pers
   }
   if (shift?.verdict === "fail") {
     checks.push("shift");
-    const person = people.find((p) => p.employee_id === id);
     const name = shift.shift_name ?? person?.shift_name;
     what.push(name ? `${name}${shift.schedule ? ` (${shift.schedule})` : ""}` : "no shift on file");
   }
-  if (checks.length === 0) return [c.failed_checks.join(" and ") || "could not be checked", "see the case"];
+  // No check stored since the case opened (a case loaded from records): the finding it recorded, which names the
+  // rider when the case flags several.
+  if (checks.length === 0 && person)
+    for (const check of c.failed_checks) {
+      const finding = recordedFor(c.details, check);
+      if (c.flagged.length > 1 && !finding.includes(person.first_name)) continue;
+      checks.push(check);
+      what.push(
+        check === "location"
+          ? (/\b(?:under|over) \d+ mi\b|\b\d+-\d+ mi\b/.exec(redactFinding(finding))?.[0] ?? "distance unknown")
+          : (person.shift_name ?? "no shift on file"),
+      );
+    }
+  if (checks.length === 0) return [c.failed_checks.join(" and ") || "could not be checked", "not on record"];
   return [checks.join(" and "), what.join("; ")];
 }
