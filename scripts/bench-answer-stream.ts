@@ -1,10 +1,14 @@
 // `npm run bench`, streamed answers: 500 questions asked in case threads while every vanpool is audited
-// again in the background (a sweep's work in the same process), each answered by the bot's own answer job
+// again in the background, each answered by the bot's own answer job
 // (the status line, the Case Manager's conversation, the post claimed meanwhile, the answer streamed through
 // chat.startStream / appendStream / stopStream to the local Slack over HTTP as soon as it is written, stored
 // before its feedback buttons). Prints the time from the job's start to the first streamed words (startStream
 // accepted) and to the full answer (stopStream accepted), p50/p95, with the load average. Offline: rules model,
-// embedded PostgreSQL, local Slack. Asserts nothing.
+// embedded PostgreSQL, local Slack. The sweep runs where the bot runs it by default: in a worker process at the
+// worker's lower priority (scripts/bench-answer-sweep.ts); BENCH_SWEEP_IN_PROCESS=1 runs it in the answers' own
+// process and event loop instead, as a bot with POOLPATROL_WORKER_PROCESSES=0 does. Asserts nothing.
+import { fork } from "node:child_process";
+import { once } from "node:events";
 import os from "node:os";
 import path from "node:path";
 import { WebClient } from "@slack/web-api";
@@ -33,7 +37,9 @@ const ASKED = [
 ];
 const CHANNEL = "C0BENCH";
 
-await withBenchDatabase("answer-stream", async ({ clients, outbox }) => {
+const SWEEP_IN_PROCESS = Boolean(process.env.BENCH_SWEEP_IN_PROCESS);
+
+await withBenchDatabase("answer-stream", async ({ clients, url, outbox }) => {
   await seedFolder(clients, path.join(PROJECT_ROOT, "mock"));
   const slack = await startLocalSlack();
   const settings = parseSettings({
@@ -58,9 +64,23 @@ await withBenchDatabase("answer-stream", async ({ clients, outbox }) => {
 
   let sweeping = true;
   let audited = 0;
-  const sweep = (async () => {
-    while (sweeping) for (const id of vanpools) if (sweeping) await workflow.auditVanpool(id), audited++;
-  })();
+  const sweep = SWEEP_IN_PROCESS
+    ? (async () => {
+        while (sweeping)
+          for (const id of vanpools) {
+            if (!sweeping) break;
+            await workflow.auditVanpool(id);
+            audited++;
+          }
+      })()
+    : undefined;
+  const worker = SWEEP_IN_PROCESS
+    ? undefined
+    : fork(path.join(PROJECT_ROOT, "scripts", "bench-answer-sweep.ts"), {
+        env: { ...process.env, DATABASE_URL: url, BENCH_OUTBOX: outbox },
+        execArgv: ["--import", "tsx"],
+      });
+  if (worker) await once(worker, "message");
 
   const first: number[] = [];
   const full: number[] = [];
@@ -91,13 +111,18 @@ await withBenchDatabase("answer-stream", async ({ clients, outbox }) => {
   }
   sweeping = false;
   await sweep;
+  if (worker) {
+    worker.send("stop");
+    const [done] = (await once(worker, "message")) as [{ audited: number }];
+    audited = done.audited;
+  }
   await slack.close();
   const at = (list: number[], p: number) => {
     const sorted = [...list].sort((a, b) => a - b);
     return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
   };
   console.log(
-    `\nStreamed answers (rules model, ${QUESTIONS} questions in ${cases.length} case threads, ${audited} vanpool audits running beside them, ${os.cpus().length} cores, load ${os
+    `\nStreamed answers (rules model, ${QUESTIONS} questions in ${cases.length} case threads, ${audited} vanpool audits running beside them ${SWEEP_IN_PROCESS ? "in the same process" : "in a worker process"}, ${os.cpus().length} cores, load ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(" ")})`,

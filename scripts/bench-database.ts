@@ -14,6 +14,8 @@ import { generateSyntheticFixtures } from "../src/data/synthetic.js";
 
 export interface BenchDatabase {
   clients: DataClients;
+  /** Its connection string, for a child process of the benchmark. */
+  url: string;
   /** CPU seconds the database server has used so far (its processes and those that ended), from /proc. */
   serverCpu(): number;
   /** A folder the app's email outbox can write to. */
@@ -36,7 +38,7 @@ export async function withBenchDatabase(name: string, bench: (db: BenchDatabase)
     const backend = (await clients.pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
     const postmaster = Number(fs.readFileSync(`/proc/${backend}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
     try {
-      await bench({ clients, outbox, serverCpu: () => serverCpu(postmaster) });
+      await bench({ clients, url, outbox, serverCpu: () => serverCpu(postmaster) });
     } finally {
       await clients.prisma.$disconnect();
       await clients.pool.end();

@@ -60,9 +60,10 @@ function shielded(text: string, keep: (string | null | undefined)[], redact: (te
 /** Words that put a distance as the policy's limit rather than as a rider's distance. */
 const LIMIT_BEFORE = /\b(?:limit(?: is| of)?|within|threshold|(?:farther|further|more) than|beyond|over|exceeds?)\s*$/i;
 
+/** Exact distances as bands; a band already written ("50-75 mi") stays as it is. */
 function bandDistances(text: string): string {
   return text.replace(
-    /\b(?:about |roughly |~)?(\d+(?:\.\d+)?) ?(?:mi|miles)\b/g,
+    /(?<!\d-)\b(?:about |roughly |~)?(\d+(?:\.\d+)?) ?(?:mi|miles)\b/g,
     (found, miles: string, at: number, all: string) =>
       // The policy's limit is a rule, not a rider's distance ("farther than 50 miles", "limit 50 mi").
       LIMIT_BEFORE.test(all.slice(Math.max(0, at - 16), at)) ? found : distanceBand(Number(miles)),

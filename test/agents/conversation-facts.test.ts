@@ -56,13 +56,60 @@ describe("a rider's record changes", () => {
   });
 });
 
-describe("open cases across the program", () => {
-  it("lists each open case with its vanpool, where it stands and its flagged riders by name", async () => {
+/** A markdown table's rows as cells, its header first. */
+const tableIn = (text: string) =>
+  text
+    .split("\n")
+    .filter((line) => line.startsWith("|") && !line.startsWith("| ---"))
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split("|")
+        .map((cell) => cell.trim()),
+    );
+
+describe("open cases across the program, as a table", () => {
+  it("lists each open case with its vanpool, where it stands, its flagged riders by name and its deadline", async () => {
     const facts = await openCases(deps());
     const open = await db.prisma.case.count({ where: { status: { notIn: ["resolved", "cancelled"] } } });
-    expect(facts.text.split("\n")).toHaveLength(open + 1);
-    expect(facts.text).toMatch(/^\d+ open cases, and who each flagged:/);
-    expect(facts.text).toMatch(/• CASE-48F81374 \(VP-102\), waiting for the riders' replies: Maribel Quintero/);
+    const [header, ...rows] = tableIn(facts.text);
+    expect(header).toEqual(["Case", "Vanpool", "Where it stands", "Flagged", "Opened", "Deadline"]);
+    expect(rows).toHaveLength(open);
+    // The first line says the gist for a notification or a client that shows no table.
+    expect(facts.text.split("\n")[0]).toMatch(new RegExp(`^${open} open cases: \\d+ waiting for`));
+    const maribel = rows.find((row) => row[0] === "CASE-48F81374")!;
+    expect(maribel.slice(1, 5)).toEqual(["VP-102", "Waiting for riders", "Maribel Quintero", "Nov 4, 2026"]);
+    expect(maribel[5]).toMatch(/^replies due [A-Z][a-z]{2} \d{1,2}, \d{4}( \(passed\))?$|^reply window not started$/);
+    expect(facts.text).not.toMatch(/EMP-|@|_/);
+  });
+
+  it("for 'who is flagged?': a row per flagged rider with the vanpool, the check, a band or shift and since when", async () => {
+    const facts = await openCases(deps(), "riders");
+    const [header, ...rows] = tableIn(facts.text);
+    expect(header).toEqual(["Rider", "Vanpool", "Check", "Distance or shift", "Flagged since", "Case"]);
+    const cases = await db.prisma.case.findMany({ where: { status: { notIn: ["resolved", "cancelled"] } } });
+    const flagged = cases.flatMap((c) => ((c.meta as { flagged?: string[] }).flagged ?? []).map(() => c.id));
+    expect(rows.map((row) => row[5]).sort()).toEqual(flagged.sort());
+    for (const row of rows) {
+      expect(row[0]).toMatch(/^[A-Z][a-z]+ [A-Z]/);
+      // Bands or a shift, never exact miles.
+      expect(row[3]).not.toMatch(/\d+\.\d+|^\d+ mi/);
+      expect(row[4]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+    }
+    expect(facts.text.split("\n")[0]).toMatch(/^\d+ riders are flagged on \d+ open cases: [A-Z]/);
     expect(facts.text).not.toMatch(/EMP-|@/);
+  });
+
+  it("for 'which cases need me?': only the cases waiting for a person, since when, with no deadline to chase", async () => {
+    const facts = await openCases(deps(), "waiting");
+    const waiting = await db.prisma.case.findMany({ where: { status: { in: ["hitl_review", "pre_cancel"] } } });
+    const [header, ...rows] = tableIn(facts.text);
+    expect(header).toEqual(["Case", "Vanpool", "Where it stands", "Waiting since", "Flagged", "Deadline"]);
+    expect(rows.map((row) => row[0]).sort()).toEqual(waiting.map((c) => c.id).sort());
+    for (const row of rows) {
+      expect(["Needs a person", "Cancellation pending"]).toContain(row[2]);
+      expect(row[5]).toBe("none: a person decides");
+    }
+    expect(facts.text.split("\n")[0]).toMatch(new RegExp(`^${waiting.length} cases? waits? for a person: CASE-`));
   });
 });

@@ -112,6 +112,41 @@ describe.skipIf(!hasChromium)("asking the Case Manager in the sandbox", () => {
     await page.click("#close-thread");
   });
 
+  it("shows an answer that reads best as a table as Slack does: its words, then the table, then the buttons", async () => {
+    await page.fill("#composer-text", "@Pool Patrol who is flagged across the open cases?");
+    await page.press("#composer-text", "Enter");
+    const asked = channel().locator(".message", { hasText: "who is flagged across the open cases?" }).last();
+    await expect.poll(() => asked.locator(".thread-link").textContent(), { timeout: 20_000 }).toMatch(/1 reply/);
+    await asked.locator(".thread-link").click();
+    await expect
+      .poll(() => lastBotAnswer(thread()).textContent(), { timeout: 20_000 })
+      .toMatch(/\d+ riders are flagged on \d+ open cases: /);
+    await finishedAnswer(thread());
+    const table = lastBotAnswer(thread()).locator("table.block-table");
+    await expect.poll(() => table.count(), { timeout: 10_000 }).toBe(1);
+    expect(await table.locator("th").allTextContents()).toEqual([
+      "Rider",
+      "Vanpool",
+      "Check",
+      "Distance or shift",
+      "Flagged since",
+      "Case",
+    ]);
+    const cody = table.locator("tr", { hasText: "Cody Rasmussen" });
+    expect(await cody.locator("td").allTextContents()).toEqual([
+      "Cody Rasmussen",
+      "VP-115",
+      "location",
+      "50-75 mi",
+      "Nov 12, 2026",
+      "CASE-A35B2625",
+    ]);
+    expect(await table.textContent()).not.toMatch(/@|EMP-|\d+\.\d+ mi|\b\d{5}\b/);
+    await lastBotAnswer(thread()).scrollIntoViewIfNeeded();
+    await shot("08-table-answer");
+    await page.click("#close-thread");
+  });
+
   it("starts a thread on any message and asks there with a mention", async () => {
     await page.fill("#composer-text", "Anyone looking at the Folsom van this week?");
     await page.press("#composer-text", "Enter");

@@ -4,6 +4,7 @@
 // a correction turned into a question example the eval reads.
 import { describe, expect, it } from "vitest";
 import { questionKind } from "../../evals/kinds/question-kind.js";
+import { tableMarkdown } from "../../src/domain/answer-table.js";
 import { correctionExample, distinctiveTerms } from "../../src/domain/feedback-dataset.js";
 import { validateBlocks, validateView } from "../../src/sandbox/slack/block-kit.js";
 import {
@@ -41,6 +42,44 @@ describe("a markdown table in an answer", () => {
     ]);
     expect(validateBlocks([table], "message")).toEqual([]);
     expect(splitTable("no table | here").table).toBeUndefined();
+  });
+
+  it("shows in every cell only what the channel may read, whoever wrote the table", () => {
+    const cells = (markdown: string) =>
+      splitTable(markdown).table?.rows.map((r) => r.map((c) => ("text" in c ? c.text : "")));
+    expect(
+      cells(
+        "| Rider | Home | Distance |\n| --- | --- | --- |\n| Diego | 455 Mission Blvd, Hayward 94541 | 58.3 mi |\n| Wendell | diego@northwind.example | 50-75 mi |",
+      ),
+    ).toEqual([
+      ["Rider", "Home", "Distance"],
+      ["Diego", "[street address], Hayward 945xx", "50-75 mi"],
+      ["Wendell", "[email address]", "50-75 mi"],
+    ]);
+  });
+
+  it("a table the answer composes comes out as the rows it was given, within Slack's limits", () => {
+    const table = {
+      columns: ["", "Cody Rasmussen", "Tamika Howard"],
+      rows: [
+        ["Distance from the pickup", "50-75 mi", "10-25 mi"],
+        ["Shift", "Day Shift (Mon-Fri 07:00-15:30)", "Night | Shift\nlate"],
+      ],
+    };
+    const { text, table: block } = splitTable(`Side by side:\n\n${tableMarkdown(table)}\n_Sources: checks_`);
+    expect(text).toBe("Side by side:\n\n_Sources: checks_");
+    expect(block?.rows.map((r) => r.map((c) => ("text" in c ? c.text : "")))).toEqual([
+      [" ", "Cody Rasmussen", "Tamika Howard"],
+      ["Distance from the pickup", "50-75 mi", "10-25 mi"],
+      ["Shift", "Day Shift (Mon-Fri 07:00-15:30)", "Night / Shift late"],
+    ]);
+    const long = { columns: ["Case"], rows: Array.from({ length: 150 }, (_, i) => [`CASE-${i}`]) };
+    const clipped = splitTable(tableMarkdown(long)).table;
+    expect(clipped?.rows).toHaveLength(100);
+    expect(
+      validateBlocks([{ type: "markdown", text }, block, feedbackBlock("ANS-0123456789ABCDEF")], "message"),
+    ).toEqual([]);
+    expect(validateBlocks([clipped], "message")).toEqual([]);
   });
 });
 

@@ -102,6 +102,44 @@ describe("a streamed answer", () => {
   });
 });
 
+describe("an answer that reads best as a table", () => {
+  it("streams its gist in words, then ends with a table block (a row per flagged rider) and its feedback buttons", async () => {
+    const thread = await mentionThread("who is flagged across the open cases?");
+    await h.bot.idle();
+    const [answer] = answersIn(thread);
+    const text = String(answer!.text);
+    // The words a notification or a client without tables shows: who, without the rows.
+    const open = await h.db.prisma.case.findMany({ where: { status: { notIn: ["resolved", "cancelled"] } } });
+    const flagged = open.flatMap((c) => (c.meta as { flagged: string[] }).flagged);
+    expect(text).toMatch(new RegExp(`^${flagged.length} riders are flagged on ${open.length} open cases: [A-Z]`));
+    expect(text.split("\n")[0]).toContain("Wendell Ashby");
+    expect(text).not.toContain("|");
+    expect(text.trimEnd()).toMatch(/_Sources: [^\n]+_$/);
+    const streamed = [
+      ...h.fake.callsTo("chat.startStream").filter((c) => c.body.thread_ts === thread),
+      ...h.fake.callsTo("chat.appendStream").filter((c) => c.body.ts === answer!.ts),
+    ]
+      .map((c) => c.body.markdown_text)
+      .join("");
+    expect(streamed).toBe(text);
+
+    const stop = h.fake.callsTo("chat.stopStream").find((c) => c.body.ts === answer!.ts)!;
+    const blocks = stop.body.blocks as { type: string; rows?: { text: string }[][] }[];
+    expect(blocks.map((b) => b.type)).toEqual(["table", "context_actions"]);
+    const rows = blocks[0]!.rows!.map((row) => row.map((cell) => cell.text));
+    expect(rows[0]).toEqual(["Rider", "Vanpool", "Check", "Distance or shift", "Flagged since", "Case"]);
+    expect(rows).toHaveLength(flagged.length + 1);
+    const vp111 = rows.filter((row) => row[1] === "VP-111").map((row) => row.slice(0, 4));
+    expect(vp111.sort()).toEqual([
+      ["Diego Fuentes", "VP-111", "location", "50-75 mi"],
+      ["Wendell Ashby", "VP-111", "location", "50-75 mi"],
+    ]);
+    for (const row of rows.slice(1)) expect(row[3]).not.toMatch(/\d+\.\d|^\d+ mi/);
+    // What Slack shows: the streamed text, then the table, then the buttons.
+    expect(answer!.blocks?.map((b) => (b as { type: string }).type)).toEqual(["table", "context_actions"]);
+  });
+});
+
 describe("a crash between starting the stream and storing where it is", () => {
   /** The thread holds one answer, finished (no longer streaming), ending with its sources. */
   async function oneFinishedAnswer(thread: string) {

@@ -30,7 +30,8 @@ function readable(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) for (const item of value) readable(item, out);
   else if (value && typeof value === "object")
     for (const [key, inner] of Object.entries(value)) {
-      if ((key === "text" || key === "initial_value") && typeof inner === "string") out.push(inner);
+      if ((key === "text" || key === "initial_value" || key === "markdown_text") && typeof inner === "string")
+        out.push(inner);
       else if (key === "view" && typeof inner === "string") readable(JSON.parse(inner), out);
       else if (key === "blocks" && typeof inner === "string") readable(JSON.parse(inner), out);
       else readable(inner, out);
@@ -42,6 +43,9 @@ function readable(value: unknown, out: string[] = []): string[] {
 function slackTexts(): string[] {
   const methods = new Set([
     "chat.postMessage",
+    "chat.startStream",
+    "chat.appendStream",
+    "chat.stopStream",
     "chat.update",
     "chat.postEphemeral",
     "views.open",
@@ -132,6 +136,10 @@ describe("a scripted lifecycle, as people read it", () => {
     await h.click(ALICE, h.alertOf("VP-111"), "view_evidence");
     await ask(ALICE, "why did this case fail?", h.alertOf("VP-111").ts);
     await ask(ALICE, "what did Wendell say?", h.alertOf("VP-111").ts);
+    // Answers that read best as tables: every cell is read too.
+    await ask(ALICE, "compare wendell and diego", h.alertOf("VP-111").ts);
+    await ask(ALICE, "which cases need me?", h.alertOf("VP-109").ts);
+    await ask(ALICE, "list open cases", h.alertOf("VP-109").ts);
 
     // Kyle's acknowledgment does not fix the data: the case needs a person, who closes it.
     await reply("VP-109", KYLE, "Ok, got it. Thanks for letting me know.");

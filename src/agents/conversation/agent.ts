@@ -11,10 +11,10 @@ import type { PrismaClient } from "../../data/prisma.js";
 import type { AnswerFact } from "../../domain/feedback-dataset.js";
 import { createAgentModel } from "../models/index.js";
 import { RulesChatModel } from "../models/rules-model.js";
-import { caseOfRiderNamed, type Facts, vanpoolsNamedByName } from "./facts.js";
+import { caseOfRiderNamed, caseOverview, type Facts, vanpoolsNamedByName } from "./facts.js";
 import { keepRecentQuestions } from "./recent-turns.js";
 import { type ConversationTask, conversationRules } from "./rules.js";
-import { type ConversationActions, createConversationTools } from "./tools.js";
+import { type ConversationActions, createConversationTools, READ_AHEAD, type ReadAhead } from "./tools.js";
 import { namedSubject } from "./understand.js";
 
 const SYSTEM_PROMPT = `You are Pool Patrol's Case Manager, answering auditors in Slack about vanpool audit cases.
@@ -62,10 +62,8 @@ export interface ConversationAnswer {
 type Agent = ReturnType<typeof createAgent>;
 
 export function createConversation(deps: ConversationDeps, actions: ConversationActions) {
-  const tools = createConversationTools(
-    { prisma: deps.prisma, timeZone: deps.settings.timeZone, now: deps.now },
-    actions,
-  );
+  const factsDeps = { prisma: deps.prisma, timeZone: deps.settings.timeZone, now: deps.now };
+  const tools = createConversationTools(factsDeps, actions);
   const build = (model: RulesChatModel | ReturnType<typeof createAgentModel>["chat"]) =>
     createAgent({
       model,
@@ -84,11 +82,16 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
     input: ConversationQuestion,
     task: ConversationTask,
     onFinal: (turn: BaseMessage[]) => void,
+    ahead: ReadAhead,
   ): Promise<BaseMessage[]> {
     const states = await agent.stream(
       { messages: [{ role: "user", content: JSON.stringify(task) }] },
       {
-        configurable: { thread_id: `conversation:${input.threadId}`, asker_is_approver: input.askerIsApprover },
+        configurable: {
+          thread_id: `conversation:${input.threadId}`,
+          asker_is_approver: input.askerIsApprover,
+          [READ_AHEAD]: ahead,
+        },
         recursionLimit: 16,
         ...(input.onTool ? { callbacks: [toolWatcher(input.onTool)] } : {}),
         // Answers only read: the thread's state is saved once, when the answer is done.
@@ -107,6 +110,13 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
   }
 
   async function ask(input: ConversationQuestion): Promise<ConversationAnswer> {
+    // A question in a case thread is answered from its case first: read it while the thread's state loads.
+    const ahead: ReadAhead = {};
+    if (input.caseId) {
+      const overview = caseOverview(factsDeps, input.caseId);
+      overview.catch(() => undefined); // a failure is the tool's to report, if it is called
+      ahead[input.caseId] = overview;
+    }
     const named = await vanpoolsNamedByName(deps.prisma, input.question);
     const subject = namedSubject(input.question);
     const riderCase =
@@ -131,14 +141,14 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
     let used = "rules";
     if (model) {
       try {
-        turn = await run(model.agent, input, task, final(model.name));
+        turn = await run(model.agent, input, task, final(model.name), ahead);
         used = model.name;
       } catch (error) {
         // Once its answer is out, a failure (its state not saved) is the answer's own, not a model's to fall back from.
         if (written) throw error;
-        turn = await run(rules, input, task, final("rules"));
+        turn = await run(rules, input, task, final("rules"), ahead);
       }
-    } else turn = await run(rules, input, task, final("rules"));
+    } else turn = await run(rules, input, task, final("rules"), ahead);
     // A turn that ended without a final message (none written) still answers with what its tools read.
     final(used)(turn);
     return written!;

@@ -17,6 +17,7 @@ import {
   type LatestResults,
   type StoredResult,
 } from "../../data/verification-repository.js";
+import { type AnswerTable, tableMarkdown } from "../../domain/answer-table.js";
 import { CASE_STATUSES, isClosed, MAX_RE_AUDITS, replyDeadline, statusInWords } from "../../domain/case-lifecycle.js";
 import { dateInWords, dayAndTimeInWords } from "../../domain/dates.js";
 import { keptInWords, type RiderException } from "../../domain/exceptions.js";
@@ -98,10 +99,13 @@ const nameOf = (people: Person[], id: string) => {
 export async function caseOverview(deps: FactsDeps, caseId: string): Promise<CaseFacts | Facts> {
   const record = await findCase(deps.prisma, caseId);
   if (!record) return notFoundCase(caseId);
-  const { people, roster: entries } = await roster(deps.prisma, record);
-  const van = await findVanpoolSnapshot(deps.prisma, record.vanpool_id);
-  const thread = await findThreadForCase(deps.prisma, caseId);
-  const events = await eventsFor(deps.prisma, [caseId]);
+  // Read side by side: an answer's first words wait on these.
+  const [{ people, roster: entries }, van, thread, events] = await Promise.all([
+    roster(deps.prisma, record),
+    findVanpoolSnapshot(deps.prisma, record.vanpool_id),
+    findThreadForCase(deps.prisma, caseId),
+    eventsFor(deps.prisma, [caseId]),
+  ]);
   const timeline: [Date, string][] = [[record.created_at, `case opened: ${REASON_WORDS[record.reason]}`]];
   for (const m of thread?.messages ?? [])
     timeline.push([
@@ -164,8 +168,10 @@ function eventWords(
 /** Open cases show the vanpool's newest evidence; closed ones the evidence they were decided on. */
 async function evidenceFor(prisma: PrismaClient, record: CaseRecord): Promise<LatestResults> {
   if (!isClosed(record.status)) return findLatestResults(prisma, record.vanpool_id);
-  const linked = await findCaseEvidence(prisma, record.case_id);
-  const before = await findLatestResults(prisma, record.vanpool_id, { finishedBy: record.resolved_at ?? undefined });
+  const [linked, before] = await Promise.all([
+    findCaseEvidence(prisma, record.case_id),
+    findLatestResults(prisma, record.vanpool_id, { finishedBy: record.resolved_at ?? undefined }),
+  ]);
   return { location: linked.location ?? before.location, shift: linked.shift ?? before.shift };
 }
 
@@ -185,6 +191,8 @@ export async function checkResults(
     what_would_change?: boolean;
     /** Headed by the vanpool's name and id, for answers that set several side by side. */
     titled?: boolean;
+    /** Two or more riders compared: their facts as a table, a column each, instead of a line each. */
+    side_by_side?: boolean;
   } = {},
 ): Promise<Facts> {
   // A vanpool named by id answers from its latest case when it has one (its own audit may be older than the case).
@@ -195,12 +203,15 @@ export async function checkResults(
   const record = caseId ? await findCase(deps.prisma, caseId) : undefined;
   if (caseId && !record) return notFoundCase(caseId);
   const vanpoolId = record?.vanpool_id ?? (subject as { vanpool_id: string }).vanpool_id;
-  const van = await findVanpoolSnapshot(deps.prisma, vanpoolId);
+  const [van, people, results, kept] = await Promise.all([
+    findVanpoolSnapshot(deps.prisma, vanpoolId),
+    record
+      ? roster(deps.prisma, record).then((r) => r.people)
+      : findRiderIds(deps.prisma, vanpoolId).then((ids) => findPeople(deps.prisma, ids)),
+    record ? evidenceFor(deps.prisma, record) : findLatestResults(deps.prisma, vanpoolId),
+    findExceptionsOn(deps.prisma, [vanpoolId]),
+  ]);
   if (!van) return noVanpool(vanpoolId);
-  const people = record
-    ? (await roster(deps.prisma, record)).people
-    : await findPeople(deps.prisma, await findRiderIds(deps.prisma, vanpoolId));
-  const results = record ? await evidenceFor(deps.prisma, record) : await findLatestResults(deps.prisma, vanpoolId);
   const failedChecks = record?.failed_checks ?? [];
   const flagged = record?.flagged ?? [];
   const publicAddresses = [van.work_site_address, van.pickup_address];
@@ -213,11 +224,10 @@ export async function checkResults(
       ? failing
       : (["location", "shift"] as const);
   const asked = options.employee_ids?.length ? options.employee_ids : undefined;
-  const exceptions = (await findExceptionsOn(deps.prisma, [vanpoolId])).filter(
-    (e) => !e.revoked_at && e.expires_at > deps.now(),
-  );
+  const exceptions = kept.filter((e) => !e.revoked_at && e.expires_at > deps.now());
   const parts: string[] = [];
   const sources: string[] = [];
+  const compared = options.side_by_side && asked && asked.length > 1 ? asked : undefined;
   for (const check of checks) {
     const result = results[check];
     if (!result) {
@@ -253,7 +263,7 @@ export async function checkResults(
     parts.push(
       [
         `*${label(check)}: ${result.verdict}* (confidence ${result.confidence}/5), checked ${day(deps, result.finished_at)}${closedNote}.${reference}`,
-        ...(riders.length ? riders : [`• ${redactFinding(result.reasoning, publicAddresses)}`]),
+        ...(compared ? [] : riders.length ? riders : [`• ${redactFinding(result.reasoning, publicAddresses)}`]),
       ].join("\n"),
     );
     sources.push(`the ${check} check of ${day(deps, result.finished_at)}`);
@@ -263,9 +273,57 @@ export async function checkResults(
   const elsewhere = failing.filter((c) => !checks.includes(c));
   if (elsewhere.length && checks.every((c) => results[c]?.verdict === "pass"))
     parts.push(`What failed ${caseId ? "on this case" : `on ${vanpoolId}`}: the ${elsewhere.join(" and ")} check.`);
+  if (compared)
+    parts.push(
+      `${compared.map((id) => nameOf(people, id)).join(" and ")} side by side:\n\n${tableMarkdown(sideBySide(checks, results, compared, people))}`,
+    );
   if (options.exact && checks.includes("location")) parts.push(EXACT_DISTANCE_WHERE);
   if (options.titled) parts.unshift(`*${van.name ?? vanpoolId} (${vanpoolId})${caseId ? `, ${caseId}` : ""}*`);
   return { text: parts.join("\n\n"), sources };
+}
+
+/** Riders compared: a row per fact of the checks asked, a column per rider; bands, never exact miles. */
+function sideBySide(
+  checks: readonly CheckKind[],
+  results: LatestResults,
+  ids: string[],
+  people: Person[],
+): AnswerTable {
+  const evidence = (check: CheckKind, type: string, id: string) =>
+    results[check]?.evidence.find((e) => e.type === type && e.employee_id === id);
+  const row = (field: string, value: (id: string) => string) => [field, ...ids.map(value)];
+  const rows: string[][] = [];
+  if (checks.includes("location"))
+    rows.push(
+      row("Home", (id) => {
+        const person = people.find((p) => p.employee_id === id);
+        return person ? `${person.home_city} (${zip3(person.home_zip)})` : "not on file";
+      }),
+      row("Distance from the pickup", (id) => {
+        const miles = evidence("location", "distance_check", id)?.distance_miles;
+        return typeof miles === "number" ? distanceBand(miles) : "unknown";
+      }),
+      row("Location check", (id) => verdictWord(evidence("location", "distance_check", id)?.verdict)),
+    );
+  if (checks.includes("shift"))
+    rows.push(
+      row("Shift", (id) => {
+        const shift = evidence("shift", "employee_shift", id);
+        return shift?.shift_name
+          ? `${shift.shift_name}${shift.schedule ? ` (${shift.schedule})` : ""}`
+          : "no shift on file";
+      }),
+      row("Compatible days", (id) => {
+        const shift = evidence("shift", "employee_shift", id);
+        return shift?.compatible_days !== undefined ? `${shift.compatible_days} of ${shift.operating_days}` : "unknown";
+      }),
+      row("Shift check", (id) => verdictWord(evidence("shift", "employee_shift", id)?.verdict)),
+    );
+  const header = (id: string) => {
+    const person = people.find((p) => p.employee_id === id);
+    return person ? `${person.first_name} ${person.last_name}` : "a rider no longer on file";
+  };
+  return { columns: ["", ...ids.map(header)], rows };
 }
 
 const noVanpool = (vanpoolId: string): Facts => ({
@@ -274,7 +332,7 @@ const noVanpool = (vanpoolId: string): Facts => ({
 });
 
 /** A finding recorded for both checks ("Location: … Shift: …"), narrowed to one. */
-function recordedFor(details: string, check: CheckKind): string {
+export function recordedFor(details: string, check: CheckKind): string {
   const part = new RegExp(
     `${check === "location" ? "Location" : "Shift"}:\\s*(.*?)(?=\\s(?:Location|Shift):|$)`,
     "s",

@@ -5,6 +5,7 @@
 // likely options, only when the question cannot be placed.
 import { latest, type ToolCallPlan, type Turn } from "../models/rules-model.js";
 import type { CaseFacts, Facts } from "./facts.js";
+import type { OpenCasesView } from "./open-cases.js";
 import {
   CLARIFYING_OPTIONS,
   COMPARES,
@@ -93,6 +94,17 @@ function understandParts(question: string, roster: RosterEntry[], context: Threa
 const ACROSS_CASES =
   /\b(who|which riders?|anyone|list)\b.*\b(flagged|on a case)\b.*\b(across|all (the )?(open )?cases|every (open )?case|open cases|program)\b|\b(list|show)\b (me )?(all |every |the )?(open )?cases\b/;
 
+/** Cases waiting for a person ("which cases need me?"), not the program's count of them ("how many…"). */
+const WAITING_CASES =
+  /\b(which|what|list|show)\b.*\bcases?\b.*\b(need|needs|wait|waits|waiting)\b.*\b(me|us|a person|someone|an approver|a human|review|a decision)\b/;
+
+/** "Who is flagged?" asked where no case is the subject: the riders the open cases flag. */
+const WHO_IS_FLAGGED = /^\s*(who|which riders?)\b.*\bflagged\b/;
+
+/** Which table of the open cases a question across them wants. */
+const openCasesView = (question: string): OpenCasesView =>
+  WAITING_CASES.test(question) ? "waiting" : /\b(who|riders?|anyone)\b/.test(question) ? "riders" : "cases";
+
 export const NO_CASE_QUESTION =
   "Which case do you mean? Name it (CASE-1A2B3C4D) or its vanpool (VP-101), or ask in the case alert's thread.";
 
@@ -159,8 +171,15 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     }
     const named = subjectOf(task);
     const general = understand(question, [], undefined);
-    if (!named.caseId && !named.vanpoolId && ACROSS_CASES.test(question.toLowerCase()))
-      return [{ name: "open_cases", args: {} }];
+    const lower = question.toLowerCase();
+    const noSubject = !named.caseId && !named.vanpoolId;
+    if (
+      noSubject &&
+      (ACROSS_CASES.test(lower) ||
+        WAITING_CASES.test(lower) ||
+        (WHO_IS_FLAGGED.test(lower) && !(task.case_id ?? context.caseId ?? task.rider_case_id)))
+    )
+      return [{ name: "open_cases", args: { view: openCasesView(lower) } }];
     // "how many does he need?" in a case thread is about its rider, not the program's figures.
     const aboutSomeone = Boolean(task.case_id ?? context.caseId) && /\b(s?he|him|his|her)\b/i.test(question);
     if (!named.caseId && !named.vanpoolId && general.topics[0] === "program" && !aboutSomeone)
@@ -243,6 +262,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
           only_failing: asksWhyFailed(question) || u.claim || undefined,
           ...(u.exact ? { exact: true } : {}),
           ...(u.claim ? { what_would_change: true } : {}),
+          ...(u.compare && u.riderIds.length > 1 ? { side_by_side: true } : {}),
         },
       });
     if (topic === "replies") calls.push({ name: "rider_replies", args: { case_id: caseId, employee_ids } });

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { CHECK_KINDS } from "../../domain/specialist-result.js";
 import {
   approvalPointer,
+  type CaseFacts,
   caseOverview,
   checkResults,
   draftedFollowUp,
@@ -24,7 +25,7 @@ import {
   ridersElsewhere,
   vanpoolOverview,
 } from "./facts.js";
-import { openCases } from "./open-cases.js";
+import { OPEN_CASES_VIEWS, openCases } from "./open-cases.js";
 import { recordChanges } from "./record-changes.js";
 
 export interface ConversationActions {
@@ -42,19 +43,41 @@ export function askerOf(config: RunnableConfig | undefined): Asker {
   return { is_approver: config?.configurable?.asker_is_approver === true };
 }
 
+/** Where a question's run finds the case overviews read before its agent started, by case id. */
+export const READ_AHEAD = "case_overviews_read_ahead";
+export type ReadAhead = Record<string, Promise<CaseFacts | Facts>>;
+
+/** A case overview read ahead, taken once: a later call in the same answer (after a re-check) reads afresh. */
+function takeReadAhead(config: RunnableConfig | undefined, caseId: string) {
+  const ahead = config?.configurable?.[READ_AHEAD] as ReadAhead | undefined;
+  const overview = ahead?.[caseId];
+  if (ahead) delete ahead[caseId];
+  return overview;
+}
+
 const caseId = z.string().describe("CASE-… id");
 const riders = z.array(z.string()).optional().describe("EMP-… ids to narrow to; omit for every flagged rider");
 
 export function createConversationTools(deps: FactsDeps, actions: ConversationActions) {
   return [
-    tool(async ({ case_id }) => caseOverview(deps, case_id), {
+    tool(async ({ case_id }, config) => takeReadAhead(config, case_id) ?? caseOverview(deps, case_id), {
       name: "case_overview",
       description:
         "A case in plain words: status, why it opened, flagged riders, re-audits and its timeline. Also returns its roster (riders' names and ids).",
       schema: z.object({ case_id: caseId }),
     }),
     tool(
-      async ({ case_id, vanpool_id, check, employee_ids, only_failing, exact, what_would_change, titled }) =>
+      async ({
+        case_id,
+        vanpool_id,
+        check,
+        employee_ids,
+        only_failing,
+        exact,
+        what_would_change,
+        titled,
+        side_by_side,
+      }) =>
         checkResults(deps, case_id ? { case_id } : { vanpool_id: vanpool_id ?? "" }, {
           check,
           employee_ids,
@@ -62,6 +85,7 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
           exact,
           what_would_change,
           titled,
+          side_by_side,
         }),
       {
         name: "check_results",
@@ -81,6 +105,10 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
               "true when someone says a rider's home or shift changed: what the record says and what would pass",
             ),
           titled: z.boolean().optional().describe("true to head the result with its vanpool, when comparing several"),
+          side_by_side: z
+            .boolean()
+            .optional()
+            .describe("true when two or more riders are compared: their facts as a table, a column each"),
         }),
       },
     ),
@@ -135,11 +163,16 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
       description: "A vanpool by id (VP-…): name, site, riders, latest checks and its cases.",
       schema: z.object({ vanpool_id: z.string() }),
     }),
-    tool(async () => openCases(deps), {
+    tool(async ({ view }) => openCases(deps, view), {
       name: "open_cases",
       description:
-        "The open cases touched last, each with its vanpool, where it stands and the riders it flagged by name.",
-      schema: z.object({}),
+        "The open cases touched last as a table: by case (vanpool, where it stands, flagged riders, deadline), by flagged rider (vanpool, failing check, distance band or shift, since when), or only the cases waiting for a person.",
+      schema: z.object({
+        view: z
+          .enum(OPEN_CASES_VIEWS)
+          .optional()
+          .describe("cases (the default), riders for 'who is flagged?', waiting for 'which cases need me?'"),
+      }),
     }),
     tool(async () => programFacts(deps), {
       name: "program_figures",

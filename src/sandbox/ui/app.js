@@ -115,9 +115,11 @@ function markdown(text) {
 function tableHtml(b) {
   const cell = (c) => escapeHtml(c.type === "rich_text" ? JSON.stringify(c.elements) : (c.text ?? ""));
   const [head = [], ...rows] = b.rows || [];
-  return `<table class="block-table"><thead><tr>${head.map((c) => `<th>${cell(c)}</th>`).join("")}</tr></thead><tbody>${rows
-    .map((r) => `<tr>${r.map((c) => `<td>${cell(c)}</td>`).join("")}</tr>`)
-    .join("")}</tbody></table>`;
+  // Slack keeps a table's cells on one line (column_settings is_wrapped) and scrolls a wide table sideways.
+  const wrapped = (b.column_settings || []).map((s) => Boolean(s?.is_wrapped));
+  return `<div class="block-table-scroll"><table class="block-table" data-wrapped="${escapeHtml(JSON.stringify(wrapped))}"><thead><tr>${head.map((c) => `<th>${cell(c)}</th>`).join("")}</tr></thead><tbody>${rows
+    .map((r) => `<tr>${r.map((c, i) => `<td${wrapped[i] ? ' class="wrapped"' : ""}>${cell(c)}</td>`).join("")}</tr>`)
+    .join("")}</tbody></table></div>`;
 }
 function feedbackButtons(el, source) {
   const one = (b, title) =>

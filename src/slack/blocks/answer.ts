@@ -2,6 +2,7 @@
 // in a context_actions block) naming the stored answer, the modal a 👎 opens to ask for the right answer,
 // and a table block for the rows of a list the answer wrote as a markdown table.
 import type { ContextActionsBlock, KnownBlock, ModalView, RawTextElement, TableBlock } from "@slack/types";
+import { redactFinding } from "../../domain/redaction.js";
 import { context, plain, section, truncate } from "./format.js";
 
 export const ANSWER_FEEDBACK = "answer_feedback";
@@ -103,7 +104,8 @@ const TABLE_COLUMNS = 20;
 
 /**
  * An answer's first markdown table (a header row, a `---` row, then rows) as a table block, and the text
- * without it: Slack shows tables only as table blocks, one a message.
+ * without it: Slack shows tables only as table blocks, one a message. Every cell reads as the channel may
+ * (redaction.ts): whoever wrote the table, a model included, shows no address and no exact distance.
  */
 export function splitTable(markdown: string): { text: string; table?: TableBlock } {
   const lines = markdown.split("\n");
@@ -117,7 +119,7 @@ export function splitTable(markdown: string): { text: string; table?: TableBlock
       .trim()
       .replace(/^\||\|$/g, "")
       .split("|")
-      .map((cell) => cell.trim().replace(/\*\*/g, ""))
+      .map((cell) => redactFinding(cell.trim().replace(/\*\*/g, "")))
       .slice(0, TABLE_COLUMNS);
   const rows = [lines[start]!, ...lines.slice(start + 2, end)].slice(0, TABLE_ROWS).map(cells);
   const width = Math.max(...rows.map((r) => r.length));
