@@ -32,6 +32,7 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: UNIT,
           globalSetup: ["test/support/build-cli.ts", "test/support/global-setup.ts"],
+          setupFiles: ["test/support/file-cpu.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           fileParallelism: true,

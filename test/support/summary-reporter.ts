@@ -1,6 +1,7 @@
 // Ends a run with the plain "N passed, N failed" line that CI logs are read for, after one line per
 // tier (vitest project) with its wall time: from its first file's start to its last file's end, and
-// the slowest files with theirs (where a shorter suite has to start).
+// the slowest files with theirs (where a shorter suite has to start) and, for integration files, their
+// CPU time (test/support/file-cpu.ts).
 // The tiers run one after the other (sequence.groupOrder in vitest.config.ts), so these add up,
 // with the global setup (compiling the CLI, starting PostgreSQL) before them. Each tier's line also says how
 // busy the machine's cores were meanwhile (Linux /proc/stat, every process, the tests' children and
@@ -47,7 +48,7 @@ export default class SummaryReporter implements Reporter {
   private runStart = performance.now();
   private tiers = new Map<string, TierTime>();
   private fileStarts = new Map<string, number>();
-  private fileTimes: { file: string; ms: number }[] = [];
+  private fileTimes: { file: string; ms: number; cpuSeconds?: number }[] = [];
 
   onTestRunStart(): void {
     this.runStart = performance.now();
@@ -67,7 +68,12 @@ export default class SummaryReporter implements Reporter {
 
   onTestModuleEnd(module: TestModule): void {
     const started = this.fileStarts.get(module.moduleId);
-    if (started !== undefined) this.fileTimes.push({ file: module.relativeModuleId, ms: performance.now() - started });
+    if (started !== undefined)
+      this.fileTimes.push({
+        file: module.relativeModuleId,
+        ms: performance.now() - started,
+        cpuSeconds: module.meta().cpuSeconds,
+      });
     const tier = this.tiers.get(module.project.name || "tests");
     if (!tier) return;
     tier.last = Math.max(tier.last, performance.now());
@@ -95,7 +101,10 @@ export default class SummaryReporter implements Reporter {
       .map(([name, t]) => `${name} tier: ${seconds(t.last - t.first)} (${t.files} files${busyWords(t)})`);
     if (Number.isFinite(firstStart)) lines.unshift(`setup and collection: ${seconds(firstStart - this.runStart)}`);
     const slowest = [...this.fileTimes].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_FILES);
-    if (slowest.length > 1) lines.push(`slowest files: ${slowest.map((f) => `${f.file} ${seconds(f.ms)}`).join(", ")}`);
+    const cpu = (f: { cpuSeconds?: number }) =>
+      f.cpuSeconds === undefined ? "" : ` (CPU ${f.cpuSeconds.toFixed(1)} s)`;
+    if (slowest.length > 1)
+      lines.push(`slowest files: ${slowest.map((f) => `${f.file} ${seconds(f.ms)}${cpu(f)}`).join(", ")}`);
     lines.push(`whole run: ${seconds(end - this.runStart)}`);
     process.stdout.write(`\n${lines.join("\n")}\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
