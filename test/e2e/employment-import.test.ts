@@ -5,33 +5,22 @@
 // proposes removing her, and no email goes to her work address (counted at the Resend stub).
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseSettings } from "../../src/config/settings.js";
-import { createApiToken } from "../../src/data/api-token-repository.js";
-import { createEmailSender } from "../../src/integrations/email/index.js";
-import { type ApiClient, apiClient } from "../support/api-client.js";
-import { type Harness, startHarness } from "../support/bot-harness.js";
-import { HRIS, HRIS_MAPPING, hrisFile, hrisRow } from "../support/hris.js";
-import { type ResendStub, startResendStub } from "../support/resend-stub.js";
+import type { Harness } from "../support/bot-harness.js";
+import { HRIS, hrisFile, hrisRow } from "../support/hris.js";
+import { type ImportHarness, startImportHarness } from "../support/import-harness.js";
+import type { ResendStub } from "../support/resend-stub.js";
 import { waitFor } from "../support/wait.js";
 
-const WORKER_STATUS = 12;
 let h: Harness;
-let api: ApiClient;
 let stub: ResendStub;
-let writer: string;
+let upload: ImportHarness["upload"];
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  stub = await startResendStub();
-  const sender = createEmailSender(parseSettings({ RESEND_API_KEY: "re_test_key", RESEND_BASE_URL: stub.baseUrl }));
-  h = await startHarness({ sender });
-  api = await apiClient(h.url.replace(/\/slack\/events$/, ""));
-  writer = (await createApiToken(h.db.prisma, { name: "hr-sync", scopes: ["read", "write"], now: new Date() })).secret;
+  ({ h, stub, upload, close } = await startImportHarness());
 }, 60_000);
 
-afterAll(async () => {
-  await h?.close();
-  await stub?.close();
-});
+afterAll(() => close?.());
 
 const blockText = (message: { text?: unknown; blocks?: unknown[] }) =>
   `${String(message.text)}\n${JSON.stringify(message.blocks ?? [])}`;
@@ -48,18 +37,10 @@ describe("an imported roster starts work", { shuffle: false }, () => {
       maribel[HRIS.HOME_ADDRESS] = "88 N 1st St";
       maribel[HRIS.HOME_CITY] = "San Jose";
       maribel[HRIS.HOME_ZIP] = "95112";
-      hrisRow(rows, "EMP-1025")[WORKER_STATUS] = "Terminated";
+      hrisRow(rows, "EMP-1025")[HRIS.WORKER_STATUS] = "Terminated";
     });
     const started = Date.now();
-    const imported = await api.request("POST", "/api/imports", {
-      token: writer,
-      body: {
-        kind: "employees",
-        file_name: "workday-2026-11-30.csv",
-        content: fs.readFileSync(file, "utf8"),
-        mapping: JSON.parse(fs.readFileSync(HRIS_MAPPING, "utf8")),
-      },
-    });
+    const imported = await upload("employees", "workday-2026-11-30.csv", fs.readFileSync(file, "utf8"));
     expect(imported.status).toBe(201);
     expect(JSON.stringify(imported.body)).toMatch(/VP-102/);
     expect(JSON.stringify(imported.body)).toMatch(/VP-104/);

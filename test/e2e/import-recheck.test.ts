@@ -5,42 +5,26 @@
 // same van says which import opened it. A shift whose times change re-checks the vans its workers ride.
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseSettings } from "../../src/config/settings.js";
-import { createApiToken } from "../../src/data/api-token-repository.js";
-import { createEmailSender } from "../../src/integrations/email/index.js";
-import { type ApiClient, apiClient } from "../support/api-client.js";
-import { AUDIT_CHANNEL, type Harness, startHarness } from "../support/bot-harness.js";
-import { HRIS, HRIS_MAPPING, hrisFile, hrisRow } from "../support/hris.js";
-import { type ResendStub, startResendStub } from "../support/resend-stub.js";
+import { AUDIT_CHANNEL, type Harness } from "../support/bot-harness.js";
+import { HRIS, hrisFile, hrisRow } from "../support/hris.js";
+import { type ImportHarness, startImportHarness } from "../support/import-harness.js";
+import type { ResendStub } from "../support/resend-stub.js";
 import { waitFor } from "../support/wait.js";
 
-const WORKER_STATUS = 12;
 let h: Harness;
-let api: ApiClient;
 let stub: ResendStub;
-let writer: string;
+let uploaded: ImportHarness["upload"];
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  stub = await startResendStub();
-  const sender = createEmailSender(parseSettings({ RESEND_API_KEY: "re_test_key", RESEND_BASE_URL: stub.baseUrl }));
-  h = await startHarness({ sender });
-  api = await apiClient(h.url.replace(/\/slack\/events$/, ""));
-  writer = (await createApiToken(h.db.prisma, { name: "hr-sync", scopes: ["read", "write"], now: new Date() })).secret;
+  ({ h, stub, upload: uploaded, close } = await startImportHarness());
 }, 60_000);
 
-afterAll(async () => {
-  await h?.close();
-  await stub?.close();
-});
-
-const mapping = JSON.parse(fs.readFileSync(HRIS_MAPPING, "utf8"));
+afterAll(() => close?.());
 
 /** Uploads a file of `kind` as `fileName`; answers the import (201). */
 async function upload(kind: string, fileName: string, content: string) {
-  const response = await api.request("POST", "/api/imports", {
-    token: writer,
-    body: { kind, file_name: fileName, content, ...(kind === "employees" ? { mapping } : {}) },
-  });
+  const response = await uploaded(kind, fileName, content);
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body as { id: string; reaudits: string[] };
 }
@@ -150,7 +134,7 @@ describe("what an import re-checks", { shuffle: false }, () => {
       "employees",
       "workday-ended.csv",
       employeesFile((rows) => {
-        hrisRow(rows, "EMP-1008")[WORKER_STATUS] = "Terminated";
+        hrisRow(rows, "EMP-1008")[HRIS.WORKER_STATUS] = "Terminated";
         const ana = [...hrisRow(rows, "EMP-1074")];
         ana[0] = "EMP-2001";
         ana[1] = "Ana";

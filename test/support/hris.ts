@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from "../../src/config/settings.js";
 export const HRIS_EXAMPLE = path.join(PROJECT_ROOT, "docs/examples/hris-workers.csv");
 export const HRIS_MAPPING = path.join(PROJECT_ROOT, "docs/examples/hris-mapping.json");
 /** Column indexes of the example export. */
-export const HRIS = { HOME_ADDRESS: 5, HOME_CITY: 6, HOME_ZIP: 8, SHIFT: 9, PTO: 13 } as const;
+export const HRIS = { HOME_ADDRESS: 5, HOME_CITY: 6, HOME_ZIP: 8, SHIFT: 9, WORKER_STATUS: 12, PTO: 13 } as const;
 
 /** The example export edited by `edit` (its rows after the header), written with a BOM as workers.csv. */
 export function hrisFile(edit: (rows: string[][]) => void = () => {}): string {
