@@ -121,6 +121,9 @@ export async function caseOverview(deps: FactsDeps, caseId: string): Promise<Cas
   const text = [
     `*${caseId}* (${van?.name ? `${van.name}, ` : ""}${record.vanpool_id}) is ${statusInWords(record.status)}${record.outcome ? ` (outcome: ${record.outcome})` : ""}.`,
     `Opened ${day(deps, record.created_at)} because ${REASON_WORDS[record.reason]}.`,
+    ...(isClosed(record.status) && typeof record.meta.resolution === "string"
+      ? [`How it ended: ${redactFinding(record.meta.resolution)}`]
+      : []),
     flaggedNames.length ? `Flagged: ${flaggedNames.join(", ")}.` : "No rider is flagged.",
     `Re-audits so far: ${record.re_audit_count} of ${MAX_RE_AUDITS}.`,
     ...(isClosed(record.status)
@@ -185,6 +188,8 @@ export async function checkResults(
     what_would_change?: boolean;
     /** Headed by the vanpool's name and id, for answers that set several side by side. */
     titled?: boolean;
+    /** Exceptions are asked about: say when no rider is kept by one. */
+    kept?: boolean;
   } = {},
 ): Promise<Facts> {
   // A vanpool named by id answers from its latest case when it has one (its own audit may be older than the case).
@@ -264,6 +269,11 @@ export async function checkResults(
   if (elsewhere.length && checks.every((c) => results[c]?.verdict === "pass"))
     parts.push(`What failed ${caseId ? "on this case" : `on ${vanpoolId}`}: the ${elsewhere.join(" and ")} check.`);
   if (options.exact && checks.includes("location")) parts.push(EXACT_DISTANCE_WHERE);
+  const keptHere = exceptions.filter((e) => !asked || asked.includes(e.employee_id));
+  if (options.kept && keptHere.length === 0)
+    parts.unshift(
+      `No rider ${asked ? `asked about ` : ""}on ${van.name ?? vanpoolId} (${vanpoolId}) is kept by an exception now: a failing check opens or keeps a case for them. An approver keeps a rider (an exception with an end date) from the cancellation card.`,
+    );
   if (options.titled) parts.unshift(`*${van.name ?? vanpoolId} (${vanpoolId})${caseId ? `, ${caseId}` : ""}*`);
   return { text: parts.join("\n\n"), sources };
 }

@@ -54,7 +54,7 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
       schema: z.object({ case_id: caseId }),
     }),
     tool(
-      async ({ case_id, vanpool_id, check, employee_ids, only_failing, exact, what_would_change, titled }) =>
+      async ({ case_id, vanpool_id, check, employee_ids, only_failing, exact, what_would_change, titled, kept }) =>
         checkResults(deps, case_id ? { case_id } : { vanpool_id: vanpool_id ?? "" }, {
           check,
           employee_ids,
@@ -62,6 +62,7 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
           exact,
           what_would_change,
           titled,
+          kept,
         }),
       {
         name: "check_results",
@@ -81,6 +82,7 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
               "true when someone says a rider's home or shift changed: what the record says and what would pass",
             ),
           titled: z.boolean().optional().describe("true to head the result with its vanpool, when comparing several"),
+          kept: z.boolean().optional().describe("true when exceptions are asked about: says so when no rider is kept"),
         }),
       },
     ),
