@@ -552,12 +552,31 @@ export async function vanpoolsNamedByName(prisma: PrismaClient, question: string
   return vanpoolsNamedIn(question, await findVanpoolsNameContaining(prisma, nameSearchWords(question)));
 }
 
-/** The latest case of the one person a question names, for a question asked outside any case ("was cody ever flagged?"). */
-export async function caseOfRiderNamed(prisma: PrismaClient, question: string): Promise<string | undefined> {
-  const people = await findPeopleNamed(prisma, nameSearchWords(question));
-  if (people.length !== 1) return undefined;
-  const [latestCase] = await listCasesOfRider(prisma, people[0]!.employee_id);
-  return latestCase?.case_id;
+/**
+ * The latest case of the one person a question names, for a question asked outside any case ("was cody ever
+ * flagged?"); when a first name fits several people and no last name tells them apart, who they are, to ask which.
+ */
+export async function caseOfRiderNamed(
+  prisma: PrismaClient,
+  question: string,
+): Promise<{ caseId?: string; choices?: string[] }> {
+  const words = nameSearchWords(question);
+  const people = await findPeopleNamed(prisma, words);
+  const fullyNamed = people.filter((p) => [p.first_name, p.last_name].every((n) => words.includes(n.toLowerCase())));
+  const sameFirst = people.filter((p) => words.includes(p.first_name.toLowerCase()));
+  const person = fullyNamed.length === 1 ? fullyNamed[0] : people.length === 1 ? people[0] : undefined;
+  if (!person) {
+    const byFirstName = new Set(sameFirst.map((p) => p.first_name.toLowerCase()));
+    if (sameFirst.length > 1 && byFirstName.size === 1)
+      return {
+        choices: sameFirst.map(
+          (p) => `${riderName(p)}${p.vanpool_ids.length ? ` on ${p.vanpool_ids.join(", ")}` : ""}`,
+        ),
+      };
+    return {};
+  }
+  const [latestCase] = await listCasesOfRider(prisma, person.employee_id);
+  return latestCase ? { caseId: latestCase.case_id } : {};
 }
 
 export async function vanpoolOverview(deps: FactsDeps, vanpoolId: string): Promise<CaseFacts | Facts> {

@@ -24,6 +24,11 @@ export async function openCases(deps: FactsDeps): Promise<Facts> {
   const head =
     cases.length > OPEN_CASES_SHOWN
       ? `The ${OPEN_CASES_SHOWN} open cases touched last, and who each flagged:`
-      : `${shown.length} open case${shown.length === 1 ? "" : "s"}, and who each flagged:`;
+      : `${shown.length} open case${shown.length === 1 ? "" : "s"}, ${flaggedCount(shown)} flagged in all, and who each flagged:`;
   return { text: [head, ...lines].join("\n"), sources: ["case records"] };
+}
+
+function flaggedCount(cases: { flagged: string[] }[]): string {
+  const riders = new Set(cases.flatMap((c) => c.flagged)).size;
+  return `${riders} rider${riders === 1 ? "" : "s"}`;
 }

@@ -32,6 +32,8 @@ export interface ConversationTask {
   vanpools_named?: string[];
   /** Asked outside any case: the latest case of the one rider the question names ("was cody ever flagged?"). */
   rider_case_id?: string;
+  /** Asked outside any case: everyone a first name fits ("is marcus on a case?" with two Marcuses), as "Name (EMP-…) on VP-…". */
+  riders_named?: string[];
 }
 
 /** The case or vanpool the question names: by id, else by a vanpool's name. */
@@ -73,7 +75,7 @@ function understandParts(question: string, roster: RosterEntry[], context: Threa
     whole.exact ||
     whole.claim ||
     whole.unflagged ||
-    whole.offRecord ||
+    (whole.offRecord && whole.offRecord.kind !== "unknown") ||
     whole.fullReply ||
     whole.kept
   )
@@ -91,6 +93,8 @@ function understandParts(question: string, roster: RosterEntry[], context: Threa
       check: u.check ?? carried.check,
     };
   }
+  // "we timed out right? what state is it in": the one part understood answers when the whole is not.
+  if (understood.length === 1 && whole.clarify) return understood[0]!;
   if (understood.length < 2) return whole;
   return {
     topics: [...new Set(understood.flatMap((u) => u.topics))],
@@ -102,7 +106,7 @@ function understandParts(question: string, roster: RosterEntry[], context: Threa
 
 /** Riders or cases asked about across the program, not in one case ("who's flagged across all the open cases?"). */
 const ACROSS_CASES =
-  /\b(who|who'?s|whos|which riders?|anyone|list)\b.*\b(flagged|on a case)\b.*\b(across|all (the )?(open )?cases|every (open )?case|open cases|program)\b|\b(list|show|which|what)\b (me )?(all |every |the )?(open |pending |active )?cases\b(?! (is|was|has|does|did) )|\bevery (open )?case\b/;
+  /\b(who|who'?s|whos|which riders?|anyone|list|how many (people|riders|employees|ppl|folks))\b.*\b(flagged|on a case)\b.*\b(across|all (the )?(open )?cases|every (open )?case|open cases|program)\b|\b(list|show|which|what)\b (me )?(all |every |the )?(open |pending |active )?cases\b(?! (is|was|has|does|did) )|\bevery (open )?case\b/;
 
 /** How many vanpools a clarifying question lists before asking for an id. */
 const VANPOOL_CHOICES_SHOWN = 6;
@@ -183,6 +187,9 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     if (named.vanpoolId) return [{ name: "vanpool_overview", args: { vanpool_id: named.vanpoolId } }];
     const caseId = task.case_id ?? context.caseId ?? task.rider_case_id;
     if (caseId) return [{ name: "case_overview", args: { case_id: caseId } }];
+    const people = task.riders_named ?? [];
+    if (people.length > 1)
+      return { final: `Which rider do you mean: ${people.slice(0, -1).join(", ")} or ${people.at(-1)}?` };
     const choices = task.vanpools_named ?? [];
     if (choices.length > 1)
       return {

@@ -85,7 +85,7 @@ const LEXICON: Record<Topic, Record<string, number>> = {
     "when:2 deadline:3 due:3 timeout:3 expire:3 expires:3 expiry:3 until:2 next:3 happens:2 happen:2 date:1 overdue:3 clock:2 soon:2 time:1 long:1 left:1 wait:1 waiting:1 after:1 then:1 window:3 expired:3 lapse:3 lapsed:3 cutoff:3",
   ),
   status: words(
-    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 deal:2 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 doing:2 audited:1 reaudits:2 reaudit:1 recheck:2 rechecked:3 rechecks:2 reaudited:3 removed:3 member:2 membership:3 signed:2 decision:2",
+    "timed:2 status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 deal:2 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 doing:2 audited:1 reaudits:2 reaudit:1 recheck:2 rechecked:3 rechecks:2 reaudited:3 removed:3 member:2 membership:3 signed:2 decision:2",
   ),
   flagged: words("who:2 which:1 riders:2 rider:1 flagged:2 people:2 employees:2 involved:3 names:2 list:2 members:2"),
   policy: words(
@@ -172,6 +172,7 @@ const SHORTHAND: Record<string, string> = {
   b4: "before",
   ppl: "people",
   addr: "address",
+  addy: "address",
   hrs: "hours",
   msg: "message",
   msgs: "messages",
@@ -392,7 +393,7 @@ const ASKS_WORDING =
   /\bquote\b|\bshow me (the|our) (e-?mail|message|letter)|\bwhat (did|does) (the|our|that|this) [\w\s-]{0,30}?(e-?mail|message|letter|follow-?up|reply|response) (to \w+ )?(actually |exactly |really )?say\b|\bwhat (exactly )?(did|have|has) (we|you|pool patrol|it) (just |actually )?(send|sent|say|said|tell|told|write|wrote|ask|asked)\b|\b(exact|actual) (words|wording|text)\b|\bwhat (did|does) (the|our|that|this|his|her|their) (last |latest |new )?(e-?mail|message|letter|follow-?up) say\b|\b(wording|contents?|body) of\b|\bwhat (did|does) (the|our|that|this) (\w+ )?(e-?mail|message|letter|follow-?up|reply|response|answer|draft)\b.*\b(say|tell|ask)\b/;
 /** Contact details the channel never shows. */
 const ASKS_CONTACT =
-  /\be-?mail (address|addr)|\b(his|her|their|\w+'s) (personal |private |own |home |work )?(e-?mail|number|phone|cell)\b(?! (reply|replies|said|says|thread|back))|\bphone\b|\bcell( number)?\b|\bmobile( number)?\b|\bcontact (info|details|number)|\b(home|street) address\b|\b(his|her|their|\w+'?s) (home |mailing |postal |street )?address\b|\bstreet\b|\b(full|exact|whole|complete|five-digit|5-digit) zip\b|\bwhere exactly (do|does) (s?he|they|\w+) live\b|\blives? exactly\b|\bexact (home|address|location)\b/;
+  /\be-?mail (address|addr)|(?<!\b(per|in|from|to|by|of|via|according to) )\b(his|her|their|\w+'s) (personal |private |own |home |work )?(e-?mail|number|phone|cell)\b(?! (reply|replies|said|says|thread|back))|\b(what|which) (number|phone|cell)\b|\b(call|text|reach|ring) (him|her|them|\w+) (at|on)\b|(?<!\b(pickup|site|work|office|van|vanpool|e-?mail|ip|pick-up|pick up) )\baddress(es)?\b|\bphone\b|\bcell( number)?\b|\bmobile( number)?\b|\bcontact (info|details|number)|\b(home|street) address\b|\b(his|her|their|\w+'?s) (home |mailing |postal |street )?address\b|\bstreet\b|\b(full|exact|whole|complete|five-digit|5-digit) zip\b|\bwhere exactly (do|does) (s?he|they|\w+) live\b|\blives? exactly\b|\bexact (home|address|location)\b/;
 /** The full wording of a rider's reply ("paste the whole thing", "word for word"): replies are shown redacted. */
 const ASKS_FULL_REPLY =
   /\b(paste|verbatim|word for word|whole thing|full (text|reply|email|message|response)|entire (reply|email|message|response)|unredacted|raw (reply|email|text))\b|\bexactly (did|does) (s?he|they|\w+) (write|say|reply|answer)\b/;
@@ -575,6 +576,11 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       /\bwhere\b.*\b(pickup|pick-up|pick up|work ?site|office|meet)\b|\b(work ?site|pickup) (address|location)\b/.test(
         lower,
       )
+    )
+      return [topic, s + 4] as const;
+    if (
+      topic === "replies" &&
+      /\b(per|according to|in|from) (his|her|their|the|that) (e-?mail|reply|message|response|note)\b/.test(lower)
     )
       return [topic, s + 4] as const;
     if (
