@@ -426,6 +426,7 @@ describe("a question about an action is not the action", () => {
     expect(understand("when was the cancellation approved and by who", crew).topics).toContain("status");
     expect(understand("is this case still open?", crew).topics).toEqual(["status"]);
     expect(understand("why is it with a human though", crew).topics).toContain("status");
+    expect(understand("did someone sign off on removing them yet?", crew)).toMatchObject({ topics: ["status"] });
   });
 
   it("answers contact details with what may be shown, and the full wording of a reply with who may read it", () => {
@@ -435,6 +436,10 @@ describe("a question about an action is not the action", () => {
     expect(understand("when did brent's address change?", roster).offRecord).toBeUndefined();
     expect(understand("what exactly did lucia write back? paste the whole thing", roster).fullReply).toBe(true);
     expect(understand("how far exactly does brent live?", roster).exact).toBe(true);
+    expect(understand("is brent exactly 85 miles out or what", roster).exact).toBe(true);
+    expect(understand("is exactly 50 miles a pass", roster)).toMatchObject({ topics: ["policy"] });
+    expect(understand("what if brent lives exactly 50 miles away", roster).exact).toBeUndefined();
+    expect(understand("pls forward me lucia's reply in full, unedited", roster).fullReply).toBe(true);
   });
 
   it("reads 'any exceptions here?' and 'override the rule for him' as who is kept", () => {

@@ -375,7 +375,7 @@ function describedRiders(lower: string, toks: string[], roster: RosterEntry[]): 
 
 /** A question about the rule itself rather than this case's riders ("how is the distance limit measured?"). */
 const ASKS_THE_RULE =
-  /\bmeasured\b|\bis there an? (limit|rule|cap|max|maximum|minimum)\b|\bhow far (can|may|could|is) (you|a rider|riders|someone|people|one|an employee|employees)\b|\bmeasure (the|a|distance)|\b(on its own|by itself|itself|automatically)\b|\bbefore a (person|human|reviewer)|\bexactly (at |on )?(the )?(\d+|limit)|\bhow (long|much time|many days) do(es)? (riders?|people|employees|someone|they|a rider) (have|get)\b|\b(does|do|must|should) (a|any) (rider|person|employee)s? (need|have|get)|\bneed to match\b|\bsomeone\b|\bappeal (window|period|deadline)\b|\bdoes where\b/;
+  /\bmeasured\b|\bis there an? (limit|rule|cap|max|maximum|minimum)\b|\bhow far (can|may|could|is) (you|a rider|riders|someone|people|one|an employee|employees)\b|\bmeasure (the|a|distance)|\b(on its own|by itself|itself|automatically)\b|\bbefore a (person|human|reviewer)|\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?\b(?! ?(mi|miles?)? ?(out|away|from)\b))|\bhow (long|much time|many days) do(es)? (riders?|people|employees|someone|they|a rider) (have|get)\b|\b(does|do|must|should) (a|any) (rider|person|employee)s? (need|have|get)|\bneed to match\b|(?<!\b(did|has|have|had) )\bsomeone\b|\bappeal (window|period|deadline)\b|\bdoes where\b/;
 /** "exact miles?", "the precise mileage": a rider's exact distance, not the rule about "exactly 50 miles". */
 const ASKS_EXACT =
   /\b(exact|exactly|precise|precisely|actual|specific)\b.*\b(miles?|mileage|distance|far)\b|\b(miles?|mileage|distance|far)\b.*\b(exact|exactly|precise|precisely)\b|\b(see|show|view|open|pull up)\b.*\bevidence\b/;
@@ -396,7 +396,7 @@ const ASKS_CONTACT =
   /\be-?mail (address|addr)|(?<!\b(per|in|from|to|by|of|via|according to) )\b(his|her|their|\w+'s) (personal |private |own |home |work )?(e-?mail|number|phone|cell)\b(?! (reply|replies|said|says|thread|back))|\b(what|which) (number|phone|cell)\b|\b(call|text|reach|ring) (him|her|them|\w+) (at|on)\b|(?<!\b(pickup|site|work|office|van|vanpool|e-?mail|ip|pick-up|pick up) )\baddress(es)?\b|\bphone\b|\bcell( number)?\b|\bmobile( number)?\b|\bcontact (info|details|number)|\b(home|street) address\b|\b(his|her|their|\w+'?s) (home |mailing |postal |street )?address\b|\bstreet\b|\b(full|exact|whole|complete|five-digit|5-digit) zip\b|\bwhere exactly (do|does) (s?he|they|\w+) live\b|\blives? exactly\b|\bexact (home|address|location)\b/;
 /** The full wording of a rider's reply ("paste the whole thing", "word for word"): replies are shown redacted. */
 const ASKS_FULL_REPLY =
-  /\b(paste|verbatim|word for word|whole thing|full (text|reply|email|message|response)|entire (reply|email|message|response)|unredacted|raw (reply|email|text))\b|\bexactly (did|does) (s?he|they|\w+) (write|say|reply|answer)\b/;
+  /\b(paste|verbatim|word for word|whole thing|in full|unedited|unredacted|uncensored|full (text|reply|email|message|response)|entire (reply|email|message|response)|unredacted|raw (reply|email|text))\b|\bexactly (did|does) (s?he|they|\w+) (write|say|reply|answer)\b/;
 /** What Pool Patrol does not record: whether an email was opened or read. */
 const ASKS_UNTRACKED =
   /\b(open(ed|s)?|read|click(ed)?|seen|view(ed)?) (the |our |my |his |her |that |this |an |any )?(e-?mails?|messages?|letters?)\b|\bread receipts?\b|\bopen rate\b/;
@@ -435,7 +435,11 @@ const EMAIL_WORDS = /\b(e-?mails?|repl(y|ies)|draft|message|follow[- ]?up|letter
 export const COMPARES =
   /\bwhich (is|one is|one'?s|one|of them is) (worse|better|further|farther|closer|riskier)\b|\b(compare|compared|comparison|vs|versus|difference|different|differ|diff|side by side|next to|stack up|same)\b|\b(further|farther|closer|nearer|worse|better|more|less|fewer)\b.*\bthan\b/;
 /** Everyday words that are also someone's name in the roster of employees ("grace period"). */
-const NOT_A_NAME = new Set("grace hill bell dunn gill mora lin mai rao cho shah stein greene carter kim".split(" "));
+const NOT_A_NAME = new Set(
+  "grace hill bell dunn gill mora lin mai rao cho shah stein greene carter kim someone somebody anyone anybody everyone everybody exactly".split(
+    " ",
+  ),
+);
 
 export function understand(asked: string, roster: RosterEntry[], context?: ThreadContext): Understanding {
   // Fillers that look like facts: "so far" is not a distance.
@@ -457,8 +461,14 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     /\bwhy (not|hasn'?t|haven'?t|isn'?t|wasn'?t|didn'?t|don'?t|won'?t|no)\b|\bwhy (is|was) (s?he|it|they) (still|not)\b/.test(
       lower,
     );
-  const asksTheRule = ASKS_THE_RULE.test(lower) && !/\b(s?he|his|her|him)\b/.test(lower);
-  const exact = ASKS_EXACT.test(lower) && !/\bexactly (at |on )?(the )?(\d+|limit)/.test(lower);
+  const asksTheRule =
+    (ASKS_THE_RULE.test(lower) || /\b(what if|if|suppose|say)\b.*\bexactly \d/.test(lower)) &&
+    !/\b(s?he|his|her|him)\b/.test(lower);
+  // "exactly 50 miles" asks the rule; "is he exactly 85 miles out" his distance.
+  const exact =
+    ASKS_EXACT.test(lower) &&
+    !/\b(what if|if|suppose|say)\b.*\bexactly\b/.test(lower) &&
+    !/\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?\b(?! ?(mi|miles?)? ?(out|away|from)\b))/.test(lower);
   if (asksTheRule) action = undefined;
   else if (ACTIONS.recheck.test(lower.replace(/-/g, "")) && !ASKS_ABOUT_THE_PAST.test(lower)) action = "recheck";
   else if (ACTIONS.follow_up.test(lower.replace(/\bremind (me|us)\b/g, " ")) && !ASKS_ABOUT_THE_PAST.test(lower))
@@ -566,7 +576,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       return [topic, s + 4] as const;
     if (
       topic === "status" &&
-      /\bwho (signed|approved|decided|rejected|cancell?ed|closed|okayed|ok'?d|made (the|that|this) (call|decision)|ruled)\b|\b(go|gone|went|goes) through\b|\bby (who|whom)\b|\b(did|have|has) (we|they|you|someone|anyone|anybody|an approver|the approver) (keep|kept|cancel|remove|reject|approve|decide|close)|\b(was|were|got) (it |this |that |the \w+ |they |s?he )?(approved|rejected|cancell?ed|closed|resolved|decided|removed|kept)\b|\bis (this|the|it|that) (case |one )?(still )?(open|closed|active|resolved|done|over)\b|\bhow did (it|this|that|the case|s?he|they) (end|turn out|go|wrap up)\b|\bend(ed)? up\b|\bstill (in|on|part of|riding|a member)\b|\bwhich (case|vanpool|van) (is|was|are) \w+ (on|in)\b|\bwhen\b.*\b(open|opened|start|started|created)\b/.test(
+      /\bwho (signed|approved|decided|rejected|cancell?ed|closed|okayed|ok'?d|made (the|that|this) (call|decision)|ruled)\b|\b(go|gone|went|goes) through\b|\bby (who|whom)\b|\b(did|have|has) (we|they|you|someone|anyone|anybody|an approver|the approver) (keep|kept|cancel|remov|reject|approv|decide|close|sign|ok)|\b(was|were|got) (it |this |that |the \w+ |they |s?he )?(approved|rejected|cancell?ed|closed|resolved|decided|removed|kept)\b|\bis (this|the|it|that) (case |one )?(still )?(open|closed|active|resolved|done|over)\b|\bhow did (it|this|that|the case|s?he|they) (end|turn out|go|wrap up)\b|\bend(ed)? up\b|\bstill (in|on|part of|riding|a member)\b|\bwhich (case|vanpool|van) (is|was|are) \w+ (on|in)\b|\bwhen\b.*\b(open|opened|start|started|created)\b/.test(
         lower,
       )
     )
