@@ -427,6 +427,9 @@ describe("a question about an action is not the action", () => {
     expect(understand("is this case still open?", crew).topics).toEqual(["status"]);
     expect(understand("why is it with a human though", crew).topics).toContain("status");
     expect(understand("did someone sign off on removing them yet?", crew)).toMatchObject({ topics: ["status"] });
+    expect(understand("did the cancellation actually happen or is it still pending", crew).topics).toContain("status");
+    expect(understand("when did it time out", crew).topics).toContain("status");
+    expect(understand("when does it time out", crew).topics).toEqual(["next"]);
   });
 
   it("answers contact details with what may be shown, and the full wording of a reply with who may read it", () => {
@@ -440,6 +443,7 @@ describe("a question about an action is not the action", () => {
     expect(understand("is exactly 50 miles a pass", roster)).toMatchObject({ topics: ["policy"] });
     expect(understand("what if brent lives exactly 50 miles away", roster).exact).toBeUndefined();
     expect(understand("pls forward me lucia's reply in full, unedited", roster).fullReply).toBe(true);
+    expect(understand("show me everything lucia wrote, nothing blanked out", roster).fullReply).toBe(true);
   });
 
   it("reads 'any exceptions here?' and 'override the rule for him' as who is kept", () => {

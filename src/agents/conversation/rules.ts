@@ -199,6 +199,9 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
             : `Which vanpool do you mean: ${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}?`,
       };
     if (general.topics.includes("policy")) return [{ name: "policy_sections", args: { question } }];
+    // "who's waiting on an approver right now", asked outside any case: where the open cases stand.
+    if (general.topics.some((t) => t === "status" || t === "next" || t === "flagged") && !general.clarify)
+      return [{ name: "open_cases", args: {} }];
     return { final: NO_CASE_QUESTION };
   }
 

@@ -396,7 +396,7 @@ const ASKS_CONTACT =
   /\be-?mail (address|addr)|(?<!\b(per|in|from|to|by|of|via|according to) )\b(his|her|their|\w+'s) (personal |private |own |home |work )?(e-?mail|number|phone|cell)\b(?! (reply|replies|said|says|thread|back))|\b(what|which) (number|phone|cell)\b|\b(call|text|reach|ring) (him|her|them|\w+) (at|on)\b|(?<!\b(pickup|site|work|office|van|vanpool|e-?mail|ip|pick-up|pick up) )\baddress(es)?\b|\bphone\b|\bcell( number)?\b|\bmobile( number)?\b|\bcontact (info|details|number)|\b(home|street) address\b|\b(his|her|their|\w+'?s) (home |mailing |postal |street )?address\b|\bstreet\b|\b(full|exact|whole|complete|five-digit|5-digit) zip\b|\bwhere exactly (do|does) (s?he|they|\w+) live\b|\blives? exactly\b|\bexact (home|address|location)\b/;
 /** The full wording of a rider's reply ("paste the whole thing", "word for word"): replies are shown redacted. */
 const ASKS_FULL_REPLY =
-  /\b(paste|verbatim|word for word|whole thing|in full|unedited|unredacted|uncensored|full (text|reply|email|message|response)|entire (reply|email|message|response)|unredacted|raw (reply|email|text))\b|\bexactly (did|does) (s?he|they|\w+) (write|say|reply|answer)\b/;
+  /\b(paste|verbatim|word for word|whole thing|in full|unedited|unredacted|uncensored|blanked|nothing (blanked|redacted|removed|hidden|cut|left out)|everything (s?he|they|\w+) (wrote|said|sent)|full (text|reply|email|message|response)|entire (reply|email|message|response)|unredacted|raw (reply|email|text))\b|\bexactly (did|does) (s?he|they|\w+) (write|say|reply|answer)\b/;
 /** What Pool Patrol does not record: whether an email was opened or read. */
 const ASKS_UNTRACKED =
   /\b(open(ed|s)?|read|click(ed)?|seen|view(ed)?) (the |our |my |his |her |that |this |an |any )?(e-?mails?|messages?|letters?)\b|\bread receipts?\b|\bopen rate\b/;
@@ -516,6 +516,14 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     (!/\b(policy|rules?|how (do|does|can|to))\b/.test(lower) ||
       (named.length > 0 && /\b(override|overrule|waive|exempt)\b/.test(lower)));
   const adjusted = scores.map(([topic, s]) => {
+    // "when did it time out": when something happened is the case's timeline, not what comes next.
+    if (
+      topic === "status" &&
+      /\bwhen (did|was) (it|this|that|the case|this case) (time|timed|expire|lapse|close|closed|get|go|move|escalate)/.test(
+        lower,
+      )
+    )
+      return [topic, s + 7] as const;
     if (topic === "policy" && asksTheRule) return [topic, s + 6] as const;
     if (topic === "status" && (WHERE_IT_STANDS.test(lower) || OFF_THE_VAN.test(lower))) return [topic, s + 4] as const;
     if (topic === "next" && WHERE_IT_STANDS.test(lower)) return [topic, s + 4] as const;
@@ -576,7 +584,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       return [topic, s + 4] as const;
     if (
       topic === "status" &&
-      /\bwho (signed|approved|decided|rejected|cancell?ed|closed|okayed|ok'?d|made (the|that|this) (call|decision)|ruled)\b|\b(go|gone|went|goes) through\b|\bby (who|whom)\b|\b(did|have|has) (we|they|you|someone|anyone|anybody|an approver|the approver) (keep|kept|cancel|remov|reject|approv|decide|close|sign|ok)|\b(was|were|got) (it |this |that |the \w+ |they |s?he )?(approved|rejected|cancell?ed|closed|resolved|decided|removed|kept)\b|\bis (this|the|it|that) (case |one )?(still )?(open|closed|active|resolved|done|over)\b|\bhow did (it|this|that|the case|s?he|they) (end|turn out|go|wrap up)\b|\bend(ed)? up\b|\bstill (in|on|part of|riding|a member)\b|\bwhich (case|vanpool|van) (is|was|are) \w+ (on|in)\b|\bwhen\b.*\b(open|opened|start|started|created)\b/.test(
+      /\bwho (signed|approved|decided|rejected|cancell?ed|closed|okayed|ok'?d|made (the|that|this) (call|decision)|ruled)\b|\b(go|gone|went|goes) through\b|\bdid (the|that|this|it) (\w+ )?(actually |really )?(happen|go ahead|take effect|stick)\b|\bstill pending\b|\bby (who|whom)\b|\b(did|have|has) (we|they|you|someone|anyone|anybody|an approver|the approver) (keep|kept|cancel|remov|reject|approv|decide|close|sign|ok)|\b(was|were|got) (it |this |that |the \w+ |they |s?he )?(approved|rejected|cancell?ed|closed|resolved|decided|removed|kept)\b|\bis (this|the|it|that) (case |one )?(still )?(open|closed|active|resolved|done|over)\b|\bhow did (it|this|that|the case|s?he|they) (end|turn out|go|wrap up)\b|\bend(ed)? up\b|\bstill (in|on|part of|riding|a member)\b|\bwhich (case|vanpool|van) (is|was|are) \w+ (on|in)\b|\bwhen\b.*\b(open|opened|start|started|created)\b/.test(
         lower,
       )
     )
@@ -766,6 +774,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     topics = ["checks"];
     check = "location";
   } else if (claim || (compare && riderIds.length > 1)) topics = ["checks"];
+  // "maribel's original email, unredacted": what she wrote to us, not what we sent.
+  if (ASKS_FULL_REPLY.test(lower) && riderIds.length > 0 && !weSent && topics.includes("emails")) topics = ["replies"];
   const quote = topics.includes("emails") && ASKS_WORDING.test(lower);
   const extra = {
     ...(exact ? { exact } : {}),
