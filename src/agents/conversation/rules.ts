@@ -120,11 +120,18 @@ function threadContext(turn: Turn): ThreadContext & { caseId?: string } {
     const overview = earlier.calls.find((c) => c.name === "case_overview");
     if (calls.length === 0 && !overview) continue;
     const topics = [...new Set(calls.map((c) => TOPIC_OF_TOOL[c.name]).filter((t): t is Topic => Boolean(t)))];
-    const withRiders = calls.find((c) => Array.isArray(c.args.employee_ids) && c.args.employee_ids.length > 0);
+    // "draft a follow-up to Diego" names its one rider as employee_id: "cancel him" next means him.
+    const withRiders = calls.find(
+      (c) =>
+        (Array.isArray(c.args.employee_ids) && c.args.employee_ids.length > 0) ||
+        typeof c.args.employee_id === "string",
+    );
     const withCheck = calls.find((c) => typeof c.args.check === "string");
     return {
       topics: topics.length ? topics : ["status"],
-      riderIds: (withRiders?.args.employee_ids as string[] | undefined) ?? [],
+      riderIds:
+        (withRiders?.args.employee_ids as string[] | undefined) ??
+        (withRiders?.args.employee_id ? [withRiders.args.employee_id as string] : []),
       check: withCheck?.args.check as ThreadContext["check"],
       caseId: (calls.find((c) => c.args.case_id)?.args.case_id ?? overview?.args.case_id) as string | undefined,
     };
