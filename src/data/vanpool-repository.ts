@@ -241,15 +241,21 @@ export async function findVanpoolsNameContaining(
   prisma: PrismaClient,
   words: string[],
   limit = 50,
-): Promise<{ vanpool_id: string; name: string | null }[]> {
+): Promise<{ vanpool_id: string; name: string | null; work_site: string }[]> {
   if (words.length === 0) return [];
-  const rows = await prisma.vanpool.findMany({
-    where: { OR: words.map((word) => ({ name: { contains: word, mode: "insensitive" as const } })) },
-    orderBy: { id: "asc" },
-    take: limit,
-    select: { id: true, name: true },
-  });
-  return rows.map((v) => ({ vanpool_id: v.id, name: v.name }));
+  // Names and work sites apart, so vans sharing a site never crowd out a name.
+  const rows = await Promise.all(
+    (["name", "workSite"] as const).map((field) =>
+      prisma.vanpool.findMany({
+        where: { OR: words.map((word) => ({ [field]: { contains: word, mode: "insensitive" as const } })) },
+        orderBy: { id: "asc" },
+        take: limit,
+        select: { id: true, name: true, workSite: true },
+      }),
+    ),
+  );
+  const byId = new Map(rows.flat().map((v) => [v.id, { vanpool_id: v.id, name: v.name, work_site: v.workSite }]));
+  return [...byId.values()].sort((a, b) => a.vanpool_id.localeCompare(b.vanpool_id));
 }
 
 /** Active vanpools with their number of active riders, by id. */

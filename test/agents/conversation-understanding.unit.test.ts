@@ -409,4 +409,64 @@ describe("a question about an action is not the action", () => {
       riderIds: [],
     });
   });
+
+  it("asks which rider 'him' is before any removal when two riders are flagged", () => {
+    expect(understand("remove him", roster).clarify).toContain("Brent Harlow");
+    expect(understand("drop him from the van", roster).clarify).toContain("Lucia Bianchi");
+    expect(understand("cancel him", roster, { topics: ["replies"], riderIds: ["EMP-1011"] })).toMatchObject({
+      action: "cancel",
+      riderIds: ["EMP-1011"],
+    });
+  });
+
+  it("reads a decision in the past tense as the case's state, never as a new action", () => {
+    expect(understand("why did we keep them again?", crew)).toMatchObject({ topics: ["status"] });
+    expect(understand("why did we keep them again?", crew).action).toBeUndefined();
+    expect(understand("did the cancellation go through?", crew).topics).toEqual(["status"]);
+    expect(understand("when was the cancellation approved and by who", crew).topics).toContain("status");
+    expect(understand("is this case still open?", crew).topics).toEqual(["status"]);
+    expect(understand("why is it with a human though", crew).topics).toContain("status");
+    expect(understand("did someone sign off on removing them yet?", crew)).toMatchObject({ topics: ["status"] });
+    expect(understand("did the cancellation actually happen or is it still pending", crew).topics).toContain("status");
+    expect(understand("when did it time out", crew).topics).toContain("status");
+    expect(understand("when does it time out", crew).topics).toEqual(["next"]);
+  });
+
+  it("answers contact details with what may be shown, and the full wording of a reply with who may read it", () => {
+    for (const asked of ["whats tamika's personal email", "gregs address pls", "derek's full zip code and street?"])
+      expect(understand(asked, roster).offRecord).toEqual({ kind: "contact" });
+    expect(understand("what's brent's address", roster)).toMatchObject({ topics: ["checks"], check: "location" });
+    expect(understand("when did brent's address change?", roster).offRecord).toBeUndefined();
+    expect(understand("what exactly did lucia write back? paste the whole thing", roster).fullReply).toBe(true);
+    expect(understand("how far exactly does brent live?", roster).exact).toBe(true);
+    expect(understand("is brent exactly 85 miles out or what", roster).exact).toBe(true);
+    expect(understand("is exactly 50 miles a pass", roster)).toMatchObject({ topics: ["policy"] });
+    expect(understand("what if brent lives exactly 50 miles away", roster).exact).toBeUndefined();
+    expect(understand("pls forward me lucia's reply in full, unedited", roster).fullReply).toBe(true);
+    expect(understand("show me everything lucia wrote, nothing blanked out", roster).fullReply).toBe(true);
+  });
+
+  it("reads 'any exceptions here?' and 'override the rule for him' as who is kept", () => {
+    expect(understand("any exceptions on this case? until when?", roster).kept).toBe(true);
+    expect(understand("can an approver override the 50 mile rule for brent?", roster).kept).toBe(true);
+    expect(understand("is there an exception for people who drive part of the way?", roster).kept).toBeUndefined();
+  });
+});
+
+describe("a vanpool named by its work site's place", () => {
+  const vanpools: VanpoolName[] = [
+    { vanpool_id: "VP-108", name: "Tracy Park & Ride", work_site: "Fremont Assembly Plant" },
+    { vanpool_id: "VP-110", name: "Fremont 4x10 Crew", work_site: "Fremont Assembly Plant" },
+    { vanpool_id: "VP-111", name: "Bay Fair Night Run", work_site: "Fremont Assembly Plant" },
+    { vanpool_id: "VP-113", name: "Elk Grove Commuters", work_site: "Rancho Cordova Distribution Center" },
+    { vanpool_id: "VP-115", name: "Roseville-Rocklin Riders", work_site: "Rancho Cordova Distribution Center" },
+  ];
+
+  it("fits every van going there, so the question is asked back", () => {
+    const ids = (q: string) => vanpoolsNamedIn(q, vanpools).map((v) => v.vanpool_id);
+    expect(ids("what's going on with the fremont van?")).toEqual(["VP-108", "VP-110", "VP-111"]);
+    expect(ids("any issues on the rancho cordova van?")).toEqual(["VP-113", "VP-115"]);
+    expect(ids("how is the tracy van doing")).toEqual(["VP-108"]);
+    expect(ids("riders who live in fremont")).toEqual([]);
+  });
 });

@@ -18,7 +18,7 @@ import { type ConversationActions, createConversationTools, READ_AHEAD, type Rea
 import { namedSubject } from "./understand.js";
 
 const SYSTEM_PROMPT = `You are Pool Patrol's Case Manager, answering auditors in Slack about vanpool audit cases.
-Each user message is JSON: {"question", "case_id", "vanpool_id", "vanpools_named"} where case_id is the case whose thread this is (may be null), vanpool_id a vanpool the question names by its name (may be absent), vanpools_named the vanpools its words fit equally well (ask which one when no case_id), and rider_case_id the latest case of the one rider the question names when asked outside a case.
+Each user message is JSON: {"question", "case_id", "vanpool_id", "vanpools_named"} where case_id is the case whose thread this is (may be null), vanpool_id a vanpool the question names by its name (may be absent), vanpools_named the vanpools its words fit equally well (ask which one when no case_id), rider_case_id the latest case of the one rider the question names when asked outside a case, and riders_named the people a first name fits equally (ask which one).
 - Facts come only from your tools. Call case_overview first (or vanpool_overview / program_figures) to learn the case and its riders' names and ids; then the tools the question needs. Never guess a fact.
 - Use the earlier messages of the thread to resolve follow-ups ("and the other rider?", "what did she say?").
 - Answer every part of a multi-part question. For a rule ("how is the limit measured?"), quote policy_sections with its section, even in a case thread; add the case's facts when both are asked.
@@ -119,16 +119,17 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
     }
     const named = await vanpoolsNamedByName(deps.prisma, input.question);
     const subject = namedSubject(input.question);
-    const riderCase =
+    const rider =
       input.caseId || named.length || subject.caseId || subject.vanpoolId
-        ? undefined
+        ? {}
         : await caseOfRiderNamed(deps.prisma, input.question);
     const task: ConversationTask = {
       question: input.question,
       case_id: input.caseId,
       ...(named.length === 1 ? { vanpool_id: named[0]!.vanpool_id } : {}),
       ...(named.length > 1 ? { vanpools_named: named.map((v) => `${v.name} (${v.vanpool_id})`) } : {}),
-      ...(riderCase ? { rider_case_id: riderCase } : {}),
+      ...(rider.caseId ? { rider_case_id: rider.caseId } : {}),
+      ...(rider.choices ? { riders_named: rider.choices } : {}),
     };
     let written: ConversationAnswer | undefined;
     // The answer is told as soon as it exists; the thread's state is saved after.

@@ -125,6 +125,9 @@ export async function caseOverview(deps: FactsDeps, caseId: string): Promise<Cas
   const text = [
     `*${caseId}* (${van?.name ? `${van.name}, ` : ""}${record.vanpool_id}) is ${statusInWords(record.status)}${record.outcome ? ` (outcome: ${record.outcome})` : ""}.`,
     `Opened ${day(deps, record.created_at)} because ${REASON_WORDS[record.reason]}.`,
+    ...(isClosed(record.status) && typeof record.meta.resolution === "string"
+      ? [`How it ended: ${redactFinding(record.meta.resolution)}`]
+      : []),
     flaggedNames.length ? `Flagged: ${flaggedNames.join(", ")}.` : "No rider is flagged.",
     `Re-audits so far: ${record.re_audit_count} of ${MAX_RE_AUDITS}.`,
     ...(isClosed(record.status)
@@ -193,6 +196,8 @@ export async function checkResults(
     titled?: boolean;
     /** Two or more riders compared: their facts as a table, a column each, instead of a line each. */
     side_by_side?: boolean;
+    /** Exceptions are asked about: say when no rider is kept by one. */
+    kept?: boolean;
   } = {},
 ): Promise<Facts> {
   // A vanpool named by id answers from its latest case when it has one (its own audit may be older than the case).
@@ -278,6 +283,11 @@ export async function checkResults(
       `${compared.map((id) => nameOf(people, id)).join(" and ")} side by side:\n\n${tableMarkdown(sideBySide(checks, results, compared, people))}`,
     );
   if (options.exact && checks.includes("location")) parts.push(EXACT_DISTANCE_WHERE);
+  const keptHere = exceptions.filter((e) => !asked || asked.includes(e.employee_id));
+  if (options.kept && keptHere.length === 0)
+    parts.unshift(
+      `No rider ${asked ? `asked about ` : ""}on ${van.name ?? vanpoolId} (${vanpoolId}) is kept by an exception now: a failing check opens or keeps a case for them. An approver keeps a rider (an exception with an end date) from the cancellation card.`,
+    );
   if (options.titled) parts.unshift(`*${van.name ?? vanpoolId} (${vanpoolId})${caseId ? `, ${caseId}` : ""}*`);
   return { text: parts.join("\n\n"), sources };
 }
@@ -600,12 +610,31 @@ export async function vanpoolsNamedByName(prisma: PrismaClient, question: string
   return vanpoolsNamedIn(question, await findVanpoolsNameContaining(prisma, nameSearchWords(question)));
 }
 
-/** The latest case of the one person a question names, for a question asked outside any case ("was cody ever flagged?"). */
-export async function caseOfRiderNamed(prisma: PrismaClient, question: string): Promise<string | undefined> {
-  const people = await findPeopleNamed(prisma, nameSearchWords(question));
-  if (people.length !== 1) return undefined;
-  const [latestCase] = await listCasesOfRider(prisma, people[0]!.employee_id);
-  return latestCase?.case_id;
+/**
+ * The latest case of the one person a question names, for a question asked outside any case ("was cody ever
+ * flagged?"); when a first name fits several people and no last name tells them apart, who they are, to ask which.
+ */
+export async function caseOfRiderNamed(
+  prisma: PrismaClient,
+  question: string,
+): Promise<{ caseId?: string; choices?: string[] }> {
+  const words = nameSearchWords(question);
+  const people = await findPeopleNamed(prisma, words);
+  const fullyNamed = people.filter((p) => [p.first_name, p.last_name].every((n) => words.includes(n.toLowerCase())));
+  const sameFirst = people.filter((p) => words.includes(p.first_name.toLowerCase()));
+  const person = fullyNamed.length === 1 ? fullyNamed[0] : people.length === 1 ? people[0] : undefined;
+  if (!person) {
+    const byFirstName = new Set(sameFirst.map((p) => p.first_name.toLowerCase()));
+    if (sameFirst.length > 1 && byFirstName.size === 1)
+      return {
+        choices: sameFirst.map(
+          (p) => `${riderName(p)}${p.vanpool_ids.length ? ` on ${p.vanpool_ids.join(", ")}` : ""}`,
+        ),
+      };
+    return {};
+  }
+  const [latestCase] = await listCasesOfRider(prisma, person.employee_id);
+  return latestCase ? { caseId: latestCase.case_id } : {};
 }
 
 export async function vanpoolOverview(deps: FactsDeps, vanpoolId: string): Promise<CaseFacts | Facts> {

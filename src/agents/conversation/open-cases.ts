@@ -86,7 +86,8 @@ export async function openCases(deps: FactsDeps, view: OpenCasesView = "cases"):
   } else {
     const counts = new Map<string, number>();
     for (const c of shown) counts.set(c.status, (counts.get(c.status) ?? 0) + 1);
-    head = `${plural(shown.length, "open case")}${more}: ${[...counts].map(([status, n]) => `${n} ${statusInWords(status)}`).join(", ")}.`;
+    const flagged = new Set(shown.flatMap((c) => c.flagged)).size;
+    head = `${plural(shown.length, "open case")}${more}, ${plural(flagged, "rider")} flagged in all: ${[...counts].map(([status, n]) => `${n} ${statusInWords(status)}`).join(", ")}.`;
     table = {
       columns: ["Case", "Vanpool", "Where it stands", "Flagged", "Opened", "Deadline"],
       rows: shown.map((c) => [

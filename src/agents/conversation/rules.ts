@@ -3,6 +3,7 @@
 // question against that roster and the thread's earlier turns, call the tools the
 // question needs, and answer with their facts. One clarifying question, with the
 // likely options, only when the question cannot be placed.
+import { EXACT_DISTANCE_WHERE } from "../../domain/redaction.js";
 import { latest, type ToolCallPlan, type Turn } from "../models/rules-model.js";
 import type { CaseFacts, Facts } from "./facts.js";
 import type { OpenCasesView } from "./open-cases.js";
@@ -12,6 +13,7 @@ import {
   type NamedSubject,
   namedSubject,
   type RosterEntry,
+  riderName,
   sameWord,
   type ThreadContext,
   type Topic,
@@ -31,6 +33,8 @@ export interface ConversationTask {
   vanpools_named?: string[];
   /** Asked outside any case: the latest case of the one rider the question names ("was cody ever flagged?"). */
   rider_case_id?: string;
+  /** Asked outside any case: everyone a first name fits ("is marcus on a case?" with two Marcuses), as "Name (EMP-…) on VP-…". */
+  riders_named?: string[];
 }
 
 /** The case or vanpool the question names: by id, else by a vanpool's name. */
@@ -55,7 +59,7 @@ const TOPIC_OF_TOOL: Record<string, Topic> = {
 export function questionParts(question: string): string[] {
   const parts = question
     .split(
-      /\?\s+|;\s*|\s+[-+&]\s+(?=\w)|(?:^|\s+)\(?\d[.)]\s+|,\s*(?:and\s+)?then\s+|,?\s+\b(?:and|also|plus)\b\s*(?=(?:also\s+)?(?:why|what|when|how|who|whos|is|are|did|does|has|have|can|will|where|which|by)\b)|,\s*also\b|\.\s+(?=[A-Z])/i,
+      /\?\s+|;\s*|\s+[-+&]\s+(?=\w)|(?:^|\s+)\(?\d[.)]\s+|,\s*(?:and\s+)?then\s+|,?\s+\b(?:and|also|plus)\b\s*(?=(?:also\s+)?(?:why|what|when|how|who|whos|is|are|did|does|has|have|can|will|where|which|by)\b)|,\s*also\b|,\s+(?=(?:so\s+)?(?:did|has|have|when|why|who|where|which)\b)|\.\s+(?=[A-Z])/i,
     )
     .map((p) => p.trim())
     .filter((p) => /[a-z0-9]/i.test(p));
@@ -66,7 +70,16 @@ export function questionParts(question: string): string[] {
 function understandParts(question: string, roster: RosterEntry[], context: ThreadContext): Understanding {
   const whole = understand(question, roster, context);
   const parts = questionParts(question);
-  if (parts.length < 2 || whole.action || whole.exact || whole.claim || whole.unflagged || whole.offRecord)
+  if (
+    parts.length < 2 ||
+    whole.action ||
+    whole.exact ||
+    whole.claim ||
+    whole.unflagged ||
+    (whole.offRecord && whole.offRecord.kind !== "unknown") ||
+    whole.fullReply ||
+    whole.kept
+  )
     return whole;
   const understood: Understanding[] = [];
   let carried = context;
@@ -81,6 +94,8 @@ function understandParts(question: string, roster: RosterEntry[], context: Threa
       check: u.check ?? carried.check,
     };
   }
+  // "we timed out right? what state is it in": the one part understood answers when the whole is not.
+  if (understood.length === 1 && whole.clarify) return understood[0]!;
   if (understood.length < 2) return whole;
   return {
     topics: [...new Set(understood.flatMap((u) => u.topics))],
@@ -92,7 +107,10 @@ function understandParts(question: string, roster: RosterEntry[], context: Threa
 
 /** Riders or cases asked about across the program, not in one case ("who's flagged across all the open cases?"). */
 const ACROSS_CASES =
-  /\b(who|which riders?|anyone|list)\b.*\b(flagged|on a case)\b.*\b(across|all (the )?(open )?cases|every (open )?case|open cases|program)\b|\b(list|show)\b (me )?(all |every |the )?(open )?cases\b/;
+  /\b(who|who'?s|whos|which riders?|anyone|list|how many (people|riders|employees|ppl|folks))\b.*\b(flagged|on a case)\b.*\b(across|all (the )?(open )?cases|every (open )?case|open cases|program)\b|\b(list|show|which|what)\b (me )?(all |every |the )?(open |pending |active )?cases\b(?! (is|was|has|does|did) )|\bevery (open )?case\b/;
+
+/** How many vanpools a clarifying question lists before asking for an id. */
+const VANPOOL_CHOICES_SHOWN = 6;
 
 /** Cases waiting for a person ("which cases need me?"), not the program's count of them ("how many…"). */
 const WAITING_CASES =
@@ -114,11 +132,18 @@ function threadContext(turn: Turn): ThreadContext & { caseId?: string } {
     const overview = earlier.calls.find((c) => c.name === "case_overview");
     if (calls.length === 0 && !overview) continue;
     const topics = [...new Set(calls.map((c) => TOPIC_OF_TOOL[c.name]).filter((t): t is Topic => Boolean(t)))];
-    const withRiders = calls.find((c) => Array.isArray(c.args.employee_ids) && c.args.employee_ids.length > 0);
+    // "draft a follow-up to Diego" names its one rider as employee_id: "cancel him" next means him.
+    const withRiders = calls.find(
+      (c) =>
+        (Array.isArray(c.args.employee_ids) && c.args.employee_ids.length > 0) ||
+        typeof c.args.employee_id === "string",
+    );
     const withCheck = calls.find((c) => typeof c.args.check === "string");
     return {
       topics: topics.length ? topics : ["status"],
-      riderIds: (withRiders?.args.employee_ids as string[] | undefined) ?? [],
+      riderIds:
+        (withRiders?.args.employee_ids as string[] | undefined) ??
+        (withRiders?.args.employee_id ? [withRiders.args.employee_id as string] : []),
       check: withCheck?.args.check as ThreadContext["check"],
       caseId: (calls.find((c) => c.args.case_id)?.args.case_id ?? overview?.args.case_id) as string | undefined,
     };
@@ -188,10 +213,21 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     if (named.vanpoolId) return [{ name: "vanpool_overview", args: { vanpool_id: named.vanpoolId } }];
     const caseId = task.case_id ?? context.caseId ?? task.rider_case_id;
     if (caseId) return [{ name: "case_overview", args: { case_id: caseId } }];
+    const people = task.riders_named ?? [];
+    if (people.length > 1)
+      return { final: `Which rider do you mean: ${people.slice(0, -1).join(", ")} or ${people.at(-1)}?` };
     const choices = task.vanpools_named ?? [];
     if (choices.length > 1)
-      return { final: `Which vanpool do you mean: ${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}?` };
+      return {
+        final:
+          choices.length > VANPOOL_CHOICES_SHOWN
+            ? `Which vanpool do you mean? Several fit, among them ${choices.slice(0, VANPOOL_CHOICES_SHOWN).join(", ")}. Name it by its id (VP-101) or its full name.`
+            : `Which vanpool do you mean: ${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}?`,
+      };
     if (general.topics.includes("policy")) return [{ name: "policy_sections", args: { question } }];
+    // "who's waiting on an approver right now", asked outside any case: where the open cases stand.
+    if (general.topics.some((t) => t === "status" || t === "next" || t === "flagged") && !general.clarify)
+      return [{ name: "open_cases", args: {} }];
     return { final: NO_CASE_QUESTION };
   }
 
@@ -263,6 +299,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
           ...(u.exact ? { exact: true } : {}),
           ...(u.claim ? { what_would_change: true } : {}),
           ...(u.compare && u.riderIds.length > 1 ? { side_by_side: true } : {}),
+          ...(u.kept ? { kept: true } : {}),
         },
       });
     if (topic === "replies") calls.push({ name: "rider_replies", args: { case_id: caseId, employee_ids } });
@@ -286,10 +323,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     if (topic === "policy")
       calls.push({
         name: "policy_sections",
-        args:
-          u.offRecord?.kind === "contact"
-            ? { question, headings: ["Privacy"] }
-            : { question: u.check ? `${question} (${u.check === "location" ? "distance miles" : "shift"})` : question },
+        args: { question: u.check ? `${question} (${u.check === "location" ? "distance miles" : "shift"})` : question },
       });
     if (topic === "program") calls.push({ name: "program_figures", args: {} });
     if (topic === "vanpool" && !askedAboutVanpool)
@@ -309,8 +343,13 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
 /** What the answer says before its facts: what it cannot give, or how the facts answer. */
 function noteFor(u: Understanding, roster: RosterEntry[]): string | undefined {
   const off = u.offRecord;
-  if (off?.kind === "contact")
-    return "I don't share riders' email addresses, phone numbers or home addresses in Slack: answers show home towns and ZIP3 (953xx) only. To reach a rider, an approver can ask me to _draft a follow-up_; it goes out once approved.";
+  if (off?.kind === "contact") {
+    const asked = roster.filter((r) => (u.riderIds.length ? u.riderIds.includes(r.employee_id) : r.flagged));
+    const towns = asked.filter((r) => r.traits?.[0]).map((r) => `${riderName(r)} lives in ${r.traits![0]}`);
+    return `I don't share riders' email addresses, phone numbers, street addresses or full ZIP codes in Slack, with anyone: answers show a home town, its ZIP3 (953xx) and a distance band. ${EXACT_DISTANCE_WHERE} To reach a rider, an approver can ask me to _draft a follow-up_; it goes out once approved. What I can tell you${towns.length ? `: ${towns.join("; ")}.` : ":"}`;
+  }
+  if (u.fullReply)
+    return "Replies are quoted here with street addresses, phone numbers and emails taken out, for everyone; approvers can read a reply in full with *Show full reply* on its approval card in the case thread.";
   if (off?.kind === "untracked")
     return "Whether an email was opened or read is not tracked: Pool Patrol records when each email went out, and every reply.";
   if (off?.kind === "unknown") {

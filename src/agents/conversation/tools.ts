@@ -67,26 +67,8 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
       schema: z.object({ case_id: caseId }),
     }),
     tool(
-      async ({
-        case_id,
-        vanpool_id,
-        check,
-        employee_ids,
-        only_failing,
-        exact,
-        what_would_change,
-        titled,
-        side_by_side,
-      }) =>
-        checkResults(deps, case_id ? { case_id } : { vanpool_id: vanpool_id ?? "" }, {
-          check,
-          employee_ids,
-          only_failing,
-          exact,
-          what_would_change,
-          titled,
-          side_by_side,
-        }),
+      async ({ case_id, vanpool_id, ...options }) =>
+        checkResults(deps, case_id ? { case_id } : { vanpool_id: vanpool_id ?? "" }, options),
       {
         name: "check_results",
         description:
@@ -109,6 +91,7 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
             .boolean()
             .optional()
             .describe("true when two or more riders are compared: their facts as a table, a column each"),
+          kept: z.boolean().optional().describe("true when exceptions are asked about: says so when no rider is kept"),
         }),
       },
     ),

@@ -57,6 +57,10 @@ export interface Understanding {
   quote?: boolean;
   /** Something the record does not hold, or the channel never shows: answered honestly, then what is known. */
   offRecord?: OffRecord;
+  /** Whether riders are kept by an exception is asked. */
+  kept?: boolean;
+  /** A reply's full, unredacted wording is asked for. */
+  fullReply?: boolean;
 }
 
 /** Asked-for things the answer cannot give: contact details (never shown), what is not tracked, anything else unknown. */
@@ -81,7 +85,7 @@ const LEXICON: Record<Topic, Record<string, number>> = {
     "when:2 deadline:3 due:3 timeout:3 expire:3 expires:3 expiry:3 until:2 next:3 happens:2 happen:2 date:1 overdue:3 clock:2 soon:2 time:1 long:1 left:1 wait:1 waiting:1 after:1 then:1 window:3 expired:3 lapse:3 lapsed:3 cutoff:3",
   ),
   status: words(
-    "status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 deal:2 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 doing:2 audited:1 reaudits:2 reaudit:1 recheck:2 rechecked:3 rechecks:2 reaudited:3 removed:3 member:2 membership:3 signed:2 decision:2",
+    "timed:2 status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 deal:2 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 doing:2 audited:1 reaudits:2 reaudit:1 recheck:2 rechecked:3 rechecks:2 reaudited:3 removed:3 member:2 membership:3 signed:2 decision:2",
   ),
   flagged: words("who:2 which:1 riders:2 rider:1 flagged:2 people:2 employees:2 involved:3 names:2 list:2 members:2"),
   policy: words(
@@ -168,6 +172,7 @@ const SHORTHAND: Record<string, string> = {
   b4: "before",
   ppl: "people",
   addr: "address",
+  addy: "address",
   hrs: "hours",
   msg: "message",
   msgs: "messages",
@@ -256,6 +261,25 @@ const VANS = new Set(["van", "vanpool", "shuttle"]);
 export interface VanpoolName {
   vanpool_id: string;
   name: string | null;
+  work_site?: string;
+}
+
+/** Words of a work site's name that say what kind of place it is, not where ("San Jose HQ", "Fremont Assembly Plant"). */
+const GENERIC_SITE_WORDS = new Set(
+  "hq headquarters plant assembly center centre distribution office campus site building warehouse depot the".split(
+    " ",
+  ),
+);
+
+/** "the Fremont van", "vans to Rancho Cordova": the place of its work site, which several vans may share. */
+function siteStrength(asked: string[], site: string): number {
+  const key = tokens(site).filter((t) => !GENERIC_SITE_WORDS.has(t));
+  if (key.length === 0) return 0;
+  return indexOfRun(asked, key).some(
+    (i) => VEHICLE_WORDS.has(asked[i + key.length] ?? "") || ["to", "at"].includes(asked[i - 1] ?? ""),
+  )
+    ? key.length
+    : 0;
 }
 
 /** The question's words worth looking for in vanpool names. */
@@ -297,7 +321,10 @@ function nameStrength(asked: string[], name: string): number {
 export function vanpoolsNamedIn(question: string, candidates: VanpoolName[]): VanpoolName[] {
   const asked = tokens(question).filter((t) => t !== "and");
   const scored = candidates
-    .map((c) => ({ c, strength: c.name ? nameStrength(asked, c.name) : 0 }))
+    .map((c) => ({
+      c,
+      strength: Math.max(c.name ? nameStrength(asked, c.name) : 0, c.work_site ? siteStrength(asked, c.work_site) : 0),
+    }))
     .filter((c) => c.strength > 0)
     .sort((a, b) => b.strength - a.strength);
   return scored.filter((s) => s.strength === scored[0]!.strength).map((s) => s.c);
@@ -348,10 +375,10 @@ function describedRiders(lower: string, toks: string[], roster: RosterEntry[]): 
 
 /** A question about the rule itself rather than this case's riders ("how is the distance limit measured?"). */
 const ASKS_THE_RULE =
-  /\bmeasured\b|\bmeasure (the|a|distance)|\b(on its own|by itself|itself|automatically)\b|\bbefore a (person|human|reviewer)|\bexactly (at |on )?(the )?(\d+|limit)|\bhow (long|much time|many days) do(es)? (riders?|people|employees|someone|they|a rider) (have|get)\b|\b(does|do|must|should) (a|any) (rider|person|employee)s? (need|have|get)|\bneed to match\b|\bsomeone\b|\bappeal (window|period|deadline)\b|\bdoes where\b/;
+  /\bmeasured\b|\bis there an? (limit|rule|cap|max|maximum|minimum)\b|\bhow far (can|may|could|is) (you|a rider|riders|someone|people|one|an employee|employees)\b|\bmeasure (the|a|distance)|\b(on its own|by itself|itself|automatically)\b|\bbefore a (person|human|reviewer)|\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?\b(?! ?(mi|miles?)? ?(out|away|from)\b))|\bhow (long|much time|many days) do(es)? (riders?|people|employees|someone|they|a rider) (have|get)\b|\b(does|do|must|should) (a|any) (rider|person|employee)s? (need|have|get)|\bneed to match\b|(?<!\b(did|has|have|had) )\bsomeone\b|\bappeal (window|period|deadline)\b|\bdoes where\b/;
 /** "exact miles?", "the precise mileage": a rider's exact distance, not the rule about "exactly 50 miles". */
 const ASKS_EXACT =
-  /\b(exact|exactly|precise|precisely|actual|specific)\b.*\b(miles?|mileage|distance|far)\b|\b(miles?|mileage|distance)\b.*\b(exact|exactly|precise)\b/;
+  /\b(exact|exactly|precise|precisely|actual|specific)\b.*\b(miles?|mileage|distance|far)\b|\b(miles?|mileage|distance|far)\b.*\b(exact|exactly|precise|precisely)\b|\b(see|show|view|open|pull up)\b.*\bevidence\b/;
 /** Someone says a rider's home or shift changed, and asks why the check still fails. */
 const REPORTS_A_CLAIM =
   /\b(says?|said|claims?|claimed|told (me|us|her|his|their|the|my|our)|insists?|swears?|according to|reports?|reported)\b.*\b(why|still|what would|what will|what (then|now)|how come|is that (what|right|true|correct|accurate|so)|do(es)? (we|that|the record)|on (record|file)|what we have|match(es)?|records?|agree)\b/;
@@ -360,13 +387,16 @@ const ASKS_WHAT_WOULD_PASS =
   /\bwhat (would|will|does|do) (s?he|they|it|\w+) (need|have|has) to\b|\bto (pass|qualify|stay on|keep (his|her|their) seat)\b|\bwhat would (make|it take|change)\b|\b(if|suppose|say)\b.*\b(would|will|could|does|do)\b.*\b(pass|qualify|be (fine|ok|okay|compatible|allowed))\b/;
 /** The riders the case did not flag: "the other 3 riders", "why only those two", "the rest". */
 const ASKS_UNFLAGGED =
-  /\b(other|remaining)\s+(\d+|two|three|four|five|six|seven|riders|people|members)\b|\bthe (rest|others)\b|\bwhy only\b|\beveryone else\b|\b(not|n'?t|never) (been )?flagged\b|\bunflagged\b|\b(who|which (riders?|ones?|people|employees))\b (\w+ ){0,2}(passed|pass(es)?|cleared|(is|are|was|were) (fine|ok|okay|clean))\b/;
+  /\b(other|remaining)\s+(\d+|two|three|four|five|six|seven|riders|people|members)\b|\bthe (rest|others)\b|\bwhy only\b|\beveryone else\b|\b(not|n'?t|never) (been )?flagged\b|\bunflagged\b|\b(who|which (riders?|ones?|people|employees))\b (\w+ ){0,4}(passed|pass(es)?|cleared|(is|are|was|were) (fine|ok|okay|clean))\b/;
 /** What an email said, not only that it went. */
 const ASKS_WORDING =
   /\bquote\b|\bshow me (the|our) (e-?mail|message|letter)|\bwhat (did|does) (the|our|that|this) [\w\s-]{0,30}?(e-?mail|message|letter|follow-?up|reply|response) (to \w+ )?(actually |exactly |really )?say\b|\bwhat (exactly )?(did|have|has) (we|you|pool patrol|it) (just |actually )?(send|sent|say|said|tell|told|write|wrote|ask|asked)\b|\b(exact|actual) (words|wording|text)\b|\bwhat (did|does) (the|our|that|this|his|her|their) (last |latest |new )?(e-?mail|message|letter|follow-?up) say\b|\b(wording|contents?|body) of\b|\bwhat (did|does) (the|our|that|this) (\w+ )?(e-?mail|message|letter|follow-?up|reply|response|answer|draft)\b.*\b(say|tell|ask)\b/;
 /** Contact details the channel never shows. */
 const ASKS_CONTACT =
-  /\be-?mail (address|addr)|\bphone\b|\bcell( number)?\b|\bmobile( number)?\b|\bcontact (info|details|number)|\b(home|street) address\b|\b(his|her|their) address\b|\bwhere exactly (do|does) (s?he|they|\w+) live\b/;
+  /\be-?mail (address|addr)|(?<!\b(per|in|from|to|by|of|via|according to) )\b(his|her|their|\w+'s) (personal |private |own |home |work )?(e-?mail|number|phone|cell)\b(?! (reply|replies|said|says|thread|back))|\b(what|which) (number|phone|cell)\b|\b(call|text|reach|ring) (him|her|them|\w+) (at|on)\b|(?<!\b(pickup|site|work|office|van|vanpool|e-?mail|ip|pick-up|pick up) )\baddress(es)?\b|\bphone\b|\bcell( number)?\b|\bmobile( number)?\b|\bcontact (info|details|number)|\b(home|street) address\b|\b(his|her|their|\w+'?s) (home |mailing |postal |street )?address\b|\bstreet\b|\b(full|exact|whole|complete|five-digit|5-digit) zip\b|\bwhere exactly (do|does) (s?he|they|\w+) live\b|\blives? exactly\b|\bexact (home|address|location)\b/;
+/** The full wording of a rider's reply ("paste the whole thing", "word for word"): replies are shown redacted. */
+const ASKS_FULL_REPLY =
+  /\b(paste|verbatim|word for word|whole thing|in full|unedited|unredacted|uncensored|blanked|nothing (blanked|redacted|removed|hidden|cut|left out)|everything (s?he|they|\w+) (wrote|said|sent)|full (text|reply|email|message|response)|entire (reply|email|message|response)|unredacted|raw (reply|email|text))\b|\bexactly (did|does) (s?he|they|\w+) (write|say|reply|answer)\b/;
 /** What Pool Patrol does not record: whether an email was opened or read. */
 const ASKS_UNTRACKED =
   /\b(open(ed|s)?|read|click(ed)?|seen|view(ed)?) (the |our |my |his |her |that |this |an |any )?(e-?mails?|messages?|letters?)\b|\bread receipts?\b|\bopen rate\b/;
@@ -397,15 +427,19 @@ const ASKS_CHANGES =
 const ASKS_WHEN_CHANGED = /\b(when|last|ever|history|log|since|has|have|did|was)\b/;
 /** A person's exception: who is kept, until when ("is there an exception on Diego?"), not the rule for exceptions. */
 const ASKS_WHO_IS_KEPT = /\b(who|which riders?|anyone|anybody)\b.*\b(kept|exempt(ed)?|waived)\b/;
-const KEPT_WORDS = /\b(kept|exceptions?|exempt(ed|ion)?|waived?|waiver)\b/;
+const KEPT_WORDS = /\b(kept|exceptions?|exempt(ed|ion)?|waived?|waiver|override|overrule)\b/;
 const KEPT_UNTIL = /\b(until|expire[sd]?|run out|runs out|ends?|still)\b/;
 /** Our email was approved ("the reply we signed off on", "I okayed the draft"). */
 const APPROVED = /\b(approved|okayed|ok'?d|signed off|greenlit|green-lit)\b/;
 const EMAIL_WORDS = /\b(e-?mails?|repl(y|ies)|draft|message|follow[- ]?up|letter|wording|response|answer)\b/;
 export const COMPARES =
-  /\b(compare|compared|comparison|vs|versus|difference|different|differ|diff|side by side|next to|stack up|same)\b|\b(further|farther|closer|nearer|worse|better|more|less|fewer)\b.*\bthan\b/;
+  /\bwhich (is|one is|one'?s|one|of them is) (worse|better|further|farther|closer|riskier)\b|\b(compare|compared|comparison|vs|versus|difference|different|differ|diff|side by side|next to|stack up|same)\b|\b(further|farther|closer|nearer|worse|better|more|less|fewer)\b.*\bthan\b/;
 /** Everyday words that are also someone's name in the roster of employees ("grace period"). */
-const NOT_A_NAME = new Set("grace hill bell dunn gill mora lin mai rao cho shah stein greene carter kim".split(" "));
+const NOT_A_NAME = new Set(
+  "grace hill bell dunn gill mora lin mai rao cho shah stein greene carter kim someone somebody anyone anybody everyone everybody exactly".split(
+    " ",
+  ),
+);
 
 export function understand(asked: string, roster: RosterEntry[], context?: ThreadContext): Understanding {
   // Fillers that look like facts: "so far" is not a distance.
@@ -427,13 +461,25 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     /\bwhy (not|hasn'?t|haven'?t|isn'?t|wasn'?t|didn'?t|don'?t|won'?t|no)\b|\bwhy (is|was) (s?he|it|they) (still|not)\b/.test(
       lower,
     );
-  const asksTheRule = ASKS_THE_RULE.test(lower) && !/\b(s?he|his|her|him)\b/.test(lower);
-  const exact = ASKS_EXACT.test(lower) && !/\bexactly (at |on )?(the )?(\d+|limit)/.test(lower);
+  const asksTheRule =
+    (ASKS_THE_RULE.test(lower) || /\b(what if|if|suppose|say)\b.*\bexactly \d/.test(lower)) &&
+    !/\b(s?he|his|her|him)\b/.test(lower);
+  // "exactly 50 miles" asks the rule; "is he exactly 85 miles out" his distance.
+  const exact =
+    ASKS_EXACT.test(lower) &&
+    !/\b(what if|if|suppose|say)\b.*\bexactly\b/.test(lower) &&
+    !/\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?\b(?! ?(mi|miles?)? ?(out|away|from)\b))/.test(lower);
   if (asksTheRule) action = undefined;
   else if (ACTIONS.recheck.test(lower.replace(/-/g, "")) && !ASKS_ABOUT_THE_PAST.test(lower)) action = "recheck";
   else if (ACTIONS.follow_up.test(lower.replace(/\bremind (me|us)\b/g, " ")) && !ASKS_ABOUT_THE_PAST.test(lower))
     action = "follow_up";
-  else if (ACTIONS.cancel.test(lower) && !whyNot && !/\b(would|will|could|happens?|when|if)\b/.test(lower))
+  else if (
+    ACTIONS.cancel.test(lower) &&
+    !whyNot &&
+    !/\b(would|will|could|happens?|when|if)\b|\b(did|have|has|had) (we|they|you|someone|anyone|anybody|an approver)\b/.test(
+      lower,
+    )
+  )
     action = "cancel";
   else if (ACTIONS.approve.test(lower) && !/\b(who|when|was|been|has|did|we|just)\b/.test(lower)) action = "approve";
 
@@ -462,9 +508,22 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     /\bto (respond|reply|answer|get back|write back)\b/.test(lower) &&
     /\b(date|when|deadline|cutoff|due|long|left|until|by)\b/.test(lower);
   const keptAsked =
-    (ASKS_WHO_IS_KEPT.test(lower) || (KEPT_WORDS.test(lower) && (named.length > 0 || KEPT_UNTIL.test(lower)))) &&
-    !/\b(policy|rules?|how (do|does|can|to))\b/.test(lower);
+    (ASKS_WHO_IS_KEPT.test(lower) ||
+      (/\b(any|active) (exceptions?|exemptions?|waivers?)\b/.test(lower) &&
+        !/\bfor (people|riders|someone|anyone|anybody|employees|those|a rider)\b/.test(lower)) ||
+      (KEPT_WORDS.test(lower) && (named.length > 0 || KEPT_UNTIL.test(lower)))) &&
+    // "can we override the rule for Cody": him kept, not the rule quoted.
+    (!/\b(policy|rules?|how (do|does|can|to))\b/.test(lower) ||
+      (named.length > 0 && /\b(override|overrule|waive|exempt)\b/.test(lower)));
   const adjusted = scores.map(([topic, s]) => {
+    // "when did it time out": when something happened is the case's timeline, not what comes next.
+    if (
+      topic === "status" &&
+      /\bwhen (did|was) (it|this|that|the case|this case) (time|timed|expire|lapse|close|closed|get|go|move|escalate)/.test(
+        lower,
+      )
+    )
+      return [topic, s + 7] as const;
     if (topic === "policy" && asksTheRule) return [topic, s + 6] as const;
     if (topic === "status" && (WHERE_IT_STANDS.test(lower) || OFF_THE_VAN.test(lower))) return [topic, s + 4] as const;
     if (topic === "next" && WHERE_IT_STANDS.test(lower)) return [topic, s + 4] as const;
@@ -525,7 +584,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       return [topic, s + 4] as const;
     if (
       topic === "status" &&
-      /\bwho (signed|approved|decided|rejected|cancell?ed|closed|okayed|ok'?d|made the (call|decision)|ruled)\b|\bstill (in|on|part of|riding|a member)\b|\bwhich (case|vanpool|van) (is|was|are) \w+ (on|in)\b|\bwhen\b.*\b(open|opened|start|started|created)\b/.test(
+      /\bwho (signed|approved|decided|rejected|cancell?ed|closed|okayed|ok'?d|made (the|that|this) (call|decision)|ruled)\b|\b(go|gone|went|goes) through\b|\bdid (the|that|this|it) (\w+ )?(actually |really )?(happen|go ahead|take effect|stick)\b|\bstill pending\b|\bby (who|whom)\b|\b(did|have|has) (we|they|you|someone|anyone|anybody|an approver|the approver) (keep|kept|cancel|remov|reject|approv|decide|close|sign|ok)|\b(was|were|got) (it |this |that |the \w+ |they |s?he )?(approved|rejected|cancell?ed|closed|resolved|decided|removed|kept)\b|\bis (this|the|it|that) (case |one )?(still )?(open|closed|active|resolved|done|over)\b|\bhow did (it|this|that|the case|s?he|they) (end|turn out|go|wrap up)\b|\bend(ed)? up\b|\bstill (in|on|part of|riding|a member)\b|\bwhich (case|vanpool|van) (is|was|are) \w+ (on|in)\b|\bwhen\b.*\b(open|opened|start|started|created)\b/.test(
         lower,
       )
     )
@@ -535,6 +594,11 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       /\bwhere\b.*\b(pickup|pick-up|pick up|work ?site|office|meet)\b|\b(work ?site|pickup) (address|location)\b/.test(
         lower,
       )
+    )
+      return [topic, s + 4] as const;
+    if (
+      topic === "replies" &&
+      /\b(per|according to|in|from) (his|her|their|the|that) (e-?mail|reply|message|response|note)\b/.test(lower)
     )
       return [topic, s + 4] as const;
     if (
@@ -580,7 +644,9 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       return [topic, s + 3] as const;
     if (
       topic === "status" &&
-      /\bwaiting (on|for) (a |an )?(person|human|someone|approver)|\bneeds? a (person|human)/.test(lower)
+      /\b(waiting|sitting|stuck) (on|for|with) (a |an )?(person|human|someone|approver|reviewer)|\bneeds? a (person|human)|\bwith (a|the|an) (person|human|reviewer|approver)s?\b/.test(
+        lower,
+      )
     )
       return [topic, s + 4] as const;
     if (
@@ -685,7 +751,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     if (focus.length === 1) riderIds = focus;
     else if (flagged.length === 1) riderIds = flagged;
     // "what about cody, did he reply?" with Cody on another case: he is said to be elsewhere, not asked about.
-    else if (flagged.length > 1 && !action && otherNames.length === 0)
+    // "remove him" with two riders flagged: which one is asked, never guessed.
+    else if (flagged.length > 1 && (!action || action === "cancel") && otherNames.length === 0)
       return { topics, action, check, riderIds: [], clarify: whichRider(roster, flagged) };
   }
 
@@ -698,12 +765,17 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     topics,
     asksTheRule || Boolean(action || exact || compare || claim),
   );
-  if (offRecord?.kind === "contact") topics = ["policy"];
-  else if (offRecord?.kind === "untracked") topics = ["emails"];
+  if (offRecord?.kind === "contact") {
+    // What may be told instead: the rider's home town, ZIP3 and distance band.
+    topics = ["checks"];
+    check = "location";
+  } else if (offRecord?.kind === "untracked") topics = ["emails"];
   else if (exact) {
     topics = ["checks"];
     check = "location";
   } else if (claim || (compare && riderIds.length > 1)) topics = ["checks"];
+  // "maribel's original email, unredacted": what she wrote to us, not what we sent.
+  if (ASKS_FULL_REPLY.test(lower) && riderIds.length > 0 && !weSent && topics.includes("emails")) topics = ["replies"];
   const quote = topics.includes("emails") && ASKS_WORDING.test(lower);
   const extra = {
     ...(exact ? { exact } : {}),
@@ -713,6 +785,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     ...(unflagged ? { unflagged } : {}),
     ...(quote ? { quote } : {}),
     ...(offRecord ? { offRecord } : {}),
+    ...(keptAsked ? { kept: true } : {}),
+    ...(ASKS_FULL_REPLY.test(lower) && topics.includes("replies") ? { fullReply: true } : {}),
   };
   if (topics.length === 0 && !action) {
     if (riderIds.length > 0) topics = ["checks", "replies"];
