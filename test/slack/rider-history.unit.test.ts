@@ -74,4 +74,20 @@ describe("earlierCaseLines", () => {
     ]);
     expect(line).toMatch(/: cancelled; removed from the van; kept by .*\(moving soon\), since revoked; no reply$/);
   });
+
+  it("says when a closed case closed, in the dates the caller writes", () => {
+    const [line] = earlierCaseLines(
+      [
+        {
+          record: { ...record("resolved"), resolved_at: new Date("2026-10-09T16:00:00Z") },
+          rider_outcome: null,
+          exceptions: [],
+          escalated: false,
+          last_reply: null,
+        },
+      ],
+      (at) => at.toISOString().slice(0, 10),
+    );
+    expect(line).toBe("• CASE-1A2B3C4D5E6F7A8B on VP-111, opened 2026-10-03: resolved on 2026-10-09; no reply");
+  });
 });

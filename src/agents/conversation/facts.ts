@@ -816,7 +816,7 @@ export async function riderHistory(deps: FactsDeps, caseId: string | null, emplo
       caseId
         ? `${riderName(person)} was flagged before, on ${plural(earlier.length, "earlier case")}:`
         : `${riderName(person)} has been flagged on ${plural(earlier.length, "case")}:`,
-      ...earlierCaseLines(earlier).flatMap((line, at) => [
+      ...earlierCaseLines(earlier, (at) => day(deps, at)).flatMap((line, at) => [
         line,
         ...earlier[at]!.exceptions.filter((e) => e.note.trim()).map(
           (e) => `  ↳ why kept: “${redactFinding(e.note.trim())}”`,

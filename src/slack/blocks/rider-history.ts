@@ -14,19 +14,25 @@ const OUTCOME_WORDS: Record<string, string> = {
   kept_passes: "not removed (passed the re-check)",
 };
 
-/** One line per earlier case of a rider: "CASE-… on VP-111, opened Oct 3: cancelled; removed, then reinstated; …". */
-export function earlierCaseLines(earlier: readonly EarlierCase[]): string[] {
+/**
+ * One line per earlier case of a rider: "CASE-… on VP-111, opened Oct 3: cancelled on Oct 12; removed, then
+ * reinstated; …". Dates are Slack's date tokens (each reader's own time zone) unless `date` writes them.
+ */
+export function earlierCaseLines(
+  earlier: readonly EarlierCase[],
+  date: (at: Date) => string = (at) => slackDate(at, "{date_short}"),
+): string[] {
   return earlier.map(({ record, rider_outcome, exceptions, escalated, last_reply }) => {
     const parts = [
-      `${record.case_id} on ${record.vanpool_id}, opened ${slackDate(record.created_at, "{date_short}")}: ${(STATUS_LABEL[record.status] ?? record.status).toLowerCase()}`,
+      `${record.case_id} on ${record.vanpool_id}, opened ${date(record.created_at)}: ${(STATUS_LABEL[record.status] ?? record.status).toLowerCase()}${record.resolved_at ? ` on ${date(record.resolved_at)}` : ""}`,
       ...(rider_outcome ? [OUTCOME_WORDS[rider_outcome] ?? rider_outcome] : []),
       ...exceptions.map(
         (e) =>
-          `${keptInWords(e, deciderWords(e.granted_by), slackDate(e.expires_at, "{date_short}"))}${e.revoked_at ? ", since revoked" : ""}`,
+          `${keptInWords(e, deciderWords(e.granted_by), date(e.expires_at))}${e.revoked_at ? ", since revoked" : ""}`,
       ),
       ...(escalated ? ["escalated to a person"] : []),
       last_reply
-        ? `last reply ${slackDate(last_reply.at, "{date_short}")}${last_reply.bucket ? `, read as ${BUCKET_WORDS[last_reply.bucket as keyof typeof BUCKET_WORDS] ?? "a reply"}` : ""}: “${escapeMrkdwn(truncate(redactFinding(last_reply.text).replace(/\s+/g, " ").trim(), 140))}”`
+        ? `last reply ${date(last_reply.at)}${last_reply.bucket ? `, read as ${BUCKET_WORDS[last_reply.bucket as keyof typeof BUCKET_WORDS] ?? "a reply"}` : ""}: “${escapeMrkdwn(truncate(redactFinding(last_reply.text).replace(/\s+/g, " ").trim(), 140))}”`
         : "no reply",
     ];
     return `• ${parts.join("; ")}`;
