@@ -17,6 +17,12 @@ const STREET = new RegExp(
 );
 const PO_BOX = /\bP\.?\s?O\.?\s+Box\s+\d+/gi;
 /**
+ * A street named without a house number ("off Aborn Road", "near Oak St"): capitalised words before a capitalised
+ * street word ("St" before a name is Saint). Words that also end everyday names ("Way", "Place", "Square") are left to the numbered form.
+ */
+const NAMED_STREET =
+  /\b(?:[A-Z][a-z][\w'.-]*\s+){1,3}(?:St\b(?!\.?\s+[A-Z])|(?:Street|Road|Rd|Avenue|Ave|Boulevard|Blvd|Drive|Lane|Ln|Court|Ct|Parkway|Pkwy|Highway|Hwy|Terrace)\b)\.?/g;
+/**
  * A five-digit number on its own ("ZIP 95131", "Hayward 94544", "CA 95670-1234", "… Oroville 95965."), not part
  * of an id like P-30078 or a decimal.
  */
@@ -36,6 +42,7 @@ export function redactPersonalDetails(text: string, keep: (string | null | undef
       .replace(EMAIL, "[email address]")
       .replace(PO_BOX, "[street address]")
       .replace(STREET, "[street address]")
+      .replace(NAMED_STREET, "[street address]")
       .replace(PHONE, "[phone number]")
       .replace(ZIP, "$1xx"),
   );

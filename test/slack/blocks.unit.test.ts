@@ -32,6 +32,14 @@ describe("redactPersonalDetails", () => {
     ["Elk Grove, CA 95758-1234", "Elk Grove, CA 957xx"],
     ["P-30078 rides with EMP-1054 since 2019", "P-30078 rides with EMP-1054 since 2019"],
     [
+      "I drive to my sister's place off Aborn Road and get on near Oak St. with everyone",
+      "I drive to my sister's place off [street address] and get on near [street address] with everyone",
+    ],
+    [
+      "I Drive from Mount St Helens to San Jose HQ on Tracy Park & Ride",
+      "I Drive from Mount St Helens to San Jose HQ on Tracy Park & Ride",
+    ],
+    [
       "appeal to vanpool-program@northwind.example, not maribel@northwind.example",
       "appeal to vanpool-program@northwind.example, not [email address]",
     ],
