@@ -76,7 +76,10 @@ describe("open cases across the program, as a table", () => {
     expect(header).toEqual(["Case", "Vanpool", "Where it stands", "Flagged", "Opened", "Deadline"]);
     expect(rows).toHaveLength(open);
     // The first line says the gist for a notification or a client that shows no table.
-    expect(facts.text.split("\n")[0]).toMatch(new RegExp(`^${open} open cases: \\d+ waiting for`));
+    const flagged = new Set(rows.flatMap((row) => row[3]!.split(", "))).size;
+    expect(facts.text.split("\n")[0]).toMatch(
+      new RegExp(`^${open} open cases, ${flagged} riders? flagged in all: \\d+ waiting for`),
+    );
     const maribel = rows.find((row) => row[0] === "CASE-48F81374")!;
     expect(maribel.slice(1, 5)).toEqual(["VP-102", "Waiting for riders", "Maribel Quintero", "Nov 4, 2026"]);
     expect(maribel[5]).toMatch(/^replies due [A-Z][a-z]{2} \d{1,2}, \d{4}( \(passed\))?$|^reply window not started$/);

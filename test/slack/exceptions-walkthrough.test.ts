@@ -164,7 +164,7 @@ describe("an exception survives later sweeps", { shuffle: false }, () => {
     // History follows the rider: the earlier case, how it ended for him and who kept him.
     expect(text(alert!)).toMatch(
       new RegExp(
-        `Flagged before\\*\\\\nEMP-1028 \\(Wendell\\)\\\\n• ${firstCase} on VP-111, opened .*: resolved; kept by a person; kept by <@U0ALICE> until .*\\(program manager decision\\); no reply`,
+        `Flagged before\\*\\\\nEMP-1028 \\(Wendell\\)\\\\n• ${firstCase} on VP-111, opened .*: resolved on [^;]+; kept by a person; kept by <@U0ALICE> until .*\\(program manager decision\\); no reply`,
       ),
     );
 
@@ -227,7 +227,7 @@ describe("an exception survives later sweeps", { shuffle: false }, () => {
     );
     expect(text(alert!)).toMatch(
       new RegExp(
-        `• ${firstCase} on VP-111, opened .*: resolved; removed, then reinstated \\(undone\\); kept by <@U0ALICE> until .*\\(data error upstream\\)`,
+        `• ${firstCase} on VP-111, opened .*: resolved on [^;]+; removed, then reinstated \\(undone\\); kept by <@U0ALICE> until .*\\(data error upstream\\)`,
       ),
     );
   });
