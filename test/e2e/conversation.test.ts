@@ -36,6 +36,19 @@ const thread = () => page.locator("#thread-messages");
 const lastBotAnswer = (list: ReturnType<Page["locator"]>) =>
   list.locator(".message", { has: page.locator(".app-badge") }).last();
 
+/** Scrolls to an element; the sandbox redraws a thread as its events arrive, so the element found may be replaced meanwhile. */
+const scrollTo = (element: ReturnType<Page["locator"]>) =>
+  expect
+    .poll(
+      () =>
+        element.scrollIntoViewIfNeeded({ timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        ),
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+
 /** The last answer's whole text, once it has finished streaming (a partial answer would pass a "does not say" check). */
 const finishedAnswer = async (list: ReturnType<Page["locator"]>) => {
   await expect.poll(() => lastBotAnswer(list).locator(".streaming-cursor").count(), { timeout: 20_000 }).toBe(0);
@@ -142,7 +155,7 @@ describe.skipIf(!hasChromium)("asking the Case Manager in the sandbox", () => {
       "CASE-A35B2625",
     ]);
     expect(await table.textContent()).not.toMatch(/@|EMP-|\d+\.\d+ mi|\b\d{5}\b/);
-    await lastBotAnswer(thread()).scrollIntoViewIfNeeded();
+    await scrollTo(lastBotAnswer(thread()));
     await shot("08-table-answer");
     await page.click("#close-thread");
   });

@@ -6,8 +6,11 @@ import { ALICE, AUDIT_CHANNEL, BOB, CAROL, type Harness, startHarness } from "..
 import { buttonOf } from "../support/slack/messages.js";
 
 let h: Harness;
+/** When set, the app's clock stands still here (the digest's default window is counted back from now). */
+let frozenAt: number | undefined;
 beforeEach(async () => {
-  h = await startHarness();
+  frozenAt = undefined;
+  h = await startHarness({ now: () => new Date(frozenAt ?? Date.now()) });
 });
 afterEach(async () => {
   await h.close();
@@ -109,6 +112,7 @@ describe("the digest on demand", () => {
     const digests = () => h.fake.messages(AUDIT_CHANNEL).filter((m) => String(m.text).startsWith("Pool Patrol digest"));
     expect(digests()).toHaveLength(0);
 
+    frozenAt = Date.now();
     await command(ALICE, "digest");
     await command(ALICE, "digest");
     const since = digests().map((m) => /Since <!date\^(\d+)\^/.exec(JSON.stringify(m.blocks))?.[1]);
