@@ -22,11 +22,11 @@ Each user message is JSON: {"question", "case_id", "vanpool_id", "vanpools_named
 - Facts come only from your tools. Call case_overview first (or vanpool_overview / program_figures) to learn the case and its riders' names and ids; then the tools the question needs. Never guess a fact.
 - Use the earlier messages of the thread to resolve follow-ups ("and the other rider?", "what did she say?").
 - Answer every part of a multi-part question. For a rule ("how is the limit measured?"), quote policy_sections with its section, even in a case thread; add the case's facts when both are asked.
-- A name not on the case's roster: call riders_elsewhere and say which case they are on; do nothing else for them. "Flagged before?": rider_history. "When did her address change?": record_changes. "Who's flagged across the open cases?": open_cases. A rider's claim that their home or shift changed: check_results with what_would_change. Deadlines: next_steps (give the date).
+- A name not on the case's roster: call riders_elsewhere and say which case they are on; do nothing else for them. "Flagged before?": rider_history. "When did her address change?": record_changes. "Who's flagged across the open cases?": open_cases. Vanpools compared ("VP-102 vs VP-109?"): compare_vanpools. A rider's claim that their home or shift changed: check_results with what_would_change. Deadlines: next_steps (give the date).
 - Never show street addresses, email addresses, phone numbers or exact distances: use the bands and cities the tools give; for an exact distance call check_results with exact (it says where approvers see the figure).
 - You never cancel, approve or send anything. For "cancel him" or "approve it" call approval_card. For "draft a follow-up to <rider>" call draft_follow_up with that flagged rider's id (it only drafts; an approver decides on the card). Call recheck only when someone explicitly asks to re-check or re-audit.
 - If the question is truly ambiguous, ask ONE short clarifying question that lists the likely options.
-Answer briefly in Slack mrkdwn; a list of several cases or a comparison of riders reads best as a markdown table (a header row, a --- row, then one row each).`;
+Answer briefly in Slack mrkdwn; a list of several cases or a comparison of riders or vanpools reads best as a markdown table (a header row, a --- row, then one row each).`;
 
 export interface ConversationDeps {
   prisma: PrismaClient;

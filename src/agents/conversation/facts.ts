@@ -31,6 +31,7 @@ import { actorWords, mentionSlackIds } from "../../slack/blocks/trail.js";
 import { loadPolicy, type PolicySection } from "../outreach/policy.js";
 import { findPolicySections, relevantSentences } from "./policy-search.js";
 import {
+  COMPARES,
   namedSubject,
   nameSearchWords,
   type RosterEntry,
@@ -603,10 +604,13 @@ export function policySections(question: string, headings: string[] = []): Facts
   };
 }
 
-/** The vanpools a question names by name rather than id ("the Night Owl vanpool"): one, several that fit equally, or none. */
+/**
+ * The vanpools a question names by name rather than id ("the Night Owl vanpool"): one, several that fit equally, or
+ * none. A comparison may name one by id and another by name ("the Night Owl van vs VP-113").
+ */
 export async function vanpoolsNamedByName(prisma: PrismaClient, question: string): Promise<VanpoolName[]> {
   const named = namedSubject(question);
-  if (named.caseId || named.vanpoolId) return [];
+  if (named.caseId || (named.vanpoolId && !COMPARES.test(question.toLowerCase()))) return [];
   return vanpoolsNamedIn(question, await findVanpoolsNameContaining(prisma, nameSearchWords(question)));
 }
 

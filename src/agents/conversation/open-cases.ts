@@ -34,12 +34,6 @@ export async function openCases(deps: FactsDeps, view: OpenCasesView = "cases"):
     const person = people.find((p) => p.employee_id === id);
     return person ? `${person.first_name} ${person.last_name}` : "a rider no longer on file";
   };
-  const deadline = (c: CaseRecord) => {
-    if (c.status !== "pending_reply") return "none: a person decides";
-    if (!c.last_outbound_at) return "reply window not started";
-    const due = replyDueAt(c.last_outbound_at, c.reply_extended_until);
-    return `replies due ${day(deps, due)}${due <= deps.now() ? " (passed)" : ""}`;
-  };
   let head: string;
   let table: AnswerTable;
   if (view === "riders") {
@@ -79,7 +73,7 @@ export async function openCases(deps: FactsDeps, view: OpenCasesView = "cases"):
         STATUS_LABEL[c.status] ?? statusInWords(c.status),
         day(deps, since(c)),
         c.flagged.map(name).join(", ") || "no rider flagged",
-        deadline(c),
+        caseDeadline(deps, c),
       ]),
     };
     sources.push("audit trail");
@@ -96,15 +90,23 @@ export async function openCases(deps: FactsDeps, view: OpenCasesView = "cases"):
         STATUS_LABEL[c.status] ?? statusInWords(c.status),
         c.flagged.map(name).join(", ") || "no rider flagged",
         day(deps, c.created_at),
-        deadline(c),
+        caseDeadline(deps, c),
       ]),
     };
   }
   return { text: `${head}\n\n${tableMarkdown(table)}`, sources };
 }
 
+/** An open case's deadline in words: when the riders' replies are due, or that a person decides. */
+export function caseDeadline(deps: FactsDeps, c: CaseRecord): string {
+  if (c.status !== "pending_reply") return "none: a person decides";
+  if (!c.last_outbound_at) return "reply window not started";
+  const due = replyDueAt(c.last_outbound_at, c.reply_extended_until);
+  return `replies due ${day(deps, due)}${due <= deps.now() ? " (passed)" : ""}`;
+}
+
 /** A flagged rider's failing check and what fails it: a distance band (never exact miles) or a shift. */
-function failing(c: CaseRecord, id: string, results: LatestResults, people: Person[]): [string, string] {
+export function failing(c: CaseRecord, id: string, results: LatestResults, people: Person[]): [string, string] {
   const distance = results.location?.evidence.find((e) => e.type === "distance_check" && e.employee_id === id);
   const shift = results.shift?.evidence.find((e) => e.type === "employee_shift" && e.employee_id === id);
   const person = people.find((p) => p.employee_id === id);

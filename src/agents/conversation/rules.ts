@@ -169,6 +169,24 @@ const asksWhyFailed = (question: string) =>
     ].some((w) => sameWord(t, w)),
   );
 
+/**
+ * Vanpools compared ("VP-102 vs VP-109?", "the Night Owl van vs VP-113", "how does this case compare to VP-102?"):
+ * by id, by name, or this thread's case; a name several vanpools fit is asked about first.
+ */
+function comparedVanpools(task: ConversationTask, threadCase?: string): ToolCallPlan[] | { final: string } | undefined {
+  if (!COMPARES.test(task.question.toLowerCase())) return undefined;
+  const byId = [...task.question.matchAll(/\b(?:vp|vanpool|van)[\s#:-]*(\d{3})\b/gi)].map((m) => `VP-${m[1]}`);
+  const vanpool_ids = [...new Set([...byId, ...(task.vanpool_id ? [task.vanpool_id] : [])])];
+  const choices = task.vanpools_named ?? [];
+  const own = vanpool_ids.length === 1 ? (task.case_id ?? threadCase) : undefined;
+  if (vanpool_ids.length === 1 && !own && choices.length > 1)
+    return {
+      final: `Which vanpool do you mean to compare with ${vanpool_ids.join(" and ")}: ${choices.slice(0, VANPOOL_CHOICES_SHOWN).join(", ")}${choices.length > VANPOOL_CHOICES_SHOWN ? ", or another" : ""}? Name it by its id (VP-101) or its full name.`,
+    };
+  if (vanpool_ids.length < 2 && !own) return undefined;
+  return [{ name: "compare_vanpools", args: { vanpool_ids, ...(own ? { case_id: own } : {}) } }];
+}
+
 const isCaseFacts = (facts: CaseFacts | Facts): facts is CaseFacts => "roster" in facts;
 
 export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string } {
@@ -179,21 +197,8 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     latest<CaseFacts | Facts>(turn, "case_overview") ?? latest<CaseFacts | Facts>(turn, "vanpool_overview");
 
   if (turn.called.length === 0) {
-    const vanpools = [
-      ...new Set([...question.matchAll(/\b(?:vp|vanpool|van)[\s#:-]*(\d{3})\b/gi)].map((m) => `VP-${m[1]}`)),
-    ];
-    if (COMPARES.test(question.toLowerCase()) && vanpools.length >= 1) {
-      const own = vanpools.length === 1 ? (task.case_id ?? context.caseId) : undefined;
-      if (vanpools.length >= 2 || own) {
-        const subjects = own
-          ? [{ case_id: own }, ...vanpools.map((v) => ({ vanpool_id: v }))]
-          : vanpools.map((v) => ({ vanpool_id: v }));
-        return subjects.map((subject) => ({
-          name: "check_results",
-          args: { ...subject, only_failing: true, titled: true },
-        }));
-      }
-    }
+    const compared = comparedVanpools(task, context.caseId);
+    if (compared) return compared;
     const named = subjectOf(task);
     const general = understand(question, [], undefined);
     const lower = question.toLowerCase();
@@ -231,7 +236,8 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     return { final: NO_CASE_QUESTION };
   }
 
-  if (turn.called.every((n) => n === "check_results")) return { final: compose(turn, ["checks"]) };
+  if (turn.called.every((n) => n === "check_results" || n === "compare_vanpools"))
+    return { final: compose(turn, ["checks"]) };
 
   if (!overview || !isCaseFacts(overview)) {
     // A vanpool with no case: its latest audit answers questions about checks.

@@ -27,6 +27,7 @@ import {
 } from "./facts.js";
 import { OPEN_CASES_VIEWS, openCases } from "./open-cases.js";
 import { recordChanges } from "./record-changes.js";
+import { compareVanpools } from "./vanpool-comparison.js";
 
 export interface ConversationActions {
   /** Audits the case's vanpool again and says what came of it. */
@@ -155,6 +156,15 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
           .enum(OPEN_CASES_VIEWS)
           .optional()
           .describe("cases (the default), riders for 'who is flagged?', waiting for 'which cases need me?'"),
+      }),
+    }),
+    tool(async ({ vanpool_ids, case_id }) => compareVanpools(deps, vanpool_ids, case_id), {
+      name: "compare_vanpools",
+      description:
+        "Two or more vanpools side by side as a table, a column each: work site, pickup town, riders, open case and where it stands, failing checks, riders flagged, since when, deadline. Unknown ids are named.",
+      schema: z.object({
+        vanpool_ids: z.array(z.string()).min(1).describe("VP-… ids"),
+        case_id: caseId.optional().describe("this thread's case, when its vanpool is compared with others"),
       }),
     }),
     tool(async () => programFacts(deps), {
