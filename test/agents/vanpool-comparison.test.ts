@@ -40,7 +40,7 @@ describe("two vanpools side by side", () => {
     expect(gist).not.toContain("|");
     expect(gist).toMatch(/^Roseville-Rocklin Riders \(VP-115\) has CASE-A35B2625 open since [A-Z][a-z]{2} \d+, 2026, /);
     expect(gist).toContain("2 riders flagged on the location and shift checks.");
-    expect(gist).toMatch(/South County Park & Ride \(VP-104\) has no open case/);
+    expect(gist).toMatch(/South County Park & Ride \(VP-104\) has no open case; no check of it is on record\./);
     const table = byFact(facts.text);
     expect(table.get("")).toEqual(["Roseville-Rocklin Riders (VP-115)", "South County Park & Ride (VP-104)"]);
     expect(table.get("Work site")).toEqual(["Rancho Cordova Distribution Center", "San Jose HQ"]);
@@ -60,6 +60,16 @@ describe("two vanpools side by side", () => {
     expect(facts.sources).toEqual(
       expect.arrayContaining(["vanpool record VP-115", "vanpool record VP-104", "case records"]),
     );
+  });
+
+  it("says of a vanpool with no open case how its last case ended, and that no check is on record", async () => {
+    const facts = await compareVanpools(deps(), ["VP-102", "VP-109"]);
+    expect(facts.text.split("\n")[0]).toMatch(
+      /Tri-Valley Vanpool \(VP-109\) has no open case \(CASE-46D5A7EB resolved [A-Z][a-z]{2} \d+, 2026\); no check of it is on record\.$/,
+    );
+    const table = byFact(facts.text);
+    expect(table.get("Open case")![1]).toMatch(/^none \(CASE-46D5A7EB resolved [A-Z][a-z]{2} \d+, 2026\)$/);
+    expect(table.get("Failing checks")).toEqual(["location", "no check on record"]);
   });
 
   it("sets the thread's case first when it is compared with another vanpool", async () => {

@@ -21,6 +21,8 @@ interface Compared {
   van: VanpoolSnapshot;
   /** Its open case, if any. */
   open?: CaseRecord;
+  /** Its case closed last, if any. */
+  closed?: CaseRecord;
   results: LatestResults;
   people: Person[];
 }
@@ -81,8 +83,9 @@ async function read(deps: FactsDeps, vanpoolId: string): Promise<Compared | unde
   ]);
   if (!van) return undefined;
   const open = cases.find((c) => !isClosed(c.status));
+  const closed = cases.find((c) => isClosed(c.status));
   const people = open ? await findPeople(deps.prisma, open.flagged) : [];
-  return { van, open, results, people };
+  return { van, open, closed, results, people };
 }
 
 const title = (van: VanpoolSnapshot) => `${van.name ?? van.vanpool_id} (${van.vanpool_id})`;
@@ -96,13 +99,17 @@ function checksInWords(v: Compared): string {
   const failed = failingChecks(v);
   const undecided = CHECKS.filter((c) => v.results[c] && !["pass", "fail"].includes(v.results[c]!.verdict));
   const notRun = CHECKS.filter((c) => !v.results[c] && !failed.includes(c));
-  if (notRun.length === CHECKS.length) return "not checked yet";
-  return [
-    failed.length ? failed.join(" and ") : "none",
-    ...(undecided.length ? [`${undecided.join(" and ")} could not decide`] : []),
-    ...(notRun.length ? [`${notRun.join(" and ")} not run`] : []),
-  ].join("; ");
+  if (notRun.length === CHECKS.length) return "no check on record";
+  const undecidedWords = undecided.length ? [`${undecided.join(" and ")} could not decide`] : [];
+  if (failed.length) return [failed.join(" and "), ...undecidedWords].join("; ");
+  return ["none", ...undecidedWords, ...(notRun.length ? [`no ${notRun.join(" or ")} check on record`] : [])].join(
+    "; ",
+  );
 }
+
+/** The case closed last, for a vanpool with none open: "CASE-… resolved Nov 9, 2026". */
+const closedInWords = (deps: FactsDeps, c: CaseRecord) =>
+  `${c.case_id} ${statusInWords(c.status)} ${day(deps, c.resolved_at ?? c.updated_at)}`;
 
 function gistOf(deps: FactsDeps, v: Compared): string {
   const failed = failingChecks(v);
@@ -111,12 +118,12 @@ function gistOf(deps: FactsDeps, v: Compared): string {
     return `${title(v.van)} has ${v.open.case_id} open since ${day(deps, v.open.created_at)}, ${statusInWords(v.open.status)}: ${plural(flagged, "rider")} flagged${failed.length ? ` on the ${failed.join(" and ")} check${failed.length > 1 ? "s" : ""}` : ""}.`;
   }
   const checked = CHECKS.some((c) => v.results[c]);
-  return `${title(v.van)} has no open case${
+  return `${title(v.van)} has no open case${v.closed ? ` (${closedInWords(deps, v.closed)})` : ""}${
     failed.length
       ? `; its latest ${failed.join(" and ")} check${failed.length > 1 ? "s fail" : " fails"}`
       : checked
         ? "; its latest checks find nothing wrong"
-        : " and has not been checked yet"
+        : "; no check of it is on record"
   }.`;
 }
 
@@ -147,7 +154,11 @@ function comparison(deps: FactsDeps, compared: Compared[]): AnswerTable {
           `${v.van.riders.length} of ${v.van.capacity} seats${v.van.status === "inactive" ? " (van inactive)" : ""}`,
       ),
       row("Open case", (v) =>
-        v.open ? `${v.open.case_id}: ${STATUS_LABEL[v.open.status] ?? statusInWords(v.open.status)}` : "none",
+        v.open
+          ? `${v.open.case_id}: ${STATUS_LABEL[v.open.status] ?? statusInWords(v.open.status)}`
+          : v.closed
+            ? `none (${closedInWords(deps, v.closed)})`
+            : "none",
       ),
       row("Failing checks", checksInWords),
       row("Riders flagged", flaggedRiders),
