@@ -30,7 +30,7 @@ async function ask(question: string, user = CAROL) {
   return answers[0]!;
 }
 
-type Block = { type: string; rows?: { type: string; text: string }[][] };
+type Block = { type: string; rows?: { type: string; text: string }[][]; column_settings?: { is_wrapped?: boolean }[] };
 
 /** The blocks Slack was sent when the answer's stream stopped, and the table's cells. */
 function blocksOf(answer: SlackMessage) {
@@ -70,6 +70,8 @@ describe("two vanpools compared in a thread", () => {
     expect(rows!.length).toBeLessThanOrEqual(100);
     for (const row of rows!) expect(row).toHaveLength(3);
     expect(rows![0]).toEqual([" ", "Bay Fair Night Run (VP-111)", "Roseville-Rocklin Riders (VP-115)"]);
+    // A column per vanpool wraps its long cells, so both fit a thread's width without scrolling sideways.
+    expect(blocks[0]!.column_settings).toEqual([{ is_wrapped: false }, { is_wrapped: true }, { is_wrapped: true }]);
     expect(rows!.map((row) => row[0])).toEqual([
       " ",
       "Work site",

@@ -117,7 +117,7 @@ function tableHtml(b) {
   const [head = [], ...rows] = b.rows || [];
   // Slack keeps a table's cells on one line (column_settings is_wrapped) and scrolls a wide table sideways.
   const wrapped = (b.column_settings || []).map((s) => Boolean(s?.is_wrapped));
-  return `<div class="block-table-scroll"><table class="block-table" data-wrapped="${escapeHtml(JSON.stringify(wrapped))}"><thead><tr>${head.map((c) => `<th>${cell(c)}</th>`).join("")}</tr></thead><tbody>${rows
+  return `<div class="block-table-scroll"><table class="block-table" data-wrapped="${escapeHtml(JSON.stringify(wrapped))}"><thead><tr>${head.map((c, i) => `<th${wrapped[i] ? ' class="wrapped"' : ""}>${cell(c)}</th>`).join("")}</tr></thead><tbody>${rows
     .map((r) => `<tr>${r.map((c, i) => `<td${wrapped[i] ? ' class="wrapped"' : ""}>${cell(c)}</td>`).join("")}</tr>`)
     .join("")}</tbody></table></div>`;
 }

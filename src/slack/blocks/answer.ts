@@ -101,6 +101,8 @@ export function readMustInclude(value: string | null | undefined): string[] {
 
 const TABLE_ROWS = 100;
 const TABLE_COLUMNS = 20;
+/** A column with a cell longer than this wraps (is_wrapped): a thread is narrow, and Slack scrolls a wide table sideways. */
+const WRAP_OVER_CHARS = 24;
 
 /**
  * An answer's first markdown table (a header row, a `---` row, then rows) as a table block, and the text
@@ -123,11 +125,13 @@ export function splitTable(markdown: string): { text: string; table?: TableBlock
       .slice(0, TABLE_COLUMNS);
   const rows = [lines[start]!, ...lines.slice(start + 2, end)].slice(0, TABLE_ROWS).map(cells);
   const width = Math.max(...rows.map((r) => r.length));
+  const wrapped = Array.from({ length: width }, (_, i) => rows.some((r) => (r[i] ?? "").length > WRAP_OVER_CHARS));
   const table: TableBlock = {
     type: "table",
     rows: rows.map((r) =>
       Array.from({ length: width }, (_, i): RawTextElement => ({ type: "raw_text", text: r[i] || " " })),
     ),
+    ...(wrapped.some(Boolean) && { column_settings: wrapped.map((is_wrapped) => ({ is_wrapped })) }),
   };
   const text = [...lines.slice(0, start), ...lines.slice(end)].join("\n").replace(/\n{3,}/g, "\n\n");
   return { text, table };
