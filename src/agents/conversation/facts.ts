@@ -193,8 +193,6 @@ export async function checkResults(
     exact?: boolean;
     /** Someone says a rider's facts changed: say what is on record and what would change the result. */
     what_would_change?: boolean;
-    /** Headed by the vanpool's name and id, for answers that set several side by side. */
-    titled?: boolean;
     /** Two or more riders compared: their facts as a table, a column each, instead of a line each. */
     side_by_side?: boolean;
     /** Exceptions are asked about: say when no rider is kept by one. */
@@ -289,7 +287,6 @@ export async function checkResults(
     parts.unshift(
       `No rider ${asked ? `asked about ` : ""}on ${van.name ?? vanpoolId} (${vanpoolId}) is kept by an exception now: a failing check opens or keeps a case for them. An approver keeps a rider (an exception with an end date) from the cancellation card.`,
     );
-  if (options.titled) parts.unshift(`*${van.name ?? vanpoolId} (${vanpoolId})${caseId ? `, ${caseId}` : ""}*`);
   return { text: parts.join("\n\n"), sources };
 }
 

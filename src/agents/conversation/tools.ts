@@ -87,7 +87,6 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
             .describe(
               "true when someone says a rider's home or shift changed: what the record says and what would pass",
             ),
-          titled: z.boolean().optional().describe("true to head the result with its vanpool, when comparing several"),
           side_by_side: z
             .boolean()
             .optional()
