@@ -35,6 +35,7 @@ export async function startBotJobs(
     report: bot.report,
     isApprover: createApproverCheck(bot.app.client, bot.ctx.slack.approvers),
     concurrency: settings.jobs.concurrency,
+    timeoutMs: settings.httpTimeoutMs,
   });
   await registerAuditJobs(engine, {
     workflow,
@@ -44,6 +45,7 @@ export async function startBotJobs(
     now: deps.now,
     log: log.info,
     concurrency: settings.jobs.concurrency,
+    timeoutMs: settings.httpTimeoutMs,
   });
   const sync = settings.importSync;
   await registerImportJobs(engine, {

@@ -120,7 +120,7 @@ export async function withDatabase<T>(settings: Settings, fn: (db: Database) => 
 }
 
 /**
- * An empty database gets the mock data; the open cases' vanpools are audited, so each case
+ * An empty database gets the mock data, its story moved to end today; the open cases' vanpools are audited, so each case
  * shows its checks' results as an audited one does; the mock threads' replies are then taken
  * in as real inbound email, so the first screen shows cases in the state their replies imply.
  */
@@ -132,7 +132,10 @@ export async function seedIfEmpty(ctx: Pick<CliContext, "db" | "agentDeps">): Pr
     import("../cases/seed-folder.js"),
     import("../verification/seeded-case-audits.js"),
   ]);
-  const seeded = await seedFolder(ctx.db, path.join(PROJECT_ROOT, "mock"), { inbound: false });
+  const seeded = await seedFolder(ctx.db, path.join(PROJECT_ROOT, "mock"), {
+    inbound: false,
+    asOf: ctx.agentDeps.now(),
+  });
   const added = (kind: string) => seeded.imports.find((i) => i.kind === kind)?.result.added.length ?? 0;
   const audited = await auditSeededCases(ctx.agentDeps, seeded.cases);
   const replies = await processSeededReplies(ctx.agentDeps, createCaseWorkflow(ctx.agentDeps), seeded);

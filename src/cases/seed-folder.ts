@@ -7,7 +7,8 @@ import path from "node:path";
 import { inImportTransaction } from "../data/change-history-repository.js";
 import { type FileName, FixtureError, fixtureFilesIn, readFixtureDir } from "../data/fixtures.js";
 import type { DataClients } from "../data/prisma.js";
-import { type CaseSeedCounts, writeCaseFixtures } from "../data/seed.js";
+import { type CaseSeedCounts, storedDateOffset, writeCaseFixtures } from "../data/seed.js";
+import { offsetTo, shiftDates } from "../domain/fixture-dates.js";
 import type { CaseFixture, EmailThreadFixture } from "../domain/fixture-schema.js";
 import type { ImportKindName } from "../domain/record-import.js";
 import { defaultMapping, type ImportOptions, type ImportResult, importFiles, jsonRows } from "./import-records.js";
@@ -24,19 +25,25 @@ export interface SeedResult {
   emailThreads: EmailThreadFixture[];
 }
 
-/** `inbound: false` leaves the riders' replies out (see writeCaseFixtures). */
+/**
+ * `inbound: false` leaves the riders' replies out (see writeCaseFixtures). `asOf` moves every date of the
+ * cases and emails by one offset so that the story's latest moment is `asOf` (fixture-dates.ts); a folder
+ * seeded before keeps the offset its cases were first stored with, so seeding it again changes nothing.
+ */
 export async function seedFolder(
   db: DataClients,
   dir: string,
-  options: { inbound?: boolean } = {},
+  options: { inbound?: boolean; asOf?: Date } = {},
 ): Promise<SeedResult> {
   const present = fixtureFilesIn(dir);
-  const { cases, emailThreads } = readFixtureDir(dir, ["cases.json", "email_threads.json"]);
+  const written = readFixtureDir(dir, ["cases.json", "email_threads.json"]);
   const requests = importRequests(dir, present);
   return inImportTransaction(db.pool, async (tx) => {
     const imports: SeedResult["imports"] = [];
     for (const request of requests)
       imports.push({ kind: request.kind, result: await importFiles(db, { ...request, tx }) });
+    const offset = options.asOf ? ((await storedDateOffset(tx, written.cases)) ?? offsetTo(written, options.asOf)) : 0;
+    const { cases, emailThreads } = shiftDates(written, offset);
     const caseCounts = await writeCaseFixtures(tx, { cases, emailThreads }, options);
     return { dir, imports, caseCounts, cases, emailThreads };
   });

@@ -14,7 +14,7 @@ export async function migrateCommand(): Promise<void> {
   await withContext(loadSettings(), async () => log("Database is up to date."));
 }
 
-export async function seedCommand(options: { from?: string; synthetic?: string }): Promise<void> {
+export async function seedCommand(options: { from?: string; synthetic?: string; asWritten?: boolean }): Promise<void> {
   if (options.from && options.synthetic) throw new UsageError("Use --from or --synthetic, not both.");
   const settings = loadSettings();
   if (options.synthetic !== undefined) {
@@ -34,7 +34,8 @@ export async function seedCommand(options: { from?: string; synthetic?: string }
   const dir = path.resolve(options.from ?? path.join(PROJECT_ROOT, "mock"));
   await withContext(settings, async ({ db, auditDeps }) => {
     const started = Date.now();
-    const seeded = await seedFolder(db, dir);
+    // The bundled story is moved to end today, so its waiting cases are not overdue; a folder of one's own is as written.
+    const seeded = await seedFolder(db, dir, options.from || options.asWritten ? {} : { asOf: new Date() });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const lines = seedLines(seeded);
     if (lines.length === 0) {

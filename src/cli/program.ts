@@ -235,10 +235,13 @@ export function createProgram(): Command {
     .description("apply database migrations (also done on every start)")
     .action(async () => (await import("./db-commands.js")).migrateCommand());
   db.command("seed")
-    .description("load mock/ (or DIR, same JSON shapes), or N generated vanpools")
+    .description(
+      "load mock/ (its story moved to end today), or DIR as written (same JSON shapes), or N generated vanpools",
+    )
     .option("--from <dir>", "a folder with the same JSON files as mock/")
+    .option("--as-written", "keep mock/'s dates as its files write them")
     .option("--synthetic <n>", "generate N realistic vanpools for load work")
-    .action(async (options: { from?: string; synthetic?: string }) =>
+    .action(async (options: { from?: string; synthetic?: string; asWritten?: boolean }) =>
       (await import("./db-commands.js")).seedCommand(options),
     );
 

@@ -193,6 +193,17 @@ function vanpoolRow(v: Omit<VanpoolFixture, "riders">) {
 }
 
 /** A read in whichever transaction is at hand: Prisma's (bulk load data) or pg's (db seed). */
+/** How far the stored copy of one of these cases was moved from its fixture's dates, if one is stored. */
+export async function storedDateOffset(client: pg.ClientBase, cases: CaseFixture[]): Promise<number | undefined> {
+  const { rows } = await client.query<{ id: string; created_at: Date }>(
+    "SELECT id, created_at FROM cases WHERE id = ANY($1::text[]) LIMIT 1",
+    [cases.map((c) => c.case_id)],
+  );
+  const stored = rows[0];
+  const fixture = stored && cases.find((c) => c.case_id === stored.id);
+  return fixture ? stored.created_at.getTime() - Date.parse(fixture.created_at) : undefined;
+}
+
 type Read = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
 const prismaRead =
   (tx: Tx): Read =>

@@ -16,6 +16,7 @@ import { CHECK_KINDS } from "../domain/specialist-result.js";
 import { AppError } from "../errors.js";
 import type { JobEngine } from "../queue/engine.js";
 import { importJobs, QUEUES } from "../queue/queues.js";
+import { answerOnce } from "../slack/answer-once.js";
 import { keptLine } from "../slack/blocks/exceptions.js";
 import { truncate } from "../slack/blocks/format.js";
 import type { CaseMessages } from "../slack/case-messages.js";
@@ -83,20 +84,13 @@ export interface AuditJobDeps {
 }
 
 export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): Promise<void> {
-  const respond = async (url: string, text: string) => {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ response_type: "ephemeral", text }),
-      signal: AbortSignal.timeout(deps.timeoutMs ?? 15_000),
-    });
-    if (!response.ok) throw new Error(`Slack refused the answer to the response URL (HTTP ${response.status}).`);
-  };
-  const tell = async (request: AuditRequest, text: string) => {
+  const answers = { prisma: deps.prisma, log: deps.log, timeoutMs: deps.timeoutMs };
+  /** `jobId` names the answer: a retried job answers its response URL at most once. */
+  const tell = async (request: AuditRequest, jobId: string, text: string) => {
     const to = request.answer;
     if (to.via === "import") deps.log(`re-audit after the import of ${to.source}: ${text}`);
     else if (to.via === "sweep") deps.log(`audit handed over by sweep ${to.sweepId}: ${text}`);
-    else if (to.via === "response_url") await respond(to.url, text);
+    else if (to.via === "response_url") await answerOnce(answers, `audit:${jobId}`, to.url, text);
     else await tellClicker(deps.client, to.place, text);
   };
 
@@ -118,6 +112,7 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
         if (!refused && job.retryCount < job.retryLimit) throw error;
         await tell(
           request,
+          job.id,
           refused
             ? truncate((error as Error).message, 300)
             : `The audit of ${request.vanpoolId} could not finish (${truncate((error as Error).message, 200)}). Try again in a minute; if it keeps failing, an admin can see it in \`poolpatrol jobs\`.`,
@@ -128,7 +123,7 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
       }
       // Recorded before the answer: a retry after a failed answer does not take the case it opened for another's.
       await recheckDone(request, { before: result.open_before, after: result, retried: job.retryCount > 0 });
-      await answer(request, result, started);
+      await answer(request, job.id, result, started);
       deps.log(
         `audit ${request.vanpoolId} by ${request.userId}: ${result.case_id ?? "no case"} ${result.status ?? ""}`,
       );
@@ -147,7 +142,7 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
     for (const importId of done ? [to.importId, ...done.others] : []) await importJobs(engine).summary(importId);
   }
 
-  async function answer(request: AuditRequest, result: CaseManagerResult, started: Date) {
+  async function answer(request: AuditRequest, jobId: string, result: CaseManagerResult, started: Date) {
     const { vanpoolId, answer: to } = request;
     const sameClosedCase = to.via === "click" && to.closed && result.case_id === to.caseId;
     if (!result.case_id || sameClosedCase) {
@@ -160,7 +155,7 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
           : to.via === "click"
             ? `${vanpoolId} passes every check; no new case is needed.`
             : `${vanpoolId} passes every check; no case needed.`;
-      await tell(request, text);
+      await tell(request, jobId, text);
       return;
     }
     // A re-audit of an open case and its result are told in the case thread, once (thread-story.ts).
@@ -173,8 +168,9 @@ export async function registerAuditJobs(engine: JobEngine, deps: AuditJobDeps): 
           .then((r) => r.permalink)
           .catch(() => undefined)
       : undefined;
-    await respond(
-      to.url,
+    await tell(
+      request,
+      jobId,
       `${vanpoolId}: ${result.case_id} is ${STATUS_LABEL[result.status ?? ""] ?? result.status}.${link && where ? ` See the <${link}|case alert> in <#${where.channel}>.` : ""}`,
     );
   }

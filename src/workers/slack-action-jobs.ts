@@ -6,6 +6,7 @@ import { createConversationWork } from "../bot/listeners/events/conversation.js"
 import type { SlackAction } from "../bot/listeners/slack-actions.js";
 import type { JobEngine } from "../queue/engine.js";
 import { QUEUES } from "../queue/queues.js";
+import { answerOnce } from "../slack/answer-once.js";
 import type { createDigest } from "../slack/digest.js";
 import type { Report } from "../slack/report.js";
 
@@ -14,18 +15,23 @@ export interface SlackActionWorkerDeps extends ApprovalDeps {
   digest: ReturnType<typeof createDigest>;
   report: Report;
   concurrency: number;
+  /** Every answer through a response URL gives up after this long. */
+  timeoutMs?: number;
 }
 
 export async function registerSlackActionJobs(engine: JobEngine, deps: SlackActionWorkerDeps): Promise<void> {
   const approvals = createApprovalWork(deps);
   const cases = createCaseActionWork(deps);
   const conversation = createConversationWork(deps);
+  const answers = { prisma: deps.ctx.deps.prisma, log: deps.ctx.log.warn, timeoutMs: deps.timeoutMs };
   await engine.work<SlackAction>(
     QUEUES.slackAction,
     async (job) => {
       // A retry follows an attempt that may have done part of the work before it failed or its process died.
       const retried = job.retryCount > 0;
       const action = job.data;
+      // One answer per job: a retry after an answer that reached Slack does not answer again.
+      const respond = (url: string, text: string) => answerOnce(answers, `slack-action:${job.id}`, url, text);
       switch (action.kind) {
         case "digest":
           return respond(action.responseUrl, await deps.digest.post(false, `command:${action.key}`));
@@ -45,14 +51,4 @@ export async function registerSlackActionJobs(engine: JobEngine, deps: SlackActi
     },
     { concurrency: deps.concurrency },
   );
-}
-
-async function respond(url: string, text: string): Promise<void> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ response_type: "ephemeral", text }),
-    signal: AbortSignal.timeout(15_000),
-  });
-  if (!response.ok) throw new Error(`Slack refused the answer to the response URL (HTTP ${response.status}).`);
 }
