@@ -2,7 +2,8 @@
 // (BENCH_IMPORT_EMPLOYEES) and 20,000 vanpools (BENCH_IMPORT_VANPOOLS) into an empty database, their
 // riders, then a re-import of the employees with 1% of them changed (half move to another ZIP, half only
 // get another street address, which no check reads), with a case open on every tenth vanpool: re-checks
-// are queued (counted here) for just the vanpools of the riders who moved. Prints seconds, the process's peak resident memory per step and how much it grew
+// are queued (in the job engine, which no worker reads here; counted afterwards) for just the vanpools of
+// the riders who moved. Prints seconds, the process's peak resident memory per step and how much it grew
 // during the step (run it at 25,000 and 50,000 employees to see it flat in the file's size), the
 // process's CPU time and the load average. Asserts nothing.
 import fs from "node:fs";
@@ -16,7 +17,8 @@ import { employeeKind } from "../src/domain/employee-import.js";
 import type { ImportKind } from "../src/domain/record-import.js";
 import { riderKind } from "../src/domain/rider-import.js";
 import { vanpoolKind } from "../src/domain/vanpool-import.js";
-import type { JobSender } from "../src/queue/queues.js";
+import { startJobEngine } from "../src/queue/engine.js";
+import { QUEUE_OPTIONS, QUEUES } from "../src/queue/queues.js";
 import { withBenchDatabase } from "./bench-database.js";
 
 const EMPLOYEES = Number(process.env.BENCH_IMPORT_EMPLOYEES ?? 100_000);
@@ -100,21 +102,21 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(" ");
 
-await withBenchDatabase("import", async ({ clients, serverCpu }) => {
+await withBenchDatabase("import", async ({ clients, url, serverCpu }) => {
   const { prisma } = clients;
   const { shifts, files, withCase, due, ...counts } = writeFiles();
   const { employeesCsv, vanpoolsCsv, ridersCsv, changedCsv } = files;
   await prisma.$transaction((tx) => writeShifts(prismaBulk(tx), shifts, "skip"));
   // With --expose-gc: each step starts from what is live, not from the generated program's garbage.
   const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
-  const queued: string[] = [];
-  const jobs = {
-    send: async (_queue: string, data: { vanpoolId: string }) => {
-      queued.push(data.vanpoolId);
-      return null;
-    },
-    sendBy: async () => null,
-  } as unknown as JobSender;
+  const jobs = await startJobEngine({ databaseUrl: url, log: () => {}, supervise: false, queues: QUEUE_OPTIONS });
+  const queued = async () =>
+    (
+      await clients.pool.query<{ vanpool_id: string }>(
+        "SELECT data->>'vanpoolId' AS vanpool_id FROM pgboss.job WHERE name = $1",
+        [QUEUES.auditVanpool],
+      )
+    ).rows.map((r) => r.vanpool_id);
   console.log(
     `poolpatrol import from CSV (${counts.employees} employees, ${counts.vanpools} vanpools; ${os.cpus().length} cores)`,
   );
@@ -144,12 +146,14 @@ await withBenchDatabase("import", async ({ clients, serverCpu }) => {
      SELECT 'CASE-BENCH' || v, v, 'pending_reply', 'location_mismatch', '{location}', now() FROM unnest($1::text[]) AS v`,
     [[...withCase]],
   );
-  queued.length = 0;
+  await clients.pool.query("DELETE FROM pgboss.job WHERE name = $1", [QUEUES.auditVanpool]);
   await step("employees again, 1% changed", "employees", changedCsv);
-  const exact = queued.length === due.size && queued.every((v) => due.has(v));
+  const rechecks = await queued();
+  const exact = rechecks.length === due.size && rechecks.every((v) => due.has(v));
   console.log(
-    `Re-checks queued: ${queued.length} (${exact ? "exactly" : "NOT"} the ${due.size} vanpools of a rider who moved)`,
+    `Re-checks queued: ${rechecks.length} (${exact ? "exactly" : "NOT"} the ${due.size} vanpools of a rider who moved)`,
   );
+  await jobs.stop();
   console.log(`Load average after: ${load()}`);
 });
 clearInterval(sampler);

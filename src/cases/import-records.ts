@@ -116,7 +116,8 @@ export async function importFiles(db: DataClients, options: ImportOptions): Prom
     dryRun: options.dryRun,
     tx: options.tx,
     reaudit:
-      jobs && ((vanpoolId: string, db: SqlExecutor) => jobs.reaudit(vanpoolId, source, options.actor, db, importId)),
+      jobs &&
+      ((vanpoolIds: string[], db: SqlExecutor) => jobs.reaudits(vanpoolIds, source, options.actor, db, importId)),
     applied:
       importId === undefined
         ? undefined

@@ -48,7 +48,7 @@ export async function applyImport<R>(
     source: string;
     actor: string;
     dryRun: boolean;
-    reaudit?: (vanpoolId: string, db: SqlExecutor) => Promise<unknown>;
+    reaudit?: (vanpoolIds: string[], db: SqlExecutor) => Promise<unknown>;
     /** Runs in the import's transaction once it is written (the import's own record, its summary's job). */
     applied?: (result: ImportPlan<R> & { reaudits: string[] }, tx: pg.PoolClient) => Promise<void>;
     /** A transaction of inImportTransaction to run in, with other imports: all commit or none. */
@@ -113,7 +113,7 @@ export async function applyImport<R>(
       ),
     );
     await options.applied?.({ ...result, reaudits }, tx);
-    if (options.reaudit) for (const vanpoolId of reaudits) await options.reaudit(vanpoolId, pgExecutor(tx));
+    if (options.reaudit && reaudits.length > 0) await options.reaudit(reaudits, pgExecutor(tx));
     return { ...result, reaudits };
   };
   return options.tx ? run(options.tx) : inImportTransaction(pool, run);

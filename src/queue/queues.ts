@@ -1,11 +1,12 @@
 // Every queue Pool Patrol uses, with its retry and timeout policy, and typed senders
 // so callers never spell a queue name or a job id by hand.
+import { randomUUID } from "node:crypto";
 import type PgBoss from "pg-boss";
 import type { SqlExecutor } from "../data/job-executor.js";
 import type { SlackLocation } from "../data/slack-message-repository.js";
 import { type JobEngine, jobIdFor, type QueueDefaults } from "./engine.js";
 
-export type JobSender = Pick<JobEngine, "send" | "sendBy"> & Partial<Pick<JobEngine, "instanceId">>;
+export type JobSender = Pick<JobEngine, "send" | "sendBy" | "insert"> & Partial<Pick<JobEngine, "instanceId">>;
 
 export const QUEUES = {
   auditVanpool: "audit-vanpool",
@@ -74,16 +75,19 @@ type JobRow = PgBoss.JobInsert & { data: object; id: string };
 const sendRow = (jobs: JobSender, { name, data, ...options }: JobRow, db?: SqlExecutor) =>
   jobs.send(name, data, { ...options, ...inTx(db) });
 
-/**
- * A re-audit of a vanpool whose open case has a rider an import changed, committed with the import;
- * the bot's audit worker runs it and notes the outcome in the case's thread.
- */
 export const importJobs = (jobs: JobSender) => ({
-  reaudit: (vanpoolId: string, source: string, actor: string, db: SqlExecutor, importId?: string) =>
-    jobs.send(
-      QUEUES.auditVanpool,
-      { vanpoolId, userId: actor, answer: { via: "import", source, ...(importId ? { importId } : {}) } },
-      inTx(db),
+  /**
+   * The re-audits of the vanpools an import touched, one statement committed with the import (one job per
+   * vanpool and import); the bot's audit worker runs each and notes the outcome in the case's thread.
+   */
+  reaudits: (vanpoolIds: string[], source: string, actor: string, db: SqlExecutor, importId?: string) =>
+    jobs.insert(
+      vanpoolIds.map((vanpoolId) => ({
+        name: QUEUES.auditVanpool,
+        data: { vanpoolId, userId: actor, answer: { via: "import", source, ...(importId ? { importId } : {}) } },
+        id: importId ? jobIdFor(`reaudit:${importId}:${vanpoolId}`) : randomUUID(),
+      })),
+      { db },
     ),
   /** Posts or updates the import's channel summary; updates asked for while one waits collapse into it. */
   summary: (importId: string, db?: SqlExecutor) =>

@@ -10,7 +10,7 @@ export interface ApiDeps {
   /** The Resend webhook's handler: a reply posted to the API takes its path. */
   inbound: Pick<InboundEmail, "handleWebhook">;
   /** The running job engine (readiness, job figures, the re-audits an import queues). */
-  jobs?: Pick<JobEngine, "boss" | "send" | "sendBy">;
+  jobs?: Pick<JobEngine, "boss" | "send" | "sendBy" | "insert">;
 }
 
 export type Scope = "read" | "write" | "pii";
