@@ -256,45 +256,47 @@ export interface CaseDetail {
 // Timestamps are stored as UTC in columns without a time zone: read and compared as UTC whatever the process's zone.
 const utc = (column: string, as: string) => `${column} AT TIME ZONE 'UTC' AS "${as}"`;
 
-/** A case with its evidence, timeline and van's places, over pg in four queries (the API's most read resource). */
+// A timestamp as epoch milliseconds inside JSON (stored as UTC in columns without a time zone).
+const epochMs = (column: string) => `floor(extract(epoch FROM ${column}) * 1000)::float8`;
+
+/** A case with its evidence, timeline and van's places, over pg in one query (the API's most read resource). */
 export async function findCaseDetail(pool: pg.Pool, caseId: string): Promise<CaseDetail | undefined> {
-  // Named: each connection prepares them once (the same text parsed and planned on every request was half the database's time).
+  // One round trip: the evidence (the latest result of each check, as `caseEvidenceOf` reads it) and the
+  // timeline ride along as JSON. Named: each connection prepares it once (the same text parsed and planned
+  // on every request was half the database's time).
   const { rows } = await pool.query<
-    Parameters<typeof toCaseRecord>[0] & { workSiteAddress: string; pickupAddress: string | null }
+    Parameters<typeof toCaseRecord>[0] & {
+      workSiteAddress: string;
+      pickupAddress: string | null;
+      evidence: (Omit<CheckResultRecord, "finished_at"> & { finished_at: number })[];
+      events: (Omit<AuditEventRecord, "at"> & { at: number })[];
+    }
   >({
     name: "api-case",
     text: `SELECT c.id, c.vanpool_id AS "vanpoolId", c.status::text AS status, c.reason::text AS reason,
             c.failed_checks AS "failedChecks", c.meta, c.outcome::text AS outcome, c.re_audit_count AS "reAuditCount",
             ${utc("c.last_outbound_at", "lastOutboundAt")}, ${utc("c.reply_extended_until", "replyExtendedUntil")},
             ${utc("c.created_at", "createdAt")}, ${utc("c.updated_at", "updatedAt")}, ${utc("c.resolved_at", "resolvedAt")},
-            v.work_site_address AS "workSiteAddress", v.pickup_address AS "pickupAddress"
+            v.work_site_address AS "workSiteAddress", v.pickup_address AS "pickupAddress",
+            (SELECT COALESCE(json_agg(latest), '[]') FROM (
+               SELECT DISTINCT ON (sr."check") sr."check"::text AS "check", sr.verdict::text AS verdict, sr.confidence,
+                      sr.reasoning, sr.evidence, sr.flagged, sr.model, ${epochMs("r.finished_at")} AS finished_at
+                 FROM specialist_results sr JOIN verification_runs r ON r.id = sr.run_id
+                WHERE r.vanpool_id = c.vanpool_id
+                  AND (r.case_id = c.id OR (r.case_id IS NULL AND (c.resolved_at IS NULL OR r.finished_at <= c.resolved_at)))
+                ORDER BY sr."check", r.finished_at DESC, r.seq DESC) latest) AS evidence,
+            (SELECT COALESCE(json_agg(json_build_object('actor', a.actor, 'action', a.action, 'subject_type', a.subject_type,
+                      'subject_id', a.subject_id, 'details', a.details, 'at', ${epochMs("a.created_at")}) ORDER BY a.id), '[]')
+               FROM audit_events a WHERE a.subject_id = c.id) AS events
        FROM cases c JOIN vanpools v ON v.id = c.vanpool_id WHERE c.id = $1`,
     values: [caseId],
   });
   const row = rows[0];
   if (!row) return undefined;
-  const [results, events] = await Promise.all([
-    pool.query<CheckResultRecord>({
-      name: "api-case-evidence",
-      text: `SELECT DISTINCT ON (sr."check") sr."check"::text AS "check", sr.verdict::text AS verdict, sr.confidence,
-              sr.reasoning, sr.evidence, sr.flagged, sr.model, ${utc("r.finished_at", "finished_at")}
-         FROM specialist_results sr JOIN verification_runs r ON r.id = sr.run_id
-        WHERE r.vanpool_id = $1
-          AND (r.case_id = $2 OR (r.case_id IS NULL AND ($3::timestamptz IS NULL OR r.finished_at <= $3::timestamptz AT TIME ZONE 'UTC')))
-        ORDER BY sr."check", r.finished_at DESC, r.seq DESC`,
-      values: [row.vanpoolId, caseId, row.resolvedAt],
-    }),
-    pool.query<AuditEventRecord>({
-      name: "api-case-events",
-      text: `SELECT actor, action, subject_type, subject_id, details, ${utc("created_at", "at")}
-         FROM audit_events WHERE subject_id = $1 ORDER BY id`,
-      values: [caseId],
-    }),
-  ]);
   return {
     record: toCaseRecord(row),
-    evidence: Object.fromEntries(results.rows.map((r) => [r.check, r])),
-    events: events.rows,
+    evidence: Object.fromEntries(row.evidence.map((r) => [r.check, { ...r, finished_at: new Date(r.finished_at) }])),
+    events: row.events.map((e) => ({ ...e, at: new Date(e.at) })),
     places: [row.workSiteAddress, row.pickupAddress],
   };
 }

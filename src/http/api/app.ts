@@ -24,6 +24,7 @@ import { registerVanpoolRoutes } from "./vanpool-routes.js";
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+const BODILESS = new Set(["GET", "HEAD"]);
 
 export const OPENAPI_INFO = {
   title: "Pool Patrol API",
@@ -53,13 +54,12 @@ export function createApiApp(deps: ApiDeps, metrics = createMetrics(deps)) {
     return problemResponse(c, 500, "The request failed on the server; nothing may have changed. Try again.");
   });
   app.notFound((c) => problemResponse(c, 404, `No route ${c.req.method} ${c.req.path}; see /docs.`));
-  app.use(
-    "/api/*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => problemResponse(c, 413, `Request bodies are limited to ${MAX_BODY_BYTES / 1024 / 1024} MB.`),
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => problemResponse(c, 413, `Request bodies are limited to ${MAX_BODY_BYTES / 1024 / 1024} MB.`),
+  });
+  // GET and HEAD routes read no body: asking for one would build a whole fetch Request on every read.
+  app.use("/api/*", (c, next) => (BODILESS.has(c.req.method) ? next() : limitBody(c, next)));
   app.openAPIRegistry.registerComponent("securitySchemes", "token", {
     type: "http",
     scheme: "bearer",

@@ -7,7 +7,7 @@ import { findThreadForCase } from "../../data/email-repository.js";
 import { seesPersonalData } from "./auth.js";
 import type { ApiDeps, ApiEnv } from "./context.js";
 import { presentThreads } from "./email-view.js";
-import { decodeCursor, page, withETag } from "./paging.js";
+import { decodeCursor, jsonWithETag, page } from "./paging.js";
 import { presentCase, presentEvent, presentEvidence } from "./present.js";
 import { NOT_MODIFIED, ONE_PROBLEMS, READ_PROBLEMS } from "./problem.js";
 import {
@@ -80,14 +80,12 @@ export function registerCaseReadRoutes(app: OpenAPIHono<ApiEnv>, deps: ApiDeps):
     if (!detail) throw caseNotFound(id);
     const { record, evidence, events, places } = detail;
     const pii = seesPersonalData(c.get("caller"));
-    const body = {
+    const body: z.infer<typeof CaseDetailSchema> = {
       ...presentCase(record),
       evidence: presentEvidence(evidence, pii, places),
       timeline: events.map((e) => presentEvent(e, pii)),
     };
-    const tagged = withETag(c, body);
-    if (tagged.notModified) return c.body(null, 304);
-    return c.json(tagged.body, 200);
+    return jsonWithETag(c, body);
   });
 
   app.openapi(emails, async (c) => {

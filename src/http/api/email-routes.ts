@@ -10,7 +10,7 @@ import { webhookSecret } from "../../integrations/email/inbound/webhook-secret.j
 import { actorOf, seesPersonalData } from "./auth.js";
 import type { ApiDeps, ApiEnv } from "./context.js";
 import { presentThreads } from "./email-view.js";
-import { decodeCursor, isString, page, withETag } from "./paging.js";
+import { decodeCursor, isString, jsonWithETag, page } from "./paging.js";
 import { AUTH_PROBLEMS, NOT_MODIFIED, ONE_PROBLEMS, problemContent, READ_PROBLEMS } from "./problem.js";
 import {
   IdParamSchema,
@@ -109,9 +109,7 @@ export function registerEmailRoutes(app: OpenAPIHono<ApiEnv>, deps: ApiDeps): vo
     const thread = await findThread(prisma, id);
     if (!thread) throw threadNotFound(id);
     const [body] = await presentThreads(deps, [thread], seesPersonalData(c.get("caller")));
-    const tagged = withETag(c, body!);
-    if (tagged.notModified) return c.body(null, 304);
-    return c.json(tagged.body, 200);
+    return jsonWithETag(c, body!);
   });
 
   app.openapi(post, async (c) => {

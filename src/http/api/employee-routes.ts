@@ -5,7 +5,7 @@ import { findEmployeeProfile } from "../../data/vanpool-repository.js";
 import { notFound } from "../../errors.js";
 import { seesPersonalData } from "./auth.js";
 import type { ApiDeps, ApiEnv } from "./context.js";
-import { decodeCursor, isString, page, withETag } from "./paging.js";
+import { decodeCursor, isString, jsonWithETag, page } from "./paging.js";
 import { presentEmployee } from "./present.js";
 import { NOT_MODIFIED, ONE_PROBLEMS, READ_PROBLEMS } from "./problem.js";
 import {
@@ -71,9 +71,7 @@ export function registerEmployeeRoutes(app: OpenAPIHono<ApiEnv>, deps: ApiDeps):
     const { id } = c.req.valid("param");
     const [employee] = await findEmployees(pool, [id]);
     if (!employee) throw missing(id);
-    const tagged = withETag(c, presentEmployee(employee, seesPersonalData(c.get("caller"))));
-    if (tagged.notModified) return c.body(null, 304);
-    return c.json(tagged.body, 200);
+    return jsonWithETag(c, presentEmployee(employee, seesPersonalData(c.get("caller"))));
   });
 
   app.openapi(shifts, async (c) => {

@@ -37,13 +37,14 @@ export function page<T>(
   return { items, next_cursor: rows.length > limit ? encodeCursor(keyOf(items.at(-1)!)) : null };
 }
 
-/** A JSON body with its ETag; 304 when the client's If-None-Match already names it. */
-export function withETag<T>(c: Context, body: T): { notModified: true } | { notModified: false; body: T } {
-  const etag = `"${createHash("sha1").update(JSON.stringify(body)).digest("base64url")}"`;
+/** A JSON body with its ETag (hashed from the text sent, written once); 304 when the client's If-None-Match already names it. */
+export function jsonWithETag(c: Context, body: unknown): Response {
+  const text = JSON.stringify(body);
+  const etag = `"${createHash("sha1").update(text).digest("base64url")}"`;
   c.header("etag", etag);
   c.header("cache-control", "private, no-cache");
   const asked = c.req.header("if-none-match");
   if (asked?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*"))
-    return { notModified: true };
-  return { notModified: false, body };
+    return c.body(null, 304);
+  return c.body(text, 200, { "content-type": "application/json" });
 }

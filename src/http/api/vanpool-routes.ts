@@ -7,7 +7,7 @@ import type { VanpoolSnapshot } from "../../domain/snapshot.js";
 import { notFound } from "../../errors.js";
 import { seesPersonalData } from "./auth.js";
 import type { ApiDeps, ApiEnv } from "./context.js";
-import { decodeCursor, isString, page, withETag } from "./paging.js";
+import { decodeCursor, isString, jsonWithETag, page } from "./paging.js";
 import { presentRider } from "./present.js";
 import { NOT_MODIFIED, ONE_PROBLEMS, READ_PROBLEMS } from "./problem.js";
 import {
@@ -92,7 +92,7 @@ export function registerVanpoolRoutes(app: OpenAPIHono<ApiEnv>, deps: ApiDeps): 
     const pii = seesPersonalData(c.get("caller"));
     const open = await findOpenCase(prisma, v.vanpool_id);
     const { riders: _, ...fields } = v;
-    const body = {
+    const body: z.infer<typeof VanpoolSchema> = {
       ...fields,
       rider_count: v.riders.length,
       flagged: open !== undefined,
@@ -100,9 +100,7 @@ export function registerVanpoolRoutes(app: OpenAPIHono<ApiEnv>, deps: ApiDeps): 
       operating_schedule: (v.operating_schedule as unknown as Record<string, string>[] | null) ?? null,
       riders: await ridersOf(v, pii),
     };
-    const tagged = withETag(c, body);
-    if (tagged.notModified) return c.body(null, 304);
-    return c.json(tagged.body, 200);
+    return jsonWithETag(c, body);
   });
 
   app.openapi(riders, async (c) => {
