@@ -10,7 +10,10 @@ const UNIT = ["test/domain/**/*.test.ts", "test/**/*.unit.test.ts"];
 // the summary reporter prints each one's wall time. Vitest's default on this 2-core machine is one
 // worker (cores - 1): the unit tier is CPU-bound and takes both cores; integration files mostly wait
 // on PostgreSQL, child processes and timers, so two run at once (three made the kill -9 trials
-// and the classifier's first training race for the cores).
+// and the classifier's first training race for the cores). Vitest runs projects of one groupOrder in one
+// pool with one maxWorkers, so files that mostly wait cannot get a third worker beside these two; their waits
+// are shortened instead (settings such as POOLPATROL_SLACK_POST_INTERVAL_MS=0 and
+// POOLPATROL_SWEEP_RETRY_DELAY_SECONDS=0), and the summary names the files that still wait most.
 
 export default defineConfig({
   test: {

@@ -32,6 +32,7 @@ export function createBotSweeps(input: {
             client: bot.app.client,
             channel,
             jobs: input.engine,
+            channelIntervalMs: input.settings.slackPostIntervalMs,
           }),
         },
         { plan: true, audit: input.auditPages ?? true },

@@ -37,7 +37,7 @@ export interface SlackAppOptions {
   jobs?: JobEngine;
   /** Tests: no retries, so a failing call fails now. */
   retries?: number;
-  /** Spacing of posts to one channel (Slack allows about one a second). */
+  /** Spacing of posts to one channel; the settings' (POOLPATROL_SLACK_POST_INTERVAL_MS) unless given. */
   channelIntervalMs?: number;
   /** Every Slack call gives up after this long. */
   timeoutMs?: number;
@@ -146,8 +146,8 @@ export async function createSlackApp(options: SlackAppOptions) {
   });
   const isApprover = createApproverCheck(app.client, slack.approvers);
   const userNames = createUserNames(app.client);
-  const digest = createDigest(ctx);
-  const report = createReport(ctx, { userName, warn: log.warn });
+  const digest = createDigest(ctx, { channelIntervalMs: options.channelIntervalMs });
+  const report = createReport(ctx, { userName, warn: log.warn, channelIntervalMs: options.channelIntervalMs });
   const permalink = async (channel: string, ts: string) =>
     (await app.client.chat.getPermalink({ channel, message_ts: ts })).permalink ?? "";
 

@@ -119,6 +119,7 @@ const settingsSchema = z.object({
   POOLPATROL_DIGEST_CRON: z.preprocess(emptyAsUndefined, z.string().default("0 9 * * 1-5")),
   POOLPATROL_CHECKPOINT_RETENTION_DAYS: number(30, (n) => n.int("must be a whole number of days").min(1)),
   POOLPATROL_HTTP_TIMEOUT_MS: number(15_000, (n) => n.int().min(1000, "must be at least 1000 (ms)")),
+  POOLPATROL_SLACK_POST_INTERVAL_MS: number(1000, (n) => n.int("must be a whole number of ms").min(0)),
   POOLPATROL_JOB_CONCURRENCY: number(4, (n) => n.int().min(1).max(64)),
   POOLPATROL_AUDIT_CRON: z.preprocess(
     emptyAsUndefined,
@@ -130,7 +131,8 @@ const settingsSchema = z.object({
   POOLPATROL_SWEEP_CONCURRENCY: number(4, (n) => n.int("must be a whole number").min(1).max(64)),
   POOLPATROL_SWEEP_PAGE_SIZE: number(500, (n) => n.int("must be a whole number").min(10).max(5000)),
   POOLPATROL_SWEEP_PAGE_TIMEOUT_SECONDS: number(900, (n) => n.int("must be a whole number of seconds").min(5)),
-  POOLPATROL_SWEEP_RETRY_DELAY_SECONDS: number(5, (n) => n.int("must be a whole number of seconds").min(1)),
+  // 0 tries again at once (tests: the same five tries without the doubling pauses).
+  POOLPATROL_SWEEP_RETRY_DELAY_SECONDS: number(5, (n) => n.int("must be a whole number of seconds").min(0)),
   POOLPATROL_IMPORT_CRON: z.preprocess(
     emptyAsUndefined,
     z
@@ -207,6 +209,8 @@ export interface Settings {
   };
   /** Every call to Resend, Google Maps and Slack gives up after this long. */
   httpTimeoutMs: number;
+  /** Spacing of posts to one Slack channel, shared by every process (Slack allows about one a second); 0: none. */
+  slackPostIntervalMs: number;
   /** Audits of every vanpool: on `cron`, in pages of `pageSize`, `concurrency` case steps at a time per page. */
   sweep: {
     cron: string;
@@ -402,6 +406,7 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       concurrency: s.POOLPATROL_JOB_CONCURRENCY,
     },
     httpTimeoutMs: s.POOLPATROL_HTTP_TIMEOUT_MS,
+    slackPostIntervalMs: s.POOLPATROL_SLACK_POST_INTERVAL_MS,
     sweep: {
       cron: s.POOLPATROL_AUDIT_CRON,
       concurrency: s.POOLPATROL_SWEEP_CONCURRENCY,

@@ -25,14 +25,14 @@ import { caseAlert } from "./blocks/case-alert.js";
 import type { SlackMessage } from "./blocks/format.js";
 import { threadStory } from "./blocks/thread-story.js";
 import type { ChannelContext } from "./channel-context.js";
-import { createChannelPacer } from "./channel-pacer.js";
+import { channelPacerFor } from "./channel-pacer.js";
 import { type PostOnceDeps, postKeptOnce, postOnce } from "./post-once.js";
 import { sweepThread } from "./sweep-summary-post.js";
 import { updateInPlace } from "./update-in-place.js";
 
 export function createCaseMessages(ctx: ChannelContext, options: { channelIntervalMs?: number } = {}) {
   const { prisma, pool } = ctx.deps;
-  const pacer = createChannelPacer(prisma, { intervalMs: options.channelIntervalMs, client: ctx.client });
+  const pacer = channelPacerFor(ctx, options.channelIntervalMs);
   const once: PostOnceDeps = { prisma, client: ctx.client, pacer };
 
   const update = (args: ChatUpdateArguments) => updateInPlace(ctx.client, pacer, args);

@@ -5,6 +5,7 @@
 import { WebClient, WebClientEvent } from "@slack/web-api";
 import { channelPausedFor, claimChannelSlot, pauseChannel } from "../data/channel-pace-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
+import type { ChannelContext } from "./channel-context.js";
 
 const MAX_RATE_LIMITED_TRIES = 3;
 
@@ -66,3 +67,10 @@ export function createChannelPacer(prisma: PrismaClient, options: { intervalMs?:
 }
 
 export type ChannelPacer = ReturnType<typeof createChannelPacer>;
+
+/** The pacer of `ctx`'s channels: `intervalMs` apart, or as far apart as the settings say. */
+export const channelPacerFor = (ctx: ChannelContext, intervalMs?: number): ChannelPacer =>
+  createChannelPacer(ctx.deps.prisma, {
+    intervalMs: intervalMs ?? ctx.deps.settings.slackPostIntervalMs,
+    client: ctx.client,
+  });

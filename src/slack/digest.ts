@@ -12,7 +12,7 @@ import { digestLocation } from "../data/slack-message-repository.js";
 import { replyDeadline } from "../domain/case-lifecycle.js";
 import { digestMessage } from "./blocks/digest.js";
 import type { ChannelContext } from "./channel-context.js";
-import { createChannelPacer } from "./channel-pacer.js";
+import { channelPacerFor } from "./channel-pacer.js";
 import { postOnce } from "./post-once.js";
 
 /** Exceptions ending within this many days are listed as expiring in the digest. */
@@ -20,7 +20,7 @@ const EXPIRING_SOON_DAYS = 14;
 
 export function createDigest(ctx: ChannelContext, options: { channelIntervalMs?: number } = {}) {
   const { prisma } = ctx.deps;
-  const pacer = createChannelPacer(prisma, { intervalMs: options.channelIntervalMs, client: ctx.client });
+  const pacer = channelPacerFor(ctx, options.channelIntervalMs);
 
   async function build(since: Date) {
     const now = ctx.deps.now();

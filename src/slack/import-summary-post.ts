@@ -16,7 +16,7 @@ import type { ImportKindName } from "../domain/record-import.js";
 import { riderName } from "./blocks/format.js";
 import { type ImportSummaryInput, importDetails, importSummary, syncFailedNotice } from "./blocks/import-summary.js";
 import type { ChannelContext } from "./channel-context.js";
-import { createChannelPacer } from "./channel-pacer.js";
+import { channelPacerFor } from "./channel-pacer.js";
 import { postOnce } from "./post-once.js";
 import { updateInPlace } from "./update-in-place.js";
 
@@ -30,7 +30,7 @@ interface KeptResult {
 export function createImportAnnouncer(ctx: ChannelContext, options: { channelIntervalMs?: number } = {}) {
   const { prisma } = ctx.deps;
   const { client } = ctx;
-  const pacer = createChannelPacer(prisma, { intervalMs: options.channelIntervalMs, client });
+  const pacer = channelPacerFor(ctx, options.channelIntervalMs);
   const once = { prisma, client, pacer };
   const channel = () => ctx.slack.auditChannel;
 

@@ -11,7 +11,7 @@ import { holdPost, keepPost, keptPost } from "../data/slack-post-repository.js";
 import { registerCsv, registerSlackUsers } from "../domain/case-register.js";
 import { reportMessage } from "./blocks/report.js";
 import type { ChannelContext } from "./channel-context.js";
-import { createChannelPacer } from "./channel-pacer.js";
+import { channelPacerFor } from "./channel-pacer.js";
 import { postKeptOnce } from "./post-once.js";
 
 export interface ReportRequest {
@@ -50,10 +50,10 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 
 export function createReport(
   ctx: ChannelContext,
-  options: { userName(id: string): Promise<string>; warn(message: string): void },
+  options: { userName(id: string): Promise<string>; warn(message: string): void; channelIntervalMs?: number },
 ) {
   const { prisma } = ctx.deps;
-  const pacer = createChannelPacer(prisma, { client: ctx.client });
+  const pacer = channelPacerFor(ctx, options.channelIntervalMs);
   const uploader = new WebClient(ctx.client.token, {
     slackApiUrl: ctx.client.slackApiUrl,
     retryConfig: { retries: UPLOAD_RETRIES, factor: 2, minTimeout: 500, maxTimeout: 5_000 },

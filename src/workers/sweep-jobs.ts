@@ -42,7 +42,7 @@ export interface SweepSettings {
   concurrency: number;
   pageSize: number;
   pageTimeoutSeconds: number;
-  /** A failed page or first-email job is tried again after this, doubling each time, five times. */
+  /** A failed page or first-email job is tried again after this, doubling each time, five times; 0: at once. */
   retryDelaySeconds: number;
 }
 
@@ -61,7 +61,9 @@ interface StartJob {
 
 /** Page and first-email jobs time out after the page timeout; the announcement posts each new case's alert, paced per channel. */
 export function sweepQueueOptions(settings: SweepSettings): Record<string, QueueDefaults> {
-  const retries = { retryLimit: 5, retryDelay: settings.retryDelaySeconds, retryBackoff: true };
+  // pg-boss waits at least 1 s between tries that back off: a delay of 0 means no pause at all.
+  const delay = settings.retryDelaySeconds;
+  const retries = { retryLimit: 5, retryDelay: delay, retryBackoff: delay > 0 };
   return {
     [SWEEP_QUEUES.start]: { ...retries, policy: "stately" },
     [SWEEP_QUEUES.page]: { ...retries, expireInSeconds: settings.pageTimeoutSeconds },

@@ -58,6 +58,8 @@ beforeAll(async () => {
     RESEND_BASE_URL: resend.baseUrl,
     RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET,
     POOLPATROL_INBOUND_ADDRESS: INBOUND,
+    // Posts not spaced a second apart: this file tests no pacing (test/slack/shared-pace.test.ts does).
+    POOLPATROL_SLACK_POST_INTERVAL_MS: "0",
   });
   jobs = await startJobEngine({
     databaseUrl: db.url,

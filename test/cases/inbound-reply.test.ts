@@ -62,6 +62,8 @@ beforeAll(async () => {
     RESEND_BASE_URL: stub.baseUrl,
     RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET,
     POOLPATROL_INBOUND_ADDRESS: INBOUND,
+    // Posts to the channel a second apart would only make this file wait (test/slack/shared-pace.test.ts tests the pace).
+    POOLPATROL_SLACK_POST_INTERVAL_MS: "0",
   };
   const settings = parseSettings(settingsEnv);
   deps = await buildAppDeps(db, settings);

@@ -3,6 +3,8 @@
 // forever: after its last try the page is finished with each of its vanpools counted as not checked,
 // the sweep ends and says so, and the next sweep is not stuck behind it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JOB_SCHEMA } from "../../src/data/job-repository.js";
+import { SWEEP_QUEUES } from "../../src/workers/sweep-jobs.js";
 import { runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
@@ -10,8 +12,8 @@ let db: TestDatabase;
 let env: Record<string, string>;
 beforeAll(async () => {
   db = await createTestDatabase();
-  // Retries after 1, 2, 4, 8 and 16 s rather than 5 s doubling: the same five tries, sooner.
-  env = { DATABASE_URL: db.url, POOLPATROL_SWEEP_RETRY_DELAY_SECONDS: "1" };
+  // Retries at once rather than after 5 s doubling (31 to 62 s even from 1 s): the same five tries, sooner.
+  env = { DATABASE_URL: db.url, POOLPATROL_SWEEP_RETRY_DELAY_SECONDS: "0" };
   const seeded = await runCli(["db", "seed"], env);
   expect(seeded.code, seeded.stderr).toBe(0);
   await db.pool.query(`CREATE FUNCTION refuse_cases() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
@@ -33,6 +35,11 @@ describe("a sweep whose page fails on every try", () => {
       /errors\s+17\n\s+VP-101 could not be checked: its page of the sweep failed on every try \(.*injected fault: no new case/,
     );
     expect(await db.prisma.sweep.count({ where: { finishedAt: null } })).toBe(0);
+    // Its first try and all five retries ran before the page was given up.
+    const { rows } = await db.pool.query(`SELECT retry_count FROM ${JOB_SCHEMA}.job WHERE name = $1`, [
+      SWEEP_QUEUES.page,
+    ]);
+    expect(rows).toEqual([{ retry_count: 5 }]);
 
     await db.pool.query("DROP TRIGGER refuse_cases ON cases");
     const second = await runCli(["audit", "--all"], env);

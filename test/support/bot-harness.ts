@@ -100,7 +100,8 @@ export async function startHarness(
   });
   const db = await createTestDatabase({ mockData: true });
   const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "poolpatrol-slack-outbox-"));
-  const settings = parseSettings(options.env ?? {});
+  // Posts not spaced a second apart, unless a test says so: only test/slack/shared-pace.test.ts tests the pace.
+  const settings = parseSettings({ POOLPATROL_SLACK_POST_INTERVAL_MS: "0", ...options.env });
   const botUrl = options.botDatabase ? await options.botDatabase(db.url) : db.url;
   const botClients = botUrl === db.url ? db : createDataClients(botUrl);
   const baseDeps = await buildAppDeps(botClients, settings, {
@@ -143,7 +144,7 @@ export async function startHarness(
           log: () => {},
         })
       : undefined;
-    bot = await createSlackApp({ slack, deps, jobs, retries: 0, channelIntervalMs: 0, startSweep: sweeps?.startSweep });
+    bot = await createSlackApp({ slack, deps, jobs, retries: 0, startSweep: sweeps?.startSweep });
     await sweeps?.attach(bot, AUDIT_CHANNEL);
     stopSweeps = () => sweeps?.stop();
     const server = (await bot.app.start(0)) as unknown as Server;

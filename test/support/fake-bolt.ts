@@ -157,7 +157,8 @@ export function fakeSlackContext(options: { restrictAudits?: boolean; calls?: Sl
   const jobs = { send, sendBy: (_deadline: number, queue: string, data: QueuedJob["data"]) => send(queue, data) };
   const ctx = {
     slack: { restrictAudits: options.restrictAudits ?? true },
-    deps: { jobs, ...options.deps },
+    // The pace of posts is read as messages are set up; nothing is posted through it here.
+    deps: { jobs, settings: { slackPostIntervalMs: 0 }, ...options.deps },
     client: recordingClient(options.calls ?? []),
     log: { info() {}, warn() {}, error() {} },
   };

@@ -1,7 +1,7 @@
 // Ends a run with the plain "N passed, N failed" line that CI logs are read for, after one line per
 // tier (vitest project) with its wall time: from its first file's start to its last file's end, and
 // the slowest files with theirs (where a shorter suite has to start) and, for integration files, their
-// CPU time (test/support/file-cpu.ts).
+// CPU time (test/support/file-cpu.ts), then the files whose wall time most exceeds their CPU time.
 // The tiers run one after the other (sequence.groupOrder in vitest.config.ts), so these add up,
 // with the global setup (compiling the CLI, starting PostgreSQL) before them. Each tier's line also says how
 // busy the machine's cores were meanwhile (Linux /proc/stat, every process, the tests' children and
@@ -41,6 +41,12 @@ const busyWords = (t: TierTime) => {
   return `, CPU busy ${(share * 100).toFixed(0)}% of ${os.availableParallelism()} cores`;
 };
 
+interface FileTime {
+  file: string;
+  ms: number;
+  cpuSeconds?: number;
+}
+
 const SLOWEST_FILES = 8;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -48,7 +54,7 @@ export default class SummaryReporter implements Reporter {
   private runStart = performance.now();
   private tiers = new Map<string, TierTime>();
   private fileStarts = new Map<string, number>();
-  private fileTimes: { file: string; ms: number; cpuSeconds?: number }[] = [];
+  private fileTimes: FileTime[] = [];
 
   onTestRunStart(): void {
     this.runStart = performance.now();
@@ -105,6 +111,16 @@ export default class SummaryReporter implements Reporter {
       f.cpuSeconds === undefined ? "" : ` (CPU ${f.cpuSeconds.toFixed(1)} s)`;
     if (slowest.length > 1)
       lines.push(`slowest files: ${slowest.map((f) => `${f.file} ${seconds(f.ms)}${cpu(f)}`).join(", ")}`);
+    // Wall time well past CPU time: the file waits (timers, retries, pacing) or waits for a busy core.
+    const waiting = this.fileTimes
+      .filter((f): f is FileTime & { cpuSeconds: number } => f.cpuSeconds !== undefined)
+      .map((f) => ({ ...f, waitMs: f.ms - f.cpuSeconds * 1000 }))
+      .sort((a, b) => b.waitMs - a.waitMs)
+      .slice(0, SLOWEST_FILES);
+    if (waiting.length > 1)
+      lines.push(
+        `most waiting (wall minus CPU): ${waiting.map((f) => `${f.file} ${seconds(f.waitMs)} (wall ${seconds(f.ms)})`).join(", ")}`,
+      );
     lines.push(`whole run: ${seconds(end - this.runStart)}`);
     process.stdout.write(`\n${lines.join("\n")}\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }

@@ -64,6 +64,8 @@ async function startBot(): Promise<RunningBot> {
       POOLPATROL_SWEEP_PAGE_SIZE: String(PAGE_SIZE),
       // No reply is read here: the reply reader's warm-up (seconds of CPU at each start) would only slow the workers.
       POOLPATROL_REPLY_WARMUP: "false",
+      // Each new case's alert would wait a second for its turn in the channel; the count of posts is what is tested.
+      POOLPATROL_SLACK_POST_INTERVAL_MS: "0",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
