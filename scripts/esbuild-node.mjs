@@ -31,13 +31,22 @@ const prismaWasmFromFile = (outdir) => ({
 
 /**
  * The `zipcodes` tables (US and Canada, 5 MB) are JavaScript object literals that every command
- * and bot using distances would parse, as part of its bundle, and evaluate: about a fifth of a bot's
- * start-up. The bundle reads them as JSON files next to it instead (JSON.parse costs a
- * third of that), the same `codes` and `stateMap` objects.
+ * and bot would parse, as part of its bundle, and evaluate at start-up, whether it looks up a ZIP code
+ * or not. In the bundle, `import zipcodes from "zipcodes"` gives an object that loads the package on
+ * its first use, and the package reads its tables as JSON files next to the bundle (JSON.parse costs
+ * a third of evaluating the literals): the same `codes` and `stateMap` objects.
  */
-const zipcodesAsJson = (outdir) => ({
-  name: "zipcodes-as-json",
+const zipcodesOnFirstUse = (outdir) => ({
+  name: "zipcodes-on-first-use",
   setup(build) {
+    build.onResolve({ filter: /^zipcodes$/ }, () => ({ path: "zipcodes", namespace: "zipcodes-on-first-use" }));
+    build.onLoad({ filter: /.*/, namespace: "zipcodes-on-first-use" }, () => ({
+      // esbuild turns this require() of a bundled package into a call that evaluates it then.
+      contents:
+        'let loaded;\nconst zipcodes = () => (loaded ??= require("zipcodes/lib/index.js"));\nexport default new Proxy({}, { get: (_, name) => zipcodes()[name] });\n',
+      resolveDir: root,
+      loader: "js",
+    }));
     build.onLoad({ filter: /[\\/]zipcodes[\\/]lib[\\/]codes(Canada)?\.js$/ }, async (args) => {
       const { default: tables } = await import(args.path);
       if (!tables.codes || !tables.stateMap)
@@ -106,6 +115,6 @@ export async function bundleForNode(entryPoints, outdir) {
     banner: {
       js: 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);',
     },
-    plugins: [prismaWasmFromFile(outdir), zipcodesAsJson(outdir), pgWithoutWorkerProbe, zodEnglishOnly],
+    plugins: [prismaWasmFromFile(outdir), zipcodesOnFirstUse(outdir), pgWithoutWorkerProbe, zodEnglishOnly],
   });
 }
