@@ -401,7 +401,12 @@ function riderLine(check: CheckKind, result: StoredResult, id: string, people: P
     const miles = distance.distance_miles as number | null;
     const zip = String(profile.home_zip ?? "");
     const home = `${profile.home_city ?? "unknown city"} (${zip3(zip)})`;
-    return `• ${who}: ${verdictWord(distance.verdict)}. Home in ${home}, ${miles === null ? "distance unknown" : distanceBand(miles)} from the pickup (limit ${distance.threshold_miles} mi).`;
+    // Why a home could not be measured is what the auditor needs to fix it.
+    const where =
+      miles === null
+        ? "could not be located (no home coordinates on record and its ZIP code is not one the check knows), so its distance"
+        : distanceBand(miles);
+    return `• ${who}: ${verdictWord(distance.verdict)}. Home in ${home}, ${where}${miles === null ? " is unknown" : " from the pickup"} (limit ${distance.threshold_miles} mi).`;
   }
   const shift = result.evidence.find((e) => e.type === "employee_shift" && e.employee_id === id);
   if (!shift) return `• ${who}: not part of this shift check.`;

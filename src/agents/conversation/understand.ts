@@ -73,7 +73,7 @@ export interface NamedSubject {
 
 const LEXICON: Record<Topic, Record<string, number>> = {
   checks: words(
-    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 missing:3 incomplete:3 inconclusive:3 unknown:2 undecided:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 match:2 matches:2 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 town:2 city:2 hometown:2 night:1 proof:2 findings:2 found:2",
+    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 missing:3 incomplete:3 inconclusive:3 unknown:2 undecided:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 farthest:3 furthest:3 closest:3 nearest:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 match:2 matches:2 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 town:2 city:2 hometown:2 night:1 proof:2 findings:2 found:2",
   ),
   replies: words(
     "say:3 said:3 says:3 saying:3 reply:3 replied:3 replies:3 respond:3 responded:3 response:3 responses:3 wrote:2 written:3 writes:2 answer:2 answered:2 answers:2 hear:3 heard:3 told:2 explain:1 explained:2 claim:2 claimed:2 mention:2 mentioned:2 write:1 back:1 inbound:3 excuse:2 side:1 ask:2 asked:2 asking:2 question:2 questions:2",
@@ -112,7 +112,7 @@ const ACTIONS: Record<Action, RegExp> = {
 
 const CHECK_WORDS: Record<CheckKind, Record<string, number>> = {
   location: words(
-    "location:3 distance:3 far:3 miles:3 mile:3 live:3 lives:3 living:2 home:2 address:3 zip:3 town:3 city:2 hometown:3 commute:2 pickup:2 away:2 moved:2 move:1",
+    "location:3 distance:3 far:3 farthest:3 furthest:3 closest:3 nearest:3 miles:3 mile:3 live:3 lives:3 living:2 home:2 address:3 zip:3 town:3 city:2 hometown:3 commute:2 pickup:2 away:2 moved:2 move:1",
   ),
   shift: words(
     "shift:3 shifts:3 schedule:3 hours:3 time:1 runs:1 run:1 night:2 nights:2 swing:2 compatible:2 days:1 works:1 graveyard:2 roster:1 match:2 line:2 overlap:2 align:2 matches:2 start:2 starts:2 started:1 end:1 ends:2 early:1 late:1",
@@ -407,7 +407,7 @@ const ASKS_UNFLAGGED =
   /\bwhy not (all|every|the whole|everyone|everybody|the others|the rest)\b|\bwhat about (all )?the (others|rest)\b|\b(other|remaining)\s+(\d+|two|three|four|five|six|seven|riders|people|members)\b|\bthe (rest|others)\b|\bwhy only\b|\beveryone else\b|\b(not|n'?t|never) (been )?flagged\b|\bunflagged\b|\b(who|which (riders?|ones?|people|employees))\b (\w+ ){0,4}(passed|pass(es)?|cleared|(is|are|was|were) (fine|ok|okay|clean))\b/;
 /** What an email said, not only that it went. */
 const ASKS_WORDING =
-  /\bwhat (\w+ )?(went|got sent|was sent) out\b|\bedited (version|draft|e-?mail|reply|one|text)\b|\bend(ed)? up (getting|receiving|with)\b|\bquote\b|\bshow me (the|our) (e-?mail|message|letter)|\bwhat (did|does) (the|our|that|this) [\w\s-]{0,30}?(e-?mail|message|letter|follow-?up|reply|response) (to \w+ )?(actually |exactly |really )?say\b|\bwhat (exactly )?(did|have|has) (we|you|pool patrol|it) (just |actually )?(send|sent|say|said|tell|told|write|wrote|ask|asked)\b|\b(exact|actual) (words|wording|text)\b|\bwhat (did|does) (the|our|that|this|his|her|their) (last |latest |new )?(e-?mail|message|letter|follow-?up) say\b|\b(wording|contents?|body) of\b|\bwhat (did|does) (the|our|that|this) (\w+ )?(e-?mail|message|letter|follow-?up|reply|response|answer|draft)\b.*\b(say|tell|ask)\b/;
+  /\bwhat (\w+ )?(went out|got sent|was sent)\b|\bwhat (we|you|pool patrol) (actually |just |really |finally )?(sent|said|wrote|told)\b|\bedited (version|draft|e-?mail|reply|one|text)\b|\bend(ed)? up (getting|receiving|with)\b|\bquote\b|\bshow me (the|our) (e-?mail|message|letter)|\bwhat (did|does) (the|our|that|this) [\w\s-]{0,30}?(e-?mail|message|letter|follow-?up|reply|response) (to \w+ )?(actually |exactly |really )?say\b|\bwhat (exactly )?(did|have|has) (we|you|pool patrol|it) (just |actually )?(send|sent|say|said|tell|told|write|wrote|ask|asked)\b|\b(exact|actual) (words|wording|text)\b|\bwhat (did|does) (the|our|that|this|his|her|their) (last |latest |new )?(e-?mail|message|letter|follow-?up) say\b|\b(wording|contents?|body) of\b|\bwhat (did|does) (the|our|that|this) (\w+ )?(e-?mail|message|letter|follow-?up|reply|response|answer|draft)\b.*\b(say|tell|ask)\b/;
 /** Contact details the channel never shows. */
 const ASKS_CONTACT =
   /\be-?mail (address|addr)|(?<!\b(per|in|from|to|by|of|via|according to) )\b(his|her|their|\w+'s) (personal |private |own |home |work )?(e-?mail|number|phone|cell)\b(?! (reply|replies|said|says|thread|back))|\b(what|which) (number|phone|cell)\b|\b(call|text|reach|ring) (him|her|them|\w+) (at|on)\b|(?<!\b(pickup|site|work|office|van|vanpool|e-?mail|ip|pick-up|pick up) )\baddress(es)?\b|\bphone\b|\bcell( number)?\b|\bmobile( number)?\b|\bcontact (info|details|number)|\b(home|street) address\b|\b(his|her|their|\w+'?s) (home |mailing |postal |street )?address\b|\bstreet\b|\b(full|exact|whole|complete|five-digit|5-digit) zip\b|\bwhere exactly (do|does) (s?he|they|\w+) live\b|\blives? exactly\b|\bexact (home|address|location)\b/;
@@ -418,7 +418,7 @@ const ASKS_FULL_REPLY =
 const ASKS_UNTRACKED =
   /\b(open(ed|s)?|read|click(ed)?|seen|view(ed)?) (the |our |my |his |her |that |this |an |any )?(e-?mails?|messages?|letters?)\b|\bread receipts?\b|\bopen rate\b/;
 const ASKS_SOMETHING =
-  /\?|^\W*(what|whats|who|whos|when|where|why|how|is|are|was|were|will|can|could|would|does|do|did|has|have|need|give|tell|show|send|find)\b/;
+  /\?|^\W*(what|whats|who|whos|when|where|why|how|is|are|was|were|will|can|could|would|does|do|did|has|have|need|give|tell|show|send|find|write|book|make|recommend|order|play|draw|compose|translate|sing|plan)\b/;
 /** Words of a question that ask nothing by themselves. */
 const FILLER = new Set(
   "about tell know need want get got going now yet still here one some thing things actually really also like think guess else more much very right last today tonight yesterday tomorrow".split(
@@ -429,7 +429,7 @@ const ASKS_HISTORY =
   /\bhistory (with|on) (us|the program|pool patrol|this program)\b|\b(?!(?:case|vanpool|van|this|the)['’]s)([a-z]+['’]s|his|her|their) (case |audit |review )?history\b|\btrack record\b|\bever (been )?(on|in) (a|an|another) (case|review)\b|\bcases? before (this|that)\b|\b(flagged|reviewed|audited|caught|reported|been through a review) before\b|\bearlier cases?\b|\bprevious(ly)? (cases?|reviews?|flagged)\b|\bprior (cases?|reviews?)\b|\bfirst (review|case|time being)\b|\blast time\b|\bbefore\?$|\b(last|previous|prior|earlier|old|past|other) (case|review|audit)s?\b|\bever (been )?(flagged|reviewed|audited|caught)\b|\blet (s?he|him|her|them|\w+) off\b/;
 /** "where's this case at", "where does it stand". */
 const WHERE_IT_STANDS =
-  /^\W*(any )?(updates?|news)\W*$|\bany (updates?|news)\b|\bwhere('?s| is| are| does| do)\b.*\b(at|stand|stands|standing)\b|\bwhere are we\b/;
+  /\bhow'?s (it|this|this one|this case|that one|that case|everything|things) (going|looking|doing)\b|\bhow (is|are) (it|this|this one|this case|things) (going|looking)\b|^\W*(any )?(updates?|news)\W*$|\bany (updates?|news)\b|\bwhere('?s| is| are| does| do)\b.*\b(at|stand|stands|standing)\b|\bwhere are we\b/;
 /** "is he off the van now", "still riding". */
 const OFF_THE_VAN =
   /\b(off|taken off|removed from|out of|still on|back on) (the |this |his |her |their )?(van|vanpool|roster)\b/;
@@ -510,6 +510,10 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const scores = (Object.keys(LEXICON) as Topic[]).map((topic) => [topic, score(toks, LEXICON[topic])] as const);
   // "we just approved the cancellation": the case's state; "the email we just approved": what was sent.
   const approvedAnEmail = APPROVED.test(lower) && EMAIL_WORDS.test(lower);
+  // "we rejected that draft, so nothing went out?": what became of an email, not the case's state.
+  const decidedAnEmail =
+    approvedAnEmail ||
+    (/\b(rejected|declined|edited|scrapped|binned|killed|tossed)\b/.test(lower) && EMAIL_WORDS.test(lower));
   // "what did we send her" is about our emails, "what did she say" about her reply.
   const weSent =
     approvedAnEmail ||
@@ -549,9 +553,17 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     )
       return [topic, s + 7] as const;
     if (topic === "policy" && asksTheRule) return [topic, s + 6] as const;
+    // "who couldn't be checked on shift": the check's riders it could not decide.
+    if (
+      topic === "checks" &&
+      /\b(couldn'?t|could not|can'?t|cannot|wasn'?t|was not|not) (\w+ )?be(en)? (checked|located|verified|found|measured)\b|\b(doing|do|does|did|fare|fared) (on|in|with) (the )?(checks?|audit|location|shift)\b/.test(
+        lower,
+      )
+    )
+      return [topic, s + 4] as const;
     if (topic === "status" && (WHERE_IT_STANDS.test(lower) || OFF_THE_VAN.test(lower))) return [topic, s + 4] as const;
     if (topic === "next" && WHERE_IT_STANDS.test(lower)) return [topic, s + 4] as const;
-    if (topic === "status" && /\b(just|we) (approved|okayed|rejected|decided)\b/.test(lower) && !approvedAnEmail)
+    if (topic === "status" && /\b(just|we) (approved|okayed|rejected|decided)\b/.test(lower) && !decidedAnEmail)
       return [topic, s + 4] as const;
     if (topic === "next" && WAITING_ON.test(lower)) return [topic, s + 4] as const;
     if (topic === "policy" && ASKS_IF_IT_COUNTS.test(lower)) return [topic, s + 5] as const;
@@ -641,7 +653,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     )
       return [topic, s + 4] as const;
     if (topic === "replies" && replyBy) return [topic, Math.max(0, s - 3)] as const;
-    if (topic === "emails" && approvedAnEmail) return [topic, s + 4] as const;
+    if (topic === "emails" && decidedAnEmail) return [topic, s + 4] as const;
     if (topic === "checks" && keptAsked) return [topic, s + 5] as const;
     if (topic === "policy" && keptAsked) return [topic, Math.max(0, s - 3)] as const;
     // "how many people got flagged here": this case's riders, not the program's figures.
