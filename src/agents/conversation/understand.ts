@@ -713,7 +713,10 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     !/\bhow (do|to|can|does|should)\b|\b(policy|rules?|process)\b/.test(lower)
   )
     topics = ["changes"];
-  else if ((whyNot && /\b(cancel|remove|kick|closed?|resolved?)/.test(lower)) || asksAutonomy)
+  else if (
+    (whyNot && /\b(cancel|remove|kick|closed?|resolved?)/.test(lower)) ||
+    (asksAutonomy && (named.length > 0 || pronoun))
+  )
     topics = ["why_not_cancel"];
   else {
     const best = Math.max(...adjusted.map(([, s]) => s));
