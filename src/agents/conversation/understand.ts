@@ -472,8 +472,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const mentioned = mentionedRiders(question, toks, roster);
   const named = mentioned.length ? mentioned : describedRiders(lower, toks, roster);
   const unflagged = ASKS_UNFLAGGED.test(lower) && named.length === 0 && roster.some((r) => !r.flagged);
-  // "and his?" right after a question about her: the other rider, by contrast.
-  const contrasted = /^\W*(and|what about|how about|n)\s+(his|hers|her|him|he|she)\W*$/.test(lower);
+  // "and his?" right after "what's tamika's problem": the other rider's, by contrast ("and him?" stays on him).
+  const contrasted = /^\W*(and|what about|how about|n)\s+(his|hers)\W*$/.test(lower);
   const saysOther =
     contrasted || /\b(the )?other (one|rider|person|employee|guy|lady|woman|man)?\b|\bsecond (one|rider)\b/.test(lower);
   const pronoun = toks.some((t) => PRONOUNS.has(t));
