@@ -52,11 +52,14 @@ export async function findRiderIds(prisma: PrismaClient, vanpoolId: string): Pro
 export async function findPeopleNamed(
   prisma: PrismaClient,
   words: string[],
+  /** Words that may begin a first name ("dan" for Daniel and Danielle). */
+  stubs: string[] = [],
 ): Promise<(Person & { vanpool_ids: string[] })[]> {
-  if (words.length === 0) return [];
+  if (words.length === 0 && stubs.length === 0) return [];
   const names = words.map((w) => ({ equals: w, mode: "insensitive" as const }));
+  const starts = stubs.map((w) => ({ firstName: { startsWith: w, mode: "insensitive" as const } }));
   const rows = await prisma.employee.findMany({
-    where: { OR: [...names.map((n) => ({ firstName: n })), ...names.map((n) => ({ lastName: n }))] },
+    where: { OR: [...names.map((n) => ({ firstName: n })), ...names.map((n) => ({ lastName: n })), ...starts] },
     include: { shift: { select: { name: true } }, riders: { select: { vanpoolId: true } } },
     orderBy: { id: "asc" },
     take: 10,

@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import { findPolicySections, relevantSentences } from "../../src/agents/conversation/policy-search.js";
 import { questionParts } from "../../src/agents/conversation/rules.js";
 import {
+  nameStub,
+  OFF_TOPIC,
   type RosterEntry,
   understand,
   type VanpoolName,
@@ -237,9 +239,7 @@ describe("understanding by meaning, not by phrasing (issue 26, second round)", (
       offRecord: { kind: "unknown", words: ["salary"] },
       riderIds: ["EMP-1011"],
     });
-    expect(understand("will it rain in folsom tomorrow", roster).clarify).toMatch(
-      /^I can't answer that from the record/,
-    );
+    expect(understand("will it rain in folsom tomorrow", roster).clarify).toBe(OFF_TOPIC);
     // A follow-up carries the thread's topic: nothing in it is off the record.
     expect(understand("and lucia?", roster, { topics: ["checks"], riderIds: [] }).offRecord).toBeUndefined();
   });
@@ -291,7 +291,7 @@ describe("how auditors actually type", () => {
   });
 
   it("says a question about something else cannot be answered, and keeps questions about riders", () => {
-    expect(understand("who won the game last night", crew).clarify).toMatch(/^I can't answer that from the record/);
+    expect(understand("who won the game last night", crew).clarify).toBe(OFF_TOPIC);
     expect(understand("who passed?", crew)).toMatchObject({ unflagged: true, riderIds: ["EMP-1031"] });
   });
 
@@ -450,6 +450,41 @@ describe("a question about an action is not the action", () => {
     expect(understand("any exceptions on this case? until when?", roster).kept).toBe(true);
     expect(understand("can an approver override the 50 mile rule for brent?", roster).kept).toBe(true);
     expect(understand("is there an exception for people who drive part of the way?", roster).kept).toBeUndefined();
+  });
+
+  it("answers a question about nothing of the program's with what it can answer, not the case", () => {
+    for (const asked of ["where should we go for lunch", "did the kings win last night", "write me a poem"])
+      expect(understand(asked, roster).clarify).toBe(OFF_TOPIC);
+    // About a rider, what the record lacks is said as such.
+    expect(understand("what's brent's salary?", roster).clarify).not.toBe(OFF_TOPIC);
+  });
+
+  it("leans a short follow-up on the turn before it", () => {
+    const onBrent = { topics: ["checks" as const], riderIds: ["EMP-1011"], check: "shift" as const };
+    expect(understand("and hers?", roster, onBrent).riderIds).toEqual(["EMP-1102"]);
+    expect(understand("both of them?", roster, onBrent)).toMatchObject({ topics: ["checks"], riderIds: [] });
+    expect(understand("and why not all of them?", roster, onBrent)).toMatchObject({ riderIds: ["EMP-1054"] });
+    expect(understand("so what do i need to do", roster, onBrent).topics).toEqual(["next"]);
+  });
+
+  it("reads 'can it drop him by itself?' as the rule and his case, never as a cancellation", () => {
+    const onBrent = { topics: ["checks" as const], riderIds: ["EMP-1011"] };
+    const u = understand("can it drop him by itself?", roster, onBrent);
+    expect(u).toMatchObject({ topics: ["why_not_cancel"], riderIds: ["EMP-1011"] });
+    expect(u.action).toBeUndefined();
+    expect(understand("drop him", roster, onBrent).action).toBe("cancel");
+  });
+
+  it("reads what became of a drafted email as the emails, quoted", () => {
+    expect(understand("what went out after my edit?", roster)).toMatchObject({ topics: ["emails"], quote: true });
+    expect(understand("we rejected that draft so nothing went out?", roster).topics).toEqual(["emails"]);
+  });
+
+  it("takes the start of a first name for the rider it begins ('luc' for Lucia), never an everyday word", () => {
+    expect(understand("luc's shift?", roster).riderIds).toEqual(["EMP-1102"]);
+    expect(nameStub("dan")).toBe(true);
+    expect(nameStub("yes")).toBe(false);
+    expect(nameStub("far")).toBe(false);
   });
 });
 

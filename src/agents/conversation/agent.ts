@@ -126,7 +126,11 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
     const task: ConversationTask = {
       question: input.question,
       case_id: input.caseId,
-      ...(named.length === 1 ? { vanpool_id: named[0]!.vanpool_id } : {}),
+      ...(named.length === 1
+        ? { vanpool_id: named[0]!.vanpool_id }
+        : rider.vanpoolId
+          ? { vanpool_id: rider.vanpoolId }
+          : {}),
       ...(named.length > 1 ? { vanpools_named: named.map((v) => `${v.name} (${v.vanpool_id})`) } : {}),
       ...(rider.caseId ? { rider_case_id: rider.caseId } : {}),
       ...(rider.choices ? { riders_named: rider.choices } : {}),

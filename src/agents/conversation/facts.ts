@@ -1,7 +1,7 @@
 // Stored facts in plain words, each with the sources it was read from. Read-only:
 // nothing here audits, sends or decides. A closed case answers from the evidence it
 // was decided on, never from a later audit of its vanpool.
-import { listApprovals } from "../../data/approval-repository.js";
+import { type ApprovalRecord, listApprovals } from "../../data/approval-repository.js";
 import { eventsFor } from "../../data/audit-log.js";
 import { type CaseRecord, countCasesByStatus, findCase, listCases } from "../../data/case-repository.js";
 import { findThreadForCase, type MessageRecord } from "../../data/email-repository.js";
@@ -34,6 +34,7 @@ import {
   COMPARES,
   namedSubject,
   nameSearchWords,
+  nameStub,
   type RosterEntry,
   riderName,
   type VanpoolName,
@@ -131,6 +132,7 @@ export async function caseOverview(deps: FactsDeps, caseId: string): Promise<Cas
       : []),
     flaggedNames.length ? `Flagged: ${flaggedNames.join(", ")}.` : "No rider is flagged.",
     `Re-audits so far: ${record.re_audit_count} of ${MAX_RE_AUDITS}.`,
+    ...replyWindowLine(deps, record),
     ...(isClosed(record.status)
       ? []
       : ["While the case is open every rider keeps their seat: no one is removed unless an approver approves it."]),
@@ -144,6 +146,14 @@ export async function caseOverview(deps: FactsDeps, caseId: string): Promise<Cas
     vanpool_id: record.vanpool_id,
     roster: entries,
   };
+}
+
+/** A case waiting for replies says when they are due: a bare "status?" is asked as often as "when's the deadline?". */
+function replyWindowLine(deps: FactsDeps, record: CaseRecord): string[] {
+  if (record.status !== "pending_reply" || !record.last_outbound_at) return [];
+  const deadline = replyDeadline(record.last_outbound_at);
+  const passed = deadline.getTime() <= deps.now().getTime();
+  return [`Replies ${passed ? "were" : "are"} due by *${day(deps, deadline)}*${passed ? " (passed)" : ""}.`];
 }
 
 function eventWords(
@@ -389,7 +399,12 @@ function riderLine(check: CheckKind, result: StoredResult, id: string, people: P
     const miles = distance.distance_miles as number | null;
     const zip = String(profile.home_zip ?? "");
     const home = `${profile.home_city ?? "unknown city"} (${zip3(zip)})`;
-    return `• ${who}: ${verdictWord(distance.verdict)}. Home in ${home}, ${miles === null ? "distance unknown" : distanceBand(miles)} from the pickup (limit ${distance.threshold_miles} mi).`;
+    // Why a home could not be measured is what the auditor needs to fix it.
+    const where =
+      miles === null
+        ? "could not be located (no home coordinates on record and its ZIP code is not one the check knows), so its distance"
+        : distanceBand(miles);
+    return `• ${who}: ${verdictWord(distance.verdict)}. Home in ${home}, ${where}${miles === null ? " is unknown" : " from the pickup"} (limit ${distance.threshold_miles} mi).`;
   }
   const shift = result.evidence.find((e) => e.type === "employee_shift" && e.employee_id === id);
   if (!shift) return `• ${who}: not part of this shift check.`;
@@ -498,20 +513,25 @@ export async function emailsSent(
 ): Promise<Facts> {
   const record = await findCase(deps.prisma, caseId);
   if (!record) return notFoundCase(caseId);
-  const { people } = await roster(deps.prisma, record);
-  const thread = await findThreadForCase(deps.prisma, caseId);
-  const emails = (thread?.messages ?? []).filter((m) => m.direction === "outbound");
-  const wanted = employeeIds.length
-    ? emails.filter((m) =>
-        people.some(
-          (p) => employeeIds.includes(p.employee_id) && m.to.some((t) => t.toLowerCase() === p.email.toLowerCase()),
-        ),
-      )
-    : emails;
+  const [{ people }, thread, approvals] = await Promise.all([
+    roster(deps.prisma, record),
+    findThreadForCase(deps.prisma, caseId),
+    listApprovals(deps.prisma, { caseId }),
+  ]);
+  const toAsked = (to: string[]) =>
+    employeeIds.length === 0 ||
+    people.some(
+      (p) => employeeIds.includes(p.employee_id) && to.some((t) => t.toLowerCase() === p.email.toLowerCase()),
+    );
+  const wanted = (thread?.messages ?? []).filter((m) => m.direction === "outbound" && toAsked(m.to));
+  const drafts = draftLines(deps, people, approvals, toAsked);
   if (wanted.length === 0)
     return {
-      text: `No email has been sent on ${caseId}${employeeIds.length ? " to that rider" : ""}. It is ${statusInWords(record.status)}; it opened because ${REASON_WORDS[record.reason]}.`,
-      sources: [`case record ${caseId}`],
+      text: [
+        `No email has been sent on ${caseId}${employeeIds.length ? " to that rider" : ""}. It is ${statusInWords(record.status)}; it opened because ${REASON_WORDS[record.reason]}.`,
+        ...drafts,
+      ].join("\n"),
+      sources: [`case record ${caseId}`, ...(drafts.length ? [`approval requests of ${caseId}`] : [])],
     };
   const lines = wanted.map(
     (m) => `• ${day(deps, m.at)}: to ${recipients(people, m)}, "${redactPersonalDetails(m.subject)}" (${m.status})`,
@@ -527,11 +547,39 @@ export async function emailsSent(
       ]
     : [];
   return {
-    text: [`${wanted.length} email${wanted.length === 1 ? "" : "s"} sent on ${caseId}:`, ...lines, ...quoted].join(
-      "\n",
-    ),
-    sources: [...new Set(wanted.map((m) => `the email of ${day(deps, m.at)}`))],
+    text: [
+      `${wanted.length} email${wanted.length === 1 ? "" : "s"} sent on ${caseId}:`,
+      ...lines,
+      ...drafts,
+      ...quoted,
+    ].join("\n"),
+    sources: [
+      ...new Set(wanted.map((m) => `the email of ${day(deps, m.at)}`)),
+      ...(drafts.length ? [`approval requests of ${caseId}`] : []),
+    ],
   };
+}
+
+/** What became of the replies drafted for a person to review: "we rejected that draft, so nothing went out?" */
+function draftLines(
+  deps: FactsDeps,
+  people: Person[],
+  approvals: ApprovalRecord[],
+  toAsked: (to: string[]) => boolean,
+): string[] {
+  return approvals.flatMap((a) => {
+    const to = [a.payload.to].flat().filter((t): t is string => typeof t === "string");
+    if (a.kind !== "escalation_reply" || !a.decided_at || !toAsked(to)) return [];
+    const draft = `the reply drafted to ${to.map((t) => personByEmail(people, t)).join(", ") || "the rider"}`;
+    const by = a.decided_by ? ` by ${actorWords(a.decided_by)}` : "";
+    const why = a.decision_reason ? ` ("${redactPersonalDetails(a.decision_reason)}")` : "";
+    if (a.status === "edited") return [`↳ ${day(deps, a.decided_at)}: ${draft} was edited${by} and sent as edited.`];
+    if (a.status === "rejected" || a.status === "expired")
+      return [
+        `↳ ${day(deps, a.decided_at)}: ${draft} was ${a.status}${a.status === "rejected" ? by : ""}${why}: it was not sent.`,
+      ];
+    return [];
+  });
 }
 
 export async function nextSteps(deps: FactsDeps, caseId: string, employeeIds: string[] = []): Promise<Facts> {
@@ -618,25 +666,32 @@ export async function vanpoolsNamedByName(prisma: PrismaClient, question: string
 export async function caseOfRiderNamed(
   prisma: PrismaClient,
   question: string,
-): Promise<{ caseId?: string; choices?: string[] }> {
+): Promise<{ caseId?: string; choices?: string[]; vanpoolId?: string }> {
   const words = nameSearchWords(question);
-  const people = await findPeopleNamed(prisma, words);
+  const found = await findPeopleNamed(prisma, words, words.filter(nameStub));
+  const named = (p: Person) => [p.first_name, p.last_name].some((n) => words.includes(n.toLowerCase()));
+  // A whole name outranks the start of one: "marcus" is Marcus, not every "mar…".
+  const people = found.some(named) ? found.filter(named) : found;
   const fullyNamed = people.filter((p) => [p.first_name, p.last_name].every((n) => words.includes(n.toLowerCase())));
   const sameFirst = people.filter((p) => words.includes(p.first_name.toLowerCase()));
   const person = fullyNamed.length === 1 ? fullyNamed[0] : people.length === 1 ? people[0] : undefined;
   if (!person) {
     const byFirstName = new Set(sameFirst.map((p) => p.first_name.toLowerCase()));
-    if (sameFirst.length > 1 && byFirstName.size === 1)
+    const fits = sameFirst.length > 1 && byFirstName.size === 1 ? sameFirst : sameFirst.length ? [] : people;
+    if (fits.length > 1 && fits.length <= RIDER_CHOICES_SHOWN)
       return {
-        choices: sameFirst.map(
-          (p) => `${riderName(p)}${p.vanpool_ids.length ? ` on ${p.vanpool_ids.join(", ")}` : ""}`,
-        ),
+        choices: fits.map((p) => `${riderName(p)}${p.vanpool_ids.length ? ` on ${p.vanpool_ids.join(", ")}` : ""}`),
       };
     return {};
   }
   const [latestCase] = await listCasesOfRider(prisma, person.employee_id);
-  return latestCase ? { caseId: latestCase.case_id } : {};
+  if (latestCase) return { caseId: latestCase.case_id };
+  // On no case: their vanpool's latest audit answers for them.
+  return person.vanpool_ids.length === 1 ? { vanpoolId: person.vanpool_ids[0] } : {};
 }
+
+/** How many people a clarifying question lists when a name fits several. */
+const RIDER_CHOICES_SHOWN = 5;
 
 export async function vanpoolOverview(deps: FactsDeps, vanpoolId: string): Promise<CaseFacts | Facts> {
   const van = await findVanpoolSnapshot(deps.prisma, vanpoolId);

@@ -12,6 +12,7 @@ import {
   COMPARES,
   type NamedSubject,
   namedSubject,
+  OFF_TOPIC,
   type RosterEntry,
   riderName,
   sameWord,
@@ -233,7 +234,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     // "who's waiting on an approver right now", asked outside any case: where the open cases stand.
     if (general.topics.some((t) => t === "status" || t === "next" || t === "flagged") && !general.clarify)
       return [{ name: "open_cases", args: {} }];
-    return { final: NO_CASE_QUESTION };
+    return { final: general.clarify === OFF_TOPIC ? OFF_TOPIC : NO_CASE_QUESTION };
   }
 
   if (turn.called.every((n) => n === "check_results" || n === "compare_vanpools"))
@@ -326,10 +327,12 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
         name: "record_changes",
         args: { employee_ids: employee_ids ?? roster.filter((r) => r.flagged).map((r) => r.employee_id) },
       });
+    // "and the policy on that?" after a question about a shift: the shift rule.
+    const ruleOf = u.check ?? (sameCase ? context.check : undefined);
     if (topic === "policy")
       calls.push({
         name: "policy_sections",
-        args: { question: u.check ? `${question} (${u.check === "location" ? "distance miles" : "shift"})` : question },
+        args: { question: ruleOf ? `${question} (${ruleOf === "location" ? "distance miles" : "shift"})` : question },
       });
     if (topic === "program") calls.push({ name: "program_figures", args: {} });
     if (topic === "vanpool" && !askedAboutVanpool)
@@ -337,7 +340,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     if (topic === "status" && askedAboutVanpool) calls.push({ name: "case_overview", args: { case_id: caseId } });
     if (topic === "why_not_cancel")
       calls.push(
-        { name: "next_steps", args: { case_id: caseId } },
+        { name: "next_steps", args: { case_id: caseId, employee_ids } },
         { name: "policy_sections", args: { question, headings: ["What happens if a check still fails"] } },
       );
   }

@@ -73,19 +73,19 @@ export interface NamedSubject {
 
 const LEXICON: Record<Topic, Record<string, number>> = {
   checks: words(
-    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 missing:3 incomplete:3 inconclusive:3 unknown:2 undecided:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 match:2 matches:2 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 town:2 city:2 hometown:2 night:1 proof:2 findings:2 found:2",
+    "why:2 fail:3 failed:3 failing:3 fails:3 failure:3 missing:3 incomplete:3 inconclusive:3 unknown:2 undecided:3 reason:2 reasons:2 wrong:2 problem:2 issue:2 pass:2 passed:2 check:1 checks:1 verdict:3 evidence:3 far:3 farthest:3 furthest:3 closest:3 nearest:3 distance:3 miles:3 mile:3 live:2 lives:2 commute:2 shift:2 schedule:2 hours:2 band:3 confidence:3 confident:3 compatible:3 mismatch:3 match:2 matches:2 result:2 results:2 eligible:2 qualify:2 works:1 work:1 reference:2 location:2 away:2 address:1 zip:2 town:2 city:2 hometown:2 night:1 proof:2 findings:2 found:2",
   ),
   replies: words(
     "say:3 said:3 says:3 saying:3 reply:3 replied:3 replies:3 respond:3 responded:3 response:3 responses:3 wrote:2 written:3 writes:2 answer:2 answered:2 answers:2 hear:3 heard:3 told:2 explain:1 explained:2 claim:2 claimed:2 mention:2 mentioned:2 write:1 back:1 inbound:3 excuse:2 side:1 ask:2 asked:2 asking:2 question:2 questions:2",
   ),
   emails: words(
-    "email:2 emails:3 emailed:3 sent:3 send:2 mail:2 contacted:3 contact:1 outreach:3 notified:3 notify:2 letter:2 message:1 messages:1 outbound:3 wrote:1 reached:2",
+    "email:2 emails:3 emailed:3 sent:3 send:2 mail:2 contacted:3 contact:1 outreach:3 notified:3 notify:2 letter:2 message:1 messages:1 outbound:3 wrote:1 reached:2 receive:2 received:2 version:1",
   ),
   next: words(
     "when:2 deadline:3 due:3 timeout:3 expire:3 expires:3 expiry:3 until:2 next:3 happens:2 happen:2 date:1 overdue:3 clock:2 soon:2 time:1 long:1 left:1 wait:1 waiting:1 after:1 then:1 window:3 expired:3 lapse:3 lapsed:3 cutoff:3",
   ),
   status: words(
-    "timed:2 status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 deal:2 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 doing:2 audited:1 reaudits:2 reaudit:1 recheck:2 rechecked:3 rechecks:2 reaudited:3 removed:3 member:2 membership:3 signed:2 decision:2",
+    "updates:3 latest:1 timed:2 status:3 stand:3 stands:3 standing:2 state:2 history:3 timeline:3 happened:3 opened:3 progress:2 summary:3 summarize:3 summarise:3 overview:3 deal:2 closed:2 resolved:2 cancelled:2 decided:2 outcome:3 story:2 going:1 recap:3 update:1 doing:2 audited:1 reaudits:2 reaudit:1 recheck:2 rechecked:3 rechecks:2 reaudited:3 removed:3 member:2 membership:3 signed:2 decision:2",
   ),
   flagged: words("who:2 which:1 riders:2 rider:1 flagged:2 people:2 employees:2 involved:3 names:2 list:2 members:2"),
   policy: words(
@@ -112,7 +112,7 @@ const ACTIONS: Record<Action, RegExp> = {
 
 const CHECK_WORDS: Record<CheckKind, Record<string, number>> = {
   location: words(
-    "location:3 distance:3 far:3 miles:3 mile:3 live:3 lives:3 living:2 home:2 address:3 zip:3 town:3 city:2 hometown:3 commute:2 pickup:2 away:2 moved:2 move:1",
+    "location:3 distance:3 far:3 farthest:3 furthest:3 closest:3 nearest:3 miles:3 mile:3 live:3 lives:3 living:2 home:2 address:3 zip:3 town:3 city:2 hometown:3 commute:2 pickup:2 away:2 moved:2 move:1",
   ),
   shift: words(
     "shift:3 shifts:3 schedule:3 hours:3 time:1 runs:1 run:1 night:2 nights:2 swing:2 compatible:2 days:1 works:1 graveyard:2 roster:1 match:2 line:2 overlap:2 align:2 matches:2 start:2 starts:2 started:1 end:1 ends:2 early:1 late:1",
@@ -350,7 +350,24 @@ function mentionedRiders(text: string, toks: string[], roster: RosterEntry[]): s
 /** "greg" for Gregory, "wen" is too short to tell: the start of a first name, four letters or more, no word of its own. */
 function shortFor(typed: string, firstName: string): boolean {
   const name = firstName.toLowerCase();
-  return typed.length >= 4 && name.length > typed.length && name.startsWith(typed) && !KNOWN.has(typed);
+  return nameStub(typed) && name.length > typed.length && name.startsWith(typed);
+}
+
+/** Three-letter words that begin a first name but mean something else ("yes", "san", "mon"). */
+const NOT_A_STUB = new Set(
+  "yes san sun mon tue wed thu fri sat cat fat jam rob die ash los del may jan dec".split(" "),
+);
+
+/** A word that may be the start of a first name ("dan", "greg"): three letters or more, no word of these questions. */
+export function nameStub(word: string): boolean {
+  return (
+    word.length >= 3 &&
+    !KNOWN.has(word) &&
+    !STOP.has(word) &&
+    !FILLER.has(word) &&
+    !NOT_A_STUB.has(word) &&
+    !/\d/.test(word)
+  );
 }
 
 /** Words of a trait too common to tell riders apart ("Day Shift", "Part-Time Mornings"). */
@@ -387,10 +404,10 @@ const ASKS_WHAT_WOULD_PASS =
   /\bwhat (would|will|does|do) (s?he|they|it|\w+) (need|have|has) to\b|\bto (pass|qualify|stay on|keep (his|her|their) seat)\b|\bwhat would (make|it take|change)\b|\b(if|suppose|say)\b.*\b(would|will|could|does|do)\b.*\b(pass|qualify|be (fine|ok|okay|compatible|allowed))\b/;
 /** The riders the case did not flag: "the other 3 riders", "why only those two", "the rest". */
 const ASKS_UNFLAGGED =
-  /\b(other|remaining)\s+(\d+|two|three|four|five|six|seven|riders|people|members)\b|\bthe (rest|others)\b|\bwhy only\b|\beveryone else\b|\b(not|n'?t|never) (been )?flagged\b|\bunflagged\b|\b(who|which (riders?|ones?|people|employees))\b (\w+ ){0,4}(passed|pass(es)?|cleared|(is|are|was|were) (fine|ok|okay|clean))\b/;
+  /\bwhy not (all|every|the whole|everyone|everybody|the others|the rest)\b|\bwhat about (all )?the (others|rest)\b|\b(other|remaining)\s+(\d+|two|three|four|five|six|seven|riders|people|members)\b|\bthe (rest|others)\b|\bwhy only\b|\beveryone else\b|\b(not|n'?t|never) (been )?flagged\b|\bunflagged\b|\b(who|which (riders?|ones?|people|employees))\b (\w+ ){0,4}(passed|pass(es)?|cleared|(is|are|was|were) (fine|ok|okay|clean))\b/;
 /** What an email said, not only that it went. */
 const ASKS_WORDING =
-  /\bquote\b|\bshow me (the|our) (e-?mail|message|letter)|\bwhat (did|does) (the|our|that|this) [\w\s-]{0,30}?(e-?mail|message|letter|follow-?up|reply|response) (to \w+ )?(actually |exactly |really )?say\b|\bwhat (exactly )?(did|have|has) (we|you|pool patrol|it) (just |actually )?(send|sent|say|said|tell|told|write|wrote|ask|asked)\b|\b(exact|actual) (words|wording|text)\b|\bwhat (did|does) (the|our|that|this|his|her|their) (last |latest |new )?(e-?mail|message|letter|follow-?up) say\b|\b(wording|contents?|body) of\b|\bwhat (did|does) (the|our|that|this) (\w+ )?(e-?mail|message|letter|follow-?up|reply|response|answer|draft)\b.*\b(say|tell|ask)\b/;
+  /\b(which|what) version\b|\bwhat (\w+ )?(went out|got sent|was sent)\b|\bwhat (we|you|pool patrol) (actually |just |really |finally )?(sent|said|wrote|told)\b|\bedited (version|draft|e-?mail|reply|one|text)\b|\bend(ed)? up (getting|receiving|with)\b|\bquote\b|\bshow me (the|our) (e-?mail|message|letter)|\bwhat (did|does) (the|our|that|this) [\w\s-]{0,30}?(e-?mail|message|letter|follow-?up|reply|response) (to \w+ )?(actually |exactly |really )?say\b|\bwhat (exactly )?(did|have|has) (we|you|pool patrol|it) (just |actually )?(send|sent|say|said|tell|told|write|wrote|ask|asked)\b|\b(exact|actual) (words|wording|text)\b|\bwhat (did|does) (the|our|that|this|his|her|their) (last |latest |new )?(e-?mail|message|letter|follow-?up) say\b|\b(wording|contents?|body) of\b|\bwhat (did|does) (the|our|that|this) (\w+ )?(e-?mail|message|letter|follow-?up|reply|response|answer|draft)\b.*\b(say|tell|ask)\b/;
 /** Contact details the channel never shows. */
 const ASKS_CONTACT =
   /\be-?mail (address|addr)|(?<!\b(per|in|from|to|by|of|via|according to) )\b(his|her|their|\w+'s) (personal |private |own |home |work )?(e-?mail|number|phone|cell)\b(?! (reply|replies|said|says|thread|back))|\b(what|which) (number|phone|cell)\b|\b(call|text|reach|ring) (him|her|them|\w+) (at|on)\b|(?<!\b(pickup|site|work|office|van|vanpool|e-?mail|ip|pick-up|pick up) )\baddress(es)?\b|\bphone\b|\bcell( number)?\b|\bmobile( number)?\b|\bcontact (info|details|number)|\b(home|street) address\b|\b(his|her|their|\w+'?s) (home |mailing |postal |street )?address\b|\bstreet\b|\b(full|exact|whole|complete|five-digit|5-digit) zip\b|\bwhere exactly (do|does) (s?he|they|\w+) live\b|\blives? exactly\b|\bexact (home|address|location)\b/;
@@ -401,7 +418,7 @@ const ASKS_FULL_REPLY =
 const ASKS_UNTRACKED =
   /\b(open(ed|s)?|read|click(ed)?|seen|view(ed)?) (the |our |my |his |her |that |this |an |any )?(e-?mails?|messages?|letters?)\b|\bread receipts?\b|\bopen rate\b/;
 const ASKS_SOMETHING =
-  /\?|^\W*(what|whats|who|whos|when|where|why|how|is|are|was|were|will|can|could|would|does|do|did|has|have|need|give|tell|show|send|find)\b/;
+  /\?|^\W*(what|whats|who|whos|when|where|why|how|is|are|was|were|will|can|could|would|does|do|did|has|have|need|give|tell|show|send|find|write|book|make|recommend|order|play|draw|compose|translate|sing|plan)\b/;
 /** Words of a question that ask nothing by themselves. */
 const FILLER = new Set(
   "about tell know need want get got going now yet still here one some thing things actually really also like think guess else more much very right last today tonight yesterday tomorrow".split(
@@ -409,15 +426,16 @@ const FILLER = new Set(
   ),
 );
 const ASKS_HISTORY =
-  /\bever (been )?(on|in) (a|an|another) (case|review)\b|\bcases? before (this|that)\b|\b(flagged|reviewed|audited|caught|reported|been through a review) before\b|\bearlier cases?\b|\bprevious(ly)? (cases?|reviews?|flagged)\b|\bprior (cases?|reviews?)\b|\bfirst (review|case|time being)\b|\blast time\b|\bbefore\?$|\b(last|previous|prior|earlier|old|past|other) (case|review|audit)s?\b|\bever (been )?(flagged|reviewed|audited|caught)\b|\blet (s?he|him|her|them|\w+) off\b/;
+  /\bhistory (with|on) (us|the program|pool patrol|this program)\b|\b(?!(?:case|vanpool|van|this|the)['’]s)([a-z]+['’]s|his|her|their) (case |audit |review )?history\b|\btrack record\b|\bever (been )?(on|in) (a|an|another) (case|review)\b|\bcases? before (this|that)\b|\b(flagged|reviewed|audited|caught|reported|been through a review) before\b|\bearlier cases?\b|\bprevious(ly)? (cases?|reviews?|flagged)\b|\bprior (cases?|reviews?)\b|\bfirst (review|case|time being)\b|\blast time\b|\bbefore\?$|\b(last|previous|prior|earlier|old|past|other) (case|review|audit)s?\b|\bever (been )?(flagged|reviewed|audited|caught)\b|\blet (s?he|him|her|them|\w+) off\b/;
 /** "where's this case at", "where does it stand". */
-const WHERE_IT_STANDS = /\bwhere('?s| is| are| does| do)\b.*\b(at|stand|stands|standing)\b|\bwhere are we\b/;
+const WHERE_IT_STANDS =
+  /^\W*(what'?s|whats|what is) (the )?latest\b|\bthe latest (on|with)\b|\bhow'?s (it|this|this one|this case|that one|that case|everything|things) (going|looking|doing)\b|\bhow (is|are) (it|this|this one|this case|things) (going|looking)\b|^\W*(any )?(updates?|news)\W*$|\bany (updates?|news)\b|\bwhere('?s| is| are| does| do)\b.*\b(at|stand|stands|standing)\b|\bwhere are we\b/;
 /** "is he off the van now", "still riding". */
 const OFF_THE_VAN =
   /\b(off|taken off|removed from|out of|still on|back on) (the |this |his |her |their )?(van|vanpool|roster)\b/;
 /** "what's it waiting on", "what's left", "anything waiting on me". */
 const WAITING_ON =
-  /\bwhat(?:'?s| is| are)? (?:(?:it|this|that|we|they|the case|this case|this one) )?(?:still )?(?:waiting|left|remaining|outstanding|pending|holding)\b|\b(waiting|wait) on (me|us)\b|\b(anything|something) (still )?(waiting|pending|left|outstanding|for me)\b|\bneeds? (me|us)\b/;
+  /\bwhat (do|should|must|can|shall) (i|we) (even )?(need to |have to |gotta )?do\b|\bwhat('?s| is) (my|our) (next )?(move|step|part|job)\b|\bwhat(?:'?s| is| are)? (?:(?:it|this|that|we|they|the case|this case|this one) )?(?:still )?(?:waiting|left|remaining|outstanding|pending|holding)\b|\b(waiting|wait) on (me|us)\b|\b(anything|something) (still )?(waiting|pending|left|outstanding|for me)\b|\bneeds? (me|us)\b/;
 /** "doesn't an hour count?", "does PTO count": whether something counts under the rule. */
 const ASKS_IF_IT_COUNTS =
   /\b(does|do|doesn'?t|don'?t|would|wouldn'?t|will|should|shouldn'?t|isn'?t)\b.*\bcount(s|ed)?\b/;
@@ -427,7 +445,11 @@ const ASKS_CHANGES =
 const ASKS_WHEN_CHANGED = /\b(when|last|ever|history|log|since|has|have|did|was)\b/;
 /** A person's exception: who is kept, until when ("is there an exception on Diego?"), not the rule for exceptions. */
 const ASKS_WHO_IS_KEPT = /\b(who|which riders?|anyone|anybody)\b.*\b(kept|exempt(ed)?|waived)\b/;
-const KEPT_WORDS = /\b(kept|exceptions?|exempt(ed|ion)?|waived?|waiver|override|overrule)\b/;
+const KEPT_WORDS = /\b(kept|exceptions?|exempt(ed|ion)?|waived?|waiver|override|overrule)\b|\blet (\w+ )?off\b/;
+/** "can it drop him by itself?": whether Pool Patrol cancels without a person, asked about a rider or the case. */
+const ASKS_AUTONOMY =
+  /\b(on (its|it'?s|their) own|by (it|him|her)self|itself|automatic(ally)?|auto-?(cancel|remove|drop)\w*|without (a |an |any )?(person|human|approver|anyone|anybody|review|reviewer|sign-?off))\b/;
+const CANCELS = /\b(cancel\w*|drop\w*|remov\w*|kick\w*|terminat\w*|boot\w*|revok\w*|pull\w*)\b/;
 const KEPT_UNTIL = /\b(until|expire[sd]?|run out|runs out|ends?|still)\b/;
 /** Our email was approved ("the reply we signed off on", "I okayed the draft"). */
 const APPROVED = /\b(approved|okayed|ok'?d|signed off|greenlit|green-lit)\b/;
@@ -450,9 +472,10 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const mentioned = mentionedRiders(question, toks, roster);
   const named = mentioned.length ? mentioned : describedRiders(lower, toks, roster);
   const unflagged = ASKS_UNFLAGGED.test(lower) && named.length === 0 && roster.some((r) => !r.flagged);
-  const saysOther = /\b(the )?other (one|rider|person|employee|guy|lady|woman|man)?\b|\bsecond (one|rider)\b/.test(
-    lower,
-  );
+  // "and his?" right after "what's tamika's problem": the other rider's, by contrast ("and him?" stays on him).
+  const contrasted = /^\W*(and|what about|how about|n)\s+(his|hers)\W*$/.test(lower);
+  const saysOther =
+    contrasted || /\b(the )?other (one|rider|person|employee|guy|lady|woman|man)?\b|\bsecond (one|rider)\b/.test(lower);
   const pronoun = toks.some((t) => PRONOUNS.has(t));
   const plural = toks.some((t) => PLURAL.has(t));
 
@@ -469,7 +492,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     ASKS_EXACT.test(lower) &&
     !/\b(what if|if|suppose|say)\b.*\bexactly\b/.test(lower) &&
     !/\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?\b(?! ?(mi|miles?)? ?(out|away|from)\b))/.test(lower);
-  if (asksTheRule) action = undefined;
+  const asksAutonomy = ASKS_AUTONOMY.test(lower) && CANCELS.test(lower);
+  if (asksTheRule || asksAutonomy) action = undefined;
   else if (ACTIONS.recheck.test(lower.replace(/-/g, "")) && !ASKS_ABOUT_THE_PAST.test(lower)) action = "recheck";
   else if (ACTIONS.follow_up.test(lower.replace(/\bremind (me|us)\b/g, " ")) && !ASKS_ABOUT_THE_PAST.test(lower))
     action = "follow_up";
@@ -486,10 +510,14 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const scores = (Object.keys(LEXICON) as Topic[]).map((topic) => [topic, score(toks, LEXICON[topic])] as const);
   // "we just approved the cancellation": the case's state; "the email we just approved": what was sent.
   const approvedAnEmail = APPROVED.test(lower) && EMAIL_WORDS.test(lower);
+  // "we rejected that draft, so nothing went out?": what became of an email, not the case's state.
+  const decidedAnEmail =
+    approvedAnEmail ||
+    (/\b(rejected|declined|edited|scrapped|binned|killed|tossed)\b/.test(lower) && EMAIL_WORDS.test(lower));
   // "what did we send her" is about our emails, "what did she say" about her reply.
   const weSent =
     approvedAnEmail ||
-    /\b(we|you|pool patrol)\b.*\b(send|sent|tell|told|email(ed)?|write|wrote|ask(ed)?)\b|\bour (reply|response|answer|e-?mail|message|letter)\b|\bheard? (back )?from (us|you|pool patrol)\b/.test(
+    /\b(we|you|pool patrol)\b.*\b(send|sent|tell|told|email(ed)?|write|wrote|ask(ed)?)\b|\b(get|got|gets|getting|gotten|receive|received|receiving) (\w+ ){0,2}from (us|you|pool patrol)\b|\bour (reply|response|answer|e-?mail|message|letter)\b|\bheard? (back )?from (us|you|pool patrol)\b/.test(
       lower,
     );
   // "the reply window", "when are replies due": the deadline, not what was written.
@@ -525,13 +553,21 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     )
       return [topic, s + 7] as const;
     if (topic === "policy" && asksTheRule) return [topic, s + 6] as const;
+    // "who couldn't be checked on shift": the check's riders it could not decide.
+    if (
+      topic === "checks" &&
+      /\b(couldn'?t|could not|can'?t|cannot|wasn'?t|was not|not) (\w+ )?be(en)? (checked|located|verified|found|measured)\b|\b(doing|do|does|did|fare|fared) (on|in|with) (the )?(checks?|audit|location|shift)\b/.test(
+        lower,
+      )
+    )
+      return [topic, s + 4] as const;
     if (topic === "status" && (WHERE_IT_STANDS.test(lower) || OFF_THE_VAN.test(lower))) return [topic, s + 4] as const;
     if (topic === "next" && WHERE_IT_STANDS.test(lower)) return [topic, s + 4] as const;
-    if (topic === "status" && /\b(just|we) (approved|okayed|rejected|decided)\b/.test(lower) && !approvedAnEmail)
+    if (topic === "status" && /\b(just|we) (approved|okayed|rejected|decided)\b/.test(lower) && !decidedAnEmail)
       return [topic, s + 4] as const;
     if (topic === "next" && WAITING_ON.test(lower)) return [topic, s + 4] as const;
     if (topic === "policy" && ASKS_IF_IT_COUNTS.test(lower)) return [topic, s + 5] as const;
-    if (topic === "policy" && /\bwhat (can|could|should) (s?he|they|the riders?|\w+) do\b/.test(lower))
+    if (topic === "policy" && /\bwhat (can|could|should) (s?he|they|the riders?|(?!i\b|we\b)\w+) do\b/.test(lower))
       return [topic, s + 4] as const;
     if (topic === "next" && /\bhow many (re-?checks?|re-?audits?)\b.*\b(left|remain)/.test(lower))
       return [topic, s + 5] as const;
@@ -543,7 +579,10 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       return [topic, s + 4] as const;
     if (
       topic === "emails" &&
-      (approvedAnEmail || /\b(just|we) (sent|send)\b|\bemail\b.*\b(go|went|gone) out\b/.test(lower))
+      (approvedAnEmail ||
+        /\b(just|we) (sent|send)\b|\b(go|went|gone|goes|got sent) out\b|\bafter (my|the|our|your|his|her) edits?\b|\bedited (version|draft|e-?mail|reply|one|text)\b/.test(
+          lower,
+        ))
     )
       return [topic, s + 4] as const;
     if (topic === "emails" && weSent) return [topic, s + 3] as const;
@@ -614,7 +653,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     )
       return [topic, s + 4] as const;
     if (topic === "replies" && replyBy) return [topic, Math.max(0, s - 3)] as const;
-    if (topic === "emails" && approvedAnEmail) return [topic, s + 4] as const;
+    if (topic === "emails" && decidedAnEmail) return [topic, s + 4] as const;
     if (topic === "checks" && keptAsked) return [topic, s + 5] as const;
     if (topic === "policy" && keptAsked) return [topic, Math.max(0, s - 3)] as const;
     // "how many people got flagged here": this case's riders, not the program's figures.
@@ -626,7 +665,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       return [topic, s + 5] as const;
     if (
       topic === "vanpool" &&
-      /\b(list|name|show)\b (me )?(all |every |the )?(riders|members|people)\b|\bwho( else)? (rides|is on|are on|all ride)\b|\broster\b/.test(
+      /\b(list|name|show)\b (me )?(all |every |the )?(riders|members|people)\b|\bwho( else)?('?s| is| are)? (riding|on|in) (the |this |that )?(van|vanpool|roster)\b|\bwho( else)? (rides|is on|are on|all ride)\b|\broster\b/.test(
         lower,
       )
     )
@@ -674,7 +713,11 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     !/\bhow (do|to|can|does|should)\b|\b(policy|rules?|process)\b/.test(lower)
   )
     topics = ["changes"];
-  else if (whyNot && /\b(cancel|remove|kick|closed?|resolved?)/.test(lower)) topics = ["why_not_cancel"];
+  else if (
+    (whyNot && /\b(cancel|remove|kick|closed?|resolved?)/.test(lower)) ||
+    (asksAutonomy && (named.length > 0 || pronoun))
+  )
+    topics = ["why_not_cancel"];
   else {
     const best = Math.max(...adjusted.map(([, s]) => s));
     // "who won the game last night": one weak word ours, the rest about something else.
@@ -686,6 +729,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
         .slice(0, 2)
         .map(([t]) => t);
   }
+  // "earlier cases for wendell, and is he still kept?": his history and the exception that keeps him.
+  if (keptAsked && topics.includes("history") && !topics.includes("checks")) topics = [...topics, "checks"];
   // "does that hour count against her?" with Lucia named: the rule, and how she does against it.
   if (topics.length === 1 && topics[0] === "policy" && mentioned.length > 0 && !asksTheRule)
     topics = ["policy", "checks"];
@@ -701,7 +746,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   // "and the other rider?" names riders, not a new topic: it continues the thread's.
   if (saysOther && topics.every((t) => t === "flagged") && !/\b(who|which)\b/.test(lower)) topics = [];
   const followUp =
-    topics.length === 0 && (named.length > 0 || saysOther || pronoun || /\b(and|what about|how about)\b/.test(lower));
+    topics.length === 0 &&
+    (named.length > 0 || saysOther || pronoun || plural || /\b(and|what about|how about)\b/.test(lower));
   if (followUp && context && context.topics.length > 0) {
     topics = context.topics;
     check ??= context.check;
@@ -790,7 +836,12 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   };
   if (topics.length === 0 && !action) {
     if (riderIds.length > 0) topics = ["checks", "replies"];
-    else return { topics, check, riderIds, clarify: offRecord ? CANNOT_ANSWER : CLARIFYING_OPTIONS, ...extra };
+    else {
+      // "where should we go for lunch": nothing of the program's in it, nobody meant by it.
+      const offTopic = offRecord?.kind === "unknown" && !pronoun && !plural;
+      const clarify = offTopic ? OFF_TOPIC : offRecord ? CANNOT_ANSWER : CLARIFYING_OPTIONS;
+      return { topics, check, riderIds, clarify, ...extra };
+    }
   }
   // "brent's schedule vs the van's": one rider against the van keeps the check asked about.
   return { topics, action, check: compare && riderIds.length !== 1 ? undefined : check, riderIds, ...extra };
@@ -838,6 +889,9 @@ export function whichRider(roster: RosterEntry[], ids: string[], asking = "do yo
 
 export const riderName = (r: Pick<RosterEntry, "employee_id" | "first_name" | "last_name">) =>
   `${r.first_name} ${r.last_name} (${r.employee_id})`;
+
+export const OFF_TOPIC =
+  "I can't answer that: I can only answer about the program's vanpools and cases. Want to know why a case was flagged, what a rider replied or when replies are due?";
 
 export const CANNOT_ANSWER =
   "I can't answer that from the record. I can tell you *why the case was flagged* (the check results), *what the riders replied*, *which emails we sent*, *what happens next and when*, a rider's *earlier cases*, or *the policy* behind it. Which would help?";
