@@ -1,32 +1,16 @@
 // Two vanpools compared in the sandbox, in a real browser, as an auditor asks it: the gist in words, then the
 // table Slack shows (a column per vanpool), then the sources. Screenshot in test-output/vanpool-comparison/.
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliContext } from "../../src/app/context.js";
-import type { RunningSandbox } from "../../src/app/sandbox.js";
-import type { TestDatabase } from "../support/database.js";
-import { closeSandboxInBrowser, hasChromium, openSandboxInBrowser } from "../support/sandbox-in-browser.js";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { hasChromium, sandboxPerFile } from "../support/sandbox-in-browser.js";
 
-let db: TestDatabase;
-let ctx: CliContext;
-let sandbox: RunningSandbox;
-let browser: Browser;
+const opened = sandboxPerFile("vanpool-comparison", { user: "U0CASEY" });
+const pageErrors = opened.pageErrors;
 let page: Page;
-const pageErrors: string[] = [];
 let SHOTS: string;
-let dataDir: string;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  ({ db, ctx, sandbox, browser, page, shots: SHOTS, dataDir } = await openSandboxInBrowser("vanpool-comparison"));
-  page.on("pageerror", (error) => pageErrors.push(error.message));
-  await page.selectOption("#user", "U0CASEY");
-}, 60_000);
-
-afterAll(async () => {
-  if (!hasChromium) return;
-  await closeSandboxInBrowser({ browser, sandbox, ctx, db, dataDir });
+beforeAll(() => {
+  if (hasChromium) ({ page, shots: SHOTS } = opened.current);
 });
 
 const thread = () => page.locator("#thread-messages");

@@ -88,6 +88,30 @@ export async function closeSandbox(
 }
 
 /**
+ * For a test file: one browser and one sandbox on the mock data for the whole file, read through `current`, with the
+ * page's script errors collected and, given `user`, the sandbox's acting user chosen (nothing runs without Chromium).
+ */
+export function sandboxPerFile(
+  name: string,
+  options: { user?: string } = {},
+): {
+  current: SandboxInBrowser;
+  pageErrors: string[];
+} {
+  const opened = { pageErrors: [] as string[] } as { current: SandboxInBrowser; pageErrors: string[] };
+  beforeAll(async () => {
+    if (!hasChromium) return;
+    opened.current = await openSandboxInBrowser(name);
+    opened.current.page.on("pageerror", (error) => opened.pageErrors.push(error.message));
+    if (options.user) await opened.current.page.selectOption("#user", options.user);
+  }, 60_000);
+  afterAll(async () => {
+    if (opened.current) await closeSandboxInBrowser(opened.current);
+  });
+  return opened;
+}
+
+/**
  * For a test file: one browser for the file, and a fresh sandbox on the mock data with a page of its own
  * for each test, read through `current` (nothing runs without Chromium).
  */
