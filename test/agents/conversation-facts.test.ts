@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openCases } from "../../src/agents/conversation/open-cases.js";
 import { recordChanges } from "../../src/agents/conversation/record-changes.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { markdownTableRows } from "../support/markdown-table.js";
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -56,23 +57,11 @@ describe("a rider's record changes", () => {
   });
 });
 
-/** A markdown table's rows as cells, its header first. */
-const tableIn = (text: string) =>
-  text
-    .split("\n")
-    .filter((line) => line.startsWith("|") && !line.startsWith("| ---"))
-    .map((line) =>
-      line
-        .slice(1, -1)
-        .split("|")
-        .map((cell) => cell.trim()),
-    );
-
 describe("open cases across the program, as a table", () => {
   it("lists each open case with its vanpool, where it stands, its flagged riders by name and its deadline", async () => {
     const facts = await openCases(deps());
     const open = await db.prisma.case.count({ where: { status: { notIn: ["resolved", "cancelled"] } } });
-    const [header, ...rows] = tableIn(facts.text);
+    const [header, ...rows] = markdownTableRows(facts.text);
     expect(header).toEqual(["Case", "Vanpool", "Where it stands", "Flagged", "Opened", "Deadline"]);
     expect(rows).toHaveLength(open);
     // The first line says the gist for a notification or a client that shows no table.
@@ -88,7 +77,7 @@ describe("open cases across the program, as a table", () => {
 
   it("for 'who is flagged?': a row per flagged rider with the vanpool, the check, a band or shift and since when", async () => {
     const facts = await openCases(deps(), "riders");
-    const [header, ...rows] = tableIn(facts.text);
+    const [header, ...rows] = markdownTableRows(facts.text);
     expect(header).toEqual(["Rider", "Vanpool", "Check", "Distance or shift", "Flagged since", "Case"]);
     const cases = await db.prisma.case.findMany({ where: { status: { notIn: ["resolved", "cancelled"] } } });
     const flagged = cases.flatMap((c) => ((c.meta as { flagged?: string[] }).flagged ?? []).map(() => c.id));
@@ -106,7 +95,7 @@ describe("open cases across the program, as a table", () => {
   it("for 'which cases need me?': only the cases waiting for a person, since when, with no deadline to chase", async () => {
     const facts = await openCases(deps(), "waiting");
     const waiting = await db.prisma.case.findMany({ where: { status: { in: ["hitl_review", "pre_cancel"] } } });
-    const [header, ...rows] = tableIn(facts.text);
+    const [header, ...rows] = markdownTableRows(facts.text);
     expect(header).toEqual(["Case", "Vanpool", "Where it stands", "Waiting since", "Flagged", "Deadline"]);
     expect(rows.map((row) => row[0]).sort()).toEqual(waiting.map((c) => c.id).sort());
     for (const row of rows) {

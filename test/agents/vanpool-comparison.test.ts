@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareVanpools, townOf, VANPOOLS_COMPARED } from "../../src/agents/conversation/vanpool-comparison.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { markdownTableRows } from "../support/markdown-table.js";
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -18,20 +19,8 @@ const deps = () => ({
   now: () => new Date("2026-11-24T16:00:00Z"),
 });
 
-/** A markdown table's rows as cells, its header first. */
-const tableIn = (text: string) =>
-  text
-    .split("\n")
-    .filter((line) => line.startsWith("|") && !line.startsWith("| ---"))
-    .map((line) =>
-      line
-        .slice(1, -1)
-        .split("|")
-        .map((cell) => cell.trim()),
-    );
-
 /** The table as fact -> the cells of each vanpool, in column order. */
-const byFact = (text: string) => new Map(tableIn(text).map(([fact, ...cells]) => [fact!, cells]));
+const byFact = (text: string) => new Map(markdownTableRows(text).map(([fact, ...cells]) => [fact!, cells]));
 
 describe("two vanpools side by side", () => {
   it("says the gist in words, then a row per fact with a column per vanpool", async () => {
@@ -74,7 +63,11 @@ describe("two vanpools side by side", () => {
 
   it("sets the thread's case first when it is compared with another vanpool", async () => {
     const facts = await compareVanpools(deps(), ["VP-102"], "CASE-A35B2625");
-    expect(tableIn(facts.text)[0]).toEqual(["", "Roseville-Rocklin Riders (VP-115)", "Evergreen Commuter (VP-102)"]);
+    expect(markdownTableRows(facts.text)[0]).toEqual([
+      "",
+      "Roseville-Rocklin Riders (VP-115)",
+      "Evergreen Commuter (VP-102)",
+    ]);
     expect(byFact(facts.text).get("Riders flagged")![1]).toMatch(/^Maribel Quintero \(location: /);
   });
 });
@@ -87,7 +80,7 @@ describe("vanpools that cannot be compared", () => {
     );
     const two = await compareVanpools(deps(), ["VP-111", "VP-199", "VP-113"]);
     expect(two.text.split("\n")[0]).toMatch(/^I found no vanpool VP-199 \(vanpool ids look like VP-101\)\. Bay Fair/);
-    expect(tableIn(two.text)[0]).toEqual(["", "Bay Fair Night Run (VP-111)", "Elk Grove Commuters (VP-113)"]);
+    expect(markdownTableRows(two.text)[0]).toEqual(["", "Bay Fair Night Run (VP-111)", "Elk Grove Commuters (VP-113)"]);
   });
 
   it("names every unknown id, and an unknown case", async () => {
@@ -102,7 +95,7 @@ describe("vanpools that cannot be compared", () => {
   it(`sets at most ${VANPOOLS_COMPARED} side by side and says which it left out`, async () => {
     const ids = ["VP-101", "VP-102", "VP-103", "VP-104", "VP-105", "VP-106"];
     const facts = await compareVanpools(deps(), ids);
-    expect(tableIn(facts.text)[0]).toHaveLength(VANPOOLS_COMPARED + 1);
+    expect(markdownTableRows(facts.text)[0]).toHaveLength(VANPOOLS_COMPARED + 1);
     expect(facts.text).toContain(`ask about ${ids.slice(VANPOOLS_COMPARED).join(", ")} apart.`);
   });
 });
