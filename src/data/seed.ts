@@ -192,7 +192,6 @@ function vanpoolRow(v: Omit<VanpoolFixture, "riders">) {
   };
 }
 
-/** A read in whichever transaction is at hand: Prisma's (bulk load data) or pg's (db seed). */
 /** How far the stored copy of one of these cases was moved from its fixture's dates, if one is stored. */
 export async function storedDateOffset(client: pg.ClientBase, cases: CaseFixture[]): Promise<number | undefined> {
   const { rows } = await client.query<{ id: string; created_at: Date }>(
@@ -204,6 +203,7 @@ export async function storedDateOffset(client: pg.ClientBase, cases: CaseFixture
   return fixture ? stored.created_at.getTime() - Date.parse(fixture.created_at) : undefined;
 }
 
+/** A read in whichever transaction is at hand: Prisma's (bulk load data) or pg's (db seed). */
 type Read = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
 const prismaRead =
   (tx: Tx): Read =>

@@ -8,7 +8,9 @@
 // again: such an answer almost always arrived, a second copy of it reads as the work having run
 // twice, and what the work did stays visible elsewhere (the case thread, App Home, the digest).
 // The rare lost answer is logged for an admin; the person can run the command again.
+
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { PrismaClient } from "../data/prisma.js";
 import { dropPost, holdPost, keepPost, keptPost } from "../data/slack-post-repository.js";
 
@@ -27,8 +29,6 @@ export interface AnswerOnceDeps {
   /** Every POST gives up after this long; the claim outlasts it. */
   timeoutMs?: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Posts `text` as an ephemeral answer to `url`, at most once for `key` (one per job: "audit:<job id>").

@@ -2,14 +2,13 @@
 // the database: each call claims the channel's next slot (one row per channel), so two replicas
 // post no faster than one. A 429 pauses the channel for everyone for the Retry-After Slack asked
 // for, and the refused call is tried again after it.
+import { setTimeout as sleep } from "node:timers/promises";
 import { WebClient, WebClientEvent } from "@slack/web-api";
 import { channelPausedFor, claimChannelSlot, pauseChannel } from "../data/channel-pace-repository.js";
 import type { PrismaClient } from "../data/prisma.js";
 import type { ChannelContext } from "./channel-context.js";
 
 const MAX_RATE_LIMITED_TRIES = 3;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Slack refused the call with 429, and how long it asked to wait (ms). The Web API client says so

@@ -10,7 +10,9 @@
 // carries no metadata until it stops: a crash between chat.startStream and that record leaves a
 // message the retry finds as the thread's bot message since the attempt that carries no key and that
 // no post of ours claims, and finishes it.
+
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ChatPostMessageArguments, WebClient } from "@slack/web-api";
 import type { PrismaClient } from "../data/prisma.js";
 import type { SlackLocation } from "../data/slack-message-repository.js";
@@ -68,8 +70,6 @@ export interface DeliveryAttempt {
   /** The metadata that lets a later attempt find the finished message. */
   metadata: { event_type: string; event_payload: { key: string } };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Slack's ts for a moment: seconds with microseconds. */
 const slackTs = (at: Date) => (at.getTime() / 1000).toFixed(6);
