@@ -71,8 +71,9 @@ export interface JobEngine {
   /** Queues this process works: jobs sent to them are picked up at once, not at the next poll. */
   worked(): string[];
   /**
-   * Waits until every job this process sent to a queue it works has finished or is waiting to be
-   * retried (CLI commands); returns the ones that did not complete, with their error.
+   * Waits until every job this process sent to a queue it works has finished, failed for good, or is
+   * due after the timeout (a retry much later, a reply timeout in days); returns the ones that did not
+   * complete, with their error.
    */
   drain(timeoutMs?: number): Promise<UnfinishedJob[]>;
   /** Stops this process's workers (a sandbox restarting inside one process), keeping the engine up. */
@@ -306,7 +307,12 @@ export async function startJobEngine(options: {
       while (sent.size > 0) {
         for (const [id, name] of sent.entries()) {
           const job = await boss.getJobById<object>(name, id, { includeArchive: true });
-          const due = job?.state === "active" || (job?.state === "created" && job.startAfter.getTime() <= Date.now());
+          // A failed job retried before the deadline (an audit's retry 2 s later) is work still in
+          // flight: its outcome is what the person is waiting for.
+          const due =
+            job?.state === "active" ||
+            (job?.state === "created" && job.startAfter.getTime() <= Date.now()) ||
+            (job?.state === "retry" && job.startAfter.getTime() <= deadline);
           if (due && Date.now() < deadline) continue;
           sent.forget(id);
           // A job due later (a reply timeout in 7 days) is not waited for.

@@ -88,3 +88,40 @@ describe("an idle queue's workers", () => {
     expect(started.get("elsewhere")! - sentAt).toBeLessThan(3000);
   }, 40_000);
 });
+
+describe("waiting for the jobs a process sent", () => {
+  let quick: JobEngine;
+  beforeAll(async () => {
+    quick = await startJobEngine({ databaseUrl: db.url, log: () => {}, pollingIntervalSeconds: 1, supervise: false });
+  });
+  afterAll(async () => {
+    await quick.stop();
+  });
+
+  it("waits for a failed job's retry that is due soon, and sees it finish", async () => {
+    await quick.defineQueue("flaky", { retryLimit: 1, retryDelay: 1 });
+    const attempts: number[] = [];
+    await quick.work("flaky", async () => {
+      attempts.push(Date.now());
+      if (attempts.length === 1) throw new Error("injected fault: first attempt");
+    });
+    await quick.send("flaky", {});
+    const unfinished = await quick.drain(20_000);
+    expect(attempts).toHaveLength(2);
+    expect(unfinished).toEqual([]);
+  }, 40_000);
+
+  it("does not wait for a retry due after its timeout, and names it with its error", async () => {
+    await quick.defineQueue("slow-retry", { retryLimit: 1, retryDelay: 60 });
+    await quick.work("slow-retry", async () => {
+      throw new Error("injected fault: always");
+    });
+    await quick.send("slow-retry", {});
+    const started = Date.now();
+    const unfinished = await quick.drain(5_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(unfinished).toEqual([
+      expect.objectContaining({ name: "slow-retry", state: "retry", error: "injected fault: always" }),
+    ]);
+  }, 40_000);
+});
