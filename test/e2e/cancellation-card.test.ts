@@ -4,23 +4,30 @@
 // is still there; an approver opens "Show full reply", a non-approver is refused in the
 // thread; the approver keeps one rider, the sandbox restarts again, removes the other,
 // and undoes the cancellation. Screenshots go to test-output/cancellation-card/ (git-ignored).
-// One browser for the file; each test gets a fresh sandbox on the mock data and shows the card itself.
+// The card is shown once for the tests that only read it (a restart among them); the walk that decides
+// and undoes gets a sandbox of its own.
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { startSandbox } from "../../src/app/sandbox.js";
-import { hasChromium, type SandboxInBrowser, sandboxPerTest } from "../support/sandbox-in-browser.js";
+import { hasChromium, type SandboxInBrowser, sandboxPerFile } from "../support/sandbox-in-browser.js";
 
 const REPLY =
   "Hi, I moved back to 1450 N. Maple Street, Apt 4B in Hayward last month and I'm on Day Shift again. My number is (916) 555-0142.";
 
-const sandbox = sandboxPerTest("cancellation-card", { width: 1440, height: 1000 });
+const VIEWPORT = { width: 1440, height: 1000 };
 let opened: SandboxInBrowser;
 let page: Page;
-beforeEach(() => {
-  opened = sandbox.current;
-  page = opened?.page;
-});
+/** A sandbox for the describe block it is called in, with the card shown in it. */
+function sandboxWithCard() {
+  const sandbox = sandboxPerFile("cancellation-card", { viewport: VIEWPORT });
+  beforeAll(async () => {
+    if (!sandbox.current) return;
+    opened = sandbox.current;
+    page = opened.page;
+    await showCancellationCard();
+  }, 90_000);
+}
 
 const shot = (name: string) => page.screenshot({ path: path.join(opened.shots, `${name}.png`), fullPage: true });
 const channel = () => page.locator("#messages");
@@ -43,12 +50,14 @@ async function restartSandbox() {
  * other reply: the case's cancellation card is shown, settled.
  */
 async function showCancellationCard() {
-  await expect.poll(() => page.locator("#user").inputValue(), { timeout: 10_000 }).toBe("U0ALEX");
+  await vi.waitFor(async () => expect(await page.locator("#user").inputValue()).toBe("U0ALEX"), { timeout: 10_000 });
   await page.fill("#composer-text", "/poolpatrol audit VP-111");
   await page.press("#composer-text", "Enter");
-  await expect
-    .poll(() => channel().locator(".message", { hasText: "VP-111 Bay Fair Night Run" }).count(), { timeout: 20_000 })
-    .toBeGreaterThan(0);
+  await vi.waitFor(
+    async () =>
+      expect(await channel().locator(".message", { hasText: "VP-111 Bay Fair Night Run" }).count()).toBeGreaterThan(0),
+    { timeout: 20_000 },
+  );
 
   const record = await opened.db.prisma.case.findFirstOrThrow({
     where: { vanpoolId: "VP-111", status: "pending_reply" },
@@ -69,14 +78,15 @@ async function showCancellationCard() {
   for (const t of timeouts) if (t.case_id) await opened.sandbox.bot.messages.syncCase(t.case_id);
 
   // The card may be posted and then updated by a second sync: read it once it has settled.
-  await expect
-    .poll(async () => (await cancellationCard().textContent()) ?? "", { timeout: 20_000 })
-    .toMatch(/Why now:/);
+  await vi.waitFor(async () => expect((await cancellationCard().textContent()) ?? "").toMatch(/Why now:/), {
+    timeout: 20_000,
+  });
 }
 
 describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", () => {
+  sandboxWithCard();
+
   it("starts as the first approver and shows the reply redacted, with the true reason", async () => {
-    await showCancellationCard();
     const text = (await cancellationCard().textContent()) ?? "";
     expect(text).toContain("EMP-1028 (Wendell)");
     expect(text).toContain("I moved back to [street address] in Hayward");
@@ -89,7 +99,6 @@ describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", ()
   });
 
   it("keeps the channel across a restart of the sandbox", async () => {
-    await showCancellationCard();
     const before = await channel().locator(".message").count();
     await restartSandbox();
     await expect.poll(() => channel().locator(".message").count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(before);
@@ -98,7 +107,7 @@ describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", ()
   });
 
   it("opens the full reply for an approver, and refuses it to a non-approver in the modal, showing none of it", async () => {
-    await showCancellationCard();
+    await page.selectOption("#user", "U0ALEX");
     await cancellationCard().getByRole("button", { name: "Show full reply" }).click();
     await expect.poll(() => page.locator("#modal .dialog h2").textContent(), { timeout: 10_000 }).toBe("Full reply");
     await expect
@@ -116,9 +125,12 @@ describe.skipIf(!hasChromium)("a two-rider cancellation card in the browser", ()
     expect(await page.locator("#modal").textContent()).not.toContain("Maple");
     await shot("04-refused-in-modal");
   });
+});
+
+describe.skipIf(!hasChromium)("deciding a two-rider cancellation card in the browser", () => {
+  sandboxWithCard();
 
   it("decides per rider across a restart, then undoes the cancellation", async () => {
-    await showCancellationCard();
     await page.selectOption("#user", "U0ALEX");
     await page.waitForTimeout(300);
     await cancellationCard().getByRole("button", { name: "Keep EMP-1028 (Wendell)" }).click();

@@ -88,12 +88,12 @@ export async function closeSandbox(
 }
 
 /**
- * For a test file: one browser and one sandbox on the mock data for the whole file, read through `current`, with the
+ * For a test file (or a describe block): one browser and one sandbox on the mock data for all its tests, read through `current`, with the
  * page's script errors collected and, given `user`, the sandbox's acting user chosen (nothing runs without Chromium).
  */
 export function sandboxPerFile(
   name: string,
-  options: { user?: string } = {},
+  options: { user?: string; viewport?: { width: number; height: number } } = {},
 ): {
   current: SandboxInBrowser;
   pageErrors: string[];
@@ -101,7 +101,7 @@ export function sandboxPerFile(
   const opened = { pageErrors: [] as string[] } as { current: SandboxInBrowser; pageErrors: string[] };
   beforeAll(async () => {
     if (!hasChromium) return;
-    opened.current = await openSandboxInBrowser(name);
+    opened.current = await openSandboxInBrowser(name, options.viewport);
     opened.current.page.on("pageerror", (error) => opened.pageErrors.push(error.message));
     if (options.user) await opened.current.page.selectOption("#user", options.user);
   }, 60_000);
