@@ -6,7 +6,6 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { parse } from "csv-parse";
 import { stringify } from "csv-stringify/sync";
 import type pg from "pg";
 import { applyImport } from "../data/change-history-repository.js";
@@ -14,7 +13,7 @@ import { recordAppliedImport } from "../data/data-import-repository.js";
 import { FixtureError } from "../data/fixtures.js";
 import { pgExecutor, type SqlExecutor } from "../data/job-executor.js";
 import type { DataClients } from "../data/prisma.js";
-import { cleanStringsIn, cleanText } from "../domain/clean-text.js";
+import { cleanStringsIn } from "../domain/clean-text.js";
 import { IMPORTABLE } from "../domain/import-kinds.js";
 import {
   columnsFor,
@@ -28,6 +27,7 @@ import {
 import type { Schedule } from "../domain/schedule.js";
 import { scheduleColumns } from "../domain/schedule-columns.js";
 import { importJobs, type JobSender } from "../queue/queues.js";
+import { csvRecords } from "./csv-records.js";
 
 /** Rows already read, named like a file: the riders `db seed --from` takes from its vanpools.json. */
 export interface RowSource {
@@ -247,49 +247,37 @@ async function openRows(file: string, mapping: ImportMapping, several: boolean):
     const { header, rows } = jsonRows(data as Record<string, unknown>[], mapping, from);
     return { header, hasRows: rows.length > 0, rows: () => rowsOf(rows) };
   }
-  const csvRows = async function* (upTo?: number): AsyncGenerator<SourceRow> {
-    const parser = fs.createReadStream(file).pipe(
-      parse({
-        bom: true,
-        columns: (names: string[]) => names.map((n) => cleanText(n.trim())),
-        info: true,
-        skip_empty_lines: true,
-        ...(upTo ? { to: upTo } : {}),
-      }),
-    );
+  const records = async function* () {
     try {
-      for await (const { record, info } of parser as AsyncIterable<{
-        record: Record<string, string>;
-        info: { lines: number };
-      }>) {
-        // A flat record of strings, its keys cleaned with the header: cleaned cell by cell, in place.
-        for (const key in record) record[key] = cleanText(record[key]!);
-        yield { at: `line ${info.lines}`, ...from, values: record };
-      }
+      yield* csvRecords(file);
     } catch (error) {
       throw new FixtureError([`${source}: not readable as CSV (${(error as Error).message})`]);
-    } finally {
-      parser.destroy();
     }
   };
-  const header = await csvHeader(file, source);
+  // The header is the first record; a row is the header's names with the record's cells.
+  let names: string[] | undefined;
   let hasRows = false;
-  for await (const _ of csvRows(1)) hasRows = true;
-  return { header, hasRows, rows: () => csvRows() };
-}
-
-/** The CSV file's column names (its first line), trimmed. */
-async function csvHeader(file: string, source: string): Promise<string[]> {
-  let header: string[] = [];
-  const parser = fs.createReadStream(file).pipe(parse({ bom: true, to_line: 1 }));
-  try {
-    for await (const names of parser as AsyncIterable<string[]>) header = names.map((n) => n.trim());
-  } catch (error) {
-    throw new FixtureError([`${source}: not readable as CSV (${(error as Error).message})`]);
-  } finally {
-    parser.destroy();
+  for await (const { cells } of records()) {
+    if (names) {
+      hasRows = true;
+      break;
+    }
+    names = cells.map((name) => name.trim());
   }
-  return header;
+  const header = names ?? [];
+  const rows = async function* (): AsyncGenerator<SourceRow> {
+    let first = true;
+    for await (const { line, cells } of records()) {
+      if (first) {
+        first = false;
+        continue;
+      }
+      const values: Record<string, string> = {};
+      for (let i = 0; i < cells.length; i++) values[header[i]!] = cells[i]!;
+      yield { at: `line ${line}`, ...from, values };
+    }
+  };
+  return { header, hasRows, rows };
 }
 
 async function* rowsOf(rows: SourceRow[]): AsyncGenerator<SourceRow> {
