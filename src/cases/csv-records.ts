@@ -1,5 +1,6 @@
 // A CSV file's records, read as a stream with papaparse: a piece of the file at a time is parsed and
-// the reading waits until its records are taken, so memory does not grow with the file. Each record
+// the reading waits until its records are taken (a piece's records at once, not one promise a record),
+// so memory does not grow with the file. Each record
 // comes with the line of the file it ends on (a quoted cell may hold line breaks, so the record's
 // number is not its line); empty lines are skipped and counted. Cells are cleaned (clean-text.ts).
 // A file that is not CSV (a quote left open, a record with more or fewer cells than the first) throws.
@@ -23,7 +24,7 @@ const LINE_BREAK = /\r\n|\r|\n/g;
  */
 const LONGEST_RECORD = 1024 * 1024;
 
-export async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
+export async function* csvRecords(file: string): AsyncGenerator<CsvRecord[]> {
   const stream = fs.createReadStream(file, { encoding: encodingOf(file) });
   const pieces: Papa.ParseResult<string[]>[] = [];
   let parser: Papa.Parser | undefined;
@@ -68,6 +69,7 @@ export async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
         continue;
       }
       const broken = piece.errors[0];
+      const records: CsvRecord[] = [];
       for (let i = 0; i < piece.data.length; i++) {
         if (i === broken?.row) break;
         const cells = piece.data[i]!;
@@ -82,8 +84,9 @@ export async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
         width ??= cells.length;
         if (cells.length !== width)
           throw new Error(`Invalid Record Length: columns length is ${width}, got ${cells.length} on line ${line}`);
-        yield { line, cells };
+        records.push({ line, cells });
       }
+      yield records;
       if (broken) throw new Error(`${broken.message}, in the record starting on line ${line + 1}`);
       if (read - piece.meta.cursor > LONGEST_RECORD)
         throw new Error(`the record starting on line ${line + 1} is longer than 1 MB: is a quote left open?`);

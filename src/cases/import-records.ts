@@ -147,7 +147,7 @@ export async function importFiles(db: DataClients, options: ImportOptions): Prom
     async (stored, refs, added) => {
       // The rows stream through the comparison: only what changes (and what is refused) is kept.
       const planner = importPlanner(kind, mapping, columns, stored, refs, added);
-      for (const r of read) for await (const row of r.rows()) planner.add(row);
+      for (const r of read) for await (const piece of r.rows()) for (const row of piece) planner.add(row);
       const result = planner.finish();
       if (result.rejected.length > 0 && !options.rejectsFile)
         throw new FixtureError(result.rejected.flatMap((r) => r.problems.map((p) => formatProblem(source, p))));
@@ -226,8 +226,11 @@ interface OpenedRows {
   header: string[];
   /** Whether the file has a row after its header. */
   hasRows: boolean;
-  /** The file's rows as text by column, each with its line (CSV) or record number (JSON); a CSV file is read anew each time. */
-  rows(): AsyncIterable<SourceRow>;
+  /**
+   * The file's rows as text by column, each with its line (CSV) or record number (JSON), a piece of the
+   * file at a time; a CSV file is read anew each time.
+   */
+  rows(): AsyncIterable<SourceRow[]>;
 }
 
 /** A file's header, read now, and its rows, read as they are asked for. */
@@ -257,31 +260,36 @@ async function openRows(file: string, mapping: ImportMapping, several: boolean):
   // The header is the first record; a row is the header's names with the record's cells.
   let names: string[] | undefined;
   let hasRows = false;
-  for await (const { cells } of records()) {
-    if (names) {
-      hasRows = true;
-      break;
-    }
-    names = cells.map((name) => name.trim());
-  }
-  const header = names ?? [];
-  const rows = async function* (): AsyncGenerator<SourceRow> {
-    let first = true;
-    for await (const { line, cells } of records()) {
-      if (first) {
-        first = false;
-        continue;
+  reading: for await (const piece of records())
+    for (const { cells } of piece) {
+      if (names) {
+        hasRows = true;
+        break reading;
       }
-      const values: Record<string, string> = {};
-      for (let i = 0; i < cells.length; i++) values[header[i]!] = cells[i]!;
-      yield { at: `line ${line}`, ...from, values };
+      names = cells.map((name) => name.trim());
+    }
+  const header = names ?? [];
+  const rows = async function* (): AsyncGenerator<SourceRow[]> {
+    let first = true;
+    for await (const piece of records()) {
+      const rows: SourceRow[] = [];
+      for (const { line, cells } of piece) {
+        if (first) {
+          first = false;
+          continue;
+        }
+        const values: Record<string, string> = {};
+        for (let i = 0; i < cells.length; i++) values[header[i]!] = cells[i]!;
+        rows.push({ at: `line ${line}`, ...from, values });
+      }
+      yield rows;
     }
   };
   return { header, hasRows, rows };
 }
 
-async function* rowsOf(rows: SourceRow[]): AsyncGenerator<SourceRow> {
-  yield* rows;
+async function* rowsOf(rows: SourceRow[]): AsyncGenerator<SourceRow[]> {
+  yield rows;
 }
 
 /** JSON records as rows of text by column, in the shape of mock/ (`db seed`) too (see flattenFixtureShape). */
