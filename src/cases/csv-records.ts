@@ -1,9 +1,9 @@
-// A CSV file's records, read as a stream with papaparse: a piece of the file at a time is parsed and
-// the reading waits until its records are taken (a piece's records at once, not one promise a record),
-// so memory does not grow with the file. Each record
-// comes with the line of the file it ends on (a quoted cell may hold line breaks, so the record's
-// number is not its line); empty lines are skipped and counted. Cells are cleaned (clean-text.ts).
-// A file that is not CSV (a quote left open, a record with more or fewer cells than the first) throws.
+// A CSV file's records, read as a stream with papaparse: a piece of the file at a time is parsed, and
+// the reading waits until that piece's records are taken (all at once, not a promise a record), so
+// memory does not grow with the file. Each record comes with the line of the file it ends on (a quoted
+// cell may hold line breaks, so a record's number is not its line); empty lines are skipped and counted.
+// Cells are cleaned (clean-text.ts). A file that is not CSV (a quote left open, a record with more or
+// fewer cells than the first) throws.
 import fs from "node:fs";
 import Papa from "papaparse";
 import { cleanText } from "../domain/clean-text.js";
