@@ -6,7 +6,6 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { parse } from "csv-parse";
 import { stringify } from "csv-stringify/sync";
 import type pg from "pg";
 import { applyImport } from "../data/change-history-repository.js";
@@ -14,7 +13,7 @@ import { recordAppliedImport } from "../data/data-import-repository.js";
 import { FixtureError } from "../data/fixtures.js";
 import { pgExecutor, type SqlExecutor } from "../data/job-executor.js";
 import type { DataClients } from "../data/prisma.js";
-import { cleanStringsIn, cleanText } from "../domain/clean-text.js";
+import { cleanStringsIn } from "../domain/clean-text.js";
 import { IMPORTABLE } from "../domain/import-kinds.js";
 import {
   columnsFor,
@@ -28,6 +27,7 @@ import {
 import type { Schedule } from "../domain/schedule.js";
 import { scheduleColumns } from "../domain/schedule-columns.js";
 import { importJobs, type JobSender } from "../queue/queues.js";
+import { csvRecords } from "./csv-records.js";
 
 /** Rows already read, named like a file: the riders `db seed --from` takes from its vanpools.json. */
 export interface RowSource {
@@ -147,7 +147,7 @@ export async function importFiles(db: DataClients, options: ImportOptions): Prom
     async (stored, refs, added) => {
       // The rows stream through the comparison: only what changes (and what is refused) is kept.
       const planner = importPlanner(kind, mapping, columns, stored, refs, added);
-      for (const r of read) for await (const row of r.rows()) planner.add(row);
+      for (const r of read) for await (const piece of r.rows()) for (const row of piece) planner.add(row);
       const result = planner.finish();
       if (result.rejected.length > 0 && !options.rejectsFile)
         throw new FixtureError(result.rejected.flatMap((r) => r.problems.map((p) => formatProblem(source, p))));
@@ -226,8 +226,11 @@ interface OpenedRows {
   header: string[];
   /** Whether the file has a row after its header. */
   hasRows: boolean;
-  /** The file's rows as text by column, each with its line (CSV) or record number (JSON); a CSV file is read anew each time. */
-  rows(): AsyncIterable<SourceRow>;
+  /**
+   * The file's rows as text by column, each with its line (CSV) or record number (JSON), a piece of the
+   * file at a time; a CSV file is read anew each time.
+   */
+  rows(): AsyncIterable<SourceRow[]>;
 }
 
 /** A file's header, read now, and its rows, read as they are asked for. */
@@ -247,53 +250,46 @@ async function openRows(file: string, mapping: ImportMapping, several: boolean):
     const { header, rows } = jsonRows(data as Record<string, unknown>[], mapping, from);
     return { header, hasRows: rows.length > 0, rows: () => rowsOf(rows) };
   }
-  const csvRows = async function* (upTo?: number): AsyncGenerator<SourceRow> {
-    const parser = fs.createReadStream(file).pipe(
-      parse({
-        bom: true,
-        columns: (names: string[]) => names.map((n) => cleanText(n.trim())),
-        info: true,
-        skip_empty_lines: true,
-        ...(upTo ? { to: upTo } : {}),
-      }),
-    );
+  const records = async function* () {
     try {
-      for await (const { record, info } of parser as AsyncIterable<{
-        record: Record<string, string>;
-        info: { lines: number };
-      }>) {
-        // A flat record of strings, its keys cleaned with the header: cleaned cell by cell, in place.
-        for (const key in record) record[key] = cleanText(record[key]!);
-        yield { at: `line ${info.lines}`, ...from, values: record };
-      }
+      yield* csvRecords(file);
     } catch (error) {
       throw new FixtureError([`${source}: not readable as CSV (${(error as Error).message})`]);
-    } finally {
-      parser.destroy();
     }
   };
-  const header = await csvHeader(file, source);
+  // The header is the first record; a row is the header's names with the record's cells.
+  let names: string[] | undefined;
   let hasRows = false;
-  for await (const _ of csvRows(1)) hasRows = true;
-  return { header, hasRows, rows: () => csvRows() };
+  reading: for await (const piece of records())
+    for (const { cells } of piece) {
+      if (names) {
+        hasRows = true;
+        break reading;
+      }
+      names = cells.map((name) => name.trim());
+    }
+  const header = names ?? [];
+  const rows = async function* (): AsyncGenerator<SourceRow[]> {
+    let first = true;
+    for await (const piece of records()) {
+      const rows: SourceRow[] = [];
+      for (const { line, cells } of piece) {
+        if (first) {
+          first = false;
+          continue;
+        }
+        const values: Record<string, string> = {};
+        for (let i = 0; i < cells.length; i++) values[header[i]!] = cells[i]!;
+        rows.push({ at: `line ${line}`, ...from, values });
+      }
+      yield rows;
+    }
+  };
+  return { header, hasRows, rows };
 }
 
-/** The CSV file's column names (its first line), trimmed. */
-async function csvHeader(file: string, source: string): Promise<string[]> {
-  let header: string[] = [];
-  const parser = fs.createReadStream(file).pipe(parse({ bom: true, to_line: 1 }));
-  try {
-    for await (const names of parser as AsyncIterable<string[]>) header = names.map((n) => n.trim());
-  } catch (error) {
-    throw new FixtureError([`${source}: not readable as CSV (${(error as Error).message})`]);
-  } finally {
-    parser.destroy();
-  }
-  return header;
-}
-
-async function* rowsOf(rows: SourceRow[]): AsyncGenerator<SourceRow> {
-  yield* rows;
+async function* rowsOf(rows: SourceRow[]): AsyncGenerator<SourceRow[]> {
+  yield rows;
 }
 
 /** JSON records as rows of text by column, in the shape of mock/ (`db seed`) too (see flattenFixtureShape). */
