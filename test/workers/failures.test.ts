@@ -209,12 +209,19 @@ describe("Slack in step with the database", () => {
       const sweepId = `manual-test-${Date.now()}`;
       await createSweep(h.db.prisma, { id: sweepId, trigger: "cli", pageCount: 0, vanpoolCount: 3, now: new Date() });
       const announcers = [
-        createSweepAnnouncer({ prisma: h.db.prisma, client: h.bot.app.client, channel: AUDIT_CHANNEL, jobs: h.jobs }),
+        createSweepAnnouncer({
+          prisma: h.db.prisma,
+          client: h.bot.app.client,
+          channel: AUDIT_CHANNEL,
+          jobs: h.jobs,
+          claimMs: h.deps.settings.claimMs,
+        }),
         createSweepAnnouncer({
           prisma: h.db.prisma,
           client: second.app.client,
           channel: AUDIT_CHANNEL,
           jobs: secondJobs,
+          claimMs: h.deps.settings.claimMs,
         }),
       ];
       // The summary is posted first; the refusals below then land on the alerts.
