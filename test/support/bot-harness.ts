@@ -16,8 +16,8 @@ import { outboxSender } from "../../src/integrations/email/outbox.js";
 import type { Clock } from "../../src/queue/clock.js";
 import { type JobEngine, startJobEngine } from "../../src/queue/engine.js";
 import { QUEUE_OPTIONS } from "../../src/queue/queues.js";
-import { quickRetries } from "./quick-retries.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
+import { quickRetries } from "./quick-retries.js";
 import { type FakeSlack, postSigned, type SlackMessage, startFakeSlack } from "./slack/fake-slack.js";
 import { alertOf, buttonOf, cardOf, titled, withButton } from "./slack/messages.js";
 
