@@ -33,6 +33,7 @@ export function createBotSweeps(input: {
             channel,
             jobs: input.engine,
             channelIntervalMs: input.settings.slackPostIntervalMs,
+            claimMs: input.settings.claimMs,
           }),
         },
         { plan: true, audit: input.auditPages ?? true },

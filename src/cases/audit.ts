@@ -11,7 +11,7 @@ import { notFound } from "../errors.js";
 import type { CaseManagerResult, CaseManagerRunner } from "./case-manager-run.js";
 
 export function createAudit(
-  deps: Pick<AgentDeps, "pool" | "prisma">,
+  deps: Pick<AgentDeps, "pool" | "prisma" | "settings">,
   { runCaseManager, taskCase, changed }: CaseManagerRunner,
 ) {
   /**
@@ -25,7 +25,7 @@ export function createAudit(
   ): Promise<CaseManagerResult & { open_before: string | null }> {
     if (!(await findVanpoolSnapshot(deps.prisma, vanpoolId)))
       throw notFound(`No vanpool ${vanpoolId}. Vanpool ids look like VP-101.`);
-    return withLease(deps.pool, `vanpool:${vanpoolId}`, async () => {
+    return withLease(deps, `vanpool:${vanpoolId}`, async () => {
       const open = await findOpenCase(deps.prisma, vanpoolId);
       const missing = open ? await firstEmailsMissing(open) : false;
       // Audits run on a thread of their own: they never disturb a case waiting on a person.

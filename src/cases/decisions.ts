@@ -154,7 +154,7 @@ export function createDecisions(
 
   /** Resumes the paused agent with the recorded decision. Safe to repeat: side effects are keyed. */
   async function applyDecision(approval: ApprovalRecord): Promise<DecisionResult> {
-    return withLease(deps.pool, `approval:${approval.approval_id}`, async () => {
+    return withLease(deps, `approval:${approval.approval_id}`, async () => {
       const current = await getApproval(deps.prisma, approval.approval_id);
       if (current.applied_at) return { approval: current, note: current.result_note ?? "Already carried out." };
       const now = deps.now();
@@ -190,7 +190,7 @@ export function createDecisions(
                   // "Rejected by ...": the agent (and a model) read this as the reviewer's rejection.
                   message: `R${decisionBy(current).slice(1)}`,
                 };
-      await withLease(deps.pool, `vanpool:${record.vanpool_id}`, async () => {
+      await withLease(deps, `vanpool:${record.vanpool_id}`, async () => {
         await runAgentTurn(deps, {
           ...paused,
           threadId,
@@ -231,7 +231,7 @@ export function createDecisions(
     const record = await getCase(deps.prisma, approval.case_id);
     if (record.status !== "pre_cancel" && record.status !== "cancelled") return;
     const removing = approval.status === "approved" ? await settleRemovals(approval, record.vanpool_id) : [];
-    await withLease(deps.pool, `vanpool:${record.vanpool_id}`, async () => {
+    await withLease(deps, `vanpool:${record.vanpool_id}`, async () => {
       if (removing.length > 0) {
         await carryOutCancellation(deps, {
           approval,

@@ -17,7 +17,7 @@ export function createFollowUps(deps: AgentDeps, { changed }: Pick<CaseManagerRu
     employeeId: string,
   ): Promise<{ approval_id: string; existing: boolean }> {
     const { vanpool_id } = await getCase(deps.prisma, caseId);
-    return withLease(deps.pool, `vanpool:${vanpool_id}`, async () => {
+    return withLease(deps, `vanpool:${vanpool_id}`, async () => {
       const record = await getCase(deps.prisma, caseId);
       if (isClosed(record.status)) throw invalidInput(`${caseId} is ${record.status}; there is no one to follow up.`);
       if (!record.flagged.includes(employeeId))

@@ -109,7 +109,7 @@ export function createInboundEmail(
   }
 
   async function processInboundEvent(svixId: string): Promise<InboundOutcome> {
-    return withLease(deps.pool, `resend-event:${svixId}`, async () => {
+    return withLease(deps, `resend-event:${svixId}`, async () => {
       const event = await findWebhookEvent(deps.prisma, svixId);
       if (!event) return { outcome: `No webhook event ${svixId}.` };
       if (event.processed_at) return { outcome: event.outcome ?? "Already processed." };

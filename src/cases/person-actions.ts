@@ -18,7 +18,7 @@ export function createPersonActions(deps: Pick<AgentDeps, "jobs" | "now" | "pool
 
   async function onCaseNeedingPerson<T>(caseId: string, work: (record: CaseRecord) => Promise<T>): Promise<T> {
     const { vanpool_id } = await getCase(deps.prisma, caseId);
-    const result = await withLease(deps.pool, `vanpool:${vanpool_id}`, async () => {
+    const result = await withLease(deps, `vanpool:${vanpool_id}`, async () => {
       const record = await getCase(deps.prisma, caseId);
       if (record.status !== "hitl_review")
         throw invalidInput(

@@ -75,7 +75,7 @@ export function createReplies(
         `${from} was not written to on ${input.threadId}. The message was kept in quarantine (${id}) for a person to look at.`,
       );
     }
-    return withLease(deps.pool, `vanpool:${thread.vanpool_id}`, async () => {
+    return withLease(deps, `vanpool:${thread.vanpool_id}`, async () => {
       const { message, created } = await createInbound(deps.prisma, {
         threadId: thread.thread_id,
         from,
@@ -124,7 +124,7 @@ export function createReplies(
     const kept = await findMessage(deps.prisma, messageId);
     if (kept?.direction !== "inbound") throw notFound(`No inbound message ${messageId}.`);
     const thread = (await findThread(deps.prisma, kept.thread_id))!;
-    return withLease(deps.pool, `vanpool:${thread.vanpool_id}`, async () => {
+    return withLease(deps, `vanpool:${thread.vanpool_id}`, async () => {
       const message = (await findMessage(deps.prisma, messageId))!;
       const record = await getCase(deps.prisma, thread.case_id);
       return isUnread(message, record) ? readReply(record, message) : alreadyRecorded(record, message);
@@ -189,7 +189,7 @@ export function createReplies(
 
   async function handToPerson(message: MessageRecord, error: string, now: Date): Promise<void> {
     const thread = (await findThread(deps.prisma, message.thread_id))!;
-    await withLease(deps.pool, `vanpool:${thread.vanpool_id}`, async () => {
+    await withLease(deps, `vanpool:${thread.vanpool_id}`, async () => {
       const record = await getCase(deps.prisma, thread.case_id);
       const current = await findMessage(deps.prisma, message.message_id);
       if (!current || !isUnread(current, record)) return;

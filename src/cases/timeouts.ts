@@ -8,7 +8,7 @@ import { replyTimeoutKey } from "../queue/queues.js";
 import { type CaseManagerResult, type CaseManagerRunner, caseThreadId } from "./case-manager-run.js";
 
 export function createTimeouts(
-  deps: Pick<AgentDeps, "pool" | "prisma">,
+  deps: Pick<AgentDeps, "pool" | "prisma" | "settings">,
   { runCaseManager, taskCase, changed }: CaseManagerRunner,
 ) {
   /**
@@ -17,7 +17,7 @@ export function createTimeouts(
    */
   async function replyTimeout(caseId: string, now: Date, sentAt?: Date): Promise<CaseManagerResult> {
     const { vanpool_id } = await getCase(deps.prisma, caseId);
-    return withLease(deps.pool, `vanpool:${vanpool_id}`, async () => {
+    return withLease(deps, `vanpool:${vanpool_id}`, async () => {
       const record = await getCase(deps.prisma, caseId);
       const lastSent = record.last_outbound_at;
       const current = lastSent !== null && (!sentAt || lastSent.getTime() === sentAt.getTime());

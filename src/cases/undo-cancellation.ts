@@ -40,7 +40,7 @@ export async function undoCancellation(
       `The ${deps.settings.undoMinutes} minutes to undo this cancellation are over; it stays as decided. Nothing was changed.`,
     );
   const record = await getCase(deps.prisma, approval.case_id);
-  const result = await withLease(deps.pool, `vanpool:${record.vanpool_id}`, async () => {
+  const result = await withLease(deps, `vanpool:${record.vanpool_id}`, async () => {
     const undone = await undoMemberships(deps.prisma, {
       approvalId: approval.approval_id,
       caseId: record.case_id,

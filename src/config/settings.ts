@@ -120,6 +120,7 @@ const settingsSchema = z.object({
   POOLPATROL_CHECKPOINT_RETENTION_DAYS: number(30, (n) => n.int("must be a whole number of days").min(1)),
   POOLPATROL_HTTP_TIMEOUT_MS: number(15_000, (n) => n.int().min(1000, "must be at least 1000 (ms)")),
   POOLPATROL_SLACK_POST_INTERVAL_MS: number(1000, (n) => n.int("must be a whole number of ms").min(0)),
+  POOLPATROL_CLAIM_SECONDS: number(20, (n) => n.int("must be a whole number of seconds").min(2)),
   POOLPATROL_JOB_CONCURRENCY: number(4, (n) => n.int().min(1).max(64)),
   POOLPATROL_AUDIT_CRON: z.preprocess(
     emptyAsUndefined,
@@ -211,6 +212,11 @@ export interface Settings {
   httpTimeoutMs: number;
   /** Spacing of posts to one Slack channel, shared by every process (Slack allows about one a second); 0: none. */
   slackPostIntervalMs: number;
+  /**
+   * How long a process's claim on a piece of work (a case's turn, a Slack post) keeps the others away, renewed
+   * while the work runs: a process killed holding one holds up the next for at most this long.
+   */
+  claimMs: number;
   /** Audits of every vanpool: on `cron`, in pages of `pageSize`, `concurrency` case steps at a time per page. */
   sweep: {
     cron: string;
@@ -407,6 +413,7 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     },
     httpTimeoutMs: s.POOLPATROL_HTTP_TIMEOUT_MS,
     slackPostIntervalMs: s.POOLPATROL_SLACK_POST_INTERVAL_MS,
+    claimMs: s.POOLPATROL_CLAIM_SECONDS * 1000,
     sweep: {
       cron: s.POOLPATROL_AUDIT_CRON,
       concurrency: s.POOLPATROL_SWEEP_CONCURRENCY,

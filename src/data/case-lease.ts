@@ -2,13 +2,15 @@
 // is polling with jitter, not a blocked connection; a crashed holder's lease expires.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
+import type { Settings } from "../config/settings.js";
 import { AppError } from "../errors.js";
 import { releaseLease, renewLease, tryTakeLease } from "./lease-repository.js";
 
-// Short enough that a process killed holding a lease holds up a restart by seconds, not a minute;
-// renewed four times per TTL, so a live holder under load keeps it.
-const TTL_MS = 20_000;
-const RENEW_MS = 5_000;
+/** Where the lease rows are, and how long one lasts unrenewed (POOLPATROL_CLAIM_SECONDS). */
+export interface LeaseDeps {
+  pool: pg.Pool;
+  settings: Pick<Settings, "claimMs">;
+}
 
 export class LeaseBusyError extends AppError {
   constructor(key: string, waitedMs: number) {
@@ -18,23 +20,25 @@ export class LeaseBusyError extends AppError {
 }
 
 export async function withLease<T>(
-  pool: pg.Pool,
+  { pool, settings }: LeaseDeps,
   key: string,
   work: () => Promise<T>,
   options: { maxWaitMs?: number } = {},
 ): Promise<T> {
   const holder = randomUUID();
+  const ttlMs = settings.claimMs;
   const started = Date.now();
   const maxWait = options.maxWaitMs ?? 10 * 60_000;
   let pause = 20;
-  while (!(await tryTakeLease(pool, key, holder, TTL_MS))) {
+  while (!(await tryTakeLease(pool, key, holder, ttlMs))) {
     if (Date.now() - started > maxWait) throw new LeaseBusyError(key, Date.now() - started);
     await new Promise((resolve) => setTimeout(resolve, pause + Math.random() * pause));
     pause = Math.min(pause * 2, 500);
   }
+  // Renewed four times per TTL, so a live holder under load keeps it.
   const renew = setInterval(() => {
-    renewLease(pool, key, holder, TTL_MS).catch(() => {});
-  }, RENEW_MS);
+    renewLease(pool, key, holder, ttlMs).catch(() => {});
+  }, ttlMs / 4);
   renew.unref();
   try {
     return await work();

@@ -31,9 +31,9 @@ import { sweepThread } from "./sweep-summary-post.js";
 import { updateInPlace } from "./update-in-place.js";
 
 export function createCaseMessages(ctx: ChannelContext, options: { channelIntervalMs?: number } = {}) {
-  const { prisma, pool } = ctx.deps;
+  const { prisma } = ctx.deps;
   const pacer = channelPacerFor(ctx, options.channelIntervalMs);
-  const once: PostOnceDeps = { prisma, client: ctx.client, pacer };
+  const once: PostOnceDeps = { prisma, client: ctx.client, pacer, holdMs: ctx.deps.settings.claimMs };
 
   const update = (args: ChatUpdateArguments) => updateInPlace(ctx.client, pacer, args);
 
@@ -76,7 +76,7 @@ export function createCaseMessages(ctx: ChannelContext, options: { channelInterv
     });
   }
 
-  const oneAtATime = <T>(caseId: string, work: () => Promise<T>) => withLease(pool, `slack:${caseId}`, work);
+  const oneAtATime = <T>(caseId: string, work: () => Promise<T>) => withLease(ctx.deps, `slack:${caseId}`, work);
 
   /** The alert, then a card for each pending approval not yet in Slack, and refreshed cards for decided ones. */
   async function syncCase(caseId: string, options: { thread?: SlackLocation } = {}): Promise<void> {

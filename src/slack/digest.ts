@@ -68,7 +68,7 @@ export function createDigest(ctx: ChannelContext, options: { channelIntervalMs?:
       return `The digest for ${periodKey} was already posted.`;
     const message = await build(since);
     await postOnce(
-      { prisma, client: ctx.client, pacer },
+      { prisma, client: ctx.client, pacer, holdMs: ctx.deps.settings.claimMs },
       {
         key: `digest:${periodKey}`,
         args: { channel, ...message },

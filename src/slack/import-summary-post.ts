@@ -31,7 +31,7 @@ export function createImportAnnouncer(ctx: ChannelContext, options: { channelInt
   const { prisma } = ctx.deps;
   const { client } = ctx;
   const pacer = channelPacerFor(ctx, options.channelIntervalMs);
-  const once = { prisma, client, pacer };
+  const once = { prisma, client, pacer, holdMs: ctx.deps.settings.claimMs };
   const channel = () => ctx.slack.auditChannel;
 
   /** Posts the summary of an applied import, or brings it and its details up to date. */

@@ -29,8 +29,6 @@ import {
 import type { ChannelPacer } from "./channel-pacer.js";
 
 export const POST_EVENT_TYPE = "poolpatrol_post";
-/** Long enough for a lookup, a post and a write; short enough that a killed holder holds up a retry by seconds. */
-const HOLD_MS = 20_000;
 /** Slack's clock and the database's may differ: the lookup starts this much before the first attempt. */
 const CLOCK_SLACK_MS = 5 * 60_000;
 const LOOKUP_PAGES = 5;
@@ -41,8 +39,11 @@ export interface PostOnceDeps {
   prisma: PrismaClient;
   client: WebClient;
   pacer: ChannelPacer;
-  /** How long a claim keeps other holders away; tests shorten it. */
-  holdMs?: number;
+  /**
+   * How long a claim keeps other holders away (POOLPATROL_CLAIM_SECONDS): long enough for a lookup, a post and a
+   * write; a killed holder holds up a retry this long.
+   */
+  holdMs: number;
 }
 
 export interface OncePost {
@@ -78,7 +79,7 @@ export async function postOnce(deps: PostOnceDeps, post: OncePost): Promise<Slac
   const { prisma } = deps;
   const channel = post.args.channel;
   const holder = randomUUID();
-  const holdMs = deps.holdMs ?? HOLD_MS;
+  const { holdMs } = deps;
   return deps.pacer.run(channel, async () => {
     const given = Date.now();
     for (;;) {

@@ -54,6 +54,7 @@ export function createReport(
 ) {
   const { prisma } = ctx.deps;
   const pacer = channelPacerFor(ctx, options.channelIntervalMs);
+  const once = { prisma, client: ctx.client, pacer, holdMs: ctx.deps.settings.claimMs };
   const uploader = new WebClient(ctx.client.token, {
     slackApiUrl: ctx.client.slackApiUrl,
     retryConfig: { retries: UPLOAD_RETRIES, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
@@ -68,13 +69,13 @@ export function createReport(
       programFigures(prisma, request.since, request.until),
       registerFile({ prisma, timeZone, userName: options.userName }, request),
     ]);
-    const at = await postKeptOnce({ prisma, client: ctx.client, pacer }, `report:${request.key}`, {
+    const at = await postKeptOnce(once, `report:${request.key}`, {
       channel,
       ...reportMessage({ label: request.label, figures, rows: register.rows }),
     });
     const uploaded = await uploadOnce(request, channel, register.csv);
     if (uploaded) return `Report for ${request.label} posted in <#${channel}> with its case register.`;
-    await postKeptOnce({ prisma, client: ctx.client, pacer }, `report-missing:${request.key}`, {
+    await postKeptOnce(once, `report-missing:${request.key}`, {
       channel,
       thread_ts: at.ts,
       text: "The case register could not be attached to this report: Slack did not take the file. Ask for the report again, or run `poolpatrol report` on the command line.",

@@ -19,10 +19,12 @@ export function createSweepAnnouncer(deps: {
   jobs: JobSender;
   /** Spacing of posts to one channel, shared with every process (Slack allows about one a second). */
   channelIntervalMs?: number;
+  /** How long the claim on the summary's post keeps other processes away (POOLPATROL_CLAIM_SECONDS). */
+  claimMs: number;
 }) {
   const alerts = caseJobs(deps.jobs);
   const pacer = createChannelPacer(deps.prisma, { intervalMs: deps.channelIntervalMs, client: deps.client });
-  const once = { prisma: deps.prisma, client: deps.client, pacer };
+  const once = { prisma: deps.prisma, client: deps.client, pacer, holdMs: deps.claimMs };
   return async function announce(totals: SweepTotals): Promise<void> {
     let where = totals.slack;
     // A summary deleted in Slack is posted again, and the sweep points at the new one.

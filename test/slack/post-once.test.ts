@@ -51,6 +51,7 @@ const announcer = () =>
     channel: AUDIT_CHANNEL,
     jobs: h.jobs,
     channelIntervalMs: 0,
+    claimMs: h.deps.settings.claimMs,
   });
 
 /** Posts kept as their own record whose key starts with `prefix`. */
@@ -240,7 +241,12 @@ describe("a post recorded by another holder just after this one looked", () => {
   it("is not posted again by this one once it holds the claim", { timeout: 30_000 }, async () => {
     const key = `test:recorded-meanwhile-${Date.now()}`;
     const text = "A sweep summary both a new case's alert and the finish job want.";
-    const deps = { prisma: h.db.prisma, client: h.bot.app.client, pacer: createChannelPacer(h.db.prisma) };
+    const deps = {
+      prisma: h.db.prisma,
+      client: h.bot.app.client,
+      pacer: createChannelPacer(h.db.prisma),
+      holdMs: h.deps.settings.claimMs,
+    };
     let recorded: SlackLocation | undefined;
     const post = (looks: { stale: boolean }): OncePost => ({
       key,

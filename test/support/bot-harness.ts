@@ -17,6 +17,7 @@ import type { Clock } from "../../src/queue/clock.js";
 import { type JobEngine, startJobEngine } from "../../src/queue/engine.js";
 import { QUEUE_OPTIONS } from "../../src/queue/queues.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
+import { quickRetries } from "./quick-retries.js";
 import { type FakeSlack, postSigned, type SlackMessage, startFakeSlack } from "./slack/fake-slack.js";
 import { alertOf, buttonOf, cardOf, titled, withButton } from "./slack/messages.js";
 
@@ -83,6 +84,8 @@ export async function startHarness(
     sweeps?: boolean;
     /** Sign in with Slack on the web pages, the audit channel having these members. */
     slackSignIn?: { auditChannelMembers: string[] };
+    /** Failed jobs retried a second later, not after the product's doubling pauses (the same retry limits). */
+    quickRetries?: boolean;
   } = {},
 ): Promise<Harness> {
   const fake = await startFakeSlack({
@@ -133,7 +136,7 @@ export async function startHarness(
       databaseUrl: botUrl,
       log: () => {},
       pollingIntervalSeconds: 0.5,
-      queues: QUEUE_OPTIONS,
+      queues: options.quickRetries ? quickRetries(QUEUE_OPTIONS) : QUEUE_OPTIONS,
     });
     deps = { ...baseDeps, jobs };
     const sweeps = options.sweeps

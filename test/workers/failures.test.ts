@@ -19,7 +19,10 @@ let h: Harness;
 let resend: ResendStub;
 beforeAll(async () => {
   resend = await startResendStub();
-  h = await startHarness({ sender: resendSender({ apiKey: "re_test_key", baseUrl: resend.baseUrl, timeoutMs: 3000 }) });
+  h = await startHarness({
+    sender: resendSender({ apiKey: "re_test_key", baseUrl: resend.baseUrl, timeoutMs: 3000 }),
+    quickRetries: true,
+  });
 });
 // A test that stops halfway must not leave the stub refusing mail for the next one.
 afterEach(() => resend.failFor(0, 200, ""));
@@ -41,7 +44,7 @@ async function moveCase(caseId: string, change: Pick<CaseChange, "status" | "why
 }
 
 describe("outreach email failures", () => {
-  // Four attempts with backoff take about 15 s on their own; its waits allow 90 s.
+  // Four attempts a second apart (the harness's quick retries; the product's backoff would take 14 s); its waits allow 90 s.
   it("an email Resend keeps refusing moves the case to a person, with the reason on the alert, in the thread and in the digest", {
     timeout: 90_000,
   }, async () => {
@@ -78,16 +81,17 @@ describe("outreach email failures", () => {
       PATIENTLY,
     );
     // Every email of the case gave up after its retries, none was sent.
-    await waitFor(
+    const failed = await waitFor(
       "every email to give up",
       async () => {
         const rows = await h.db.prisma.message.findMany({ where: { thread: { caseId }, direction: "outbound" } });
-        return rows.length > 0 && rows.every((m) => m.status === "failed");
+        return rows.length > 0 && rows.every((m) => m.status === "failed") && rows;
       },
       PATIENTLY,
     );
     expect(resend.sent.length).toBe(sentBefore);
-    expect(resend.attempts() - attemptsBefore).toBeGreaterThanOrEqual(4); // the first try and three retries
+    // Each email: the first try and three retries.
+    expect(resend.attempts() - attemptsBefore).toBeGreaterThanOrEqual(4 * failed.length);
     await h.bot.digest.post(true);
     expect(JSON.stringify(h.fake.messages(AUDIT_CHANNEL).at(-1)!.blocks)).toMatch(reason);
     resend.failFor(0, 200, "");
@@ -209,12 +213,19 @@ describe("Slack in step with the database", () => {
       const sweepId = `manual-test-${Date.now()}`;
       await createSweep(h.db.prisma, { id: sweepId, trigger: "cli", pageCount: 0, vanpoolCount: 3, now: new Date() });
       const announcers = [
-        createSweepAnnouncer({ prisma: h.db.prisma, client: h.bot.app.client, channel: AUDIT_CHANNEL, jobs: h.jobs }),
+        createSweepAnnouncer({
+          prisma: h.db.prisma,
+          client: h.bot.app.client,
+          channel: AUDIT_CHANNEL,
+          jobs: h.jobs,
+          claimMs: h.deps.settings.claimMs,
+        }),
         createSweepAnnouncer({
           prisma: h.db.prisma,
           client: second.app.client,
           channel: AUDIT_CHANNEL,
           jobs: secondJobs,
+          claimMs: h.deps.settings.claimMs,
         }),
       ];
       // The summary is posted first; the refusals below then land on the alerts.

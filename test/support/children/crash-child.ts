@@ -28,10 +28,12 @@ const given = (name: string): string => {
 };
 
 const databaseUrl = given("databaseUrl");
-// A sweep page taken back from a killed bot is retried after 1 s rather than 5 s doubling (its retry limit is the same).
+// A sweep page taken back from a killed bot is retried after 1 s rather than 5 s doubling (its retry limit is the same),
+// and a case or a Slack post the killed bot was working on is free 5 s after its last renewal rather than 20 s.
 const settings = parseSettings({
   POOLPATROL_SWEEP_PAGE_SIZE: given("sweepPageSize"),
   POOLPATROL_SWEEP_RETRY_DELAY_SECONDS: "1",
+  POOLPATROL_CLAIM_SECONDS: "5",
 });
 const channel = given("channel");
 const clients = createDataClients(databaseUrl);
