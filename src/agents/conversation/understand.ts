@@ -61,6 +61,8 @@ export interface Understanding {
   kept?: boolean;
   /** A reply's full, unredacted wording is asked for. */
   fullReply?: boolean;
+  /** The earlier cases of a vanpool are asked, not of a rider ("has this van had cases before?"). */
+  vanpoolHistory?: boolean;
 }
 
 /** Asked-for things the answer cannot give: contact details (never shown), what is not tracked, anything else unknown. */
@@ -104,7 +106,7 @@ const ACTIONS: Record<Action, RegExp> = {
   recheck:
     /\b(re-?check|re-?audit|re-?run|re-?verify|check (it |them |him |her |this )?again|audit (it |this )?again|run (the )?(checks?|audit) again|verify (it )?again)\b/,
   cancel:
-    /\b(cancel|remove|kick|terminate|drop|revoke)\b|\b(keep|spare) (him|her|them)\b(?! (seat|spot|place))|\bcan (i|we) (still )?keep\b/,
+    /\b(cancel|remove|kick|terminate|drop|revoke)\b|\b(pull|take|boot) (\w+ ){0,2}(off|out of)\b|\b(keep|spare) (him|her|them)\b(?! (seat|spot|place))|\bcan (i|we) (still )?keep\b/,
   approve: /\b(approve|approved|sign off|go ahead|okay it|ok it)\b/,
   follow_up:
     /(?<!\b(the|that|this|our|your|his|her) )\b(draft|follow[- ]?up|nudge|remind|reminder|write (to|him|her|them)|email (him|her|them) again)\b/,
@@ -330,6 +332,21 @@ export function vanpoolsNamedIn(question: string, candidates: VanpoolName[]): Va
   return scored.filter((s) => s.strength === scored[0]!.strength).map((s) => s.c);
 }
 
+/**
+ * The vanpools a comparison names by name ("evergreen commuter vs elk grove commuters"), each named surely (its
+ * whole name, or two words of it), with where in the question it is named, to keep the order asked.
+ */
+export function vanpoolsComparedIn(question: string, candidates: VanpoolName[]): { vanpool_id: string; at: number }[] {
+  const asked = tokens(question).filter((t) => t !== "and");
+  const lower = question.toLowerCase();
+  return candidates
+    .filter((c) => c.name && nameStrength(asked, c.name) >= 2)
+    .map((c) => {
+      const key = tokens(c.name!).filter((t) => !GENERIC_NAME_WORDS.has(t) && t !== "and");
+      return { vanpool_id: c.vanpool_id, at: lower.search(new RegExp(`\\b${key[0]}\\b`)) };
+    });
+}
+
 function mentionedRiders(text: string, toks: string[], roster: RosterEntry[]): string[] {
   const found = new Set<string>();
   for (const m of text.matchAll(/\bemp[\s#:-]*(\d{3,5})\b/gi)) found.add(`EMP-${m[1]}`);
@@ -408,6 +425,30 @@ const ASKS_UNFLAGGED =
 /** What an email said, not only that it went. */
 const ASKS_WORDING =
   /\b(which|what) version\b|\bwhat (\w+ )?(went out|got sent|was sent)\b|\bwhat (we|you|pool patrol) (actually |just |really |finally )?(sent|said|wrote|told)\b|\bedited (version|draft|e-?mail|reply|one|text)\b|\bend(ed)? up (getting|receiving|with)\b|\bquote\b|\bshow me (the|our) (e-?mail|message|letter)|\bwhat (did|does) (the|our|that|this) [\w\s-]{0,30}?(e-?mail|message|letter|follow-?up|reply|response) (to \w+ )?(actually |exactly |really )?say\b|\bwhat (exactly )?(did|have|has) (we|you|pool patrol|it) (just |actually )?(send|sent|say|said|tell|told|write|wrote|ask|asked)\b|\b(exact|actual) (words|wording|text)\b|\bwhat (did|does) (the|our|that|this|his|her|their) (last |latest |new )?(e-?mail|message|letter|follow-?up) say\b|\b(wording|contents?|body) of\b|\bwhat (did|does) (the|our|that|this) (\w+ )?(e-?mail|message|letter|follow-?up|reply|response|answer|draft)\b.*\b(say|tell|ask)\b/;
+/** "how far off is his schedule", "how far apart are her hours": a gap in hours, the shift check's, not a distance. */
+const SCHEDULE_GAP = /\b(schedules?|shifts?|hours|times?)\b/;
+const DISTANCE_WORDS = /\b(miles?|mileage|distance|lives?|living|home|house|address|zip|town|city|pickup|away)\b/;
+/** Where a distance is measured from ("do we measure from her sister's place?", "doesn't where she boards count?"). */
+const MEASURED_FROM =
+  /\b(measured?|measuring|counts?|counted|calculated?|computed?|distance)\b.*\bfrom\b|\bwhere (s?he|they|\w+) (gets? on|boards?|catch(es)?|meets?|parks?|is picked up)\b|\b(boards?|boarding|gets? on|picked up)\b.*\b(count|counts|instead|matter)\b|\b(sister|brother|friend|parent|mom|dad|mother|father|relative)['’]?s?\b.*\b(count|counts|measure|instead|home|house)\b/;
+/** A draft someone edited ("the version I edited", "my edit"): what became of it. */
+const EDITED_EMAIL =
+  /\b(version|draft|e-?mail|one|reply|text|wording|response) (that |which )?(i|we|you) (edited|changed|rewrote|reworded|fixed|tweaked|amended)\b|\bmy (edit|edits|version|edited \w+|changes|rewrite)\b/;
+/** A figure exactly at the policy's limit ("exactly 50 miles", "50 on the dot"): at the limit counts as within. */
+const AT_THE_LIMIT =
+  /\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?)\b|\bon the dot\b|\bright (at|on) the (limit|line)\b|\bat the limit\b/;
+export const asksAtTheLimit = (question: string) => AT_THE_LIMIT.test(normalize(question).toLowerCase());
+/** The vanpool itself is the subject ("this van", "the vanpool", "VP-109"), not a rider. */
+const ABOUT_THE_VAN = /\b(this|the|that|our) (van|vanpool|pool|group|route)\b|\bvp[\s-]?\d{3}\b/;
+
+/**
+ * A request outside the program ("book conference room B", "tell me a joke", "what's the weather"): its words may
+ * look like ours by a typo ("conference" for "confidence"), so it is told apart by what it asks for.
+ */
+const OUTSIDE_THE_PROGRAM =
+  /^\W*(?:(?:can|could|would|will) you |pls |please )?(book|order|reserve|play|sing|draw|translate|recommend)\b|\b(tell me a joke|jokes?|weather|forecast|lunch|dinner|restaurants?|pizza|coffee|conference room|meeting room|wi-?fi|password|flights?|hotels?|stock price|sports?|movies?)\b/;
+const OURS = /\b(cases?|riders?|vans?|vanpools?|flag\w*|polic\w+|shifts?|miles?|e-?mails?|repl\w+|checks?|audit\w*)\b/;
+
 /** Contact details the channel never shows. */
 const ASKS_CONTACT =
   /\be-?mail (address|addr)|(?<!\b(per|in|from|to|by|of|via|according to) )\b(his|her|their|\w+'s) (personal |private |own |home |work )?(e-?mail|number|phone|cell)\b(?! (reply|replies|said|says|thread|back))|\b(what|which) (number|phone|cell)\b|\b(call|text|reach|ring) (him|her|them|\w+) (at|on)\b|(?<!\b(pickup|site|work|office|van|vanpool|e-?mail|ip|pick-up|pick up) )\baddress(es)?\b|\bphone\b|\bcell( number)?\b|\bmobile( number)?\b|\bcontact (info|details|number)|\b(home|street) address\b|\b(his|her|their|\w+'?s) (home |mailing |postal |street )?address\b|\bstreet\b|\b(full|exact|whole|complete|five-digit|5-digit) zip\b|\bwhere exactly (do|does) (s?he|they|\w+) live\b|\blives? exactly\b|\bexact (home|address|location)\b/;
@@ -488,11 +529,16 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     (ASKS_THE_RULE.test(lower) || /\b(what if|if|suppose|say)\b.*\bexactly \d/.test(lower)) &&
     !/\b(s?he|his|her|him)\b/.test(lower);
   // "exactly 50 miles" asks the rule; "is he exactly 85 miles out" his distance.
+  // "how far off is his schedule exactly": the gap of a shift, not an exact distance.
+  const scheduleGap = SCHEDULE_GAP.test(lower) && !DISTANCE_WORDS.test(lower);
   const exact =
+    !scheduleGap &&
     ASKS_EXACT.test(lower) &&
     !/\b(what if|if|suppose|say)\b.*\bexactly\b/.test(lower) &&
     !/\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?\b(?! ?(mi|miles?)? ?(out|away|from)\b))/.test(lower);
   const asksAutonomy = ASKS_AUTONOMY.test(lower) && CANCELS.test(lower);
+  if (OUTSIDE_THE_PROGRAM.test(lower) && !OURS.test(lower) && named.length === 0)
+    return { topics: [], riderIds: [], clarify: OFF_TOPIC };
   if (asksTheRule || asksAutonomy) action = undefined;
   else if (ACTIONS.recheck.test(lower.replace(/-/g, "")) && !ASKS_ABOUT_THE_PAST.test(lower)) action = "recheck";
   else if (ACTIONS.follow_up.test(lower.replace(/\bremind (me|us)\b/g, " ")) && !ASKS_ABOUT_THE_PAST.test(lower))
@@ -505,7 +551,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     )
   )
     action = "cancel";
-  else if (ACTIONS.approve.test(lower) && !/\b(who|when|was|been|has|did|we|just)\b/.test(lower)) action = "approve";
+  else if (ACTIONS.approve.test(lower) && !/\b(who|when|was|been|has|did|we|just|before)\b/.test(lower))
+    action = "approve";
 
   const scores = (Object.keys(LEXICON) as Topic[]).map((topic) => [topic, score(toks, LEXICON[topic])] as const);
   // "we just approved the cancellation": the case's state; "the email we just approved": what was sent.
@@ -586,6 +633,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     )
       return [topic, s + 4] as const;
     if (topic === "emails" && weSent) return [topic, s + 3] as const;
+    if (topic === "emails" && EDITED_EMAIL.test(lower)) return [topic, s + 6] as const;
     if (topic === "replies" && (weSent || POLICY_SAYS.test(lower) || replyDeadline))
       return [topic, Math.max(0, s - 3)] as const;
     if (
@@ -706,7 +754,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     return [topic, s] as const;
   });
   let topics: Topic[] = [];
-  if (ASKS_HISTORY.test(lower)) topics = ["history"];
+  if (ASKS_HISTORY.test(lower) || (/\bhistory\b/.test(lower) && ABOUT_THE_VAN.test(lower) && named.length === 0))
+    topics = ["history"];
   else if (
     ASKS_CHANGES.test(lower) &&
     ASKS_WHEN_CHANGED.test(lower) &&
@@ -742,6 +791,9 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const checkScores = (Object.keys(CHECK_WORDS) as CheckKind[]).map((c) => [c, score(toks, CHECK_WORDS[c])] as const);
   const topCheck = checkScores.sort((a, b) => b[1] - a[1])[0]!;
   let check: CheckKind | undefined = topCheck[1] >= 2 && checkScores[1]![1] < topCheck[1] ? topCheck[0] : undefined;
+  if (scheduleGap && /\bhow far\b|\bfar (off|apart|out)\b/.test(lower)) check = "shift";
+  const measuredFrom = MEASURED_FROM.test(lower) && !scheduleGap;
+  if (measuredFrom) check = "location";
 
   // "and the other rider?" names riders, not a new topic: it continues the thread's.
   if (saysOther && topics.every((t) => t === "flagged") && !/\b(who|which)\b/.test(lower)) topics = [];
@@ -760,7 +812,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       ...(asked.match(/\b[A-Z][a-z]+\b/g) ?? []),
       ...[
         ...lower.matchAll(
-          /\b(?:cancel|remove|drop|kick|email|about|did|does|has|is|was|for|compare|and|vs|with|to|why)\s+([a-z]+)\b/g,
+          /\b(?:cancel|remove|drop|kick|pull|take|boot|email|about|did|does|has|is|was|for|compare|and|vs|with|to|why)\s+([a-z]+)\b/g,
         ),
       ].map((m) => m[1]!),
       ...[...lower.matchAll(/\b([a-z]+)['’]s\b/g)].map((m) => m[1]!),
@@ -802,7 +854,9 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       return { topics, action, check, riderIds: [], clarify: whichRider(roster, flagged) };
   }
 
-  const claim = (REPORTS_A_CLAIM.test(lower) || ASKS_WHAT_WOULD_PASS.test(lower)) && (riderIds.length > 0 || pronoun);
+  const claim =
+    (REPORTS_A_CLAIM.test(lower) || ASKS_WHAT_WOULD_PASS.test(lower) || measuredFrom) &&
+    (riderIds.length > 0 || pronoun);
   const compare = COMPARES.test(lower);
   const offRecord = offRecordIn(
     lower,
@@ -819,10 +873,12 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   else if (exact) {
     topics = ["checks"];
     check = "location";
-  } else if (claim || (compare && riderIds.length > 1)) topics = ["checks"];
+  } else if (claim && measuredFrom) topics = ["policy", "checks"];
+  else if (claim || (compare && riderIds.length > 1)) topics = ["checks"];
+  else if (measuredFrom && !topics.includes("policy")) topics = ["policy"];
   // "maribel's original email, unredacted": what she wrote to us, not what we sent.
   if (ASKS_FULL_REPLY.test(lower) && riderIds.length > 0 && !weSent && topics.includes("emails")) topics = ["replies"];
-  const quote = topics.includes("emails") && ASKS_WORDING.test(lower);
+  const quote = topics.includes("emails") && (ASKS_WORDING.test(lower) || EDITED_EMAIL.test(lower));
   const extra = {
     ...(exact ? { exact } : {}),
     ...(claim ? { claim } : {}),
@@ -833,6 +889,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     ...(offRecord ? { offRecord } : {}),
     ...(keptAsked ? { kept: true } : {}),
     ...(ASKS_FULL_REPLY.test(lower) && topics.includes("replies") ? { fullReply: true } : {}),
+    ...(topics.includes("history") && named.length === 0 && ABOUT_THE_VAN.test(lower) ? { vanpoolHistory: true } : {}),
   };
   if (topics.length === 0 && !action) {
     if (riderIds.length > 0) topics = ["checks", "replies"];
