@@ -61,10 +61,24 @@ describe("understanding what round 8 missed", () => {
     expect(understand("does the weather count as an excuse for the shift check?", derek).clarify).toBeUndefined();
   });
 
+  it("reads a van's past asked in other words as its history, and 'who is on nights' as the shift check", () => {
+    for (const q of [
+      "tri-valley: any past flags?",
+      "did VP-109 ever have a case?",
+      "is this the first time this van has been flagged?",
+    ])
+      expect(understand(q, []).topics).toEqual(["history"]);
+    expect(understand("who is on nights?", derek)).toMatchObject({ topics: ["checks"], check: "shift" });
+    expect(understand("who is on the van", derek).topics).toEqual(["vanpool"]);
+  });
+
   it("knows a figure exactly at the limit is asked about", () => {
     expect(asksAtTheLimit("is exactly 50 miles within the limit?")).toBe(true);
     expect(asksAtTheLimit("does 50 miles on the dot count as within")).toBe(true);
+    expect(asksAtTheLimit("a rider 50 miles away exactly - ok or not?")).toBe(true);
     expect(asksAtTheLimit("is 50 miles the limit?")).toBe(false);
+    // His own distance asked exactly is no question about the rule.
+    expect(understand("is he exactly 85 miles out", derek).exact).toBe(true);
   });
 
   it("keeps vanpools compared by name in the order the question names them", () => {

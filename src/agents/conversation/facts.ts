@@ -32,13 +32,13 @@ import { loadPolicy, type PolicySection } from "../outreach/policy.js";
 import { findPolicySections, relevantSentences } from "./policy-search.js";
 import {
   COMPARES,
-  vanpoolsComparedIn,
   namedSubject,
   nameSearchWords,
   nameStub,
   type RosterEntry,
   riderName,
   type VanpoolName,
+  vanpoolsComparedIn,
   vanpoolsNamedIn,
 } from "./understand.js";
 

@@ -131,7 +131,7 @@ const openCasesView = (question: string): OpenCasesView =>
 
 /** A person asked about with no topic word of ours ("what's going on with bartholomew"). */
 const ASKS_OF_A_PERSON =
-  /\b(going on|up) with\b|\bstatus (of|on|for)\b|\b(flagged|cases?|repl(y|ied|ies)|audit(ed)?|checks?|emails?)\b/;
+  /\b(going on|up) with\b|\bstatus (of|on|for)\b|\b(flagged|cases?|repl(y|ied|ies)|audit(ed)?|checks?|emails?)\b|^\W*(what about|how about|and|tell me about|anything on) \w+\W*$/;
 
 export const WHO_DO_YOU_MEAN =
   "Who do you mean? Name the rider (first and last name), or ask in their case's thread: I'll say where their case stands. I never cancel, approve or send anything myself; approvers decide on the case's cards.";
@@ -251,10 +251,14 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
             : `Which vanpool do you mean: ${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}?`,
       };
     // "is priya flagged on anything?" with no rider called Priya: said so, not taken for small talk.
-    if (general.otherNames?.length && (general.topics.length > 0 || general.action || ASKS_OF_A_PERSON.test(lower)))
+    if (
+      general.otherNames?.length &&
+      !general.topics.includes("policy") &&
+      (general.topics.length > 0 || general.action === "cancel" || ASKS_OF_A_PERSON.test(lower))
+    )
       return [{ name: "riders_elsewhere", args: { names: general.otherNames, say_unknown: true } }];
     // "remove him" with no case and no one named before: who is meant is asked, nothing listed or done.
-    if (general.action && general.action !== "recheck") return { final: WHO_DO_YOU_MEAN };
+    if (general.action === "cancel" || general.action === "follow_up") return { final: WHO_DO_YOU_MEAN };
     if (general.topics.includes("policy")) return [{ name: "policy_sections", args: { question } }];
     // "who's waiting on an approver right now", asked outside any case: where the open cases stand.
     if (general.topics.some((t) => t === "status" || t === "next" || t === "flagged") && !general.clarify)
@@ -294,10 +298,10 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
       {
         name: "riders_elsewhere",
         // "remove priya" here, with no Priya anywhere: said so, and nothing done.
-        args: { case_id: caseId, names: u.otherNames, ...(u.action ? { say_unknown: true } : {}) },
+        args: { case_id: caseId, names: u.otherNames, ...(u.action === "cancel" ? { say_unknown: true } : {}) },
       },
     ];
-  if (u.clarify === CLARIFYING_OPTIONS && (named.caseId || named.vanpoolId))
+  if ((u.clarify === CLARIFYING_OPTIONS || u.clarify === OFF_TOPIC) && (named.caseId || named.vanpoolId))
     u = { topics: named.vanpoolId && !named.caseId ? ["vanpool", "checks"] : ["status", "checks"], riderIds: [] };
   if (u.clarify) return { final: u.clarify };
   // The first call read the subject; anything after it answered the question.
@@ -358,7 +362,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
       });
     else if (topic === "history") {
       // "Diego's history before I decide" in his case's thread: what this case holds on him, then his earlier cases.
-      if (task.case_id === caseId && employee_ids)
+      if ((task.case_id ?? task.rider_case_id) === caseId && employee_ids)
         calls.push(
           { name: "rider_replies", args: { case_id: caseId, employee_ids } },
           { name: "emails_sent", args: { case_id: caseId, employee_ids } },
@@ -421,8 +425,9 @@ function noteFor(u: Understanding, roster: RosterEntry[]): string | undefined {
 
 /** The answer: the facts of every tool this turn called, the overview first when it is the subject. */
 function compose(turn: Turn, topics: Topic[], note?: string): string {
+  const policy = turn.results.find((r) => r.name === "policy_sections");
   const atTheLimit =
-    turn.results.some((r) => r.name === "policy_sections") && asksAtTheLimit(String(turn.task.question ?? ""))
+    policy && atTheLimitAsked(String(turn.task.question ?? ""), (policy.content as Facts).text)
       ? AT_THE_LIMIT_PASSES
       : undefined;
   const overviews = turn.results.filter((r) => r.name === "case_overview" || r.name === "vanpool_overview");
@@ -433,6 +438,15 @@ function compose(turn: Turn, topics: Topic[], note?: string): string {
 }
 
 const AT_THE_LIMIT_PASSES = "Yes, it passes: a figure exactly at the limit counts as within it.";
+
+/** "exactly 50 miles", or "is 50 miles within the limit?" where the policy quoted sets the limit at 50 miles. */
+function atTheLimitAsked(question: string, policyText: string): boolean {
+  if (asksAtTheLimit(question)) return true;
+  const asked = /\b(\d+(?:\.\d+)?) ?(?:mi|miles?)\b/i.exec(question)?.[1];
+  const limit = /\bwithin (\d+(?:\.\d+)?) miles\b/i.exec(policyText)?.[1];
+  const passOrFail = /\b(within|pass(es)?|ok|okay|fine|allowed|eligible|fail(s)?|over the limit)\b/i.test(question);
+  return passOrFail && asked !== undefined && limit !== undefined && Number(asked) === Number(limit);
+}
 
 /** The one roster rider an earlier answer named by full name, if it named exactly one. */
 function ridersNamedIn(answer: string | undefined, roster: RosterEntry[]): string[] {

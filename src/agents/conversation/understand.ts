@@ -409,7 +409,7 @@ function describedRiders(lower: string, toks: string[], roster: RosterEntry[]): 
 
 /** A question about the rule itself rather than this case's riders ("how is the distance limit measured?"). */
 const ASKS_THE_RULE =
-  /\bmeasured\b|\bis there an? (limit|rule|cap|max|maximum|minimum)\b|\bhow far (can|may|could|is) (you|a rider|riders|someone|people|one|an employee|employees)\b|\bmeasure (the|a|distance)|\b(on its own|by itself|itself|automatically)\b|\bbefore a (person|human|reviewer)|\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?\b(?! ?(mi|miles?)? ?(out|away|from)\b))|\bhow (long|much time|many days) do(es)? (riders?|people|employees|someone|they|a rider) (have|get)\b|\b(does|do|must|should) (a|any) (rider|person|employee)s? (need|have|get)|\bneed to match\b|(?<!\b(did|has|have|had) )\bsomeone\b|\bappeal (window|period|deadline)\b|\bdoes where\b/;
+  /\bmeasured\b|\b\d+(\.\d+)? ?(mi|miles?|minutes?|mins?)( away| off| out| late| early)? (exactly|on the dot|flat)\b|\bis there an? (limit|rule|cap|max|maximum|minimum)\b|\bhow far (can|may|could|is) (you|a rider|riders|someone|people|one|an employee|employees)\b|\bmeasure (the|a|distance)|\b(on its own|by itself|itself|automatically)\b|\bbefore a (person|human|reviewer)|\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?\b(?! ?(mi|miles?)? ?(out|away|from)\b))|\bhow (long|much time|many days) do(es)? (riders?|people|employees|someone|they|a rider) (have|get)\b|\b(does|do|must|should) (a|any) (rider|person|employee)s? (need|have|get)|\bneed to match\b|(?<!\b(did|has|have|had) )\bsomeone\b|\bappeal (window|period|deadline)\b|\bdoes where\b/;
 /** "exact miles?", "the precise mileage": a rider's exact distance, not the rule about "exactly 50 miles". */
 const ASKS_EXACT =
   /\b(exact|exactly|precise|precisely|actual|specific)\b.*\b(miles?|mileage|distance|far)\b|\b(miles?|mileage|distance|far)\b.*\b(exact|exactly|precise|precisely)\b|\b(see|show|view|open|pull up)\b.*\bevidence\b/;
@@ -433,11 +433,13 @@ const MEASURED_FROM =
   /\b(measured?|measuring|counts?|counted|calculated?|computed?|distance)\b.*\bfrom\b|\bwhere (s?he|they|\w+) (gets? on|boards?|catch(es)?|meets?|parks?|is picked up)\b|\b(boards?|boarding|gets? on|picked up)\b.*\b(count|counts|instead|matter)\b|\b(sister|brother|friend|parent|mom|dad|mother|father|relative)['’]?s?\b.*\b(count|counts|measure|instead|home|house)\b/;
 /** A draft someone edited ("the version I edited", "my edit"): what became of it. */
 const EDITED_EMAIL =
-  /\b(version|draft|e-?mail|one|reply|text|wording|response) (that |which )?(i|we|you) (edited|changed|rewrote|reworded|fixed|tweaked|amended)\b|\bmy (edit|edits|version|edited \w+|changes|rewrite)\b/;
+  /\b(after|once|when) (i|we) (edited|changed|rewrote|reworded|tweaked|amended|fixed)\b|\b(version|draft|e-?mail|one|reply|text|wording|response) (that |which )?(i|we|you) (edited|changed|rewrote|reworded|fixed|tweaked|amended)\b|\bmy (edit|edits|version|edited \w+|changes|rewrite)\b/;
 /** A figure exactly at the policy's limit ("exactly 50 miles", "50 on the dot"): at the limit counts as within. */
 const AT_THE_LIMIT =
-  /\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?)\b|\bon the dot\b|\bright (at|on) the (limit|line)\b|\bat the limit\b/;
+  /\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?)\b|\b\d+(\.\d+)? ?(mi|miles?|minutes?|mins?)( away| off| out| late| early)? (exactly|on the dot|flat)\b|\bon the dot\b|\bright (at|on) the (limit|line)\b|\bat the limit\b/;
 export const asksAtTheLimit = (question: string) => AT_THE_LIMIT.test(normalize(question).toLowerCase());
+const WHO_WORKS_WHEN =
+  /\bwho(?:'?s| is| are)? (on|working|works) (the )?(nights?|days|swing|graveyard|(night|day|swing|early|late) shifts?)\b/;
 /** The vanpool itself is the subject ("this van", "the vanpool", "VP-109"), not a rider. */
 const ABOUT_THE_VAN = /\b(this|the|that|our) (van|vanpool|pool|group|route)\b|\bvp[\s-]?\d{3}\b/;
 
@@ -467,7 +469,7 @@ const FILLER = new Set(
   ),
 );
 const ASKS_HISTORY =
-  /\bhistory (with|on) (us|the program|pool patrol|this program)\b|\b(?!(?:case|vanpool|van|this|the)['’]s)([a-z]+['’]s|his|her|their) (case |audit |review )?history\b|\btrack record\b|\bever (been )?(on|in) (a|an|another) (case|review)\b|\bcases? before (this|that)\b|\b(flagged|reviewed|audited|caught|reported|been through a review) before\b|\bearlier cases?\b|\bprevious(ly)? (cases?|reviews?|flagged)\b|\bprior (cases?|reviews?)\b|\bfirst (review|case|time being)\b|\blast time\b|\bbefore\?$|\b(last|previous|prior|earlier|old|past|other) (case|review|audit)s?\b|\bever (been )?(flagged|reviewed|audited|caught)\b|\blet (s?he|him|her|them|\w+) off\b/;
+  /\bhistory (with|on) (us|the program|pool patrol|this program)\b|\b(?!(?:case|vanpool|van|this|the)['’]s)([a-z]+['’]s|his|her|their) (case |audit |review )?history\b|\btrack record\b|\bever (been )?(on|in) (a|an|another) (case|review)\b|\bcases? before (this|that)\b|\b(flagged|reviewed|audited|caught|reported|been through a review) before\b|\bearlier cases?\b|\bprevious(ly)? (cases?|reviews?|flagged)\b|\bprior (cases?|reviews?)\b|\bfirst (review|case|time being)\b|\blast time\b|\bbefore\?$|\b(last|previous|prior|earlier|old|past|other) (case|review|audit)s?\b|\bever (been )?(flagged|reviewed|audited|caught)\b|\blet (s?he|him|her|them|\w+) off\b|\bever (had|have|has|got|gotten) (a |an |any )?(cases?|flags?|issues?|problems?|audits?)\b|\b(any |its |his |her |their )?(past|previous|prior|earlier|old) (flags?|issues?|problems?)\b|\bfirst time\b|\b(\w+['’]s|his|her|their) (past|background|record so far)\b/;
 /** "where's this case at", "where does it stand". */
 const WHERE_IT_STANDS =
   /^\W*(what'?s|whats|what is) (the )?latest\b|\bthe latest (on|with)\b|\bhow'?s (it|this|this one|this case|that one|that case|everything|things) (going|looking|doing)\b|\bhow (is|are) (it|this|this one|this case|things) (going|looking)\b|^\W*(any )?(updates?|news)\W*$|\bany (updates?|news)\b|\bwhere('?s| is| are| does| do)\b.*\b(at|stand|stands|standing)\b|\bwhere are we\b/;
@@ -496,7 +498,7 @@ const KEPT_UNTIL = /\b(until|expire[sd]?|run out|runs out|ends?|still)\b/;
 const APPROVED = /\b(approved|okayed|ok'?d|signed off|greenlit|green-lit)\b/;
 const EMAIL_WORDS = /\b(e-?mails?|repl(y|ies)|draft|message|follow[- ]?up|letter|wording|response|answer)\b/;
 export const COMPARES =
-  /\bwhich (is|one is|one'?s|one|of them is) (worse|better|further|farther|closer|riskier)\b|\b(compare|compared|comparison|vs|versus|difference|different|differ|diff|side by side|next to|stack up|same)\b|\b(further|farther|closer|nearer|worse|better|more|less|fewer)\b.*\bthan\b/;
+  /\bwho(?:'?s| is) (further|farther|closer|nearer|worse|better)\b|\bwhich (is|one is|one'?s|one|of them is) (worse|better|further|farther|closer|riskier)\b|\b(compare|compared|comparison|vs|versus|difference|different|differ|diff|side by side|next to|stack up|same)\b|\b(further|farther|closer|nearer|worse|better|more|less|fewer)\b.*\bthan\b/;
 /** Everyday words that are also someone's name in the roster of employees ("grace period"). */
 const NOT_A_NAME = new Set(
   "grace hill bell dunn gill mora lin mai rao cho shah stein greene carter kim someone somebody anyone anybody everyone everybody exactly".split(
@@ -533,6 +535,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const scheduleGap = SCHEDULE_GAP.test(lower) && !DISTANCE_WORDS.test(lower);
   const exact =
     !scheduleGap &&
+    !asksTheRule &&
     ASKS_EXACT.test(lower) &&
     !/\b(what if|if|suppose|say)\b.*\bexactly\b/.test(lower) &&
     !/\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?\b(?! ?(mi|miles?)? ?(out|away|from)\b))/.test(lower);
@@ -619,6 +622,9 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     if (topic === "next" && /\bhow many (re-?checks?|re-?audits?)\b.*\b(left|remain)/.test(lower))
       return [topic, s + 5] as const;
     if (topic === "checks" && asksTheRule) return [topic, Math.max(0, s - 3)] as const;
+    // "how many hours apart is that": a gap of a rider's, not the program's figures.
+    if (topic === "program" && /\bhow many (hours|minutes|miles)\b/.test(lower))
+      return [topic, Math.max(0, s - 3)] as const;
     if (
       topic === "next" &&
       /\bby when\b|\b(have|has|need|needs) to (respond|reply|answer)\b|\b(respond|reply|answer) by\b/.test(lower)
@@ -648,10 +654,17 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     if (topic === "replies" && noReplyYet) return [topic, Math.max(0, s - 3)] as const;
     if (
       topic === "replies" &&
+      /\b(get|gets|got|gotten|getting|write|wrote|written|come|came) back( to (us|me|you))?\b/.test(lower)
+    )
+      return [topic, s + 4] as const;
+    if (
+      topic === "replies" &&
       /\bwhat (did|does|has|have) .*\b(say|said|tell|told|write|wrote|ask|asked|mention)\b/.test(lower)
     )
       return [topic, s + 3] as const;
     if (topic === "checks" && /\bhow many (days?|miles?)\b/.test(lower)) return [topic, s + 3] as const;
+    // "who is on nights?": whose shift is which, the shift check's.
+    if (topic === "checks" && WHO_WORKS_WHEN.test(lower)) return [topic, s + 4] as const;
     if (
       topic === "vanpool" &&
       /\bhow many (riders|people|seats|members)\b.*\b(van|vanpool|on (it|this|board))\b/.test(lower)
@@ -715,14 +728,15 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       topic === "vanpool" &&
       /\b(list|name|show)\b (me )?(all |every |the )?(riders|members|people)\b|\bwho( else)?('?s| is| are)? (riding|on|in) (the |this |that )?(van|vanpool|roster)\b|\bwho( else)? (rides|is on|are on|all ride)\b|\broster\b/.test(
         lower,
-      )
+      ) &&
+      !WHO_WORKS_WHEN.test(lower)
     )
       return [topic, s + 6] as const;
     if (
       topic === "program" &&
       named.length === 0 &&
       /\bhow many\b/.test(lower) &&
-      !/\bhow many (more )?(re-?audits?|re-?checks?|days?|miles?|riders?|emails?|reminders?|nudges?|people|employees|members|of them)\b/.test(
+      !/\bhow many (more )?(re-?audits?|re-?checks?|days?|miles?|hours?|minutes?|riders?|emails?|reminders?|nudges?|people|employees|members|of them)\b/.test(
         lower,
       )
     )
@@ -791,7 +805,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const checkScores = (Object.keys(CHECK_WORDS) as CheckKind[]).map((c) => [c, score(toks, CHECK_WORDS[c])] as const);
   const topCheck = checkScores.sort((a, b) => b[1] - a[1])[0]!;
   let check: CheckKind | undefined = topCheck[1] >= 2 && checkScores[1]![1] < topCheck[1] ? topCheck[0] : undefined;
-  if (scheduleGap && /\bhow far\b|\bfar (off|apart|out)\b/.test(lower)) check = "shift";
+  if (scheduleGap && /\bhow far\b|\bfar (off|apart|out)\b|\bapart\b|\bgap\b|\bdifference\b|\boff by\b/.test(lower))
+    check = "shift";
   const measuredFrom = MEASURED_FROM.test(lower) && !scheduleGap;
   if (measuredFrom) check = "location";
 
