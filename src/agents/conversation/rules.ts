@@ -263,7 +263,12 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     // "who's waiting on an approver right now", asked outside any case: where the open cases stand.
     if (general.topics.some((t) => t === "status" || t === "next" || t === "flagged") && !general.clarify)
       return [{ name: "open_cases", args: {} }];
-    return { final: general.clarify === OFF_TOPIC ? OFF_TOPIC : NO_CASE_QUESTION };
+    // "what's 2+2": a question with nothing of the program's in it and no one or nothing pointed at.
+    const nothingOfOurs =
+      general.clarify === CLARIFYING_OPTIONS &&
+      !/\b(it|its|this|that|these|those|they|them|he|she|him|her|his|one)\b/.test(lower) &&
+      /\?|^\W*(what|whats|who|when|where|why|how|can|could|will|would|is|are|do|does)\b/.test(lower);
+    return { final: general.clarify === OFF_TOPIC || nothingOfOurs ? OFF_TOPIC : NO_CASE_QUESTION };
   }
 
   if (turn.called.every((n) => n === "check_results" || n === "compare_vanpools" || n === "compare_riders"))

@@ -393,7 +393,8 @@ const A_PERSON = /\b(rider|one|guy|person|employee|lady|woman|man|member|commute
 
 /** "the part-time rider", "the one from Chico": a rider told apart by a trait, flagged riders first. */
 function describedRiders(lower: string, toks: string[], roster: RosterEntry[]): string[] {
-  if (!A_PERSON.test(lower)) return [];
+  // "this one" is the case; "who lives in Oakdale?" asks for a person as much as "the one in Oakdale" does.
+  if (!A_PERSON.test(lower.replace(/\b(this|that) one\b/g, " ")) && !/^\W*who\b/.test(lower)) return [];
   const has = (r: RosterEntry) =>
     (r.traits ?? []).some((trait) =>
       tokens(trait)
@@ -768,7 +769,10 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     return [topic, s] as const;
   });
   let topics: Topic[] = [];
-  if (ASKS_HISTORY.test(lower) || (/\bhistory\b/.test(lower) && ABOUT_THE_VAN.test(lower) && named.length === 0))
+  if (
+    ASKS_HISTORY.test(lower) ||
+    (/\bhistory\b/.test(lower) && /\b(vans?|vanpools?|pool)\b|\bvp[\s-]?\d{3}\b/.test(lower) && named.length === 0)
+  )
     topics = ["history"];
   else if (
     ASKS_CHANGES.test(lower) &&
