@@ -570,8 +570,12 @@ function draftLines(
 ): string[] {
   return approvals.flatMap((a) => {
     const to = [a.payload.to].flat().filter((t): t is string => typeof t === "string");
-    if (a.kind !== "escalation_reply" || !a.decided_at || !toAsked(to)) return [];
+    if (a.kind !== "escalation_reply" || !toAsked(to)) return [];
     const draft = `the reply drafted to ${to.map((t) => personByEmail(people, t)).join(", ") || "the rider"}`;
+    // "has the edited version gone yet?" while the draft still waits: it has not.
+    if (a.status === "pending")
+      return [`↳ ${draft} waits on its card in the case thread for an approver: it has not gone out yet.`];
+    if (!a.decided_at) return [];
     const by = a.decided_by ? ` by ${actorWords(a.decided_by)}` : "";
     const why = a.decision_reason ? ` ("${redactPersonalDetails(a.decision_reason)}")` : "";
     if (a.status === "edited") return [`↳ ${day(deps, a.decided_at)}: ${draft} was edited${by} and sent as edited.`];

@@ -43,10 +43,10 @@ export async function vanpoolHistory(deps: FactsDeps, vanpoolId: string, caseId?
     const kept = exceptions
       .filter((e) => e.case_id === c.case_id)
       .map((e) => `${name(e.employee_id)} ${keptInWords(e, actorWords(e.granted_by), day(deps, e.expires_at))}`);
-    return `• ${c.case_id}, opened ${day(deps, c.created_at)}: ${REASON_WORDS[c.reason] ?? c.reason}, flagging ${c.flagged.map(name).join(" and ") || "no rider"}; ${ended}${resolution}${kept.length ? `; ${kept.join("; ")}` : ""}.`;
+    return `${c.case_id}, opened ${day(deps, c.created_at)}: ${REASON_WORDS[c.reason] ?? c.reason}, flagging ${c.flagged.map(name).join(" and ") || "no rider"}; ${ended}${resolution}${kept.length ? `; ${kept.join("; ")}` : ""}.`;
   };
   const now = reference
-    ? `${title}: ${reference === asked ? "this case" : "its open case"}, ${describe(reference).slice(2)}`
+    ? `${title}: ${reference === asked ? "this case" : "its open case"}, ${describe(reference)}`
     : undefined;
   if (earlier.length === 0)
     return {
@@ -59,7 +59,7 @@ export async function vanpoolHistory(deps: FactsDeps, vanpoolId: string, caseId?
     text: [
       ...(now ? [now] : []),
       `${title} had ${plural(earlier.length, "earlier case")}${reference ? ` before ${reference.case_id}` : ""}:`,
-      ...earlier.slice(0, EARLIER_CASES_SHOWN).map(describe),
+      ...earlier.slice(0, EARLIER_CASES_SHOWN).map((c) => `• ${describe(c)}`),
     ].join("\n"),
     sources: [...sources, ...earlier.slice(0, EARLIER_CASES_SHOWN).map((c) => `case record ${c.case_id}`)],
   };
