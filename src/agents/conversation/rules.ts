@@ -302,8 +302,14 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     return [
       {
         name: "riders_elsewhere",
-        // "remove priya" here, with no Priya anywhere: said so, and nothing done.
-        args: { case_id: caseId, names: u.otherNames, ...(u.action === "cancel" ? { say_unknown: true } : {}) },
+        // "remove priya" or "is priya on this case?" here, with no Priya anywhere: said so, and nothing done.
+        args: {
+          case_id: caseId,
+          names: u.otherNames,
+          ...(u.action === "cancel" || (u.clarify === OFF_TOPIC && opensWithName(question, u.otherNames))
+            ? { say_unknown: true }
+            : {}),
+        },
       },
     ];
   if ((u.clarify === CLARIFYING_OPTIONS || u.clarify === OFF_TOPIC) && (named.caseId || named.vanpoolId))
@@ -441,6 +447,12 @@ function compose(turn: Turn, topics: Topic[], note?: string): string {
   const facts = (withOverview ? [...overviews, ...asked] : asked).map((r) => (r.content as Facts).text);
   return [atTheLimit, note, ...facts].filter(Boolean).join("\n\n");
 }
+
+/** "is priya on this case?": a name where the question starts on a person ("is it going to rain" names no one). */
+const opensWithName = (question: string, names: string[]) =>
+  names.some((n) =>
+    new RegExp(`^\\W*(is|was|has|did|does|what about|how about|and) ${n}\\b`).test(question.toLowerCase()),
+  );
 
 const AT_THE_LIMIT_PASSES = "Yes, it passes: a figure exactly at the limit counts as within it.";
 
