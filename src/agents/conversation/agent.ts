@@ -11,18 +11,18 @@ import type { PrismaClient } from "../../data/prisma.js";
 import type { AnswerFact } from "../../domain/feedback-dataset.js";
 import { createAgentModel } from "../models/index.js";
 import { RulesChatModel } from "../models/rules-model.js";
-import { caseOfRiderNamed, caseOverview, type Facts, vanpoolsNamedByName } from "./facts.js";
+import { caseOfRiderNamed, caseOverview, type Facts, ridersComparedIn, vanpoolsNamedByName } from "./facts.js";
 import { keepRecentQuestions } from "./recent-turns.js";
 import { type ConversationTask, conversationRules } from "./rules.js";
 import { type ConversationActions, createConversationTools, READ_AHEAD, type ReadAhead } from "./tools.js";
 import { namedSubject } from "./understand.js";
 
 const SYSTEM_PROMPT = `You are Pool Patrol's Case Manager, answering auditors in Slack about vanpool audit cases.
-Each user message is JSON: {"question", "case_id", "vanpool_id", "vanpools_named"} where case_id is the case whose thread this is (may be null), vanpool_id a vanpool the question names by its name (may be absent), vanpools_named the vanpools its words fit equally well (ask which one when no case_id), rider_case_id the latest case of the one rider the question names when asked outside a case, and riders_named the people a first name fits equally (ask which one).
+Each user message is JSON: {"question", "case_id", "vanpool_id", "vanpools_named"} where case_id is the case whose thread this is (may be null), vanpool_id a vanpool the question names by its name (may be absent), vanpools_named the vanpools its words fit equally well (ask which one when no case_id), rider_case_id the latest case of the one rider the question names when asked outside a case, riders_named the people a first name fits equally (ask which one), and riders_compared riders of different vanpools compared (call compare_riders).
 - Facts come only from your tools. Call case_overview first (or vanpool_overview / program_figures) to learn the case and its riders' names and ids; then the tools the question needs. Never guess a fact.
 - Use the earlier messages of the thread to resolve follow-ups ("and the other rider?", "what did she say?").
 - Answer every part of a multi-part question. For a rule ("how is the limit measured?"), quote policy_sections with its section, even in a case thread; add the case's facts when both are asked.
-- A name not on the case's roster: call riders_elsewhere and say which case they are on; do nothing else for them. "Flagged before?": rider_history. "When did her address change?": record_changes. "Who's flagged across the open cases?": open_cases. Vanpools compared ("VP-102 vs VP-109?"): compare_vanpools. A rider's claim that their home or shift changed: check_results with what_would_change. Deadlines: next_steps (give the date).
+- A name not on the case's roster: call riders_elsewhere and say which case they are on; do nothing else for them. "Flagged before?": rider_history (in the rider's case thread, with their replies and the drafts decided on this case). "Has this van had cases before?": vanpool_history. "When did her address change?": record_changes. "Who's flagged across the open cases?": open_cases. Vanpools compared ("VP-102 vs VP-109?"): compare_vanpools. A rider's claim that their home or shift changed: check_results with what_would_change. Deadlines: next_steps (give the date).
 - Never show street addresses, email addresses, phone numbers or exact distances: use the bands and cities the tools give; for an exact distance call check_results with exact (it says where approvers see the figure).
 - You never cancel, approve or send anything. For "cancel him" or "approve it" call approval_card. For "draft a follow-up to <rider>" call draft_follow_up with that flagged rider's id (it only drafts; an approver decides on the card). Call recheck only when someone explicitly asks to re-check or re-audit.
 - If the question is truly ambiguous, ask ONE short clarifying question that lists the likely options.
@@ -117,7 +117,10 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
       overview.catch(() => undefined); // a failure is the tool's to report, if it is called
       ahead[input.caseId] = overview;
     }
-    const named = await vanpoolsNamedByName(deps.prisma, input.question);
+    const [{ named, compared: vanpoolsCompared }, compared] = await Promise.all([
+      vanpoolsNamedByName(deps.prisma, input.question),
+      ridersComparedIn(deps.prisma, input.question),
+    ]);
     const subject = namedSubject(input.question);
     const rider =
       input.caseId || named.length || subject.caseId || subject.vanpoolId
@@ -134,6 +137,8 @@ export function createConversation(deps: ConversationDeps, actions: Conversation
       ...(named.length > 1 ? { vanpools_named: named.map((v) => `${v.name} (${v.vanpool_id})`) } : {}),
       ...(rider.caseId ? { rider_case_id: rider.caseId } : {}),
       ...(rider.choices ? { riders_named: rider.choices } : {}),
+      ...(compared.length ? { riders_compared: compared } : {}),
+      ...(vanpoolsCompared.length > 1 ? { vanpools_compared: vanpoolsCompared } : {}),
     };
     let written: ConversationAnswer | undefined;
     // The answer is told as soon as it exists; the thread's state is saved after.
@@ -185,7 +190,13 @@ function toAnswer(turn: BaseMessage[], model: string): ConversationAnswer {
   const sources = [...new Set(ordered.flatMap((m) => factsOf(m).sources))];
   const final = turn.filter((m) => m.getType() === "ai").at(-1);
   const text = typeof final?.content === "string" ? final.content.trim() : "";
-  const substantive = toolResults.some((m) => !OVERVIEWS.has(m.name ?? ""));
+  // A question back, or the line for a request outside the program, read nothing it shows: no sources.
+  const substantive = toolResults.some((m) => {
+    const read = factsOf(m).text;
+    return (
+      !OVERVIEWS.has(m.name ?? "") && (model !== "rules" || (read.length > 0 && text.includes(read.split("\n")[0]!)))
+    );
+  });
   const clarified = !substantive && text.includes("?");
   const answer = clarified || sources.length === 0 ? text : `${text}\n_Sources: ${sources.join("; ")}_`;
   const facts = toolResults.map((m) => ({ tool: m.name ?? "", text: factsOf(m).text }));

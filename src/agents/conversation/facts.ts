@@ -38,6 +38,7 @@ import {
   type RosterEntry,
   riderName,
   type VanpoolName,
+  vanpoolsComparedIn,
   vanpoolsNamedIn,
 } from "./understand.js";
 
@@ -58,7 +59,7 @@ export interface CaseFacts extends Facts {
   roster: RosterEntry[];
 }
 
-const REASON_WORDS: Record<string, string> = {
+export const REASON_WORDS: Record<string, string> = {
   location_mismatch: "the location check failed (home too far from the pickup)",
   shift_mismatch: "the shift check failed (shift does not match the van's hours)",
   both: "both the location and the shift checks failed",
@@ -569,8 +570,12 @@ function draftLines(
 ): string[] {
   return approvals.flatMap((a) => {
     const to = [a.payload.to].flat().filter((t): t is string => typeof t === "string");
-    if (a.kind !== "escalation_reply" || !a.decided_at || !toAsked(to)) return [];
+    if (a.kind !== "escalation_reply" || !toAsked(to)) return [];
     const draft = `the reply drafted to ${to.map((t) => personByEmail(people, t)).join(", ") || "the rider"}`;
+    // "has the edited version gone yet?" while the draft still waits: it has not.
+    if (a.status === "pending")
+      return [`↳ ${draft} waits on its card in the case thread for an approver: it has not gone out yet.`];
+    if (!a.decided_at) return [];
     const by = a.decided_by ? ` by ${actorWords(a.decided_by)}` : "";
     const why = a.decision_reason ? ` ("${redactPersonalDetails(a.decision_reason)}")` : "";
     if (a.status === "edited") return [`↳ ${day(deps, a.decided_at)}: ${draft} was edited${by} and sent as edited.`];
@@ -653,10 +658,18 @@ export function policySections(question: string, headings: string[] = []): Facts
  * The vanpools a question names by name rather than id ("the Night Owl vanpool"): one, several that fit equally, or
  * none. A comparison may name one by id and another by name ("the Night Owl van vs VP-113").
  */
-export async function vanpoolsNamedByName(prisma: PrismaClient, question: string): Promise<VanpoolName[]> {
-  const named = namedSubject(question);
-  if (named.caseId || (named.vanpoolId && !COMPARES.test(question.toLowerCase()))) return [];
-  return vanpoolsNamedIn(question, await findVanpoolsNameContaining(prisma, nameSearchWords(question)));
+export async function vanpoolsNamedByName(
+  prisma: PrismaClient,
+  question: string,
+): Promise<{ named: VanpoolName[]; compared: { vanpool_id: string; at: number }[] }> {
+  const subject = namedSubject(question);
+  const compares = COMPARES.test(question.toLowerCase());
+  if (subject.caseId || (subject.vanpoolId && !compares)) return { named: [], compared: [] };
+  const candidates = await findVanpoolsNameContaining(prisma, nameSearchWords(question));
+  return {
+    named: vanpoolsNamedIn(question, candidates),
+    compared: compares ? vanpoolsComparedIn(question, candidates) : [],
+  };
 }
 
 /**
@@ -688,6 +701,21 @@ export async function caseOfRiderNamed(
   if (latestCase) return { caseId: latestCase.case_id };
   // On no case: their vanpool's latest audit answers for them.
   return person.vanpool_ids.length === 1 ? { vanpoolId: person.vanpool_ids[0] } : {};
+}
+
+/**
+ * The riders a comparison names ("compare cody and maribel", "tamika vs derek"), in the order named, when each
+ * name fits one person and they do not all ride one vanpool (riders of one case are compared on that case).
+ */
+export async function ridersComparedIn(prisma: PrismaClient, question: string): Promise<string[]> {
+  if (!COMPARES.test(question.toLowerCase())) return [];
+  const words = nameSearchWords(question);
+  const found = await findPeopleNamed(prisma, words);
+  const byWord = words.map((w) => found.filter((p) => [p.first_name, p.last_name].some((n) => n.toLowerCase() === w)));
+  if (byWord.some((fits) => fits.length > 1)) return [];
+  const ids = [...new Set(byWord.flatMap((fits) => fits.map((p) => p.employee_id)))];
+  const vanpools = new Set(found.filter((p) => ids.includes(p.employee_id)).map((p) => p.vanpool_ids.join()));
+  return ids.length >= 2 && vanpools.size > 1 ? ids : [];
 }
 
 /** How many people a clarifying question lists when a name fits several. */
@@ -738,12 +766,18 @@ export async function programFacts(deps: FactsDeps): Promise<Facts> {
   return { text, sources: ["case records", "approval requests", "verification runs (last 30 days)"] };
 }
 
-export async function approvalPointer(deps: FactsDeps, caseId: string, wanted: "cancel" | "approve"): Promise<Facts> {
+export async function approvalPointer(
+  deps: FactsDeps,
+  caseId: string,
+  wanted: "cancel" | "approve",
+  employeeIds: string[] = [],
+): Promise<Facts> {
   const record = await findCase(deps.prisma, caseId);
   if (!record) return notFoundCase(caseId);
   const pending = await listApprovals(deps.prisma, { caseId, status: "pending" });
   const sources = [`approval requests of ${caseId}`];
-  const never = "I never cancel, approve or send from a conversation: decisions are made on the cards, by approvers.";
+  const people = employeeIds.length ? (await findPeople(deps.prisma, employeeIds)).map(riderName) : [];
+  const never = `${people.length ? `You asked about ${people.join(" and ")}. ` : ""}I never cancel, approve or send from a conversation: decisions are made on the cards, by approvers.`;
   if (isClosed(record.status))
     return { text: `${caseId} is already ${record.status}; there is nothing left to decide. ${never}`, sources };
   if (pending.length)
@@ -822,10 +856,18 @@ export async function draftedFollowUp(
 }
 
 /** Riders the question names who are not on this case: where they are instead (their vanpool and latest case). */
-export async function ridersElsewhere(deps: FactsDeps, caseId: string | null, names: string[]): Promise<Facts> {
+export async function ridersElsewhere(
+  deps: FactsDeps,
+  caseId: string | null,
+  names: string[],
+  sayUnknown = false,
+): Promise<Facts> {
   const record = caseId ? await findCase(deps.prisma, caseId) : undefined;
   const onCase = record ? new Set((await roster(deps.prisma, record)).roster.map((r) => r.employee_id)) : new Set();
-  const found = (await findPeopleNamed(deps.prisma, names)).filter((p) => !onCase.has(p.employee_id));
+  const everyone = await findPeopleNamed(deps.prisma, names);
+  const found = everyone.filter((p) => !onCase.has(p.employee_id));
+  const unknown = sayUnknown ? await unknownNames(deps, names, everyone) : [];
+  if (unknown.length) return { text: unknown.join("\n"), sources: ["employee records"] };
   if (found.length === 0) return { text: "", sources: [] };
   const here = record ? `${record.case_id} (${record.vanpool_id})` : "this thread's case";
   const lines = await Promise.all(
@@ -842,6 +884,28 @@ export async function ridersElsewhere(deps: FactsDeps, caseId: string | null, na
     text: `${lines.join("\n")}\nNothing was done. Ask in that case's thread, or name its case or vanpool.`,
     sources: ["employee records", "case records"],
   };
+}
+
+/** How many close names an answer offers for a name that fits no rider. */
+const CLOSE_NAMES_SHOWN = 3;
+
+/** "I found no rider named Priya", with the riders whose first name starts the same way. */
+async function unknownNames(deps: FactsDeps, names: string[], found: Person[]): Promise<string[]> {
+  const fits = (name: string) =>
+    found.some((p) => [p.first_name, p.last_name].some((n) => n.toLowerCase() === name.toLowerCase()));
+  return Promise.all(
+    names
+      .filter((name) => !fits(name))
+      .map(async (name) => {
+        const shown = name.charAt(0).toUpperCase() + name.slice(1).toLowerCase();
+        const close = (await findPeopleNamed(deps.prisma, [], [name.slice(0, 3)])).slice(0, CLOSE_NAMES_SHOWN);
+        return `I found no rider named ${shown} in the program's records${
+          close.length
+            ? `; the closest names: ${close.map((p) => `${riderName(p)}${p.vanpool_ids.length ? ` on ${p.vanpool_ids.join(", ")}` : ""}`).join(", ")}`
+            : ""
+        }.`;
+      }),
+  );
 }
 
 /** How many of a rider's earlier cases an answer lists, newest first. */

@@ -8,6 +8,7 @@ import { latest, type ToolCallPlan, type Turn } from "../models/rules-model.js";
 import type { CaseFacts, Facts } from "./facts.js";
 import type { OpenCasesView } from "./open-cases.js";
 import {
+  asksAtTheLimit,
   CLARIFYING_OPTIONS,
   COMPARES,
   type NamedSubject,
@@ -36,6 +37,10 @@ export interface ConversationTask {
   rider_case_id?: string;
   /** Asked outside any case: everyone a first name fits ("is marcus on a case?" with two Marcuses), as "Name (EMP-…) on VP-…". */
   riders_named?: string[];
+  /** Vanpools a comparison names by name, with where in the question each is named. */
+  vanpools_compared?: { vanpool_id: string; at: number }[];
+  /** Riders of different vanpools the question compares ("compare cody and maribel"), in the order named. */
+  riders_compared?: string[];
 }
 
 /** The case or vanpool the question names: by id, else by a vanpool's name. */
@@ -124,10 +129,17 @@ const WHO_IS_FLAGGED = /^\s*(who|which riders?)\b.*\bflagged\b/;
 const openCasesView = (question: string): OpenCasesView =>
   WAITING_CASES.test(question) ? "waiting" : /\b(who|riders?|anyone)\b/.test(question) ? "riders" : "cases";
 
+/** A person asked about with no topic word of ours ("what's going on with bartholomew"). */
+const ASKS_OF_A_PERSON =
+  /\b(going on|up) with\b|\bstatus (of|on|for)\b|\b(flagged|cases?|repl(y|ied|ies)|audit(ed)?|checks?|emails?)\b|^\W*(what about|how about|and|tell me about|anything on) \w+\W*$/;
+
+export const WHO_DO_YOU_MEAN =
+  "Who do you mean? Name the rider (first and last name), or ask in their case's thread: I'll say where their case stands. I never cancel, approve or send anything myself; approvers decide on the case's cards.";
+
 export const NO_CASE_QUESTION =
   "Which case do you mean? Name it (CASE-1A2B3C4D) or its vanpool (VP-101), or ask in the case alert's thread.";
 
-function threadContext(turn: Turn): ThreadContext & { caseId?: string } {
+function threadContext(turn: Turn): ThreadContext & { caseId?: string; answer?: string } {
   for (const earlier of [...(turn.history ?? [])].reverse()) {
     const calls = earlier.calls.filter((c) => c.name !== "case_overview" && c.name !== "vanpool_overview");
     const overview = earlier.calls.find((c) => c.name === "case_overview");
@@ -147,6 +159,7 @@ function threadContext(turn: Turn): ThreadContext & { caseId?: string } {
         (withRiders?.args.employee_id ? [withRiders.args.employee_id as string] : []),
       check: withCheck?.args.check as ThreadContext["check"],
       caseId: (calls.find((c) => c.args.case_id)?.args.case_id ?? overview?.args.case_id) as string | undefined,
+      ...(earlier.answer ? { answer: earlier.answer } : {}),
     };
   }
   return { topics: [], riderIds: [] };
@@ -176,8 +189,13 @@ const asksWhyFailed = (question: string) =>
  */
 function comparedVanpools(task: ConversationTask, threadCase?: string): ToolCallPlan[] | { final: string } | undefined {
   if (!COMPARES.test(task.question.toLowerCase())) return undefined;
-  const byId = [...task.question.matchAll(/\b(?:vp|vanpool|van)[\s#:-]*(\d{3})\b/gi)].map((m) => `VP-${m[1]}`);
-  const vanpool_ids = [...new Set([...byId, ...(task.vanpool_id ? [task.vanpool_id] : [])])];
+  // In the order the question names them, by id or by name.
+  const byId = [...task.question.matchAll(/\b(?:vp|vanpool|van)[\s#:-]*(\d{3})\b/gi)].map((m) => ({
+    vanpool_id: `VP-${m[1]}`,
+    at: m.index,
+  }));
+  const inOrder = [...byId, ...(task.vanpools_compared ?? [])].sort((a, b) => a.at - b.at).map((v) => v.vanpool_id);
+  const vanpool_ids = [...new Set([...inOrder, ...(task.vanpool_id ? [task.vanpool_id] : [])])];
   const choices = task.vanpools_named ?? [];
   const own = vanpool_ids.length === 1 ? (task.case_id ?? threadCase) : undefined;
   if (vanpool_ids.length === 1 && !own && choices.length > 1)
@@ -200,6 +218,8 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
   if (turn.called.length === 0) {
     const compared = comparedVanpools(task, context.caseId);
     if (compared) return compared;
+    if ((task.riders_compared?.length ?? 0) >= 2)
+      return [{ name: "compare_riders", args: { employee_ids: task.riders_compared } }];
     const named = subjectOf(task);
     const general = understand(question, [], undefined);
     const lower = question.toLowerCase();
@@ -230,14 +250,28 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
             ? `Which vanpool do you mean? Several fit, among them ${choices.slice(0, VANPOOL_CHOICES_SHOWN).join(", ")}. Name it by its id (VP-101) or its full name.`
             : `Which vanpool do you mean: ${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}?`,
       };
+    // "is priya flagged on anything?" with no rider called Priya: said so, not taken for small talk.
+    if (
+      general.otherNames?.length &&
+      !general.topics.includes("policy") &&
+      (general.topics.length > 0 || general.action === "cancel" || ASKS_OF_A_PERSON.test(lower))
+    )
+      return [{ name: "riders_elsewhere", args: { names: general.otherNames, say_unknown: true } }];
+    // "remove him" with no case and no one named before: who is meant is asked, nothing listed or done.
+    if (general.action === "cancel" || general.action === "follow_up") return { final: WHO_DO_YOU_MEAN };
     if (general.topics.includes("policy")) return [{ name: "policy_sections", args: { question } }];
     // "who's waiting on an approver right now", asked outside any case: where the open cases stand.
     if (general.topics.some((t) => t === "status" || t === "next" || t === "flagged") && !general.clarify)
       return [{ name: "open_cases", args: {} }];
-    return { final: general.clarify === OFF_TOPIC ? OFF_TOPIC : NO_CASE_QUESTION };
+    // "what's 2+2": a question with nothing of the program's in it and no one or nothing pointed at.
+    const nothingOfOurs =
+      general.clarify === CLARIFYING_OPTIONS &&
+      !/\b(it|its|this|that|these|those|they|them|he|she|him|her|his|one)\b/.test(lower) &&
+      /\?|^\W*(what|whats|who|when|where|why|how|can|could|will|would|is|are|do|does)\b/.test(lower);
+    return { final: general.clarify === OFF_TOPIC || nothingOfOurs ? OFF_TOPIC : NO_CASE_QUESTION };
   }
 
-  if (turn.called.every((n) => n === "check_results" || n === "compare_vanpools"))
+  if (turn.called.every((n) => n === "check_results" || n === "compare_vanpools" || n === "compare_riders"))
     return { final: compose(turn, ["checks"]) };
 
   if (!overview || !isCaseFacts(overview)) {
@@ -258,13 +292,27 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
   const named = subjectOf(task);
   // A new subject starts afresh: riders of another case are not "the other one" here.
   const sameCase = context.caseId === caseId;
-  let u = understandParts(question, roster, sameCase ? context : { ...context, riderIds: [] });
+  // "has he replied?" after an answer that named one rider ("who failed location?"): that rider.
+  const focus = context.riderIds.length ? context.riderIds : ridersNamedIn(context.answer, roster);
+  let u = understandParts(question, roster, sameCase ? { ...context, riderIds: focus } : { ...context, riderIds: [] });
   // Someone named who is not on this case: say where they are, and do nothing here.
   const elsewhere = latest<Facts>(turn, "riders_elsewhere");
   if (elsewhere?.text && u.riderIds.length === 0) return { final: elsewhere.text };
   if (!elsewhere && u.otherNames?.length && u.riderIds.length === 0)
-    return [{ name: "riders_elsewhere", args: { case_id: caseId, names: u.otherNames } }];
-  if (u.clarify === CLARIFYING_OPTIONS && (named.caseId || named.vanpoolId))
+    return [
+      {
+        name: "riders_elsewhere",
+        // "remove priya" or "is priya on this case?" here, with no Priya anywhere: said so, and nothing done.
+        args: {
+          case_id: caseId,
+          names: u.otherNames,
+          ...(u.action === "cancel" || (u.clarify === OFF_TOPIC && opensWithName(question, u.otherNames))
+            ? { say_unknown: true }
+            : {}),
+        },
+      },
+    ];
+  if ((u.clarify === CLARIFYING_OPTIONS || u.clarify === OFF_TOPIC) && (named.caseId || named.vanpoolId))
     u = { topics: named.vanpoolId && !named.caseId ? ["vanpool", "checks"] : ["status", "checks"], riderIds: [] };
   if (u.clarify) return { final: u.clarify };
   // The first call read the subject; anything after it answered the question.
@@ -288,7 +336,11 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
       };
     calls.push({ name: "draft_follow_up", args: { case_id: caseId, employee_id: to } });
   } else if (u.action === "recheck") calls.push({ name: "recheck", args: { case_id: caseId } });
-  else if (u.action) calls.push({ name: "approval_card", args: { case_id: caseId, wanted: u.action } });
+  else if (u.action)
+    calls.push({
+      name: "approval_card",
+      args: { case_id: caseId, wanted: u.action, ...(employee_ids ? { employee_ids } : {}) },
+    });
   // "why no emails went out?": the emails, and the checks that explain them.
   const whyNone =
     u.topics.includes("emails") &&
@@ -313,7 +365,19 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
     if (topic === "emails")
       calls.push({ name: "emails_sent", args: { case_id: caseId, employee_ids, ...(u.quote ? { quote: true } : {}) } });
     if (topic === "next") calls.push({ name: "next_steps", args: { case_id: caseId, employee_ids } });
-    if (topic === "history")
+    // "has this van had cases before?", "has tri valley been flagged before?": the vanpool's earlier cases.
+    if (topic === "history" && (u.vanpoolHistory || (askedAboutVanpool && u.riderIds.length === 0)))
+      calls.push({
+        name: "vanpool_history",
+        args: { vanpool_id: overview.vanpool_id, ...(task.case_id ? { case_id: task.case_id } : {}) },
+      });
+    else if (topic === "history") {
+      // "Diego's history before I decide" in his case's thread: what this case holds on him, then his earlier cases.
+      if ((task.case_id ?? task.rider_case_id) === caseId && employee_ids)
+        calls.push(
+          { name: "rider_replies", args: { case_id: caseId, employee_ids } },
+          { name: "emails_sent", args: { case_id: caseId, employee_ids } },
+        );
       calls.push({
         name: "rider_history",
         args: {
@@ -322,6 +386,7 @@ export function conversationRules(turn: Turn): ToolCallPlan[] | { final: string 
           employee_ids: employee_ids ?? roster.filter((r) => r.flagged).map((r) => r.employee_id),
         },
       });
+    }
     if (topic === "changes")
       calls.push({
         name: "record_changes",
@@ -371,9 +436,38 @@ function noteFor(u: Understanding, roster: RosterEntry[]): string | undefined {
 
 /** The answer: the facts of every tool this turn called, the overview first when it is the subject. */
 function compose(turn: Turn, topics: Topic[], note?: string): string {
+  const policy = turn.results.find((r) => r.name === "policy_sections");
+  const atTheLimit =
+    policy && atTheLimitAsked(String(turn.task.question ?? ""), (policy.content as Facts).text)
+      ? AT_THE_LIMIT_PASSES
+      : undefined;
   const overviews = turn.results.filter((r) => r.name === "case_overview" || r.name === "vanpool_overview");
   const asked = turn.results.filter((r) => !overviews.includes(r));
   const withOverview = asked.length === 0 || topics.includes("status") || topics.includes("vanpool");
   const facts = (withOverview ? [...overviews, ...asked] : asked).map((r) => (r.content as Facts).text);
-  return [note, ...facts].filter(Boolean).join("\n\n");
+  return [atTheLimit, note, ...facts].filter(Boolean).join("\n\n");
+}
+
+/** "is priya on this case?": a name where the question starts on a person ("is it going to rain" names no one). */
+const opensWithName = (question: string, names: string[]) =>
+  names.some((n) =>
+    new RegExp(`^\\W*(is|was|has|did|does|what about|how about|and) ${n}\\b`).test(question.toLowerCase()),
+  );
+
+const AT_THE_LIMIT_PASSES = "Yes, it passes: a figure exactly at the limit counts as within it.";
+
+/** "exactly 50 miles", or "is 50 miles within the limit?" where the policy quoted sets the limit at 50 miles. */
+function atTheLimitAsked(question: string, policyText: string): boolean {
+  if (asksAtTheLimit(question)) return true;
+  const asked = /\b(\d+(?:\.\d+)?) ?(?:mi|miles?)\b/i.exec(question)?.[1];
+  const limit = /\bwithin (\d+(?:\.\d+)?) miles\b/i.exec(policyText)?.[1];
+  const passOrFail = /\b(within|pass(es)?|ok|okay|fine|allowed|eligible|fail(s)?|over the limit)\b/i.test(question);
+  return passOrFail && asked !== undefined && limit !== undefined && Number(asked) === Number(limit);
+}
+
+/** The one roster rider an earlier answer named by full name, if it named exactly one. */
+function ridersNamedIn(answer: string | undefined, roster: RosterEntry[]): string[] {
+  if (!answer) return [];
+  const named = roster.filter((r) => answer.includes(`${r.first_name} ${r.last_name}`));
+  return named.length === 1 ? [named[0]!.employee_id] : [];
 }

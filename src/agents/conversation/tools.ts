@@ -27,7 +27,9 @@ import {
 } from "./facts.js";
 import { OPEN_CASES_VIEWS, openCases } from "./open-cases.js";
 import { recordChanges } from "./record-changes.js";
+import { compareRiders } from "./rider-comparison.js";
 import { compareVanpools } from "./vanpool-comparison.js";
+import { vanpoolHistory } from "./vanpool-history.js";
 
 export interface ConversationActions {
   /** Audits the case's vanpool again and says what came of it. */
@@ -124,11 +126,33 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
         employee_ids: z.array(z.string()).min(1).describe("EMP-… ids"),
       }),
     }),
-    tool(async ({ case_id, names }) => ridersElsewhere(deps, case_id ?? null, names), {
+    tool(async ({ case_id, names, say_unknown }) => ridersElsewhere(deps, case_id ?? null, names, say_unknown), {
       name: "riders_elsewhere",
       description:
         "People the question names by first or last name who are not on this case: the vanpool they ride and the case they are on. Empty text when everyone named is on the case.",
-      schema: z.object({ case_id: caseId.optional(), names: z.array(z.string()).min(1) }),
+      schema: z.object({
+        case_id: caseId.optional(),
+        names: z.array(z.string()).min(1),
+        say_unknown: z
+          .boolean()
+          .optional()
+          .describe("true when every word of names is meant as a person's name: say which names fit no rider"),
+      }),
+    }),
+    tool(async ({ vanpool_id, case_id }) => vanpoolHistory(deps, vanpool_id, case_id), {
+      name: "vanpool_history",
+      description:
+        "A vanpool's earlier cases ('has this van had cases before?'): when each opened, what failed and for whom, how it ended and who was kept.",
+      schema: z.object({
+        vanpool_id: z.string().describe("VP-… id"),
+        case_id: caseId.optional().describe("the case asked about; earlier means before it"),
+      }),
+    }),
+    tool(async ({ employee_ids }) => compareRiders(deps, employee_ids), {
+      name: "compare_riders",
+      description:
+        "Riders of different vanpools or cases side by side as a table, a column each: vanpool, latest case and where it stands, failing check, distance band or shift, opened, deadline.",
+      schema: z.object({ employee_ids: z.array(z.string()).min(2).describe("EMP-… ids, in the order named") }),
     }),
     tool(async ({ employee_ids }) => recordChanges(deps, employee_ids), {
       name: "record_changes",
@@ -203,11 +227,15 @@ export function createConversationTools(deps: FactsDeps, actions: ConversationAc
         schema: z.object({ case_id: caseId, employee_id: z.string().describe("the flagged rider's EMP-… id") }),
       },
     ),
-    tool(async ({ case_id, wanted }) => approvalPointer(deps, case_id, wanted), {
+    tool(async ({ case_id, wanted, employee_ids }) => approvalPointer(deps, case_id, wanted, employee_ids), {
       name: "approval_card",
       description:
         "When someone asks to cancel or approve: where the approval card for it is, or what would open one. Never acts.",
-      schema: z.object({ case_id: caseId, wanted: z.enum(["cancel", "approve"]) }),
+      schema: z.object({
+        case_id: caseId,
+        wanted: z.enum(["cancel", "approve"]),
+        employee_ids: riders.describe("the riders the request names, if any"),
+      }),
     }),
   ];
 }

@@ -61,6 +61,8 @@ export interface Understanding {
   kept?: boolean;
   /** A reply's full, unredacted wording is asked for. */
   fullReply?: boolean;
+  /** The earlier cases of a vanpool are asked, not of a rider ("has this van had cases before?"). */
+  vanpoolHistory?: boolean;
 }
 
 /** Asked-for things the answer cannot give: contact details (never shown), what is not tracked, anything else unknown. */
@@ -104,7 +106,7 @@ const ACTIONS: Record<Action, RegExp> = {
   recheck:
     /\b(re-?check|re-?audit|re-?run|re-?verify|check (it |them |him |her |this )?again|audit (it |this )?again|run (the )?(checks?|audit) again|verify (it )?again)\b/,
   cancel:
-    /\b(cancel|remove|kick|terminate|drop|revoke)\b|\b(keep|spare) (him|her|them)\b(?! (seat|spot|place))|\bcan (i|we) (still )?keep\b/,
+    /\b(cancel|remove|kick|terminate|drop|revoke)\b|\b(pull|take|boot) (\w+ ){0,2}(off|out of)\b|\b(keep|spare) (him|her|them)\b(?! (seat|spot|place))|\bcan (i|we) (still )?keep\b/,
   approve: /\b(approve|approved|sign off|go ahead|okay it|ok it)\b/,
   follow_up:
     /(?<!\b(the|that|this|our|your|his|her) )\b(draft|follow[- ]?up|nudge|remind|reminder|write (to|him|her|them)|email (him|her|them) again)\b/,
@@ -330,6 +332,21 @@ export function vanpoolsNamedIn(question: string, candidates: VanpoolName[]): Va
   return scored.filter((s) => s.strength === scored[0]!.strength).map((s) => s.c);
 }
 
+/**
+ * The vanpools a comparison names by name ("evergreen commuter vs elk grove commuters"), each named surely (its
+ * whole name, or two words of it), with where in the question it is named, to keep the order asked.
+ */
+export function vanpoolsComparedIn(question: string, candidates: VanpoolName[]): { vanpool_id: string; at: number }[] {
+  const asked = tokens(question).filter((t) => t !== "and");
+  const lower = question.toLowerCase();
+  return candidates
+    .filter((c) => c.name && nameStrength(asked, c.name) >= 2)
+    .map((c) => {
+      const key = tokens(c.name!).filter((t) => !GENERIC_NAME_WORDS.has(t) && t !== "and");
+      return { vanpool_id: c.vanpool_id, at: lower.search(new RegExp(`\\b${key[0]}\\b`)) };
+    });
+}
+
 function mentionedRiders(text: string, toks: string[], roster: RosterEntry[]): string[] {
   const found = new Set<string>();
   for (const m of text.matchAll(/\bemp[\s#:-]*(\d{3,5})\b/gi)) found.add(`EMP-${m[1]}`);
@@ -376,7 +393,8 @@ const A_PERSON = /\b(rider|one|guy|person|employee|lady|woman|man|member|commute
 
 /** "the part-time rider", "the one from Chico": a rider told apart by a trait, flagged riders first. */
 function describedRiders(lower: string, toks: string[], roster: RosterEntry[]): string[] {
-  if (!A_PERSON.test(lower)) return [];
+  // "this one" is the case; "who lives in Oakdale?" asks for a person as much as "the one in Oakdale" does.
+  if (!A_PERSON.test(lower.replace(/\b(this|that) one\b/g, " ")) && !/^\W*who\b/.test(lower)) return [];
   const has = (r: RosterEntry) =>
     (r.traits ?? []).some((trait) =>
       tokens(trait)
@@ -392,7 +410,7 @@ function describedRiders(lower: string, toks: string[], roster: RosterEntry[]): 
 
 /** A question about the rule itself rather than this case's riders ("how is the distance limit measured?"). */
 const ASKS_THE_RULE =
-  /\bmeasured\b|\bis there an? (limit|rule|cap|max|maximum|minimum)\b|\bhow far (can|may|could|is) (you|a rider|riders|someone|people|one|an employee|employees)\b|\bmeasure (the|a|distance)|\b(on its own|by itself|itself|automatically)\b|\bbefore a (person|human|reviewer)|\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?\b(?! ?(mi|miles?)? ?(out|away|from)\b))|\bhow (long|much time|many days) do(es)? (riders?|people|employees|someone|they|a rider) (have|get)\b|\b(does|do|must|should) (a|any) (rider|person|employee)s? (need|have|get)|\bneed to match\b|(?<!\b(did|has|have|had) )\bsomeone\b|\bappeal (window|period|deadline)\b|\bdoes where\b/;
+  /\bmeasured\b|\b\d+(\.\d+)? ?(mi|miles?|minutes?|mins?)( away| off| out| late| early)? (exactly|on the dot|flat)\b|\bis there an? (limit|rule|cap|max|maximum|minimum)\b|\bhow far (can|may|could|is) (you|a rider|riders|someone|people|one|an employee|employees)\b|\bmeasure (the|a|distance)|\b(on its own|by itself|itself|automatically)\b|\bbefore a (person|human|reviewer)|\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?\b(?! ?(mi|miles?)? ?(out|away|from)\b))|\bhow (long|much time|many days) do(es)? (riders?|people|employees|someone|they|a rider) (have|get)\b|\b(does|do|must|should) (a|any) (rider|person|employee)s? (need|have|get)|\bneed to match\b|(?<!\b(did|has|have|had) )\bsomeone\b|\bappeal (window|period|deadline)\b|\bdoes where\b/;
 /** "exact miles?", "the precise mileage": a rider's exact distance, not the rule about "exactly 50 miles". */
 const ASKS_EXACT =
   /\b(exact|exactly|precise|precisely|actual|specific)\b.*\b(miles?|mileage|distance|far)\b|\b(miles?|mileage|distance|far)\b.*\b(exact|exactly|precise|precisely)\b|\b(see|show|view|open|pull up)\b.*\bevidence\b/;
@@ -408,6 +426,32 @@ const ASKS_UNFLAGGED =
 /** What an email said, not only that it went. */
 const ASKS_WORDING =
   /\b(which|what) version\b|\bwhat (\w+ )?(went out|got sent|was sent)\b|\bwhat (we|you|pool patrol) (actually |just |really |finally )?(sent|said|wrote|told)\b|\bedited (version|draft|e-?mail|reply|one|text)\b|\bend(ed)? up (getting|receiving|with)\b|\bquote\b|\bshow me (the|our) (e-?mail|message|letter)|\bwhat (did|does) (the|our|that|this) [\w\s-]{0,30}?(e-?mail|message|letter|follow-?up|reply|response) (to \w+ )?(actually |exactly |really )?say\b|\bwhat (exactly )?(did|have|has) (we|you|pool patrol|it) (just |actually )?(send|sent|say|said|tell|told|write|wrote|ask|asked)\b|\b(exact|actual) (words|wording|text)\b|\bwhat (did|does) (the|our|that|this|his|her|their) (last |latest |new )?(e-?mail|message|letter|follow-?up) say\b|\b(wording|contents?|body) of\b|\bwhat (did|does) (the|our|that|this) (\w+ )?(e-?mail|message|letter|follow-?up|reply|response|answer|draft)\b.*\b(say|tell|ask)\b/;
+/** "how far off is his schedule", "how far apart are her hours": a gap in hours, the shift check's, not a distance. */
+const SCHEDULE_GAP = /\b(schedules?|shifts?|hours|times?)\b/;
+const DISTANCE_WORDS = /\b(miles?|mileage|distance|lives?|living|home|house|address|zip|town|city|pickup|away)\b/;
+/** Where a distance is measured from ("do we measure from her sister's place?", "doesn't where she boards count?"). */
+const MEASURED_FROM =
+  /\b(measured?|measuring|counts?|counted|calculated?|computed?|distance)\b.*\bfrom\b|\bwhere (s?he|they|\w+) (gets? on|boards?|catch(es)?|meets?|parks?|is picked up)\b|\b(boards?|boarding|gets? on|picked up)\b.*\b(count|counts|instead|matter)\b|\b(sister|brother|friend|parent|mom|dad|mother|father|relative)['’]?s?\b.*\b(count|counts|measure|instead|home|house)\b/;
+/** A draft someone edited ("the version I edited", "my edit"): what became of it. */
+const EDITED_EMAIL =
+  /\b(after|once|when) (i|we) (edited|changed|rewrote|reworded|tweaked|amended|fixed)\b|\b(version|draft|e-?mail|one|reply|text|wording|response) (that |which )?(i|we|you) (edited|changed|rewrote|reworded|fixed|tweaked|amended)\b|\bmy (edit|edits|version|edited \w+|changes|rewrite)\b/;
+/** A figure exactly at the policy's limit ("exactly 50 miles", "50 on the dot"): at the limit counts as within. */
+const AT_THE_LIMIT =
+  /\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?)\b|\b\d+(\.\d+)? ?(mi|miles?|minutes?|mins?)( away| off| out| late| early)? (exactly|on the dot|flat)\b|\bon the dot\b|\bright (at|on) the (limit|line)\b|\bat the limit\b/;
+export const asksAtTheLimit = (question: string) => AT_THE_LIMIT.test(normalize(question).toLowerCase());
+const WHO_WORKS_WHEN =
+  /\bwho(?:'?s| is| are)? (on|working|works) (the )?(nights?|days|swing|graveyard|(night|day|swing|early|late) shifts?)\b/;
+/** The vanpool itself is the subject ("this van", "the vanpool", "VP-109"), not a rider. */
+const ABOUT_THE_VAN = /\b(this|the|that|our) (van|vanpool|pool|group|route)\b|\bvp[\s-]?\d{3}\b/;
+
+/**
+ * A request outside the program ("book conference room B", "tell me a joke", "what's the weather"): its words may
+ * look like ours by a typo ("conference" for "confidence"), so it is told apart by what it asks for.
+ */
+const OUTSIDE_THE_PROGRAM =
+  /^\W*(?:(?:can|could|would|will) you |pls |please )?(book|order|reserve|play|sing|draw|translate|recommend)\b|\b(tell me a joke|jokes?|weather|forecast|lunch|dinner|restaurants?|pizza|coffee|conference room|meeting room|wi-?fi|password|flights?|hotels?|stock price|sports?|movies?)\b/;
+const OURS = /\b(cases?|riders?|vans?|vanpools?|flag\w*|polic\w+|shifts?|miles?|e-?mails?|repl\w+|checks?|audit\w*)\b/;
+
 /** Contact details the channel never shows. */
 const ASKS_CONTACT =
   /\be-?mail (address|addr)|(?<!\b(per|in|from|to|by|of|via|according to) )\b(his|her|their|\w+'s) (personal |private |own |home |work )?(e-?mail|number|phone|cell)\b(?! (reply|replies|said|says|thread|back))|\b(what|which) (number|phone|cell)\b|\b(call|text|reach|ring) (him|her|them|\w+) (at|on)\b|(?<!\b(pickup|site|work|office|van|vanpool|e-?mail|ip|pick-up|pick up) )\baddress(es)?\b|\bphone\b|\bcell( number)?\b|\bmobile( number)?\b|\bcontact (info|details|number)|\b(home|street) address\b|\b(his|her|their|\w+'?s) (home |mailing |postal |street )?address\b|\bstreet\b|\b(full|exact|whole|complete|five-digit|5-digit) zip\b|\bwhere exactly (do|does) (s?he|they|\w+) live\b|\blives? exactly\b|\bexact (home|address|location)\b/;
@@ -426,7 +470,7 @@ const FILLER = new Set(
   ),
 );
 const ASKS_HISTORY =
-  /\bhistory (with|on) (us|the program|pool patrol|this program)\b|\b(?!(?:case|vanpool|van|this|the)['’]s)([a-z]+['’]s|his|her|their) (case |audit |review )?history\b|\btrack record\b|\bever (been )?(on|in) (a|an|another) (case|review)\b|\bcases? before (this|that)\b|\b(flagged|reviewed|audited|caught|reported|been through a review) before\b|\bearlier cases?\b|\bprevious(ly)? (cases?|reviews?|flagged)\b|\bprior (cases?|reviews?)\b|\bfirst (review|case|time being)\b|\blast time\b|\bbefore\?$|\b(last|previous|prior|earlier|old|past|other) (case|review|audit)s?\b|\bever (been )?(flagged|reviewed|audited|caught)\b|\blet (s?he|him|her|them|\w+) off\b/;
+  /\bhistory (with|on) (us|the program|pool patrol|this program)\b|\b(?!(?:case|vanpool|van|this|the)['’]s)([a-z]+['’]s|his|her|their) (case |audit |review )?history\b|\btrack record\b|\bever (been )?(on|in) (a|an|another) (case|review)\b|\bcases? before (this|that)\b|\b(flagged|reviewed|audited|caught|reported|been through a review) before\b|\bearlier cases?\b|\bprevious(ly)? (cases?|reviews?|flagged)\b|\bprior (cases?|reviews?)\b|\bfirst (review|case|time being)\b|\blast time\b|\bbefore\?$|\b(last|previous|prior|earlier|old|past|other) (case|review|audit)s?\b|\bever (been )?(flagged|reviewed|audited|caught)\b|\blet (s?he|him|her|them|\w+) off\b|\bever (had|have|has|got|gotten) (a |an |any )?(cases?|flags?|issues?|problems?|audits?)\b|\b(any |its |his |her |their )?(past|previous|prior|earlier|old) (flags?|issues?|problems?)\b|\bfirst time\b|\b(\w+['’]s|his|her|their) (past|background|record so far)\b/;
 /** "where's this case at", "where does it stand". */
 const WHERE_IT_STANDS =
   /^\W*(what'?s|whats|what is) (the )?latest\b|\bthe latest (on|with)\b|\bhow'?s (it|this|this one|this case|that one|that case|everything|things) (going|looking|doing)\b|\bhow (is|are) (it|this|this one|this case|things) (going|looking)\b|^\W*(any )?(updates?|news)\W*$|\bany (updates?|news)\b|\bwhere('?s| is| are| does| do)\b.*\b(at|stand|stands|standing)\b|\bwhere are we\b/;
@@ -455,7 +499,7 @@ const KEPT_UNTIL = /\b(until|expire[sd]?|run out|runs out|ends?|still)\b/;
 const APPROVED = /\b(approved|okayed|ok'?d|signed off|greenlit|green-lit)\b/;
 const EMAIL_WORDS = /\b(e-?mails?|repl(y|ies)|draft|message|follow[- ]?up|letter|wording|response|answer)\b/;
 export const COMPARES =
-  /\bwhich (is|one is|one'?s|one|of them is) (worse|better|further|farther|closer|riskier)\b|\b(compare|compared|comparison|vs|versus|difference|different|differ|diff|side by side|next to|stack up|same)\b|\b(further|farther|closer|nearer|worse|better|more|less|fewer)\b.*\bthan\b/;
+  /\bwho(?:'?s| is) (further|farther|closer|nearer|worse|better)\b|\bwhich (is|one is|one'?s|one|of them is) (worse|better|further|farther|closer|riskier)\b|\b(compare|compared|comparison|vs|versus|difference|different|differ|diff|side by side|next to|stack up|same)\b|\b(further|farther|closer|nearer|worse|better|more|less|fewer)\b.*\bthan\b/;
 /** Everyday words that are also someone's name in the roster of employees ("grace period"). */
 const NOT_A_NAME = new Set(
   "grace hill bell dunn gill mora lin mai rao cho shah stein greene carter kim someone somebody anyone anybody everyone everybody exactly".split(
@@ -488,11 +532,17 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     (ASKS_THE_RULE.test(lower) || /\b(what if|if|suppose|say)\b.*\bexactly \d/.test(lower)) &&
     !/\b(s?he|his|her|him)\b/.test(lower);
   // "exactly 50 miles" asks the rule; "is he exactly 85 miles out" his distance.
+  // "how far off is his schedule exactly": the gap of a shift, not an exact distance.
+  const scheduleGap = SCHEDULE_GAP.test(lower) && !DISTANCE_WORDS.test(lower);
   const exact =
+    !scheduleGap &&
+    !asksTheRule &&
     ASKS_EXACT.test(lower) &&
     !/\b(what if|if|suppose|say)\b.*\bexactly\b/.test(lower) &&
     !/\bexactly (at |on )?(the )?(limit|\d+(\.\d+)?\b(?! ?(mi|miles?)? ?(out|away|from)\b))/.test(lower);
   const asksAutonomy = ASKS_AUTONOMY.test(lower) && CANCELS.test(lower);
+  if (OUTSIDE_THE_PROGRAM.test(lower) && !OURS.test(lower) && named.length === 0)
+    return { topics: [], riderIds: [], clarify: OFF_TOPIC };
   if (asksTheRule || asksAutonomy) action = undefined;
   else if (ACTIONS.recheck.test(lower.replace(/-/g, "")) && !ASKS_ABOUT_THE_PAST.test(lower)) action = "recheck";
   else if (ACTIONS.follow_up.test(lower.replace(/\bremind (me|us)\b/g, " ")) && !ASKS_ABOUT_THE_PAST.test(lower))
@@ -505,7 +555,8 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     )
   )
     action = "cancel";
-  else if (ACTIONS.approve.test(lower) && !/\b(who|when|was|been|has|did|we|just)\b/.test(lower)) action = "approve";
+  else if (ACTIONS.approve.test(lower) && !/\b(who|when|was|been|has|did|we|just|before)\b/.test(lower))
+    action = "approve";
 
   const scores = (Object.keys(LEXICON) as Topic[]).map((topic) => [topic, score(toks, LEXICON[topic])] as const);
   // "we just approved the cancellation": the case's state; "the email we just approved": what was sent.
@@ -572,6 +623,9 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     if (topic === "next" && /\bhow many (re-?checks?|re-?audits?)\b.*\b(left|remain)/.test(lower))
       return [topic, s + 5] as const;
     if (topic === "checks" && asksTheRule) return [topic, Math.max(0, s - 3)] as const;
+    // "how many hours apart is that": a gap of a rider's, not the program's figures.
+    if (topic === "program" && /\bhow many (hours|minutes|miles)\b/.test(lower))
+      return [topic, Math.max(0, s - 3)] as const;
     if (
       topic === "next" &&
       /\bby when\b|\b(have|has|need|needs) to (respond|reply|answer)\b|\b(respond|reply|answer) by\b/.test(lower)
@@ -586,6 +640,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     )
       return [topic, s + 4] as const;
     if (topic === "emails" && weSent) return [topic, s + 3] as const;
+    if (topic === "emails" && EDITED_EMAIL.test(lower)) return [topic, s + 6] as const;
     if (topic === "replies" && (weSent || POLICY_SAYS.test(lower) || replyDeadline))
       return [topic, Math.max(0, s - 3)] as const;
     if (
@@ -600,10 +655,17 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     if (topic === "replies" && noReplyYet) return [topic, Math.max(0, s - 3)] as const;
     if (
       topic === "replies" &&
+      /\b(get|gets|got|gotten|getting|write|wrote|written|come|came) back( to (us|me|you))?\b/.test(lower)
+    )
+      return [topic, s + 4] as const;
+    if (
+      topic === "replies" &&
       /\bwhat (did|does|has|have) .*\b(say|said|tell|told|write|wrote|ask|asked|mention)\b/.test(lower)
     )
       return [topic, s + 3] as const;
     if (topic === "checks" && /\bhow many (days?|miles?)\b/.test(lower)) return [topic, s + 3] as const;
+    // "who is on nights?": whose shift is which, the shift check's.
+    if (topic === "checks" && WHO_WORKS_WHEN.test(lower)) return [topic, s + 4] as const;
     if (
       topic === "vanpool" &&
       /\bhow many (riders|people|seats|members)\b.*\b(van|vanpool|on (it|this|board))\b/.test(lower)
@@ -667,14 +729,15 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       topic === "vanpool" &&
       /\b(list|name|show)\b (me )?(all |every |the )?(riders|members|people)\b|\bwho( else)?('?s| is| are)? (riding|on|in) (the |this |that )?(van|vanpool|roster)\b|\bwho( else)? (rides|is on|are on|all ride)\b|\broster\b/.test(
         lower,
-      )
+      ) &&
+      !WHO_WORKS_WHEN.test(lower)
     )
       return [topic, s + 6] as const;
     if (
       topic === "program" &&
       named.length === 0 &&
       /\bhow many\b/.test(lower) &&
-      !/\bhow many (more )?(re-?audits?|re-?checks?|days?|miles?|riders?|emails?|reminders?|nudges?|people|employees|members|of them)\b/.test(
+      !/\bhow many (more )?(re-?audits?|re-?checks?|days?|miles?|hours?|minutes?|riders?|emails?|reminders?|nudges?|people|employees|members|of them)\b/.test(
         lower,
       )
     )
@@ -706,7 +769,11 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     return [topic, s] as const;
   });
   let topics: Topic[] = [];
-  if (ASKS_HISTORY.test(lower)) topics = ["history"];
+  if (
+    ASKS_HISTORY.test(lower) ||
+    (/\bhistory\b/.test(lower) && /\b(vans?|vanpools?|pool)\b|\bvp[\s-]?\d{3}\b/.test(lower) && named.length === 0)
+  )
+    topics = ["history"];
   else if (
     ASKS_CHANGES.test(lower) &&
     ASKS_WHEN_CHANGED.test(lower) &&
@@ -742,6 +809,10 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   const checkScores = (Object.keys(CHECK_WORDS) as CheckKind[]).map((c) => [c, score(toks, CHECK_WORDS[c])] as const);
   const topCheck = checkScores.sort((a, b) => b[1] - a[1])[0]!;
   let check: CheckKind | undefined = topCheck[1] >= 2 && checkScores[1]![1] < topCheck[1] ? topCheck[0] : undefined;
+  if (scheduleGap && /\bhow far\b|\bfar (off|apart|out)\b|\bapart\b|\bgap\b|\bdifference\b|\boff by\b/.test(lower))
+    check = "shift";
+  const measuredFrom = MEASURED_FROM.test(lower) && !scheduleGap;
+  if (measuredFrom) check = "location";
 
   // "and the other rider?" names riders, not a new topic: it continues the thread's.
   if (saysOther && topics.every((t) => t === "flagged") && !/\b(who|which)\b/.test(lower)) topics = [];
@@ -760,7 +831,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       ...(asked.match(/\b[A-Z][a-z]+\b/g) ?? []),
       ...[
         ...lower.matchAll(
-          /\b(?:cancel|remove|drop|kick|email|about|did|does|has|is|was|for|compare|and|vs|with|to|why)\s+([a-z]+)\b/g,
+          /\b(?:cancel|remove|drop|kick|pull|take|boot|email|about|did|does|has|is|was|for|compare|and|vs|with|to|why)\s+([a-z]+)\b/g,
         ),
       ].map((m) => m[1]!),
       ...[...lower.matchAll(/\b([a-z]+)['’]s\b/g)].map((m) => m[1]!),
@@ -802,7 +873,9 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       return { topics, action, check, riderIds: [], clarify: whichRider(roster, flagged) };
   }
 
-  const claim = (REPORTS_A_CLAIM.test(lower) || ASKS_WHAT_WOULD_PASS.test(lower)) && (riderIds.length > 0 || pronoun);
+  const claim =
+    (REPORTS_A_CLAIM.test(lower) || ASKS_WHAT_WOULD_PASS.test(lower) || measuredFrom) &&
+    (riderIds.length > 0 || pronoun);
   const compare = COMPARES.test(lower);
   const offRecord = offRecordIn(
     lower,
@@ -819,10 +892,12 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   else if (exact) {
     topics = ["checks"];
     check = "location";
-  } else if (claim || (compare && riderIds.length > 1)) topics = ["checks"];
+  } else if (claim && measuredFrom) topics = ["policy", "checks"];
+  else if (claim || (compare && riderIds.length > 1)) topics = ["checks"];
+  else if (measuredFrom && !topics.includes("policy")) topics = ["policy"];
   // "maribel's original email, unredacted": what she wrote to us, not what we sent.
   if (ASKS_FULL_REPLY.test(lower) && riderIds.length > 0 && !weSent && topics.includes("emails")) topics = ["replies"];
-  const quote = topics.includes("emails") && ASKS_WORDING.test(lower);
+  const quote = topics.includes("emails") && (ASKS_WORDING.test(lower) || EDITED_EMAIL.test(lower));
   const extra = {
     ...(exact ? { exact } : {}),
     ...(claim ? { claim } : {}),
@@ -833,6 +908,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
     ...(offRecord ? { offRecord } : {}),
     ...(keptAsked ? { kept: true } : {}),
     ...(ASKS_FULL_REPLY.test(lower) && topics.includes("replies") ? { fullReply: true } : {}),
+    ...(topics.includes("history") && named.length === 0 && ABOUT_THE_VAN.test(lower) ? { vanpoolHistory: true } : {}),
   };
   if (topics.length === 0 && !action) {
     if (riderIds.length > 0) topics = ["checks", "replies"];

@@ -21,8 +21,8 @@ export interface Turn {
   results: { name: string; content: unknown; rejected: boolean }[];
   /** Tool calls made so far in this turn, by name. */
   called: string[];
-  /** Earlier turns of the same thread, oldest first: each task and the tool calls made for it. */
-  history?: { task: Record<string, unknown>; calls: ToolCallPlan[] }[];
+  /** Earlier turns of the same thread, oldest first: each task, the tool calls made for it and its answer. */
+  history?: { task: Record<string, unknown>; calls: ToolCallPlan[]; answer?: string }[];
 }
 
 export class RulesChatModel extends BaseChatModel {
@@ -81,8 +81,11 @@ function earlierTurns(messages: BaseMessage[]): NonNullable<Turn["history"]> {
   const turns: NonNullable<Turn["history"]> = [];
   for (const m of messages) {
     if (m.getType() === "human") turns.push({ task: asTask(parseJson(m.content)), calls: [] });
-    else if (m.getType() === "ai" && turns.length > 0)
-      for (const c of (m as AIMessage).tool_calls ?? []) turns.at(-1)!.calls.push({ name: c.name, args: c.args });
+    else if (m.getType() === "ai" && turns.length > 0) {
+      const calls = (m as AIMessage).tool_calls ?? [];
+      for (const c of calls) turns.at(-1)!.calls.push({ name: c.name, args: c.args });
+      if (calls.length === 0 && typeof m.content === "string") turns.at(-1)!.answer = m.content;
+    }
   }
   return turns;
 }
