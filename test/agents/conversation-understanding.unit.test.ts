@@ -403,6 +403,23 @@ describe("a question about an action is not the action", () => {
     expect(understand("what does diego need to keep his seat", crew).action).toBeUndefined();
   });
 
+  it("answers about a re-check named as a thing, and still re-checks when asked to run one", () => {
+    for (const question of [
+      "1) when did the emails go out 2) anyone replied yet 3) re-audit count?",
+      "what did the re-check show",
+      "how many rechecks so far",
+      "is the re-audit result in?",
+    ])
+      expect(understand(question, crew).action, question).toBeUndefined();
+    for (const question of [
+      "re-audit this one",
+      "please recheck diego",
+      "run another re-check",
+      "can you re-check it now",
+    ])
+      expect(understand(question, crew).action, question).toBe("recheck");
+  });
+
   it("does not read everyday words as riders' names ('more' is not Mora)", () => {
     expect(understand("how many more reminders before this goes to an approver", crew)).toMatchObject({
       topics: ["next"],

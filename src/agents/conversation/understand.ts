@@ -128,6 +128,18 @@ const CHECK_WORDS: Record<CheckKind, Record<string, number>> = {
 const POLICY_SAYS = /\b(policy|rules?|guidelines?|procedure) (says?|states?)\b/;
 /** "did we follow up with Diego?" asks what happened; it does not ask for a follow-up. */
 const ASKS_ABOUT_THE_PAST = /^(did|have|has|had|was|were|when|who|why|how)\b/;
+/**
+ * A re-check named as a thing ("re-audit count?", "the re-check", "how many rechecks") is asked about, not
+ * asked for, unless a verb asks for one ("run a re-check"). Read with hyphens removed, as ACTIONS.recheck is.
+ */
+const RECHECK_AS_A_THING =
+  /\b(the|a|an|any|another|how many|number of|first|second|third|last|next|each|every|its|his|her|their|our)\s+re(check|audit)s?\b|\bre(check|audit)s\b|\bre(check|audit) (count|number|total|tally|so far|left|remaining|history|result|outcome|status)\b/;
+const RECHECK_ASKED_FOR =
+  /\b(run|do|trigger|start|kick off|queue|schedule|request|order)\s+(a|an|another|one more|the)?\s*re(check|audit)\b/;
+const asksForARecheck = (unhyphenated: string) =>
+  ACTIONS.recheck.test(unhyphenated) &&
+  !ASKS_ABOUT_THE_PAST.test(unhyphenated) &&
+  (!RECHECK_AS_A_THING.test(unhyphenated) || RECHECK_ASKED_FOR.test(unhyphenated));
 const PRONOUNS = new Set(["he", "him", "his", "she", "her", "hers", "himself", "herself"]);
 const PLURAL = new Set(["they", "them", "their", "both", "everyone", "all", "each"]);
 const STOP = new Set(
@@ -544,7 +556,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
   if (OUTSIDE_THE_PROGRAM.test(lower) && !OURS.test(lower) && named.length === 0)
     return { topics: [], riderIds: [], clarify: OFF_TOPIC };
   if (asksTheRule || asksAutonomy) action = undefined;
-  else if (ACTIONS.recheck.test(lower.replace(/-/g, "")) && !ASKS_ABOUT_THE_PAST.test(lower)) action = "recheck";
+  else if (asksForARecheck(lower.replace(/-/g, ""))) action = "recheck";
   else if (ACTIONS.follow_up.test(lower.replace(/\bremind (me|us)\b/g, " ")) && !ASKS_ABOUT_THE_PAST.test(lower))
     action = "follow_up";
   else if (
