@@ -420,6 +420,15 @@ describe("a question about an action is not the action", () => {
       expect(understand(question, crew).action, question).toBe("recheck");
   });
 
+  it("does not take a decision's verb for a rider's name ('keep one and drop the other')", () => {
+    for (const question of [
+      "what exactly am i deciding here, can i keep one and drop the other?",
+      "so we keep and remove who?",
+    ])
+      expect(understand(question, crew).otherNames, question).toBeUndefined();
+    expect(understand("drop priya", crew).otherNames).toEqual(["priya"]);
+  });
+
   it("does not read everyday words as riders' names ('more' is not Mora)", () => {
     expect(understand("how many more reminders before this goes to an approver", crew)).toMatchObject({
       topics: ["next"],

@@ -518,6 +518,12 @@ const NOT_A_NAME = new Set(
     " ",
   ),
 );
+/** What a person does to a case or rider: "keep one and drop the other" names no one called Drop. */
+const DECISION_VERBS = new Set(
+  "cancel remove drop kick pull take boot keep spare let approve reject edit send email recheck reaudit audit decide grant give".split(
+    " ",
+  ),
+);
 
 export function understand(asked: string, roster: RosterEntry[], context?: ThreadContext): Understanding {
   // Fillers that look like facts: "so far" is not a distance.
@@ -856,6 +862,7 @@ export function understand(asked: string, roster: RosterEntry[], context?: Threa
       !STOP.has(t) &&
       !KNOWN.has(t) &&
       !NOT_A_NAME.has(t) &&
+      !DECISION_VERBS.has(t) &&
       !PRONOUNS.has(t) &&
       !PLURAL.has(t) &&
       !rosterNames.has(t) &&
