@@ -2,7 +2,8 @@
 // failed post does not make a second), with the details in its thread, and fills in the re-checks'
 // outcomes (cases resolved, new cases) as the re-audit jobs finish, by updating the same message.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { importJobs } from "../../src/queue/queues.js";
+import { JOB_SCHEMA } from "../../src/data/job-repository.js";
+import { importJobs, QUEUES } from "../../src/queue/queues.js";
 import { createImportAnnouncer } from "../../src/slack/import-summary-post.js";
 import { AUDIT_CHANNEL, type Harness, startHarness } from "../support/bot-harness.js";
 import { runCli } from "../support/cli.js";
@@ -22,6 +23,15 @@ const summaryPosts = () =>
   h.fake
     .callsTo("chat.postMessage")
     .filter((c) => /^Employee import from /.test(String(c.body.text)) && (c.response as { ok?: boolean })?.ok);
+
+/** The re-check and summary jobs as the job engine holds them, for a failure's message. */
+async function jobsNow(): Promise<string> {
+  const { rows } = await h.db.pool.query(
+    `SELECT name, state, retry_count, output FROM ${JOB_SCHEMA}.job WHERE name = ANY($1) ORDER BY created_on`,
+    [[QUEUES.auditVanpool, QUEUES.importSummary]],
+  );
+  return JSON.stringify(rows);
+}
 
 /** Both riders VP-111's case flags for distance now live in Fremont, by its work site. */
 const bothMovedCloser = (rows: string[][]) => {
@@ -58,7 +68,12 @@ it("posts one summary per import, details in its thread, and counts the case its
     "the summary to count the resolved case",
     () => summaries().find((m) => /1 vanpool re-checked, 1 case resolved/.test(String(m.text))),
     { timeoutMs: 60_000 },
-  );
+  ).catch(async (error: Error) => {
+    // Once seen under load and not since: say what the channel showed and where the jobs stood.
+    throw new Error(
+      `${error.message}. Summaries: ${JSON.stringify(summaries().map((m) => m.text))}. Jobs: ${await jobsNow()}`,
+    );
+  });
   expect(done.text).toBe(
     "Employee import from workers.csv: 2 employees changed, 0 joined, 0 left; 1 vanpool re-checked, 1 case resolved, 0 new cases",
   );
