@@ -1,6 +1,7 @@
 // Sweeps as jobs of the one job engine: a start job per slot plans the pages, page jobs
 // (spread over every worker process) audit and open cases, and a finish job announces the
 // result. A sweep's id is its slot, so N replicas firing the same schedule make one sweep.
+import { randomBytes } from "node:crypto";
 import type { AgentDeps } from "../agents/deps.js";
 import { sendFirstEmails } from "../cases/first-emails.js";
 import type { PrismaClient } from "../data/prisma.js";
@@ -189,7 +190,11 @@ export function scheduledSlot(at: Date): string {
   return `scheduled-${at.toISOString().slice(0, 16)}Z`;
 }
 
-/** A sweep asked for by a person joins the one under way, if any, rather than starting a second. */
+/**
+ * A sweep asked for by a person joins the one under way, if any, rather than starting a second. Otherwise it is
+ * a sweep of its own, even when the last one finished within the same second (its id once had the second only,
+ * and a second request then found that finished sweep's job and started nothing).
+ */
 export async function requestManualSweep(
   jobs: JobSender,
   prisma: PrismaClient,
@@ -197,7 +202,7 @@ export async function requestManualSweep(
 ): Promise<{ sweepId: string; joined: boolean }> {
   const running = await findUnfinishedSweep(prisma);
   if (running) return { sweepId: running, joined: true };
-  const slot = `manual-${request.now.toISOString().slice(0, 19)}Z`;
+  const slot = `manual-${request.now.toISOString().slice(0, 23)}Z-${randomBytes(3).toString("hex")}`;
   return { sweepId: await requestSweep(jobs, { slot, trigger: request.trigger }), joined: false };
 }
 
